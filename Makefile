@@ -1,0 +1,32 @@
+# siGit Code workspace. `make setup` once per machine, then `make test`.
+SHELL := /bin/bash
+UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+PY := .venv/bin/python
+TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-2.13.0+cpu-cp311-*.whl))
+
+.PHONY: setup test lint fmt bench test-fast
+
+setup:
+	@command -v uv >/dev/null 2>&1 || test -x $(UV) || python3 -m pip install --user uv
+	# llama-cpp-python compiles llama.cpp (~15 min on 2 cores) the first time; uv caches the wheel.
+	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(UV) sync --all-packages --locked
+	# torch is an optional extra; the CPU build lies on this machine's disk (uv would fetch CUDA).
+	@if [ -n "$(TORCH_WHEEL)" ]; then $(UV) pip install --python $(PY) "$(TORCH_WHEEL)"; \
+	else $(UV) pip install --python $(PY) pip && $(PY) -m pip install torch==2.13.0; fi
+
+lint:
+	$(PY) -m ruff check packages tests bench scripts
+	$(PY) -m mypy packages/qwen_runtime/src packages/onde/src packages/sigit/src
+
+test: lint
+	$(PY) -m pytest -q tests
+
+test-fast:
+	$(PY) -m pytest -q tests -m "not slow"
+
+fmt:
+	$(PY) -m ruff check --fix packages tests bench scripts
+	$(PY) -m ruff format packages tests bench scripts
+
+bench:
+	$(PY) bench/run.py

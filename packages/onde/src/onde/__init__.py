@@ -1,0 +1,1 @@
+"""Onde: the ChatEngine SDK."""

@@ -1,0 +1,104 @@
+"""The one protocol every backend implements: `stream(request, cancel) -> Iterator[Event]`.
+
+A backend writes only `stream`; the non-streaming and async forms are derived here, so all of them
+share one parser and one cancellation path (style: simonw/llm's single `execute`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterator
+
+from .types import ChatRequest, Completion, Event, Finished
+
+
+class CancelToken:
+    """Set from any thread; backends check it between tokens."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        return self._event.wait(timeout)
+
+
+class Runtime(ABC):
+    """A loaded model that turns a `ChatRequest` into a stream of `Event`s."""
+
+    #: a short name for logs and `info()`
+    name: str = "runtime"
+    supports_tools: bool = True
+    supports_thinking: bool = True
+    supports_images: bool = False
+
+    @property
+    def context_size(self) -> int:
+        """Tokens the model can attend to (0 when unknown)."""
+        return 0
+
+    @abstractmethod
+    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
+        """Yield events; the last one is always `Finished`. Cancelling ends with reason "cancelled"."""
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in `text` for this model; backends without a tokenizer estimate (4 chars a token)."""
+        return max(1, len(text) // 4)
+
+    def complete(self, request: ChatRequest, cancel: CancelToken | None = None) -> Completion:
+        completion = Completion()
+        for event in self.stream(request, cancel):
+            completion.add(event)
+        return completion
+
+    async def astream(
+        self, request: ChatRequest, cancel: CancelToken | None = None
+    ) -> AsyncIterator[Event]:
+        """The same stream for async code: generation runs in a worker thread, never in the loop."""
+        token = cancel or CancelToken()
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Event | BaseException | None] = asyncio.Queue()
+
+        def produce() -> None:
+            try:
+                for event in self.stream(request, token):
+                    loop.call_soon_threadsafe(queue.put_nowait, event)
+            except BaseException as exc:  # handed to the consumer, re-raised there
+                loop.call_soon_threadsafe(queue.put_nowait, exc)
+            finally:
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+
+        thread = threading.Thread(target=produce, name=f"{self.name}-generate", daemon=True)
+        thread.start()
+        try:
+            while True:
+                item = await queue.get()
+                if item is None:
+                    return
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            # consumer gone (cancelled task, break): stop the generation too
+            token.cancel()
+
+    async def acomplete(self, request: ChatRequest, cancel: CancelToken | None = None) -> Completion:
+        completion = Completion()
+        async for event in self.astream(request, cancel):
+            completion.add(event)
+        return completion
+
+    def close(self) -> None:
+        """Free the model; the default has nothing to free."""
+
+
+def cancelled_event() -> Finished:
+    return Finished("cancelled", "generation cancelled")

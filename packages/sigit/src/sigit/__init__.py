@@ -1,0 +1,3 @@
+"""siGit Code: a local-first coding agent."""
+
+__version__ = "0.1.0"
