@@ -1,0 +1,95 @@
+"""Scripted turns: what a scripted model says, shared by `ScriptedRuntime` and the scripted server.
+
+A scenario file is JSON: `{"turns": [turn, ...]}` where a turn is
+`{"text": "...", "reasoning": "...", "tool_calls": [{"name": "...", "arguments": {...}}]}`,
+or `{"raw": "<think>..</think><tool_call>..."}` to send model-shaped text through the parsers.
+Server-only fault fields: `"error": 500`, `"delay": 1.5` (seconds before replying),
+`"drop_after": 3` (close the stream after N chunks), `"repeat": N` (fault repeated N times).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import QwenRuntimeError
+
+
+@dataclass(frozen=True)
+class ScriptedCall:
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class ScriptedTurn:
+    text: str = ""
+    reasoning: str = ""
+    tool_calls: tuple[ScriptedCall, ...] = ()
+    raw: str | None = None
+    finish_reason: str | None = None
+    error: int | None = None
+    delay: float = 0.0
+    drop_after: int | None = None
+    repeat: int = 1
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ScriptedTurn:
+        unknown = set(data) - {
+            "text", "reasoning", "tool_calls", "raw", "finish_reason", "error", "delay",
+            "drop_after", "repeat",
+        }
+        if unknown:
+            raise QwenRuntimeError(f"scenario turn has unknown keys {sorted(unknown)}: {data}")
+        calls = []
+        for raw_call in data.get("tool_calls", []):
+            if not isinstance(raw_call, dict) or not isinstance(raw_call.get("name"), str):
+                raise QwenRuntimeError(f"scenario tool call needs a name: {raw_call!r}")
+            args = raw_call.get("arguments", {})
+            if isinstance(args, str):
+                args = json.loads(args)
+            calls.append(ScriptedCall(raw_call["name"], dict(args), raw_call.get("id")))
+        return cls(
+            text=str(data.get("text", "")),
+            reasoning=str(data.get("reasoning", "")),
+            tool_calls=tuple(calls),
+            raw=data.get("raw"),
+            finish_reason=data.get("finish_reason"),
+            error=data.get("error"),
+            delay=float(data.get("delay", 0.0)),
+            drop_after=data.get("drop_after"),
+            repeat=int(data.get("repeat", 1)),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.text:
+            out["text"] = self.text
+        if self.reasoning:
+            out["reasoning"] = self.reasoning
+        if self.tool_calls:
+            out["tool_calls"] = [
+                {"name": c.name, "arguments": c.arguments, **({"id": c.id} if c.id else {})}
+                for c in self.tool_calls
+            ]
+        if self.raw is not None:
+            out["raw"] = self.raw
+        return out
+
+
+def load_scenario(path: str | Path) -> list[ScriptedTurn]:
+    """Read a scenario file; a clear error names the file and what is wrong with it."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise QwenRuntimeError(f"scenario file not found: {p}") from None
+    except json.JSONDecodeError as exc:
+        raise QwenRuntimeError(f"scenario file {p} is not valid JSON: {exc}") from None
+    turns = data.get("turns") if isinstance(data, dict) else data
+    if not isinstance(turns, list):
+        raise QwenRuntimeError(f"scenario file {p} needs a list of turns (or {{\"turns\": [...]}})")
+    return [ScriptedTurn.from_dict(t) for t in turns]

@@ -1,0 +1,55 @@
+"""Compaction: when the real token count nears the model's real context, summarize the history.
+
+The history becomes its system messages, a `[Conversation summary]` user message written by the
+model, and the last few messages (never starting on an orphaned tool result).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from onde import ChatEngine, ChatMessage, ChatRole
+
+from .events import Notice, UsageUpdated
+
+SUMMARY_PROMPT = (
+    "Summarize this conversation so far so that the work can continue from the summary alone. "
+    "Include: the user's goal and requests; decisions made; files created, read or modified (with "
+    "paths); commands run and their outcome; the current state; open items and next steps. Be "
+    "factual and concise; use bullet points."
+)
+KEEP_LAST = 6
+
+
+class Compactor:
+    def __init__(self, threshold: float = 0.8, keep_last: int = KEEP_LAST) -> None:
+        self.threshold = threshold
+        self.keep_last = keep_last
+
+    def needed(self, usage: UsageUpdated) -> bool:
+        return usage.context_size > 0 and usage.context_fill >= self.threshold
+
+    async def maybe_compact(self, engine: ChatEngine, usage: UsageUpdated) -> AsyncIterator[Notice]:
+        if self.needed(usage):
+            yield Notice(
+                f"Context {usage.context_fill:.0%} full ({usage.prompt_tokens + usage.completion_tokens} of "
+                f"{usage.context_size} tokens): compacting the conversation."
+            )
+            yield await self.compact(engine)
+
+    async def compact(self, engine: ChatEngine) -> Notice:
+        history = engine.history()
+        system = [m for m in history if m.role is ChatRole.SYSTEM]
+        rest = [m for m in history if m.role is not ChatRole.SYSTEM]
+        if len(rest) <= self.keep_last:
+            return Notice("Nothing to compact yet.")
+        tail_start = len(rest) - self.keep_last
+        # never start the kept tail on tool results whose calls were summarized away
+        while tail_start < len(rest) and rest[tail_start].role is ChatRole.TOOL:
+            tail_start += 1
+        request = [*history, ChatMessage.user(SUMMARY_PROMPT)]
+        result = await engine.agenerate(request)
+        summary = result.text.strip() or "(the model returned no summary)"
+        kept = rest[tail_start:]
+        engine.set_history([*system, ChatMessage.user(f"[Conversation summary]\n{summary}"), *kept])
+        return Notice(f"Compacted {len(rest) - len(kept)} messages into a summary; kept the last {len(kept)}.")

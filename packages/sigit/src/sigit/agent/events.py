@@ -1,0 +1,140 @@
+"""The one stream of typed events the agent yields; every frontend is an adapter over it.
+
+Event names are API (headless stream-json, ACP updates and the TUI all read them), so each is a
+frozen dataclass told apart by its `type` literal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+StopReason: TypeAlias = Literal["end_turn", "max_turns", "max_tokens", "cancelled", "error", "refusal"]
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    prompt: str
+    session_id: str
+    type: Literal["turn_started"] = "turn_started"
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    text: str
+    type: Literal["reasoning_delta"] = "reasoning_delta"
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+    type: Literal["text_delta"] = "text_delta"
+
+
+@dataclass(frozen=True)
+class ToolCallRequested:
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    title: str
+    read_only: bool
+    type: Literal["tool_call_requested"] = "tool_call_requested"
+
+
+@dataclass(frozen=True)
+class PermissionAsked:
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    title: str
+    reason: str
+    suggested_rule: str
+    preview: str | None = None
+    """A diff of the edit about to be made, or the command about to run."""
+    type: Literal["permission_asked"] = "permission_asked"
+
+
+@dataclass(frozen=True)
+class PermissionAnswered:
+    call_id: str
+    allowed: bool
+    scope: Literal["once", "session", "project", "rule"] = "once"
+    reason: str = ""
+    type: Literal["permission_answered"] = "permission_answered"
+
+
+@dataclass(frozen=True)
+class ToolStarted:
+    call_id: str
+    name: str
+    title: str
+    type: Literal["tool_started"] = "tool_started"
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    call_id: str
+    name: str
+    output: str
+    is_error: bool = False
+    diff: str | None = None
+    locations: tuple[str, ...] = ()
+    type: Literal["tool_finished"] = "tool_finished"
+
+
+@dataclass(frozen=True)
+class TodosUpdated:
+    todos: tuple[tuple[str, str], ...]
+    """(content, status) pairs, status one of pending / in_progress / completed."""
+    type: Literal["todos_updated"] = "todos_updated"
+
+
+@dataclass(frozen=True)
+class UsageUpdated:
+    prompt_tokens: int
+    cached_prompt_tokens: int
+    completion_tokens: int
+    context_size: int
+    total_prompt_tokens: int = 0
+    total_completion_tokens: int = 0
+    type: Literal["usage"] = "usage"
+
+    @property
+    def context_fill(self) -> float:
+        used = self.prompt_tokens + self.completion_tokens
+        return used / self.context_size if self.context_size else 0.0
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the user should know that is not model output (compaction, a guard that fired)."""
+
+    message: str
+    level: Literal["info", "warning", "error"] = "info"
+    type: Literal["notice"] = "notice"
+
+
+@dataclass(frozen=True)
+class TurnFinished:
+    stop_reason: StopReason
+    text: str
+    rounds: int
+    error: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    type: Literal["turn_finished"] = "turn_finished"
+
+
+AgentEvent: TypeAlias = (
+    TurnStarted
+    | ReasoningDelta
+    | TextDelta
+    | ToolCallRequested
+    | PermissionAsked
+    | PermissionAnswered
+    | ToolStarted
+    | ToolFinished
+    | TodosUpdated
+    | UsageUpdated
+    | Notice
+    | TurnFinished
+)

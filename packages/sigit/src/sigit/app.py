@@ -1,0 +1,182 @@
+"""Wiring: settings, model, tools, permissions and a saved session into one `AgentSession`.
+
+Frontends call `SessionHost.open(...)` and then `AgentSession.prompt(text)`; they never assemble the
+agent themselves. One host serves many sessions (ACP) and shares one loaded model between them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from onde import ChatEngine, SamplingConfig
+from qwen_runtime.runtime import Runtime
+
+from .agent.compaction import Compactor
+from .agent.events import AgentEvent, Notice, TurnFinished
+from .agent.loop import Agent, Approver, PreToolHook, deny_all
+from .checkpoints import CheckpointStore
+from .config.paths import config_dir as default_config_dir
+from .config.settings import Settings, load_settings
+from .permissions import PermissionPolicy
+from .prompt import build_system_prompt
+from .sessions import Session, SessionStore
+from .tools import ToolContext, ToolRegistry, default_registry
+
+
+@dataclass
+class HostOptions:
+    model: str | None = None
+    permission_mode: str | None = None
+    allow_tools: Sequence[str] = ()
+    deny_tools: Sequence[str] = ()
+    config_dir: Path | None = None
+    max_rounds: int = 24
+    thinking: bool | None = None
+    max_tokens: int | None = None
+    runtime_options: dict[str, Any] = field(default_factory=dict)
+
+
+class SessionHost:
+    """Loads models once by name and opens sessions on them."""
+
+    def __init__(self, options: HostOptions | None = None, *, runtime: Runtime | None = None) -> None:
+        self.options = options or HostOptions()
+        self.config_dir = self.options.config_dir or default_config_dir()
+        self.store = SessionStore(self.config_dir / "sessions")
+        self._runtimes: dict[str, Runtime] = {}
+        self._lock = threading.Lock()
+        self._fixed_runtime = runtime
+
+    def settings(self, cwd: Path) -> Settings:
+        return load_settings(cwd, self.config_dir)
+
+    def model_name(self, settings: Settings) -> str:
+        return self.options.model or settings.model
+
+    def runtime(self, name: str, settings: Settings) -> Runtime:
+        """The loaded model for `name` (loading it on first use; blocking: call from a thread)."""
+        if self._fixed_runtime is not None:
+            return self._fixed_runtime
+        with self._lock:
+            if name not in self._runtimes:
+                from qwen_runtime.naming import load_runtime
+
+                options = dict(self.options.runtime_options)
+                if settings.n_ctx:
+                    options.setdefault("n_ctx", settings.n_ctx)
+                self._runtimes[name] = load_runtime(name, **options)
+            return self._runtimes[name]
+
+    async def open(
+        self,
+        cwd: Path,
+        *,
+        session: Session | None = None,
+        approver: Approver = deny_all,
+        pre_tool_hook: PreToolHook | None = None,
+        tools: ToolRegistry | None = None,
+    ) -> AgentSession:
+        cwd = Path(cwd).resolve()
+        if not cwd.is_dir():
+            raise FileNotFoundError(f"working directory does not exist: {cwd}")
+        settings = self.settings(cwd)
+        name = self.model_name(settings)
+        runtime = await asyncio.to_thread(self.runtime, name, settings)
+        session = session or Session.create(cwd, name)
+        registry = tools or default_registry()
+        thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
+        max_tokens = self.options.max_tokens or settings.max_tokens
+        preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
+        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=max_tokens // 2))
+        if not runtime.supports_tools:
+            registry = ToolRegistry([])
+        engine.set_system_prompt(
+            build_system_prompt(
+                cwd, tool_names=registry.names(), config_dir=self.config_dir,
+                attribution=settings.attribution_trailer,
+            )
+        )
+        engine.set_history(session.messages)
+        policy = PermissionPolicy(settings, cwd, self.options.permission_mode or None)
+        for rule in self.options.allow_tools:
+            policy.add_session_rule(rule, "allow")
+        for rule in self.options.deny_tools:
+            policy.add_session_rule(rule, "deny")
+        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer)
+        checkpoints = (
+            CheckpointStore.from_json(session.checkpoints) if session.checkpoints else CheckpointStore()
+        )
+        agent = Agent(
+            engine=engine, tools=registry, context=context, policy=policy, approver=approver,
+            session_id=session.id, checkpoints=checkpoints,
+            compactor=Compactor(settings.compaction_threshold), max_rounds=self.options.max_rounds,
+            pre_tool_hook=pre_tool_hook,
+        )
+        return AgentSession(session, agent, self.store, settings)
+
+
+class AgentSession:
+    """A session with its agent: prompt it, cancel it, rewind it; saved after every turn."""
+
+    def __init__(self, session: Session, agent: Agent, store: SessionStore, settings: Settings) -> None:
+        self.session = session
+        self.agent = agent
+        self.store = store
+        self.settings = settings
+        self.running = False
+
+    @property
+    def id(self) -> str:
+        return self.session.id
+
+    @property
+    def cwd(self) -> Path:
+        return self.session.cwd
+
+    async def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
+        self.running = True
+        try:
+            async for event in self.agent.run(text):
+                if isinstance(event, TurnFinished):
+                    self.save()
+                yield event
+        finally:
+            self.running = False
+            self.save()
+
+    def cancel(self) -> None:
+        self.agent.cancel()
+
+    def save(self) -> None:
+        self.session.messages = list(self.agent.engine.history_messages())
+        self.session.checkpoints = self.agent.checkpoints.to_json()
+        self.session.todos = [{"content": t.content, "status": t.status} for t in self.agent.context.todos]
+        if self.session.messages:
+            self.store.save(self.session)
+
+    def rewind(self) -> list[str]:
+        """Undo the last turn's file changes (the conversation stays)."""
+        restored = self.agent.checkpoints.rewind_last_turn()
+        self.save()
+        return restored
+
+    async def compact(self) -> Notice:
+        if self.agent.compactor is None:
+            return Notice("Compaction is off.")
+        notice = await self.agent.compactor.compact(self.agent.engine)
+        self.save()
+        return notice
+
+    def clear(self) -> int:
+        removed = self.agent.engine.clear_history()
+        self.store.delete(self.session.id)
+        self.session.messages = []
+        return removed
+
+    async def close(self) -> None:
+        await self.agent.context.processes.kill_all()

@@ -1,0 +1,98 @@
+"""The `sigit` command. Imports stay lazy so `sigit --version` starts fast."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import __version__
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+PERMISSION_MODES = ("default", "accept-edits", "plan", "bypass")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sigit",
+        description="siGit Code: a local-first coding agent. With no arguments in a terminal, opens the app.",
+        epilog="Subcommands: `sigit acp` serves the Agent Client Protocol on stdio (for Zed); "
+        "`sigit init` writes AGENTS.md for the repository.",
+    )
+    parser.add_argument("--version", action="version", version=f"sigit {__version__}")
+    parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
+                        metavar="PROMPT", help="run one prompt headless and print the result "
+                        "(the prompt may also come on stdin)")
+    parser.add_argument("--cwd", default=None, help="working directory (default: the current one)")
+    parser.add_argument("--model", default=None, help="a registry name (qwen3-8b), a .gguf path, "
+                        "hf:REPO/FILE, transformers:PATH, openai:BASE_URL#MODEL or scripted:FILE")
+    parser.add_argument("--permission-mode", choices=PERMISSION_MODES, default=None)
+    parser.add_argument("--allow-tool", action="append", default=[], metavar="RULE",
+                        help="allow a tool or rule pattern, e.g. run_command or 'run_command(git *)'")
+    parser.add_argument("--deny-tool", action="append", default=[], metavar="RULE")
+    parser.add_argument("--max-turns", type=int, default=24, help="rounds of tool calls per prompt")
+    parser.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
+    parser.add_argument("--resume", metavar="ID", default=None, help="continue a saved session")
+    parser.add_argument("--continue", dest="continue_last", action="store_true",
+                        help="continue the latest session of this directory")
+    parser.add_argument("--no-think", action="store_true", help="turn the model's thinking off")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "acp":
+        args_list = ["--acp", *args_list[1:]]
+    init = bool(args_list) and args_list[0] == "init"
+    if init:
+        args_list = args_list[1:]
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
+    if args.max_turns < 1:
+        print("sigit: --max-turns must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    cwd = os.path.abspath(args.cwd or os.getcwd())
+    if not os.path.isdir(cwd):
+        print(f"sigit: --cwd {cwd} is not a directory", file=sys.stderr)
+        return EXIT_USAGE
+    args.cwd = cwd
+    if args.acp:
+        from .frontends.acp import serve
+
+        return serve(args)
+    if init:
+        from .frontends.headless import run_init
+
+        return run_init(args)
+    if args.prompt is not None:
+        if args.prompt == "":
+            if sys.stdin.isatty():
+                print("sigit: -p needs a prompt (an argument or on stdin)", file=sys.stderr)
+                return EXIT_USAGE
+            args.prompt = sys.stdin.read()
+        if not args.prompt.strip():
+            print("sigit: the prompt is empty", file=sys.stderr)
+            return EXIT_USAGE
+        from .frontends.headless import run_headless
+
+        return run_headless(args)
+    if not sys.stdin.isatty() and not sys.stdout.isatty():
+        from .frontends.headless import run_headless
+
+        args.prompt = sys.stdin.read()
+        if not args.prompt.strip():
+            print("sigit: no prompt (use -p PROMPT, or run in a terminal for the app)", file=sys.stderr)
+            return EXIT_USAGE
+        return run_headless(args)
+    from .frontends.tui import run_tui
+
+    return run_tui(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

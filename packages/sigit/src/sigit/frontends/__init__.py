@@ -1,0 +1,1 @@
+"""Frontends: thin adapters over the agent event stream (headless, ACP, TUI)."""

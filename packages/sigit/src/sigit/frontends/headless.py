@@ -1,0 +1,212 @@
+"""Headless mode: one prompt, no questions asked; text to stdout, progress to stderr.
+
+The JSON and stream-JSON shapes follow Claude Code's (`type`, `subtype`, `is_error`, `duration_ms`,
+`num_turns`, `result`, `session_id`, `usage`), so scripts written for it read ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..agent.events import (
+    AgentEvent,
+    Notice,
+    PermissionAnswered,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallRequested,
+    ToolFinished,
+    TurnFinished,
+)
+from ..app import AgentSession, HostOptions, SessionHost
+from ..prompt.init_prompt import INIT_PROMPT
+from ..sessions import SessionError
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def host_options(args: argparse.Namespace) -> HostOptions:
+    return HostOptions(
+        model=args.model,
+        permission_mode=args.permission_mode,
+        allow_tools=tuple(args.allow_tool),
+        deny_tools=tuple(args.deny_tool),
+        max_rounds=args.max_turns,
+        thinking=False if getattr(args, "no_think", False) else None,
+    )
+
+
+def run_headless(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(_run(args, args.prompt))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def run_init(args: argparse.Namespace) -> int:
+    """`sigit init`: the model explores the repository and writes or improves AGENTS.md."""
+    args.allow_tool = [*args.allow_tool, "create_file(AGENTS.md)", "edit_file(AGENTS.md)",
+                       "multi_edit(AGENTS.md)"]
+    return run_headless_prompt(args, INIT_PROMPT)
+
+
+def run_headless_prompt(args: argparse.Namespace, prompt: str) -> int:
+    try:
+        return asyncio.run(_run(args, prompt))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+async def open_session(host: SessionHost, args: argparse.Namespace) -> AgentSession:
+    cwd = Path(args.cwd)
+    session = None
+    if args.resume:
+        session = host.store.load(args.resume)
+    elif args.continue_last:
+        session = host.store.latest(cwd)
+        if session is None:
+            raise SessionError(f"no saved session for {cwd} to continue")
+    if session is not None:
+        cwd = session.cwd
+    return await host.open(cwd, session=session)
+
+
+async def _run(args: argparse.Namespace, prompt: str) -> int:
+    started = time.perf_counter()
+    out = _Output(args.output_format, quiet=args.quiet)
+    host = SessionHost(host_options(args))
+    try:
+        agent_session = await open_session(host, args)
+    except SessionError as exc:
+        print(f"sigit: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # model loading: a clear line, not a traceback
+        message = f"could not load model {args.model or '(default)'}: {exc}"
+        print(f"sigit: {message}", file=sys.stderr)
+        out.result(None, "error", message, started, session_id="", is_error=True)
+        return EXIT_ERROR
+    out.init(agent_session, host)
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, agent_session.cancel)
+        loop.add_signal_handler(signal.SIGTERM, agent_session.cancel)
+    except (NotImplementedError, RuntimeError):
+        pass
+    finished: TurnFinished | None = None
+    try:
+        async for event in agent_session.prompt(prompt):
+            out.event(event)
+            if isinstance(event, TurnFinished):
+                finished = event
+    finally:
+        await agent_session.close()
+    if finished is None:
+        out.result(None, "error", "the turn ended without a result", started, agent_session.id, True)
+        return EXIT_ERROR
+    subtype = {"end_turn": "success", "max_tokens": "success", "max_turns": "error_max_turns"}.get(
+        finished.stop_reason, "error_during_execution"
+    )
+    is_error = subtype != "success"
+    result_text = finished.text if not finished.error else f"{finished.text}\n{finished.error}".strip()
+    out.result(finished, subtype, result_text, started, agent_session.id, is_error)
+    if finished.stop_reason == "cancelled":
+        return EXIT_INTERRUPTED
+    return EXIT_ERROR if is_error else EXIT_OK
+
+
+class _Output:
+    def __init__(self, fmt: str, *, quiet: bool) -> None:
+        self.fmt = fmt
+        self.quiet = quiet
+        self.stdout: TextIO = sys.stdout
+        self.stderr: TextIO = sys.stderr
+        self._text: list[str] = []
+        self._reasoning: list[str] = []
+        self._session_id = ""
+
+    def _emit(self, obj: dict[str, Any]) -> None:
+        self.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.stdout.flush()
+
+    def _progress(self, line: str) -> None:
+        if not self.quiet:
+            self.stderr.write(line + "\n")
+            self.stderr.flush()
+
+    def init(self, session: AgentSession, host: SessionHost) -> None:
+        self._session_id = session.id
+        if self.fmt == "stream-json":
+            self._emit({
+                "type": "system", "subtype": "init", "session_id": session.id, "cwd": str(session.cwd),
+                "model": session.session.model, "tools": session.agent.tools.names(),
+                "permissionMode": session.agent.policy.mode,
+            })
+
+    def _flush_round(self) -> None:
+        content: list[dict[str, Any]] = []
+        if self._reasoning:
+            content.append({"type": "thinking", "thinking": "".join(self._reasoning)})
+        if self._text:
+            content.append({"type": "text", "text": "".join(self._text)})
+        self._reasoning, self._text = [], []
+        if content and self.fmt == "stream-json":
+            self._assistant(content)
+
+    def _assistant(self, content: list[dict[str, Any]]) -> None:
+        self._emit({"type": "assistant", "session_id": self._session_id,
+                    "message": {"role": "assistant", "content": content}})
+
+    def event(self, event: AgentEvent) -> None:
+        if isinstance(event, TextDelta):
+            self._text.append(event.text)
+        elif isinstance(event, ReasoningDelta):
+            self._reasoning.append(event.text)
+        elif isinstance(event, ToolCallRequested):
+            self._flush_round()
+            self._progress(f"⏺ {event.title}")
+            if self.fmt == "stream-json":
+                self._assistant([{"type": "tool_use", "id": event.call_id, "name": event.name,
+                                  "input": event.arguments}])
+        elif isinstance(event, PermissionAnswered) and not event.allowed:
+            self._progress(f"  ✗ not allowed: {event.reason}")
+        elif isinstance(event, ToolFinished):
+            first = event.output.strip().splitlines()[0] if event.output.strip() else ""
+            self._progress(f"  {'✗' if event.is_error else '⎿'} {first[:200]}")
+            if self.fmt == "stream-json":
+                self._emit({"type": "user", "session_id": self._session_id, "message": {
+                    "role": "user", "content": [{"type": "tool_result", "tool_use_id": event.call_id,
+                                                 "content": event.output, "is_error": event.is_error}]}})
+        elif isinstance(event, Notice):
+            self._progress(f"[{event.level}] {event.message}")
+        elif isinstance(event, TurnFinished):
+            self._flush_round()
+
+    def result(
+        self, finished: TurnFinished | None, subtype: str, text: str, started: float, session_id: str,
+        is_error: bool,
+    ) -> None:
+        duration_ms = int((time.perf_counter() - started) * 1000)
+        usage = finished.usage if finished is not None else {}
+        obj = {
+            "type": "result", "subtype": subtype, "is_error": is_error, "duration_ms": duration_ms,
+            "duration_api_ms": duration_ms, "num_turns": finished.rounds if finished else 0,
+            "result": text, "session_id": session_id, "total_cost_usd": 0.0,
+            "stop_reason": finished.stop_reason if finished else "error",
+            "usage": {"input_tokens": usage.get("input_tokens", 0),
+                      "output_tokens": usage.get("output_tokens", 0),
+                      "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0)},
+        }
+        if self.fmt in ("json", "stream-json"):
+            self._emit(obj)
+        elif text:
+            self.stdout.write(text.rstrip("\n") + "\n")
+            self.stdout.flush()
+        if is_error and self.fmt == "text" and finished is not None and finished.error:
+            self.stderr.write(f"sigit: {finished.error}\n")

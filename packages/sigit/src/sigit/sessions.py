@@ -1,0 +1,202 @@
+"""Sessions on disk: one JSONL file each (a header line, then one history message a line).
+
+Writes are atomic (a temporary file renamed over the old one), so a crash never leaves half a
+session. The history is onde's exact message form, so a resumed session renders the same prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from onde.history import message_from_dict, message_to_dict
+from qwen_runtime.types import Message, UserMessage
+
+FORMAT = "sigit.session"
+VERSION = 1
+
+
+class SessionError(ValueError):
+    pass
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_session_id() -> str:
+    return uuid.uuid4().hex[:16]
+
+
+@dataclass
+class Session:
+    id: str
+    cwd: Path
+    model: str = ""
+    title: str = ""
+    created_at: str = field(default_factory=_now)
+    updated_at: str = field(default_factory=_now)
+    messages: list[Message] = field(default_factory=list)
+    checkpoints: dict[str, Any] = field(default_factory=dict)
+    todos: list[dict[str, str]] = field(default_factory=list)
+    parent_id: str | None = None
+
+    @classmethod
+    def create(cls, cwd: Path, model: str = "") -> Session:
+        return cls(id=new_session_id(), cwd=Path(cwd).resolve(), model=model)
+
+    def default_title(self) -> str:
+        for message in self.messages:
+            if isinstance(message, UserMessage) and message.content.strip():
+                first = message.content.strip().splitlines()[0]
+                return first[:80]
+        return "(empty session)"
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "type": "session",
+            "format": FORMAT,
+            "version": VERSION,
+            "id": self.id,
+            "cwd": str(self.cwd),
+            "model": self.model,
+            "title": self.title or self.default_title(),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "checkpoints": self.checkpoints,
+            "todos": self.todos,
+            "parent_id": self.parent_id,
+        }
+
+    def to_jsonl(self) -> str:
+        lines = [json.dumps(self.header(), ensure_ascii=False)]
+        for message in self.messages:
+            lines.append(json.dumps({"type": "message", **message_to_dict(message)}, ensure_ascii=False))
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_jsonl(cls, text: str, where: str = "session") -> Session:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if not lines:
+            raise SessionError(f"{where}: empty session file")
+        try:
+            head = json.loads(lines[0])
+        except json.JSONDecodeError as exc:
+            raise SessionError(f"{where}: line 1 is not JSON: {exc}") from None
+        if not isinstance(head, dict) or head.get("format") != FORMAT:
+            raise SessionError(f"{where}: not a siGit session file (no {FORMAT!r} header)")
+        messages: list[Message] = []
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise SessionError(f"{where}: line {number} is not JSON: {exc}") from None
+            data.pop("type", None)
+            messages.append(message_from_dict(data, f"{where} line {number}"))
+        return cls(
+            id=str(head["id"]),
+            cwd=Path(head["cwd"]),
+            model=str(head.get("model", "")),
+            title=str(head.get("title", "")),
+            created_at=str(head.get("created_at", _now())),
+            updated_at=str(head.get("updated_at", _now())),
+            messages=messages,
+            checkpoints=dict(head.get("checkpoints") or {}),
+            todos=list(head.get("todos") or []),
+            parent_id=head.get("parent_id"),
+        )
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: str
+    title: str
+    cwd: Path
+    model: str
+    updated_at: str
+    messages: int
+
+
+class SessionStore:
+    """The sessions folder (`<config dir>/sessions`)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path(self, session_id: str) -> Path:
+        if not session_id or "/" in session_id or session_id.startswith("."):
+            raise SessionError(f"bad session id {session_id!r}")
+        return self.root / f"{session_id}.jsonl"
+
+    def save(self, session: Session) -> Path:
+        session.updated_at = _now()
+        if not session.title:
+            session.title = session.default_title() if session.messages else ""
+        self.root.mkdir(parents=True, exist_ok=True)
+        target = self.path(session.id)
+        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=f".{session.id}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(session.to_jsonl())
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return target
+
+    def load(self, session_id: str) -> Session:
+        path = self.path(session_id)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            known = ", ".join(s.id for s in self.list()[:5]) or "none"
+            raise SessionError(f"no session {session_id!r} in {self.root} (recent: {known})") from None
+        return Session.from_jsonl(text, str(path))
+
+    def list(self, cwd: Path | None = None) -> list[SessionSummary]:
+        """Newest first; with `cwd`, only the sessions of that directory. Unreadable files are skipped."""
+        out: list[SessionSummary] = []
+        if not self.root.is_dir():
+            return out
+        for path in self.root.glob("*.jsonl"):
+            try:
+                session = Session.from_jsonl(path.read_text(encoding="utf-8"), str(path))
+            except (OSError, SessionError, ValueError, KeyError):
+                continue
+            if cwd is not None and session.cwd != Path(cwd).resolve():
+                continue
+            out.append(
+                SessionSummary(session.id, session.title or session.default_title(), session.cwd,
+                               session.model, session.updated_at, len(session.messages))
+            )
+        out.sort(key=lambda s: s.updated_at, reverse=True)
+        return out
+
+    def latest(self, cwd: Path) -> Session | None:
+        found = self.list(cwd)
+        return self.load(found[0].id) if found else None
+
+    def fork(self, session_id: str) -> Session:
+        original = self.load(session_id)
+        copy = Session(
+            id=new_session_id(), cwd=original.cwd, model=original.model,
+            title=f"{original.title} (fork)" if original.title else "", messages=list(original.messages),
+            todos=list(original.todos), parent_id=original.id,
+        )
+        self.save(copy)
+        return copy
+
+    def delete(self, session_id: str) -> bool:
+        path = self.path(session_id)
+        if path.exists():
+            path.unlink()
+            return True
+        return False
