@@ -96,7 +96,7 @@ class Runtime(ABC):
             completion.add(event)
         return completion
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional for backends with nothing to free
         """Free the model; the default has nothing to free."""
 
 

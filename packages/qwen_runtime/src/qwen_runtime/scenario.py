@@ -38,6 +38,8 @@ class ScriptedTurn:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScriptedTurn:
+        if not isinstance(data, dict):
+            raise QwenRuntimeError(f"a scenario turn must be a string or an object, not {data!r}")
         unknown = set(data) - {
             "text", "reasoning", "tool_calls", "raw", "finish_reason", "error", "delay",
             "drop_after", "repeat",
@@ -92,4 +94,4 @@ def load_scenario(path: str | Path) -> list[ScriptedTurn]:
     turns = data.get("turns") if isinstance(data, dict) else data
     if not isinstance(turns, list):
         raise QwenRuntimeError(f"scenario file {p} needs a list of turns (or {{\"turns\": [...]}})")
-    return [ScriptedTurn.from_dict(t) for t in turns]
+    return [ScriptedTurn(text=t) if isinstance(t, str) else ScriptedTurn.from_dict(t) for t in turns]

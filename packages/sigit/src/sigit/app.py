@@ -11,21 +11,26 @@ import threading
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onde import ChatEngine, SamplingConfig
 from qwen_runtime.runtime import Runtime
 
 from .agent.compaction import Compactor
-from .agent.events import AgentEvent, Notice, TurnFinished
-from .agent.loop import Agent, Approver, PreToolHook, deny_all
+from .agent.events import AgentEvent, Notice, TurnFinished, TurnStarted
+from .agent.loop import Agent, Approver, deny_all
 from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
+from .config.paths import project_root
 from .config.settings import Settings, load_settings
+from .extensions.hooks import HookRunner
 from .permissions import PermissionPolicy
 from .prompt import build_system_prompt
 from .sessions import Session, SessionStore
 from .tools import ToolContext, ToolRegistry, default_registry
+
+if TYPE_CHECKING:
+    from .extensions.mcp_client import McpManager
 
 
 @dataclass
@@ -78,9 +83,10 @@ class SessionHost:
         *,
         session: Session | None = None,
         approver: Approver = deny_all,
-        pre_tool_hook: PreToolHook | None = None,
         tools: ToolRegistry | None = None,
+        mcp_servers: Sequence[Any] = (),
     ) -> AgentSession:
+        """Open (or resume) a session in `cwd`; `mcp_servers` are extra servers an ACP client passed."""
         cwd = Path(cwd).resolve()
         if not cwd.is_dir():
             raise FileNotFoundError(f"working directory does not exist: {cwd}")
@@ -107,6 +113,19 @@ class SessionHost:
             policy.add_session_rule(rule, "allow")
         for rule in self.options.deny_tools:
             policy.add_session_rule(rule, "deny")
+        notices = [f"settings: {w}" for w in settings.warnings]
+        hooks = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=notices.append)
+        notices += hooks.config_warnings
+        mcp = None
+        if mcp_servers or settings.mcp or (project_root(cwd) / ".mcp.json").is_file():
+            from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
+
+            mcp = McpManager()
+            notices += await mcp.start(cwd, settings.mcp)
+            if mcp_servers:
+                notices += await mcp.add_servers(list(mcp_servers))
+            for mcp_tool in mcp.tools():
+                registry.register(mcp_tool)
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer)
         checkpoints = (
             CheckpointStore.from_json(session.checkpoints) if session.checkpoints else CheckpointStore()
@@ -115,20 +134,36 @@ class SessionHost:
             engine=engine, tools=registry, context=context, policy=policy, approver=approver,
             session_id=session.id, checkpoints=checkpoints,
             compactor=Compactor(settings.compaction_threshold), max_rounds=self.options.max_rounds,
-            pre_tool_hook=pre_tool_hook,
+            pre_tool_hook=hooks.pre_tool_use if hooks.has("pre_tool_use") else None,
+            post_tool_hook=hooks.post_tool_use if hooks.has("post_tool_use") else None,
         )
-        return AgentSession(session, agent, self.store, settings)
+        if hooks.has("session_start"):
+            await hooks.session_start()
+        return AgentSession(session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices)
 
 
 class AgentSession:
     """A session with its agent: prompt it, cancel it, rewind it; saved after every turn."""
 
-    def __init__(self, session: Session, agent: Agent, store: SessionStore, settings: Settings) -> None:
+    def __init__(
+        self,
+        session: Session,
+        agent: Agent,
+        store: SessionStore,
+        settings: Settings,
+        *,
+        hooks: HookRunner | None = None,
+        mcp: McpManager | None = None,
+        notices: Sequence[str] = (),
+    ) -> None:
         self.session = session
         self.agent = agent
         self.store = store
         self.settings = settings
+        self.hooks = hooks
+        self.mcp = mcp
         self.running = False
+        self._pending_notices = list(notices)
 
     @property
     def id(self) -> str:
@@ -141,10 +176,22 @@ class AgentSession:
     async def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
         self.running = True
         try:
+            for message in self._pending_notices:
+                yield Notice(message, "warning")
+            self._pending_notices.clear()
+            if self.hooks is not None and self.hooks.has("user_prompt_submit"):
+                refusal = await self.hooks.user_prompt_submit(text)
+                if refusal is not None:
+                    yield TurnStarted(text, self.id)
+                    yield Notice(f"Prompt blocked by a hook: {refusal}", "error")
+                    yield TurnFinished("refusal", "", 0, f"blocked by a user_prompt_submit hook: {refusal}")
+                    return
             async for event in self.agent.run(text):
                 if isinstance(event, TurnFinished):
                     self.save()
                 yield event
+            if self.hooks is not None and self.hooks.has("stop"):
+                await self.hooks.stop()
         finally:
             self.running = False
             self.save()
@@ -178,5 +225,15 @@ class AgentSession:
         self.session.messages = []
         return removed
 
+    def mcp_status(self) -> str:
+        """The text of `/mcp`: servers, their state and tools."""
+        if self.mcp is None:
+            return "No MCP servers configured (add them to .mcp.json or [mcp.servers.NAME] in settings)."
+        from .extensions.mcp_client import format_status
+
+        return format_status(self.mcp.status())
+
     async def close(self) -> None:
         await self.agent.context.processes.kill_all()
+        if self.mcp is not None:
+            await self.mcp.close()

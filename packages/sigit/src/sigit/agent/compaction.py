@@ -52,4 +52,5 @@ class Compactor:
         summary = result.text.strip() or "(the model returned no summary)"
         kept = rest[tail_start:]
         engine.set_history([*system, ChatMessage.user(f"[Conversation summary]\n{summary}"), *kept])
-        return Notice(f"Compacted {len(rest) - len(kept)} messages into a summary; kept the last {len(kept)}.")
+        dropped = len(rest) - len(kept)
+        return Notice(f"Compacted {dropped} messages into a summary; kept the last {len(kept)}.")

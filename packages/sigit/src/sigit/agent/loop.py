@@ -54,12 +54,15 @@ Approver = Callable[[PermissionAsked], Awaitable[PermissionReply]]
 async def deny_all(request: PermissionAsked) -> PermissionReply:
     """The approver when nobody can be asked (headless): "ask" becomes a denial the model is told."""
     return PermissionReply(
-        False, reason=f"{request.name} needs permission; allow it with --allow-tool {request.suggested_rule!r}"
+        False,
+        reason=f"{request.name} needs permission; allow it with --allow-tool {request.suggested_rule!r}",
     )
 
 
 # A hook point for pre-tool checks (settings hooks plug in here): returns a refusal message or None.
 PreToolHook = Callable[[str, dict[str, Any]], Awaitable[str | None]]
+# Called after a tool ran (settings hooks: post_tool_use) with the tool's output text.
+PostToolHook = Callable[[str, dict[str, Any], str], Awaitable[object]]
 
 
 class Agent:
@@ -78,6 +81,7 @@ class Agent:
         compactor: Compactor | None = None,
         max_rounds: int = MAX_ROUNDS,
         pre_tool_hook: PreToolHook | None = None,
+        post_tool_hook: PostToolHook | None = None,
     ) -> None:
         self.engine = engine
         self.tools = tools
@@ -89,6 +93,7 @@ class Agent:
         self.compactor = compactor
         self.max_rounds = max_rounds
         self.pre_tool_hook = pre_tool_hook
+        self.post_tool_hook = post_tool_hook
         self.tools_enabled = True
         self._cancel = asyncio.Event()
         self.total_prompt_tokens = 0
@@ -261,6 +266,8 @@ class Agent:
             self.checkpoints.snapshot(path)
         yield ToolStarted(call.id, name, title)
         output = await self.tools.invoke(name, args, self.context)
+        if self.post_tool_hook is not None:
+            await self.post_tool_hook(name, args, output.text)
         yield ToolFinished(
             call.id, name, output.text, output.is_error, output.diff,
             tuple(str(p) for p in output.locations),

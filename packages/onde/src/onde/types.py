@@ -1,0 +1,251 @@
+"""The SDK's value types: messages, tools, results and stream chunks.
+
+They mirror the original's (ToolDefinition with a JSON-string schema, ToolCallRequest with JSON-string
+arguments) and convert losslessly to and from qwen_runtime's protocol types, which history stores.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from qwen_runtime.registry import human_size
+from qwen_runtime.types import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCall,
+    ToolCallError,
+    ToolMessage,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
+
+
+class ChatRole(StrEnum):
+    SYSTEM = "system"
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+
+def _json_object(text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{what} is not valid JSON ({exc.msg} at {exc.pos}): {text[:200]!r}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be a JSON object, got {type(value).__name__}: {text[:200]!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class ToolCallRequest:
+    """A tool call the model made; `arguments` is the JSON text, `parsed_arguments` the object."""
+
+    id: str
+    function_name: str
+    arguments: str = "{}"
+
+    def __post_init__(self) -> None:
+        if not self.function_name:
+            raise ValueError("a tool call needs a function_name")
+        _json_object(self.arguments, f"arguments of tool call {self.function_name!r}")
+
+    @property
+    def parsed_arguments(self) -> dict[str, Any]:
+        return _json_object(self.arguments, f"arguments of tool call {self.function_name!r}")
+
+    @classmethod
+    def from_runtime(cls, call: ToolCall) -> ToolCallRequest:
+        return cls(id=call.id, function_name=call.name, arguments=call.arguments_json())
+
+    def to_runtime(self) -> ToolCall:
+        return ToolCall(id=self.id, name=self.function_name, arguments=self.parsed_arguments)
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """A tool offered to the model. `parameters_schema` is a JSON Schema, as text or as a dict."""
+
+    name: str
+    description: str
+    parameters_schema: str | dict[str, Any] = '{"type": "object", "properties": {}}'
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("a tool definition needs a name")
+        _ = self.parameters  # fail at construction, naming the tool, not at the first send
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        if isinstance(self.parameters_schema, dict):
+            return self.parameters_schema
+        if not isinstance(self.parameters_schema, str):
+            raise ValueError(
+                f"parameters_schema of tool {self.name!r} must be a JSON string or a dict, "
+                f"not {type(self.parameters_schema).__name__}"
+            )
+        return _json_object(self.parameters_schema, f"parameters_schema of tool {self.name!r}")
+
+    def to_spec(self) -> ToolSpec:
+        return ToolSpec(name=self.name, description=self.description, parameters=self.parameters)
+
+    @classmethod
+    def from_spec(cls, spec: ToolSpec) -> ToolDefinition:
+        return cls(name=spec.name, description=spec.description, parameters_schema=spec.parameters)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What running a tool produced, sent back under the id of the call it answers."""
+
+    tool_call_id: str
+    content: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One history entry, with everything a turn can hold (tool calls and results are not flattened)."""
+
+    role: ChatRole
+    content: str = ""
+    reasoning: str | None = None
+    tool_calls: tuple[ToolCallRequest, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+    images: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "role", ChatRole(self.role))
+        except ValueError:
+            roles = ", ".join(r.value for r in ChatRole)
+            raise ValueError(f"unknown role {self.role!r}; expected one of {roles}") from None
+        object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
+        object.__setattr__(self, "images", tuple(self.images))
+        if self.role is ChatRole.TOOL and not self.tool_call_id:
+            raise ValueError("a tool message needs the tool_call_id of the call it answers")
+        if self.role is not ChatRole.ASSISTANT and (self.tool_calls or self.reasoning is not None):
+            raise ValueError(f"only assistant messages carry tool calls or reasoning, not {self.role.value}")
+        if self.role is not ChatRole.USER and self.images:
+            raise ValueError("only user messages carry images")
+
+    @classmethod
+    def system(cls, content: str) -> ChatMessage:
+        return cls(ChatRole.SYSTEM, content)
+
+    @classmethod
+    def user(cls, content: str, images: tuple[str, ...] = ()) -> ChatMessage:
+        return cls(ChatRole.USER, content, images=images)
+
+    @classmethod
+    def assistant(
+        cls, content: str = "", tool_calls: tuple[ToolCallRequest, ...] = (), reasoning: str | None = None
+    ) -> ChatMessage:
+        return cls(ChatRole.ASSISTANT, content, reasoning=reasoning, tool_calls=tool_calls)
+
+    @classmethod
+    def tool(cls, tool_call_id: str, content: str, name: str | None = None) -> ChatMessage:
+        return cls(ChatRole.TOOL, content, tool_call_id=tool_call_id, name=name)
+
+    def to_runtime(self) -> Message:
+        if self.role is ChatRole.SYSTEM:
+            return SystemMessage(self.content)
+        if self.role is ChatRole.USER:
+            return UserMessage(self.content, images=self.images)
+        if self.role is ChatRole.ASSISTANT:
+            return AssistantMessage(
+                content=self.content,
+                reasoning=self.reasoning,
+                tool_calls=tuple(call.to_runtime() for call in self.tool_calls),
+            )
+        assert self.tool_call_id is not None  # checked in __post_init__
+        return ToolMessage(tool_call_id=self.tool_call_id, content=self.content, name=self.name)
+
+    @classmethod
+    def from_runtime(cls, message: Message) -> ChatMessage:
+        if isinstance(message, SystemMessage):
+            return cls.system(message.content)
+        if isinstance(message, UserMessage):
+            return cls.user(message.content, images=message.images)
+        if isinstance(message, AssistantMessage):
+            return cls.assistant(
+                message.content,
+                tuple(ToolCallRequest.from_runtime(call) for call in message.tool_calls),
+                message.reasoning,
+            )
+        return cls.tool(message.tool_call_id, message.content, message.name)
+
+
+@dataclass(frozen=True)
+class ToolAwareResult:
+    """One reply. `empty_reason` says why an empty reply (no text, no tool calls) came back."""
+
+    text: str
+    reasoning: str = ""
+    tool_calls: list[ToolCallRequest] = field(default_factory=list)
+    tool_call_errors: list[ToolCallError] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    duration_secs: float = 0.0
+    finish_reason: str = "stop"
+    empty_reason: str | None = None
+    thinking_truncated: bool = False
+    """True when the thinking budget cut the reasoning short and the model answered without it."""
+
+    @property
+    def duration_display(self) -> str:
+        if self.duration_secs < 1:
+            return f"{self.duration_secs * 1000:.0f}ms"
+        if self.duration_secs < 60:
+            return f"{self.duration_secs:.1f}s"
+        minutes, seconds = divmod(self.duration_secs, 60)
+        return f"{minutes:.0f}m {seconds:.0f}s"
+
+    @property
+    def has_tool_calls(self) -> bool:
+        return bool(self.tool_calls)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.empty_reason is not None
+
+
+ChunkKind = Literal["reasoning", "text", "tool_call", "tool_call_error", "notice", "done"]
+
+
+@dataclass(frozen=True)
+class StreamChunk:
+    """A piece of a streamed reply. Reasoning and text arrive as separate kinds; the last chunk is
+    `done` and carries the finish reason, usage and the whole `result`."""
+
+    kind: ChunkKind
+    delta: str = ""
+    tool_call: ToolCallRequest | None = None
+    tool_call_error: ToolCallError | None = None
+    finish_reason: str | None = None
+    usage: Usage | None = None
+    result: ToolAwareResult | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.kind == "done"
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    status: Literal["not_loaded", "ready", "generating"]
+    model_name: str | None
+    runtime: str | None
+    context_size: int
+    approx_memory_bytes: int
+    history_length: int
+    tool_capable: bool
+
+    @property
+    def approx_memory_display(self) -> str:
+        return human_size(self.approx_memory_bytes)

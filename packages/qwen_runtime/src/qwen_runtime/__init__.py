@@ -1,0 +1,85 @@
+"""qwen_runtime: local Qwen 3 inference behind one protocol.
+
+Backends (llama.cpp, transformers, OpenAI-compatible servers, scripted) implement
+`Runtime.stream(request, cancel)`; they are imported lazily (`load_runtime(name)`), so importing this
+package never loads torch or llama.cpp.
+"""
+
+from .errors import (
+    BackendUnavailable,
+    ContextOverflowError,
+    GenerationCancelled,
+    ModelLoadError,
+    ModelNotFoundError,
+    QwenRuntimeError,
+    ServerError,
+)
+from .naming import RuntimeSpec, load_runtime, parse_runtime_name
+from .parsing import ReplyParser, parse_reply, repair_json, validate_call
+from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, get_model
+from .runtime import CancelToken, Runtime
+from .types import (
+    AssistantMessage,
+    ChatRequest,
+    Completion,
+    Event,
+    Finished,
+    FinishReason,
+    Message,
+    ReasoningDelta,
+    Sampling,
+    SystemMessage,
+    TextDelta,
+    ToolCall,
+    ToolCallError,
+    ToolCallEvent,
+    ToolChoice,
+    ToolMessage,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "REGISTRY",
+    "AssistantMessage",
+    "BackendUnavailable",
+    "CancelToken",
+    "ChatRequest",
+    "Completion",
+    "ContextOverflowError",
+    "Event",
+    "FinishReason",
+    "Finished",
+    "GenerationCancelled",
+    "Message",
+    "ModelEntry",
+    "ModelLoadError",
+    "ModelNotFoundError",
+    "QwenRuntimeError",
+    "ReasoningDelta",
+    "ReplyParser",
+    "Runtime",
+    "RuntimeSpec",
+    "Sampling",
+    "ServerError",
+    "SystemMessage",
+    "TextDelta",
+    "ToolCall",
+    "ToolCallError",
+    "ToolCallEvent",
+    "ToolChoice",
+    "ToolMessage",
+    "ToolSpec",
+    "Usage",
+    "UserMessage",
+    "get_model",
+    "load_runtime",
+    "parse_reply",
+    "parse_runtime_name",
+    "repair_json",
+    "validate_call",
+]

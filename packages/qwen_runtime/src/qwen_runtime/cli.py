@@ -1,0 +1,299 @@
+"""`qwen-runtime`: list, pull and try models from a shell, and build tiny test models.
+
+Exit status: 0 done, 1 a model or runtime error, 2 a usage error. Heavy modules (llama.cpp, torch,
+huggingface_hub) are imported inside the command that needs them, so `--help` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .errors import QwenRuntimeError
+from .registry import DEFAULT_MODEL, REGISTRY
+
+if TYPE_CHECKING:
+    from .naming import RuntimeSpec
+    from .types import ChatRequest, ToolSpec
+
+
+class UsageError(Exception):
+    """Bad flags or unusable input files: exit status 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="qwen-runtime",
+        description="Run Qwen models locally: list, download and try them; build tiny test models.",
+        epilog=(
+            "A MODEL is a registry key (" + ", ".join(e.key for e in REGISTRY) + "), a path to a .gguf "
+            "file, hf:OWNER/REPO/FILE.gguf, transformers:PATH, openai:BASE_URL#MODEL or scripted:FILE."
+        ),
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    make = commands.add_parser("make-test-model", help="write a tiny random Qwen 3 model for tests")
+    make.add_argument("out", metavar="OUT", help="the .gguf file (or the folder, for --format hf) to write")
+    make.add_argument("--format", choices=("gguf", "hf"), default="gguf", help="GGUF file or HF folder")
+    make.add_argument("--seed", type=int, default=0, help="random seed for the weights (default 0)")
+
+    commands.add_parser("models", help="list the known models and whether they are cached")
+
+    pull = commands.add_parser("pull", help="download a model into the Hugging Face cache")
+    pull.add_argument("model", metavar="MODEL", help="a registry key or hf:OWNER/REPO/FILE.gguf")
+
+    gen = commands.add_parser("generate", help="run one chat turn and print the reply")
+    add = gen.add_argument
+    add("--model", "-m", default=DEFAULT_MODEL, help=f"the model (default {DEFAULT_MODEL})")
+    add("--prompt", "-p", required=True, help="the user message ('-' reads standard input)")
+    add("--system", help="a system message")
+    add("--tools", metavar="FILE.json", help="a JSON list of tool definitions to offer")
+    add("--tool-choice", default="auto", metavar="auto|required|none|NAME", help="which tools may be called")
+    add("--no-think", action="store_true", help="answer without a reasoning phase")
+    add("--max-tokens", type=_positive, default=4096, metavar="N", help="(default 4096)")
+    add("--seed", type=int, help="sampling seed, for repeatable output")
+    add("--temperature", type=_temperature, metavar="F", help="(default 0.6, 0.7 with --no-think)")
+    add("--n-ctx", type=_positive, default=8192, metavar="N", help="context window (default 8192)")
+    add("--n-gpu-layers", type=int, default=0, metavar="N", help="layers offloaded to a GPU (-1 all)")
+    add("--threads", type=_positive, metavar="N", help="CPU threads (default: the backend's)")
+    add("--json", action="store_true", help="print the whole reply as one JSON object")
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {value}")
+    return value
+
+
+def _temperature(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not 0.0 <= value <= 5.0:
+        raise argparse.ArgumentTypeError(f"temperature must be between 0 and 5, not {value}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, or argparse's own usage error (already printed)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        if args.command == "make-test-model":
+            return _make_test_model(args)
+        if args.command == "models":
+            return _models()
+        if args.command == "pull":
+            return _pull(args.model)
+        return _generate(args)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"qwen-runtime: error: {exc}", file=sys.stderr)
+        return 2
+    except QwenRuntimeError as exc:
+        print(f"qwen-runtime: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("qwen-runtime: interrupted", file=sys.stderr)
+        return 130
+
+
+# ---------------------------------------------------------------- commands
+
+
+def _make_test_model(args: argparse.Namespace) -> int:
+    from . import testmodel
+
+    out = Path(args.out)
+    try:
+        if args.format == "gguf":
+            written = testmodel.write_test_gguf(out, seed=args.seed)
+        else:
+            written = testmodel.write_test_hf(out, seed=args.seed)
+    except OSError as exc:
+        raise QwenRuntimeError(f"cannot write the test model to {out}: {exc.strerror or exc}") from None
+    except ImportError as exc:
+        raise QwenRuntimeError(f"building a {args.format} test model needs {exc.name or exc}") from None
+    print(written)
+    return 0
+
+
+def _models() -> int:
+    from .download import cached_path, hub_cache_dir
+
+    rows = [("KEY", "NAME", "SIZE", "TOOLS", "CACHED")]
+    for entry in REGISTRY:
+        found = cached_path(entry.repo_id, entry.filename)
+        tools = "yes" if entry.tool_capable else "no"
+        rows.append((entry.key, entry.name, entry.size_display, tools, str(found) if found else "not cached"))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[4])
+    print(f"\ncache: {hub_cache_dir()}  (default model: {DEFAULT_MODEL})")
+    return 0
+
+
+def _pull(name: str) -> int:
+    from .naming import resolve_gguf
+
+    spec = _spec(name)
+    if spec.kind not in ("registry", "hf", "gguf"):
+        raise UsageError(f"pull takes a registry key or hf:OWNER/REPO/FILE.gguf, not a {spec.kind} runtime")
+    print(resolve_gguf(spec, progress=True))
+    return 0
+
+
+def _spec(name: str) -> RuntimeSpec:
+    from .naming import parse_runtime_name
+
+    try:
+        return parse_runtime_name(name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from .naming import load_runtime
+
+    request = _build_request(args)
+    _spec(args.model)  # a bad name is a usage error, before anything loads
+    options: dict[str, Any] = {"n_ctx": args.n_ctx, "n_gpu_layers": args.n_gpu_layers, "progress": True}
+    if args.threads:
+        options["n_threads"] = args.threads
+    runtime = load_runtime(args.model, **options)
+    try:
+        return _run(runtime, request, as_json=args.json)
+    finally:
+        runtime.close()
+
+
+def _build_request(args: argparse.Namespace) -> ChatRequest:
+    from .types import ChatRequest, Sampling, SystemMessage, UserMessage
+
+    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    tools = _load_tools(args.tools) if args.tools else ()
+    choice = args.tool_choice.strip()
+    if choice not in ("auto", "required", "none"):
+        names = [t.name for t in tools]
+        if choice not in names:
+            offered = ", ".join(names) if names else "no tools (pass --tools FILE.json)"
+            raise UsageError(f"--tool-choice {choice!r} is not one of the offered tools: {offered}")
+    elif choice == "required" and not tools:
+        raise UsageError("--tool-choice required needs tools (pass --tools FILE.json)")
+    thinking = not args.no_think
+    sampling = Sampling(
+        temperature=args.temperature if args.temperature is not None else (0.6 if thinking else 0.7),
+        top_p=0.95 if thinking else 0.8,
+        max_tokens=args.max_tokens,
+        seed=args.seed,
+    )
+    messages = (SystemMessage(args.system),) if args.system else ()
+    return ChatRequest(
+        messages=(*messages, UserMessage(prompt)),
+        tools=tools,
+        sampling=sampling,
+        enable_thinking=thinking,
+        tool_choice=choice,
+    )
+
+
+def _load_tools(file: str) -> tuple[ToolSpec, ...]:
+    from .types import ToolSpec
+
+    try:
+        data = json.loads(Path(file).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read tools file {file}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"tools file {file} is not valid JSON: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("tools"), list):
+        data = data["tools"]
+    if not isinstance(data, list):
+        raise UsageError(f"tools file {file} must hold a JSON list of tool definitions")
+    tools: list[ToolSpec] = []
+    for index, item in enumerate(data):
+        if not isinstance(item, dict):
+            raise UsageError(f"tools file {file}: item {index} is not a JSON object")
+        try:
+            tool = ToolSpec.from_dict(item)
+        except (ValueError, TypeError) as exc:
+            raise UsageError(f"tools file {file}: item {index}: {exc}") from None
+        if not isinstance(tool.parameters, dict):
+            raise UsageError(f"tools file {file}: tool {tool.name!r} has parameters that are not an object")
+        tools.append(tool)
+    names = [t.name for t in tools]
+    if duplicates := sorted({n for n in names if names.count(n) > 1}):
+        raise UsageError(f"tools file {file} defines {', '.join(duplicates)} more than once")
+    return tuple(tools)
+
+
+def _run(runtime: Any, request: ChatRequest, *, as_json: bool) -> int:
+    from .runtime import CancelToken
+    from .types import Completion, ReasoningDelta, TextDelta, ToolCallError, ToolCallEvent
+
+    cancel = CancelToken()
+    completion = Completion()
+    dim, reset = _dim_codes(sys.stderr)
+    in_reasoning = False
+    line_open = False  # stdout has text not yet ended by a newline
+    try:
+        for event in runtime.stream(request, cancel):
+            completion.add(event)
+            if as_json:
+                continue
+            if isinstance(event, ReasoningDelta):
+                if not in_reasoning:
+                    sys.stderr.write(dim)
+                    in_reasoning = True
+                sys.stderr.write(event.text)
+                sys.stderr.flush()
+                continue
+            if in_reasoning:
+                sys.stderr.write(reset + "\n")
+                in_reasoning = False
+            if isinstance(event, TextDelta) and event.text:
+                sys.stdout.write(event.text)
+                sys.stdout.flush()
+                line_open = not event.text.endswith("\n")
+            elif isinstance(event, ToolCallEvent):
+                start = "\n" if line_open else ""
+                sys.stdout.write(f"{start}[tool call {event.call.name} {event.call.arguments_json()}]\n")
+                line_open = False
+            elif isinstance(event, ToolCallError):
+                print(f"\n[bad tool call: {event.message}]", file=sys.stderr)
+    except KeyboardInterrupt:
+        cancel.cancel()
+        raise
+    finally:
+        if in_reasoning:
+            sys.stderr.write(reset + "\n")
+    if as_json:
+        print(json.dumps(completion.to_dict(), ensure_ascii=False))
+    elif line_open:
+        print()
+    if completion.finish_reason == "error":
+        print(f"qwen-runtime: error: {completion.finish_detail or 'generation failed'}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _dim_codes(stream: TextIO) -> tuple[str, str]:
+    if os.environ.get("NO_COLOR") or not stream.isatty():
+        return "", ""
+    return "\x1b[2m", "\x1b[0m"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

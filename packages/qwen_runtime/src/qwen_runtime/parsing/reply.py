@@ -1,0 +1,345 @@
+"""The incremental reply parser every backend feeds decoded text into, token by token.
+
+It separates reasoning, answer text and tool calls, and absorbs the ways small models damage them:
+tags split across tokens, calls written inside `<think>`, a dropped `<tool_call>`, a missing
+`</tool_call>`, bare JSON calls, damaged JSON. Prose streams out at once; only what could still be a
+tag ("<too"), a run of whitespace, or a JSON object that opens like a call is held back.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from enum import Enum
+
+from ..types import Event, ReasoningDelta, TextDelta, ToolSpec
+from .prose import Channel, reasoning_channel, text_channel
+from .tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
+from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
+
+_PROSE_STOP = re.compile(r"[<{]")
+_CALL_PREFIX_STOP = re.compile(r"[<{\[]")
+_CALL_TRAILER = re.compile(r"[\s`}\]]+")  # whitespace, a closing fence, stray closers
+_WHITESPACE = re.compile(r"\s+")
+
+
+class _State(Enum):
+    TEXT = "text"
+    THINK = "think"
+    CALL = "call"
+
+
+def new_call_id() -> str:
+    """A unique id in OpenAI's style."""
+    return "call_" + secrets.token_hex(6)
+
+
+class ReplyParser:
+    """Turns a model's decoded text, fed in any pieces, into reasoning, text and tool-call events."""
+
+    def __init__(
+        self,
+        tools: Sequence[ToolSpec] = (),
+        *,
+        starts_in_think: bool = False,
+        id_factory: Callable[[], str] | None = None,
+    ) -> None:
+        self._tools = tuple(tools)
+        self._names = frozenset(tool.name for tool in self._tools)
+        self._new_id = id_factory or new_call_id
+        self._state = _State.THINK if starts_in_think else _State.TEXT
+        self._text = text_channel()
+        self._reasoning = reasoning_channel()
+        self._out: list[Event] = []
+        self._t = ""  # the text being processed
+        self._i = 0  # position in it
+        self._hold = ""  # a possible tag at the end of the last feed
+        self._line_blank = True  # only whitespace since the last newline or tag
+        self._saw_think = starts_in_think
+        self._finished = False
+        self.saw_stray_think_close = False
+        """A `</think>` came with no think block open (Qwen 3 2507 style, see `parse_reply`)."""
+        self._reset_call(_State.TEXT, tentative=False)
+
+    # ------------------------------------------------------------ public
+
+    @property
+    def in_think(self) -> bool:
+        """Inside reasoning (not inside a call written within it)."""
+        return self._state is _State.THINK
+
+    @property
+    def in_tool_call(self) -> bool:
+        """Inside a `<tool_call>` body: the moment to constrain generation to call JSON."""
+        return self._state is _State.CALL and not self._tentative
+
+    @property
+    def reasoning_chars(self) -> int:
+        return self._reasoning.chars
+
+    def feed(self, text: str) -> list[Event]:
+        """Events made complete by `text`; anything still ambiguous waits for the next feed."""
+        if self._finished:
+            raise RuntimeError("ReplyParser.feed() called after finish()")
+        if text:
+            self._t, self._i, self._hold = self._hold + text, 0, ""
+            self._run(final=False)
+        return self._take()
+
+    def finish(self) -> list[Event]:
+        """The reply is over: flush held text and settle any unfinished call."""
+        if self._finished:
+            return []
+        self._finished = True
+        self._t, self._i, self._hold = self._hold, 0, ""
+        self._run(final=True)
+        while self._state is _State.CALL:
+            self._end_call_at_eof()
+            self._run(final=True)
+        return self._take()
+
+    # ------------------------------------------------------------ machinery
+
+    def _take(self) -> list[Event]:
+        """The events so far, adjacent deltas of one kind joined (one per feed, not one per segment)."""
+        events: list[Event] = []
+        run: list[str] = []
+        for index, event in enumerate(self._out):
+            if not isinstance(event, TextDelta | ReasoningDelta):
+                events.append(event)
+                continue
+            run.append(event.text)
+            following = self._out[index + 1] if index + 1 < len(self._out) else None
+            if type(following) is not type(event):
+                events.append(type(event)("".join(run)))
+                run = []
+        self._out = []
+        return events
+
+    def _run(self, final: bool) -> None:
+        while self._i < len(self._t) and not self._hold:
+            if self._state is _State.CALL:
+                self._scan_call(final)
+            else:
+                self._scan_prose(final)
+
+    def _push_back(self, text: str) -> None:
+        """Process `text` again, ahead of what is left."""
+        self._t = text + self._t[self._i :]
+        self._i = 0
+
+    def _channel(self) -> Channel:
+        return self._reasoning if self._state is _State.THINK else self._text
+
+    def _write(self, text: str) -> None:
+        self._channel().write(text, self._out)
+        newline = text.rfind("\n")
+        if newline >= 0:
+            self._line_blank = not text[newline + 1 :].strip()
+        elif text.strip():
+            self._line_blank = False
+
+    # ------------------------------------------------------------ prose (text and reasoning)
+
+    def _scan_prose(self, final: bool) -> None:
+        t, i, n = self._t, self._i, len(self._t)
+        while i < n:
+            match = _PROSE_STOP.search(t, i)
+            end = match.start() if match else n
+            if end > i:
+                self._write(t[i:end])
+                i = end
+            if match is None:
+                break
+            if t[i] == "{":
+                if self._line_blank:
+                    self._i = i + 1
+                    self._begin_call(tentative=True, opener="{")
+                    return
+                self._write("{")
+                i += 1
+                continue
+            tag = match_tag(t, i, final)
+            if tag == PARTIAL:
+                self._hold = t[i:]
+                i = n
+                break
+            if tag is None:
+                self._write("<")
+                i += 1
+                continue
+            i += len(tag)
+            self._line_blank = True
+            if tag == CALL_OPEN:
+                self._i = i
+                self._begin_call(tentative=False)
+                return
+            if tag == THINK_OPEN:
+                self._state = _State.THINK
+                self._saw_think = True
+            elif tag == THINK_CLOSE:
+                if self._state is _State.TEXT and not self._saw_think:
+                    self.saw_stray_think_close = True
+                self._state = _State.TEXT
+            # a stray </tool_call> or a repeated <think> is dropped
+        self._i = i
+
+    # ------------------------------------------------------------ tool calls
+
+    def _reset_call(self, outer: _State, tentative: bool) -> None:
+        self._outer = outer
+        self._tentative = tentative
+        self._committed = not tentative
+        self._tracker: JsonTracker | None = None
+        self._raw: list[str] = []
+        self._raw_len = 0
+        self._json_start = -1
+        self._json_end = -1
+        self._after: list[str] = []
+
+    def _begin_call(self, tentative: bool, opener: str = "") -> None:
+        self._reset_call(self._state, tentative)
+        self._state = _State.CALL
+        if opener:
+            self._start_json(opener)
+
+    def _append(self, text: str) -> None:
+        self._raw.append(text)
+        self._raw_len += len(text)
+
+    def _start_json(self, opener: str) -> None:
+        self._json_start = self._raw_len
+        self._append(opener)
+        self._tracker = JsonTracker()
+
+    def _scan_call(self, final: bool) -> None:
+        t, i, n = self._t, self._i, len(self._t)
+        while i < n:
+            tracker = self._tracker
+            if tracker is None:  # before the JSON: skip a fence or other junk up to '{' or '['
+                match = _CALL_PREFIX_STOP.search(t, i)
+                end = match.start() if match else n
+                if end > i:
+                    self._append(t[i:end])
+                    i = end
+                if match is None:
+                    break
+                if t[i] != "<":
+                    self._start_json(t[i])
+                    i += 1
+                    continue
+            elif not tracker.complete:
+                end = tracker.run(t, i, n)
+                if end > i:
+                    self._append(t[i:end])
+                    i = end
+                if not self._committed:
+                    verdict = call_start_verdict("".join(self._raw))
+                    if verdict is False:
+                        self._abandon_tentative(i)
+                        return
+                    self._committed = verdict is True
+                if tracker.complete:
+                    self._json_end = self._raw_len
+                    continue
+                if i >= n:
+                    break
+            else:  # the JSON is complete: expect </tool_call>
+                match = (_WHITESPACE if self._tentative else _CALL_TRAILER).match(t, i)
+                if match:
+                    (self._after if self._tentative else self._raw).append(match.group())
+                    i = match.end()
+                    continue
+                if t[i] != "<":
+                    self._i = i
+                    self._end_call(closed=False)
+                    return
+            # t[i] is '<' outside any JSON string
+            tag = match_tag(t, i, final)
+            if tag == PARTIAL:
+                self._hold = t[i:]
+                self._i = n
+                return
+            if tag is None:
+                if tracker is not None and tracker.complete:
+                    self._i = i
+                    self._end_call(closed=False)
+                    return
+                self._append("<")
+                i += 1
+                continue
+            if tag == CALL_OPEN and tracker is None:
+                i += len(tag)  # a repeated opening tag
+                continue
+            if tag == CALL_CLOSE:
+                self._i = i + len(tag)
+                self._end_call(closed=True)
+                return
+            self._i = i  # another tag ends the call unclosed; the outer state handles the tag
+            self._end_call(closed=False)
+            return
+        self._i = i
+
+    def _abandon_tentative(self, i: int) -> None:
+        """A '{' at the start of a line that does not open a call: it was just text."""
+        raw = "".join(self._raw)
+        self._state = self._outer
+        self._i = i
+        self._push_back(raw[1:])
+        self._write("{")
+        self._reset_call(self._state, tentative=False)
+
+    def _end_call(self, closed: bool, body_end: int | None = None, rest: str = "") -> None:
+        raw = "".join(self._raw)
+        after = "".join(self._after)
+        if self._json_start < 0:
+            body = ""
+        else:
+            stop = body_end if body_end is not None else self._json_end if self._json_end >= 0 else len(raw)
+            body = raw[self._json_start : stop]
+        outer, tentative = self._outer, self._tentative
+        self._state = outer
+        self._line_blank = True
+        self._reset_call(outer, tentative=False)
+        if tentative and not closed and (outer is _State.THINK or not names_offered_call(body, self._names)):
+            self._write(raw)  # an ordinary JSON object in the prose
+        else:
+            shown = raw if body_end is None else raw[:body_end]
+            self._out.extend(interpret_call(body, shown.strip(), self._tools, self._new_id, closed=closed))
+        if after or rest:
+            self._push_back(rest + after)
+
+    def _end_call_at_eof(self) -> None:
+        """Settle a call the reply left open. If its JSON never closed, a string quote probably went
+        astray ("it's" in single quotes): then the first </tool_call> is taken as its end."""
+        raw = "".join(self._raw)
+        tracker = self._tracker
+        if tracker is not None and not tracker.complete:
+            cut = raw.find(CALL_CLOSE, self._json_start)
+            if cut >= 0:
+                self._end_call(closed=True, body_end=cut, rest=raw[cut + len(CALL_CLOSE) :])
+                return
+        self._end_call(closed=False)
+
+
+def parse_reply(
+    text: str,
+    tools: Sequence[ToolSpec] = (),
+    *,
+    starts_in_think: bool = False,
+    id_factory: Callable[[], str] | None = None,
+) -> list[Event]:
+    """The events of a whole reply: the same as feeding `ReplyParser` in any chunking.
+
+    One difference: a `</think>` with no think block open makes everything before it reasoning (Qwen
+    3 2507 templates open `<think>` in the prompt). A stream cannot take back text it already sent,
+    so `ReplyParser` needs `starts_in_think=True` for that; here the whole text is known.
+    """
+    if not starts_in_think and THINK_CLOSE in text:
+        probe = ReplyParser(tools, id_factory=lambda: "")
+        probe.feed(text)
+        probe.finish()
+        starts_in_think = probe.saw_stray_think_close
+    parser = ReplyParser(tools, starts_in_think=starts_in_think, id_factory=id_factory)
+    return parser.feed(text) + parser.finish()

@@ -1,0 +1,216 @@
+"""File checkpoints: what files held before the agent changed them, so a turn can be rewound.
+
+Before each mutating file tool runs, the agent loop snapshots the paths it will touch. Only the
+first snapshot of a path in a turn is kept: that is the state to go back to. Changes made by
+run_command are not covered (a command can touch any file), which the rewind summary cannot know.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+MAX_SNAPSHOT_BYTES = 10 * 1024 * 1024
+FORMAT_VERSION = 1
+
+EntryKind = Literal["file", "dir", "absent", "too_large", "unreadable"]
+
+# Tools whose `path` argument is the file or directory they change.
+_PATH_TOOLS = frozenset({"create_file", "edit_file", "multi_edit", "delete_file", "create_directory"})
+# Tools that create missing parent directories, which a rewind should remove again.
+_CREATING_TOOLS = frozenset({"create_file", "create_directory"})
+
+
+class CheckpointError(ValueError):
+    """Checkpoint data (from a session file) that cannot be loaded."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    path: Path
+    kind: EntryKind
+    content: bytes = b""
+    mode: int | None = None
+
+
+def paths_touched(tool_name: str, args: Mapping[str, Any], cwd: Path) -> list[Path]:
+    """Absolute paths a file tool call will change, missing parent directories first.
+
+    run_command and unknown tools give none: what a shell command changes cannot be known
+    before it runs, so its changes are not checkpointed.
+    """
+    raw = args.get("path")
+    if tool_name not in _PATH_TOOLS or not isinstance(raw, str) or not raw.strip():
+        return []
+    target = Path(os.path.expanduser(raw))
+    target = Path(os.path.abspath(target if target.is_absolute() else cwd / target))
+    paths = [target]
+    if tool_name in _CREATING_TOOLS:
+        for parent in target.parents:
+            if parent.exists() or parent.is_symlink():
+                break
+            paths.insert(0, parent)
+    return paths
+
+
+class CheckpointStore:
+    """Per-turn snapshots. Turns that change no file are not kept, so a rewind undoes real work."""
+
+    def __init__(self, root: Path | None = None, *, max_turns: int = 50) -> None:
+        self.root = root
+        self.max_turns = max_turns
+        self._turns: list[dict[Path, _Entry]] = []
+        self._open = False
+
+    def begin_turn(self) -> None:
+        self._open = False
+
+    def snapshot(self, path: Path) -> None:
+        """Record `path` as it is now, unless this turn already recorded it."""
+        path = Path(os.path.abspath(path))
+        if not self._open:
+            self._turns.append({})
+            self._open = True
+            del self._turns[: -self.max_turns]
+        turn = self._turns[-1]
+        if path not in turn:
+            turn[path] = _capture(path)
+
+    @property
+    def turn_count(self) -> int:
+        return len(self._turns)
+
+    def last_turn_paths(self) -> list[Path]:
+        return list(self._turns[-1]) if self._turns else []
+
+    def rewind_last_turn(self) -> list[str]:
+        """Put back the files of the latest turn that changed any; one line per path, [] if none."""
+        if not self._turns:
+            return []
+        turn = self._turns.pop()
+        self._open = False
+        return [self._restore(entry) for entry in reversed(list(turn.values()))]
+
+    def _restore(self, entry: _Entry) -> str:
+        shown = self._shown(entry.path)
+        try:
+            if entry.kind == "too_large":
+                return f"not restored (over {MAX_SNAPSHOT_BYTES // (1024 * 1024)} MiB when saved): {shown}"
+            if entry.kind == "unreadable":
+                return f"not restored (could not be read when saved): {shown}"
+            if entry.kind == "absent":
+                return self._remove(entry.path, shown)
+            if entry.kind == "dir":
+                if entry.path.is_dir():
+                    return f"unchanged directory: {shown}"
+                entry.path.mkdir(parents=True, exist_ok=True)
+                return f"recreated directory: {shown}"
+            existed = entry.path.exists()
+            if entry.path.is_dir() and not entry.path.is_symlink():
+                return f"not restored (a directory is there now): {shown}"
+            entry.path.parent.mkdir(parents=True, exist_ok=True)
+            entry.path.write_bytes(entry.content)
+            if entry.mode is not None:
+                entry.path.chmod(entry.mode)
+            return f"restored: {shown}" if existed else f"recreated deleted file: {shown}"
+        except OSError as exc:
+            return f"could not restore {shown}: {exc.strerror or exc}"
+
+    def _remove(self, path: Path, shown: str) -> str:
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+            return f"deleted new file: {shown}"
+        if path.is_dir():
+            if any(path.iterdir()):
+                return f"kept new directory (not empty): {shown}"
+            path.rmdir()
+            return f"removed new directory: {shown}"
+        return f"already gone: {shown}"
+
+    def _shown(self, path: Path) -> str:
+        if self.root is not None:
+            try:
+                return path.relative_to(Path(os.path.abspath(self.root))).as_posix()
+            except ValueError:
+                pass
+        return str(path)
+
+    # -- session files ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": FORMAT_VERSION, "turns": [[_encode(e) for e in t.values()] for t in self._turns]}
+
+    @classmethod
+    def from_json(cls, data: Any, root: Path | None = None) -> CheckpointStore:
+        if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+            raise CheckpointError(f"checkpoints must be an object with version {FORMAT_VERSION}")
+        turns = data.get("turns")
+        if not isinstance(turns, list):
+            raise CheckpointError("checkpoints: `turns` must be a list")
+        store = cls(root)
+        for index, turn in enumerate(turns):
+            if not isinstance(turn, list):
+                raise CheckpointError(f"checkpoints: turn {index} must be a list")
+            entries = [_decode(item, index) for item in turn]
+            store._turns.append({entry.path: entry for entry in entries})
+        return store
+
+
+def _capture(path: Path) -> _Entry:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        # A dangling symlink is not "absent": a rewind must not delete it.
+        return _Entry(path, "unreadable" if path.is_symlink() else "absent")
+    except OSError:
+        return _Entry(path, "unreadable")
+    if stat.S_ISDIR(info.st_mode):
+        return _Entry(path, "dir")
+    if info.st_size > MAX_SNAPSHOT_BYTES:
+        return _Entry(path, "too_large")
+    try:
+        content = path.read_bytes()
+    except OSError:
+        return _Entry(path, "unreadable")
+    return _Entry(path, "file", content, stat.S_IMODE(info.st_mode))
+
+
+def _encode(entry: _Entry) -> dict[str, Any]:
+    item: dict[str, Any] = {"path": str(entry.path), "kind": entry.kind}
+    if entry.kind == "file":
+        try:
+            item["text"] = entry.content.decode("utf-8")
+        except UnicodeDecodeError:
+            item["base64"] = base64.b64encode(entry.content).decode("ascii")
+        item["mode"] = entry.mode
+    return item
+
+
+def _decode(item: Any, turn: int) -> _Entry:
+    where = f"checkpoints: turn {turn}"
+    if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+        raise CheckpointError(f"{where}: each entry needs a string `path`")
+    kind = item.get("kind")
+    if kind not in ("file", "dir", "absent", "too_large", "unreadable"):
+        raise CheckpointError(f"{where}: unknown entry kind {kind!r} for {item['path']}")
+    path = Path(item["path"])
+    if kind != "file":
+        return _Entry(path, kind)
+    mode = item.get("mode")
+    if mode is not None and (isinstance(mode, bool) or not isinstance(mode, int)):
+        raise CheckpointError(f"{where}: `mode` of {path} must be an integer")
+    if isinstance(item.get("text"), str):
+        content = item["text"].encode("utf-8")
+    elif isinstance(item.get("base64"), str):
+        try:
+            content = base64.b64decode(item["base64"], validate=True)
+        except ValueError:
+            raise CheckpointError(f"{where}: `base64` of {path} is not valid base64") from None
+    else:
+        raise CheckpointError(f"{where}: file entry {path} needs `text` or `base64`")
+    return _Entry(path, "file", content, mode)

@@ -1,0 +1,45 @@
+"""Locations of the user config dir and of a project's `.sigit` folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import platformdirs
+
+CONFIG_DIR_ENV = "SIGIT_CONFIG_DIR"
+SETTINGS_FILE = "settings.toml"
+PROJECT_DIR = ".sigit"
+
+
+def config_dir(env: Mapping[str, str] | None = None) -> Path:
+    """`$SIGIT_CONFIG_DIR`, else the platform's user config dir (`~/.config/sigit` on Linux)."""
+    environ = os.environ if env is None else env
+    override = environ.get(CONFIG_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir("sigit", appauthor=False))
+
+
+def user_settings_path(directory: Path | None = None) -> Path:
+    return (directory if directory is not None else config_dir()) / SETTINGS_FILE
+
+
+def find_repo_root(cwd: Path) -> Path | None:
+    """The nearest directory at or above `cwd` holding `.git` (a folder, or a file for worktrees)."""
+    start = cwd.resolve()
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def project_root(cwd: Path) -> Path:
+    """The repository root when `cwd` is inside one, else `cwd` itself."""
+    root = find_repo_root(cwd)
+    return root if root is not None else cwd.resolve()
+
+
+def project_settings_path(cwd: Path) -> Path:
+    return project_root(cwd) / PROJECT_DIR / SETTINGS_FILE

@@ -1,0 +1,317 @@
+"""Settings from TOML: the user's file in the config dir, then the project's `.sigit/settings.toml`.
+
+The project file wins key by key; permission rule lists from both files are concatenated, so a
+project can add rules but never drop the user's deny rules.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import re
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, cast, get_args
+
+import tomlkit
+import tomlkit.exceptions
+from tomlkit.items import AoT, Array, InlineTable, Table
+
+from sigit.config.paths import project_settings_path, user_settings_path
+from sigit.permissions.rules import RuleSyntaxError, parse_rule
+
+DEFAULT_MODEL = "qwen3-8b"
+DEFAULT_MAX_TOKENS = 8192
+DEFAULT_COMPACTION_THRESHOLD = 0.8
+DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
+
+PermissionDefault = Literal["ask", "allow", "deny"]
+PermissionMode = Literal["default", "accept-edits", "plan", "bypass"]
+RuleKind = Literal["allow", "deny"]
+
+PERMISSION_DEFAULTS: tuple[str, ...] = get_args(PermissionDefault)
+PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
+MODE_ALIASES = {
+    "acceptEdits": "accept-edits",
+    "accept_edits": "accept-edits",
+    "bypassPermissions": "bypass",
+    "bypass-permissions": "bypass",
+}
+
+_TRAILER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: \S[^\n]*$")
+
+
+class SettingsError(ValueError):
+    """A settings file that cannot be read or holds a bad value; the message names the file."""
+
+
+@dataclass
+class PermissionSettings:
+    default: PermissionDefault = "ask"
+    mode: PermissionMode = "default"
+    tools: dict[str, PermissionDefault] = field(default_factory=dict)
+    allow: list[str] = field(default_factory=list)
+    deny: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Settings:
+    model: str = DEFAULT_MODEL
+    n_ctx: int | None = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    thinking: bool = True
+    permissions: PermissionSettings = field(default_factory=PermissionSettings)
+    attribution: bool | str = True
+    compaction_threshold: float = DEFAULT_COMPACTION_THRESHOLD
+    hooks: dict[str, Any] = field(default_factory=dict)
+    mcp: dict[str, Any] = field(default_factory=dict)
+    sources: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def attribution_trailer(self) -> str | None:
+        """The commit trailer to add, or None when attribution is off."""
+        if self.attribution is True:
+            return DEFAULT_ATTRIBUTION
+        if self.attribution is False:
+            return None
+        return self.attribution
+
+
+def load_settings(cwd: Path, config_dir: Path | None = None) -> Settings:
+    """User settings, then the project's on top. Missing files are fine; bad ones raise SettingsError."""
+    settings = Settings()
+    user_file = user_settings_path(config_dir)
+    project_file = project_settings_path(cwd)
+    files = [user_file]
+    if project_file.resolve() != user_file.resolve():
+        files.append(project_file)
+    for path in files:
+        raw = _read_toml(path)
+        if raw is not None:
+            _apply(settings, raw, path)
+            settings.sources.append(path)
+    return settings
+
+
+def _read_toml(path: Path) -> dict[str, Any] | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read settings: {exc.strerror or exc}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"{path}: settings are not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _apply(settings: Settings, raw: dict[str, Any], path: Path) -> None:
+    for key, value in raw.items():
+        if key == "model":
+            settings.model = _string(value, key, path)
+        elif key == "n_ctx":
+            settings.n_ctx = _positive_int(value, key, path)
+        elif key == "max_tokens":
+            settings.max_tokens = _positive_int(value, key, path)
+        elif key == "thinking":
+            settings.thinking = _bool(value, key, path)
+        elif key == "attribution":
+            settings.attribution = _attribution(value, path)
+        elif key == "compaction_threshold":
+            settings.compaction_threshold = _threshold(value, path)
+        elif key == "permissions":
+            _apply_permissions(settings.permissions, _table(value, key, path), path, settings.warnings)
+        elif key in ("hooks", "mcp"):
+            target = settings.hooks if key == "hooks" else settings.mcp
+            table = _table(value, key, path)
+            if key == "hooks":
+                # each event's array of tables adds up: user hooks run, then the project's
+                for event, hooks in table.items():
+                    if isinstance(hooks, list) and isinstance(target.get(event), list):
+                        target[event] = target[event] + copy.deepcopy(hooks)
+                    else:
+                        target[event] = copy.deepcopy(hooks)
+            else:
+                _deep_merge(target, table)
+        else:
+            settings.warnings.append(f"{path}: unknown setting `{key}` (ignored)")
+
+
+def _apply_permissions(
+    perms: PermissionSettings, raw: dict[str, Any], path: Path, warnings: list[str]
+) -> None:
+    for key, value in raw.items():
+        name = f"permissions.{key}"
+        if key == "default":
+            perms.default = _choice(value, name, path, PERMISSION_DEFAULTS)  # type: ignore[assignment]
+        elif key == "mode":
+            if isinstance(value, str):
+                value = MODE_ALIASES.get(value, value)
+            perms.mode = _choice(value, name, path, PERMISSION_MODES)  # type: ignore[assignment]
+        elif key == "tools":
+            for tool, choice in _table(value, name, path).items():
+                perms.tools[tool] = _choice(choice, f"{name}.{tool}", path, PERMISSION_DEFAULTS)  # type: ignore[assignment]
+        elif key == "rules":
+            for kind, rules in _table(value, f"{name}", path).items():
+                if kind not in ("allow", "deny"):
+                    warnings.append(f"{path}: unknown setting `permissions.rules.{kind}` (ignored)")
+                    continue
+                target = perms.allow if kind == "allow" else perms.deny
+                target.extend(_rules(rules, f"permissions.rules.{kind}", path))
+        else:
+            warnings.append(f"{path}: unknown setting `{name}` (ignored)")
+
+
+def _rules(value: Any, name: str, path: Path) -> list[str]:
+    if not isinstance(value, list):
+        raise SettingsError(f"{path}: `{name}` must be a list of rules, got {_kind(value)}")
+    rules: list[str] = []
+    for item in value:
+        try:
+            rules.append(parse_rule(item).text)
+        except RuleSyntaxError as exc:
+            raise SettingsError(f"{path}: `{name}`: {exc}") from None
+    return rules
+
+
+def _kind(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list"}.get(
+        type(value), "a table" if isinstance(value, dict) else type(value).__name__
+    )
+
+
+def _string(value: Any, name: str, path: Path) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise SettingsError(f"{path}: `{name}` must be a non-empty string, got {_kind(value)}")
+    return value.strip()
+
+
+def _positive_int(value: Any, name: str, path: Path) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise SettingsError(f"{path}: `{name}` must be a positive integer, got {value!r}")
+    return value
+
+
+def _bool(value: Any, name: str, path: Path) -> bool:
+    if not isinstance(value, bool):
+        raise SettingsError(f"{path}: `{name}` must be true or false, got {value!r}")
+    return value
+
+
+def _table(value: Any, name: str, path: Path) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise SettingsError(f"{path}: `{name}` must be a table, got {_kind(value)}")
+    return value
+
+
+def _choice(value: Any, name: str, path: Path, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        options = ", ".join(f'"{choice}"' for choice in choices)
+        raise SettingsError(f"{path}: `{name}` must be one of {options}, got {value!r}")
+    return cast(str, value)
+
+
+def _attribution(value: Any, path: Path) -> bool | str:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _TRAILER_RE.match(value.strip()):
+        return value.strip()
+    raise SettingsError(
+        f"{path}: `attribution` must be true, false or a one-line trailer such as "
+        f'"Co-Authored-By: Name <email>", got {value!r}'
+    )
+
+
+def _threshold(value: Any, path: Path) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 < value <= 1
+        or math.isnan(value)
+    ):
+        raise SettingsError(
+            f"{path}: `compaction_threshold` must be a number above 0 and at most 1, got {value!r}"
+        )
+    return float(value)
+
+
+def _deep_merge(target: dict[str, Any], source: dict[str, Any]) -> None:
+    for key, value in source.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _deep_merge(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value)
+
+
+def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
+    """Append `rule` to `[permissions.rules] <kind>` in the project's settings, keeping everything else.
+
+    Returns the settings file. A rule already present is not added twice.
+    """
+    if kind not in ("allow", "deny"):
+        raise ValueError(f"rule kind must be 'allow' or 'deny', not {kind!r}")
+    text = parse_rule(rule).text
+    path = project_settings_path(cwd)
+    try:
+        source = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        source = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot read settings: {exc}") from None
+    try:
+        document = tomlkit.parse(source)
+    except tomlkit.exceptions.ParseError as exc:
+        raise SettingsError(f"{path}: invalid TOML: {exc}") from None
+
+    created: list[Table] = []
+    rules = _subtable(_subtable(document, "permissions", path, created), "rules", path, created)
+    existing = rules.get(kind)
+    if existing is None:
+        array = tomlkit.array()
+        array.multiline(not isinstance(rules, InlineTable))
+        array.append(text)
+        rules[kind] = array
+        if created:
+            created[-1].add(tomlkit.nl())
+    elif isinstance(existing, Array | list):
+        if text not in [str(item) for item in existing]:
+            existing.append(text)
+    else:
+        raise SettingsError(f"{path}: `permissions.rules.{kind}` must be a list of rules")
+    _write_atomic(path, tomlkit.dumps(document))
+    return path
+
+
+def _subtable(parent: Any, key: str, path: Path, created: list[Table]) -> Any:
+    if key not in parent:
+        if isinstance(parent, InlineTable):
+            parent[key] = tomlkit.inline_table()
+        else:
+            parent[key] = tomlkit.table()
+            created.append(parent[key])
+        return parent[key]
+    value = parent[key]
+    if isinstance(value, AoT) or not isinstance(value, Table | InlineTable):
+        raise SettingsError(f"{path}: `{key}` must be a table")
+    return value
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

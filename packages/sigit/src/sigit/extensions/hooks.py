@@ -1,0 +1,317 @@
+"""Hooks: shell commands run at points of a session, configured in settings.
+
+```toml
+[[hooks.pre_tool_use]]
+command = "./scripts/check.sh"
+matcher = "run_command(git push*)"   # optional: a tool name or a permission-rule pattern
+timeout_secs = 10                    # optional, 30 by default
+```
+
+Events: session_start, user_prompt_submit, pre_tool_use, post_tool_use, stop. Each hook runs as
+`sh -c COMMAND` in its own process group, in the session's cwd, with a JSON payload on stdin and
+`SIGIT_HOOK_*` variables. Exit 0 is success; exit 2 from pre_tool_use or user_prompt_submit blocks
+the call or prompt and its stderr is the reason; any other status is a warning only. A hook that
+runs past its timeout has its whole process group killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from sigit.permissions.rules import (
+    RUN_COMMAND,
+    Rule,
+    RuleSyntaxError,
+    deny_parts,
+    normalize_command,
+    parse_rule,
+    pattern_matches,
+    string_arg,
+)
+
+log = logging.getLogger(__name__)
+
+EVENTS: Final = ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop")
+TOOL_EVENTS: Final = frozenset({"pre_tool_use", "post_tool_use"})
+BLOCKING_EVENTS: Final = frozenset({"pre_tool_use", "user_prompt_submit"})
+BLOCK_EXIT_CODE: Final = 2
+DEFAULT_TIMEOUT_SECS: Final = 30.0
+OUTPUT_LIMIT: Final = 10_000  # characters of a hook's stdout/stderr kept for messages
+
+
+@dataclass(frozen=True)
+class HookConfig:
+    event: str
+    command: str
+    matcher: str | None = None
+    timeout_secs: float = DEFAULT_TIMEOUT_SECS
+    rules: tuple[Rule, ...] = ()  # the matcher parsed; empty means every tool
+
+    def matches(self, tool_name: str | None, tool_input: Mapping[str, Any]) -> bool:
+        if not self.rules or tool_name is None:
+            return True
+        return any(_rule_matches(rule, tool_name, tool_input) for rule in self.rules)
+
+
+@dataclass(frozen=True)
+class HookResult:
+    """What one hook process did."""
+
+    command: str
+    exit_code: int | None  # None when it was killed for running too long
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+
+
+@dataclass
+class HookOutcome:
+    """All hooks of one event: `blocked` with `message` when a hook exited 2 on a blocking event."""
+
+    blocked: bool = False
+    message: str = ""
+    outputs: list[HookResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def parse_hooks(raw: Mapping[str, Any]) -> tuple[dict[str, list[HookConfig]], list[str]]:
+    """The `[hooks]` settings table as hooks per event, plus a warning for each bad entry."""
+    hooks: dict[str, list[HookConfig]] = {event: [] for event in EVENTS}
+    warnings: list[str] = []
+    if not isinstance(raw, Mapping):
+        return hooks, [f"[hooks] must be a table of events, got {type(raw).__name__} (hooks ignored)"]
+    for event, entries in raw.items():
+        if event not in EVENTS:
+            warnings.append(f"[hooks] unknown event `{event}` (ignored); events are {', '.join(EVENTS)}")
+            continue
+        if isinstance(entries, Mapping):
+            entries = [entries]
+        if not isinstance(entries, list):
+            warnings.append(
+                f"hooks.{event} must be a list of tables such as "
+                f'[[hooks.{event}]] command = "...", got {type(entries).__name__} (ignored)'
+            )
+            continue
+        for index, entry in enumerate(entries):
+            where = f"hooks.{event}[{index}]"
+            try:
+                hooks[event].append(_parse_entry(event, entry, where))
+            except ValueError as exc:
+                warnings.append(f"{exc} (hook ignored)")
+    return hooks, warnings
+
+
+def _parse_entry(event: str, entry: Any, where: str) -> HookConfig:
+    if not isinstance(entry, Mapping):
+        raise ValueError(f"{where} must be a table with a `command`, got {type(entry).__name__}")
+    unknown = sorted(set(entry) - {"command", "matcher", "timeout_secs"})
+    if unknown:
+        raise ValueError(f"{where} has unknown keys {', '.join(unknown)}; use command, matcher, timeout_secs")
+    command = entry.get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise ValueError(f"{where} needs `command`, a non-empty string")
+    timeout = entry.get("timeout_secs", DEFAULT_TIMEOUT_SECS)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
+        raise ValueError(f"{where}.timeout_secs must be seconds above 0 and at most 3600, got {timeout!r}")
+    matcher = entry.get("matcher")
+    rules: tuple[Rule, ...] = ()
+    if matcher is not None:
+        if not isinstance(matcher, str) or not matcher.strip():
+            raise ValueError(f"{where}.matcher must be a tool name or rule pattern, got {matcher!r}")
+        if event not in TOOL_EVENTS:
+            raise ValueError(f"{where}.matcher only applies to pre_tool_use and post_tool_use")
+        try:
+            rules = tuple(parse_rule(alt) for alt in _alternatives(matcher) if alt.strip() != "*")
+        except RuleSyntaxError as exc:
+            raise ValueError(f"{where}.matcher: {exc}") from None
+    return HookConfig(event, command, matcher, float(timeout), rules)
+
+
+def _alternatives(matcher: str) -> list[str]:
+    """`edit_file|create_file` -> two matchers; a `|` inside `(...)` belongs to the pattern."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, char in enumerate(matcher):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif char == "|" and depth == 0:
+            parts.append(matcher[start:i])
+            start = i + 1
+    parts.append(matcher[start:])
+    return [part.strip() for part in parts]
+
+
+def _rule_matches(rule: Rule, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
+    if not rule.matches_tool(tool_name):
+        return False
+    if rule.pattern is None:
+        return True
+    if tool_name == RUN_COMMAND:
+        command = string_arg(tool_input, "command")
+        if command is None:
+            return False
+        # Any simple command in the line counts: a guard hook must see `cd x && git push`.
+        subjects = (normalize_command(command), *deny_parts(command))
+        return any(pattern_matches(rule.pattern, subject) for subject in subjects)
+    for key in ("path", "url", "pattern"):
+        value = string_arg(tool_input, key)
+        if value is not None:
+            return pattern_matches(rule.pattern, value)
+    return False
+
+
+class HookRunner:
+    """Runs the configured hooks of one session. Hooks never raise: problems become warnings."""
+
+    def __init__(
+        self,
+        settings_hooks: Mapping[str, Any],
+        *,
+        cwd: Path,
+        session_id: str,
+        on_warning: Callable[[str], None] | None = None,
+    ) -> None:
+        self.cwd = Path(os.path.abspath(cwd))
+        self.session_id = session_id
+        self.on_warning = on_warning
+        self.hooks, self.config_warnings = parse_hooks(settings_hooks)
+        for warning in self.config_warnings:
+            log.warning("%s", warning)
+
+    def has(self, event: str) -> bool:
+        return bool(self.hooks.get(event))
+
+    async def run(
+        self,
+        event: str,
+        payload: Mapping[str, Any] | None = None,
+        tool_name: str | None = None,
+        tool_input: Mapping[str, Any] | None = None,
+    ) -> HookOutcome:
+        """Run the event's matching hooks in order; a block stops the rest."""
+        if event not in EVENTS:
+            raise ValueError(f"unknown hook event {event!r}; events are {', '.join(EVENTS)}")
+        outcome = HookOutcome()
+        if tool_input is None and payload is not None and isinstance(payload.get("tool_input"), Mapping):
+            tool_input = payload["tool_input"]
+        args = tool_input or {}
+        hooks = [hook for hook in self.hooks[event] if hook.matches(tool_name, args)]
+        if not hooks:
+            return outcome
+        body: dict[str, Any] = {
+            "event": event,
+            "hook_event_name": event,
+            "session_id": self.session_id,
+            "cwd": str(self.cwd),
+        }
+        if tool_name is not None:
+            body["tool_name"] = tool_name
+            body["tool_input"] = dict(args)
+        body.update(payload or {})
+        env = {
+            **os.environ,
+            "SIGIT_HOOK_EVENT": event,
+            "SIGIT_HOOK_TOOL": tool_name or "",
+            "SIGIT_HOOK_SESSION_ID": self.session_id,
+            "SIGIT_HOOK_CWD": str(self.cwd),
+            "SIGIT_HOOK_INPUT": json.dumps(dict(args), ensure_ascii=False, default=str),
+        }
+        stdin = json.dumps(body, ensure_ascii=False, default=str).encode()
+        for hook in hooks:
+            result = await self._run_one(hook, stdin, env)
+            outcome.outputs.append(result)
+            label = f"{event} hook `{_short(hook.command)}`"
+            if result.timed_out:
+                self._warn(outcome, f"{label} timed out after {hook.timeout_secs:g} s and was killed")
+            elif result.exit_code == BLOCK_EXIT_CODE and event in BLOCKING_EVENTS:
+                outcome.blocked = True
+                outcome.message = result.stderr.strip() or f"{label} exited with status 2"
+                return outcome
+            elif result.exit_code != 0:
+                detail = result.stderr.strip().splitlines()[-1:] if result.stderr.strip() else []
+                suffix = f": {detail[0]}" if detail else ""
+                self._warn(outcome, f"{label} failed with status {result.exit_code}{suffix}")
+        return outcome
+
+    async def pre_tool_use(self, tool_name: str, args: dict[str, Any]) -> str | None:
+        """Fits the agent loop's PreToolHook: the reason to block, or None to let the call run."""
+        outcome = await self.run("pre_tool_use", tool_name=tool_name, tool_input=args)
+        return outcome.message if outcome.blocked else None
+
+    async def post_tool_use(self, tool_name: str, args: dict[str, Any], output_text: str) -> HookOutcome:
+        payload = {"tool_output": output_text, "tool_response": output_text}
+        return await self.run("post_tool_use", payload, tool_name=tool_name, tool_input=args)
+
+    async def session_start(self) -> HookOutcome:
+        return await self.run("session_start")
+
+    async def user_prompt_submit(self, prompt: str) -> str | None:
+        """The reason to refuse the prompt (a hook exited 2), or None."""
+        outcome = await self.run("user_prompt_submit", {"prompt": prompt})
+        return outcome.message if outcome.blocked else None
+
+    async def stop(self) -> HookOutcome:
+        return await self.run("stop")
+
+    def _warn(self, outcome: HookOutcome, message: str) -> None:
+        outcome.warnings.append(message)
+        log.warning("%s", message)
+        if self.on_warning is not None:
+            self.on_warning(message)
+
+    async def _run_one(self, hook: HookConfig, stdin: bytes, env: dict[str, str]) -> HookResult:
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                "sh", "-c", hook.command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.cwd,
+                env=env,
+                start_new_session=True,  # its own process group, so a timeout kills its children too
+            )
+        except OSError as exc:
+            return HookResult(hook.command, 127, "", f"cannot start the hook: {exc.strerror or exc}")
+        communicate = asyncio.ensure_future(proc.communicate(stdin))
+        try:
+            stdout, stderr = await asyncio.wait_for(asyncio.shield(communicate), hook.timeout_secs)
+        except TimeoutError:
+            _kill_group(proc.pid)
+            with contextlib.suppress(Exception):
+                stdout, stderr = await asyncio.wait_for(communicate, 5)
+                # It exited in time but a child it left behind held its output open.
+                if proc.returncode is not None and proc.returncode >= 0:
+                    return HookResult(hook.command, proc.returncode, _text(stdout), _text(stderr))
+            return HookResult(hook.command, None, "", "", timed_out=True)
+        except BaseException:
+            _kill_group(proc.pid)
+            communicate.cancel()
+            raise
+        return HookResult(hook.command, proc.returncode, _text(stdout), _text(stderr))
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _text(data: bytes | None) -> str:
+    text = (data or b"").decode("utf-8", errors="replace")
+    return text if len(text) <= OUTPUT_LIMIT else text[:OUTPUT_LIMIT] + "\n[output truncated]"
+
+
+def _short(command: str) -> str:
+    line = " ".join(command.split())
+    return line if len(line) <= 60 else line[:57] + "..."

@@ -1,0 +1,90 @@
+"""`sigit acp`: the Agent Client Protocol on stdio, for Zed and other ACP editors.
+
+Only protocol messages go to stdout (on a private duplicate of fd 1); logs go to stderr, or to the
+file named by `SIGIT_ACP_LOG`. The server exits when stdin closes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from typing import Any
+
+__all__ = ["serve"]
+
+EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
+
+
+def serve(args: argparse.Namespace) -> int:
+    from .transport import isolate_stdout
+
+    protocol_fd = isolate_stdout()
+    _setup_logging(quiet=bool(getattr(args, "quiet", False)))
+    try:
+        asyncio.run(_serve(args, protocol_fd))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except Exception:
+        logging.getLogger("sigit.acp").exception("the ACP server failed")
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def _setup_logging(*, quiet: bool) -> None:
+    path = os.environ.get("SIGIT_ACP_LOG")
+    handler: logging.Handler = logging.FileHandler(path) if path else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING if quiet else logging.INFO)
+
+
+def _load_server() -> Any:
+    from acp.agent.connection import AgentSideConnection
+
+    from ...app import HostOptions, SessionHost
+    from .server import SigitAcpAgent
+
+    return AgentSideConnection, HostOptions, SessionHost, SigitAcpAgent
+
+
+async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
+    from .handshake import fast_initialize
+    from .transport import open_stdio
+
+    loading = asyncio.ensure_future(asyncio.to_thread(_load_server))
+    transport = await open_stdio(protocol_fd)
+    first = await transport.receive()
+    client_caps: dict[str, Any] | None = None
+    if first is not None:
+        fast = fast_initialize(first)
+        if fast is not None:  # answer at once; the SDK is still loading
+            reply, client_caps = fast
+            await transport.send(reply)
+        else:
+            transport.unread(first)
+    connection_cls, host_options, host_cls, agent_cls = await loading
+    if first is None:
+        return
+    host = host_cls(host_options(
+        model=args.model,
+        permission_mode=args.permission_mode,
+        allow_tools=tuple(args.allow_tool or ()),
+        deny_tools=tuple(args.deny_tool or ()),
+        max_rounds=args.max_turns,
+        thinking=False if getattr(args, "no_think", False) else None,
+    ))
+    agent = agent_cls(host)
+    if client_caps is not None:
+        agent.set_client_capabilities(client_caps)
+    conn = connection_cls(agent, transport, listening=False, use_unstable_protocol=True)
+    try:
+        await conn.listen()
+        await transport.wait_answered(2.0)  # stdin closed: let requests already read finish
+    finally:
+        await agent.shutdown()
+        await transport.wait_answered(3.0)
+        await conn.close()

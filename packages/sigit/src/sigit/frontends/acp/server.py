@@ -1,0 +1,460 @@
+"""The ACP agent: sessions, prompts, permissions and modes over the shared agent core.
+
+Every session has its own cwd, history, permission policy and file system view; nothing here uses
+the process's cwd. The editor is asked through `session/request_permission`, and file reads and
+writes go through it when it offers `fs`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acp import RequestError, text_block, tool_content, tool_diff_content
+from acp.helpers import update_available_commands, update_current_mode
+from acp.schema import (
+    ClientCapabilities,
+    ForkSessionResponse,
+    Implementation,
+    InitializeResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PermissionOption,
+    PromptResponse,
+    ResumeSessionResponse,
+    SessionConfigOptionSelect,
+    SessionConfigSelectOption,
+    SessionInfo,
+    SessionMode,
+    SessionModeState,
+    SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
+    ToolCallUpdate,
+    Usage,
+)
+
+from ...agent.events import PermissionAsked, TurnFinished
+from ...agent.loop import PermissionReply
+from ...app import AgentSession, SessionHost
+from ...permissions.policy import parse_mode
+from ...sessions import Session, SessionError
+from ...tools.base import LocalFileSystem
+from .client_fs import ClientFileSystem, RecordingFileSystem
+from .commands import available_commands, model_names, parse_command, run_command
+from .content import prompt_text
+from .handshake import initialize_result
+from .updates import SessionUpdate, UpdateMapper, replay_updates, tool_kind
+
+log = logging.getLogger("sigit.acp")
+
+MODES: tuple[tuple[str, str, str], ...] = (
+    ("default", "Default", "Ask before edits, commands and anything that changes the machine"),
+    ("accept-edits", "Accept edits", "Edit files in the project without asking; ask for the rest"),
+    ("plan", "Plan", "Read-only: investigate and answer with a plan; nothing is changed"),
+    ("bypass", "Bypass permissions", "Run everything without asking (deny rules still apply)"),
+)
+STOP_REASONS = {"end_turn": "end_turn", "max_tokens": "max_tokens", "max_turns": "max_turn_requests",
+                "cancelled": "cancelled", "refusal": "refusal"}
+
+
+@dataclass
+class LiveSession:
+    session: AgentSession
+    mapper: UpdateMapper
+    model: str
+    busy: bool = False
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+
+class SigitAcpAgent:
+    """Handlers are methods looked up by name: never assign an attribute called like one (`cancel`)."""
+
+    def __init__(self, host: SessionHost) -> None:
+        self.host = host
+        self._conn: Any = None
+        self._client_caps = ClientCapabilities()
+        self._sessions: dict[str, LiveSession] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    def on_connect(self, conn: Any) -> None:
+        self._conn = conn
+
+    # ------------------------------------------------------------------ setup
+
+    async def initialize(
+        self, protocol_version: int, client_capabilities: ClientCapabilities | None = None,
+        client_info: Implementation | None = None, **kwargs: Any,
+    ) -> InitializeResponse:
+        self._client_caps = client_capabilities or ClientCapabilities()
+        if client_info is not None:
+            log.info("client: %s %s", client_info.name, client_info.version)
+        return InitializeResponse.model_validate(initialize_result(protocol_version))
+
+    def set_client_capabilities(self, raw: dict[str, Any]) -> None:
+        """The capabilities from an initialize answered before the SDK was loaded."""
+        try:
+            self._client_caps = ClientCapabilities.model_validate(raw)
+        except ValueError:
+            log.warning("ignoring client capabilities that do not validate: %.200r", raw)
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> None:
+        raise RequestError.invalid_params({"details": f"unknown auth method {method_id!r}: siGit needs none"})
+
+    # ------------------------------------------------------------------ sessions
+
+    async def new_session(
+        self, cwd: str, additional_directories: list[str] | None = None,
+        mcp_servers: Sequence[Any] | None = None, **kwargs: Any,
+    ) -> NewSessionResponse:
+        live = await self._open(_session_dir(cwd), None, mcp_servers)
+        return NewSessionResponse(
+            session_id=live.session.id, modes=_modes(live), config_options=_config_options(live)
+        )
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: Sequence[Any] | None = None, **kwargs: Any,
+    ) -> LoadSessionResponse:
+        live = self._sessions.get(session_id)
+        if live is None:
+            saved = self._load_saved(session_id)
+            live = await self._open(_session_dir(cwd, saved.cwd), saved, mcp_servers, announce=False)
+        opened = live.session
+        for update in replay_updates(opened.session.messages, opened.agent.tools, opened.cwd):
+            await self._send(session_id, update)
+        self._after_reply(session_id, self._announce(live, mcp_servers))
+        return LoadSessionResponse(modes=_modes(live), config_options=_config_options(live))
+
+    async def resume_session(
+        self, session_id: str, cwd: str, mcp_servers: Sequence[Any] | None = None, **kwargs: Any,
+    ) -> ResumeSessionResponse:
+        live = self._sessions.get(session_id)
+        if live is None:
+            saved = self._load_saved(session_id)
+            live = await self._open(_session_dir(cwd, saved.cwd), saved, mcp_servers)
+        return ResumeSessionResponse(modes=_modes(live), config_options=_config_options(live))
+
+    async def fork_session(
+        self, session_id: str, cwd: str, mcp_servers: Sequence[Any] | None = None, **kwargs: Any,
+    ) -> ForkSessionResponse:
+        original = self._sessions.get(session_id)
+        if original is not None:
+            original.session.save()
+        try:
+            copy = self.host.store.fork(session_id) if self._saved(session_id) else _fork_unsaved(original)
+        except SessionError as exc:
+            raise RequestError.invalid_params({"details": str(exc)}) from None
+        live = await self._open(_session_dir(cwd, copy.cwd), copy, mcp_servers)
+        return ForkSessionResponse(
+            session_id=live.session.id, modes=_modes(live), config_options=_config_options(live)
+        )
+
+    async def list_sessions(self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
+                            ) -> ListSessionsResponse:
+        where = Path(cwd) if cwd else None
+        found = await asyncio.to_thread(self.host.store.list, where)
+        return ListSessionsResponse(sessions=[
+            SessionInfo(session_id=s.id, cwd=str(s.cwd), title=s.title, updated_at=s.updated_at)
+            for s in found[:500]
+        ])
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> None:
+        live = self._sessions.pop(session_id, None)
+        if live is None:
+            raise RequestError.invalid_params({"details": f"no open session {session_id!r}"})
+        live.session.cancel()
+        await live.session.close()
+
+    async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> SetSessionModeResponse:
+        live = self._live(session_id)
+        self._set_mode(live, mode_id)
+        return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        live = self._live(session_id)
+        if config_id == "mode":
+            self._set_mode(live, str(value))
+            self._after_reply(session_id, self._send(session_id, update_current_mode(str(value))))
+        elif config_id == "model":
+            if value != live.model:
+                raise RequestError.invalid_params({"details": (
+                    f"switching models in a running session is not supported yet; this server runs "
+                    f"{live.model}. Restart it with `sigit acp --model {value}` to use that model."
+                )})
+        else:
+            raise RequestError.invalid_params({"details": f"unknown config option {config_id!r}; "
+                                               "expected 'model' or 'mode'"})
+        return SetSessionConfigOptionResponse(config_options=_config_options(live))
+
+    # ------------------------------------------------------------------ prompts
+
+    async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
+        live = self._live(session_id)
+        if live.busy:
+            raise RequestError.invalid_request({"details": "a prompt is already running in this session"})
+        live.busy = True
+        try:
+            text = await prompt_text(prompt)
+            command = parse_command(text)
+            if command is not None:
+                result = await run_command(*command, live.session, live.model)
+                if result.reply:
+                    await self._send(session_id, _message(result.reply))
+                if result.mode is not None:
+                    await self._send(session_id, update_current_mode(result.mode))
+                if result.prompt is None:
+                    return PromptResponse(stop_reason="end_turn")
+                text = result.prompt
+            if not text:
+                raise RequestError.invalid_params({"details": "the prompt is empty"})
+            return await self._run_turn(live, text)
+        finally:
+            live.busy = False
+
+    async def _run_turn(self, live: LiveSession, text: str) -> PromptResponse:
+        finished: TurnFinished | None = None
+        async for event in live.session.prompt(text):
+            for update in live.mapper.map(event):
+                await self._send(live.session.id, update)
+            if isinstance(event, TurnFinished):
+                finished = event
+        if finished is None:
+            raise RequestError.internal_error({"details": "the turn ended without a result"})
+        if finished.stop_reason == "error":
+            raise RequestError.internal_error({"details": f"model error: {finished.error}"})
+        usage = finished.usage
+        inp, out = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
+        return PromptResponse(
+            stop_reason=STOP_REASONS.get(finished.stop_reason, "end_turn"),  # type: ignore[arg-type]
+            usage=Usage(total_tokens=inp + out, input_tokens=inp, output_tokens=out,
+                        cached_read_tokens=usage.get("cache_read_input_tokens", 0)),
+        )
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        live = self._sessions.get(session_id)
+        if live is None:
+            log.warning("cancel for unknown session %s", session_id)
+            return
+        live.session.cancel()
+
+    # ------------------------------------------------------------------ internals
+
+    async def _open(
+        self, cwd: Path, saved: Session | None, mcp_servers: Sequence[Any] | None, *, announce: bool = True,
+    ) -> LiveSession:
+        settings = await asyncio.to_thread(self.host.settings, cwd)
+        model = self.host.model_name(settings)
+        session = saved or Session.create(cwd, model)
+        if saved is not None and saved.cwd != cwd:
+            session.cwd = cwd
+        session_id = session.id
+        try:
+            agent_session = await self.host.open(cwd, session=session, approver=self._approver(session_id))
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            raise RequestError.invalid_params({"details": str(exc)}) from None
+        except Exception as exc:
+            log.exception("could not open a session")
+            raise RequestError.internal_error({"details": f"could not load model {model}: {exc}"}) from None
+        fs_caps = self._client_caps.fs
+        can_read = bool(fs_caps and fs_caps.read_text_file)
+        can_write = bool(fs_caps and fs_caps.write_text_file)
+        context = agent_session.agent.context
+        inner = context.fs
+        if can_read or can_write:
+            inner = ClientFileSystem(self._conn, session_id, LocalFileSystem(), can_read=can_read,
+                                     can_write=can_write)
+        recorder = RecordingFileSystem(inner)
+        context.fs = recorder
+        live = LiveSession(agent_session, UpdateMapper(agent_session.agent.tools, cwd, recorder), model)
+        self._sessions[session_id] = live
+        log.info("session %s opened in %s (model %s)", session_id, cwd, model)
+        if announce:
+            self._after_reply(session_id, self._announce(live, mcp_servers))
+        return live
+
+    async def _announce(self, live: LiveSession, mcp_servers: Sequence[Any] | None) -> None:
+        await self._send(live.session.id, update_available_commands(available_commands()))
+        if mcp_servers:
+            names = ", ".join(str(getattr(s, "name", "?")) for s in mcp_servers)
+            log.warning("session %s: MCP servers from the client are not supported yet: %s",
+                        live.session.id, names)
+            await self._send(live.session.id, _message(
+                f"_Note: the editor passed MCP servers ({names}); siGit does not connect to "
+                "editor-provided MCP servers yet, so their tools are not available. Configure them in "
+                "sigit's mcp.toml instead._\n\n"
+            ))
+
+    def _after_reply(self, session_id: str, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` once the current request's reply is on the wire (updates must follow it)."""
+
+        async def later() -> None:
+            await asyncio.sleep(0.01)
+            try:
+                await work
+            except Exception:
+                log.exception("follow-up updates for session %s failed", session_id)
+
+        task = asyncio.ensure_future(later())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _approver(self, session_id: str) -> Any:
+        async def approve(request: PermissionAsked) -> PermissionReply:
+            return await self._ask_permission(session_id, request)
+
+        return approve
+
+    async def _ask_permission(self, session_id: str, request: PermissionAsked) -> PermissionReply:
+        live = self._sessions.get(session_id)
+        tools = live.session.agent.tools if live is not None else None
+        rule = request.suggested_rule
+        content: list[Any] = []
+        args = request.arguments
+        if request.name == "edit_file" and isinstance(args.get("path"), str):
+            content.append(tool_diff_content(_abs(live, args["path"]), str(args.get("new_text", "")),
+                                             str(args.get("old_text", ""))))
+        elif request.name == "create_file" and isinstance(args.get("path"), str):
+            content.append(tool_diff_content(_abs(live, args["path"]), str(args.get("content", ""))))
+        elif request.preview:
+            content.append(tool_content(text_block(request.preview)))
+        if request.reason:
+            content.append(tool_content(text_block(request.reason)))
+        tool_call = ToolCallUpdate(
+            tool_call_id=request.call_id, title=request.title, status="pending", raw_input=args,
+            kind=tool_kind(tools, request.name) if tools is not None else "other", content=content or None,
+        )
+        options = [
+            PermissionOption(option_id="allow_once", name="Allow once", kind="allow_once"),
+            PermissionOption(option_id="allow_always", name=f"Always allow {rule} (this session)",
+                             kind="allow_always"),
+            PermissionOption(option_id="allow_project", name=f"Always allow {rule} in this project",
+                             kind="allow_always"),
+            PermissionOption(option_id="reject_once", name="Reject", kind="reject_once"),
+            PermissionOption(option_id="reject_always", name=f"Always reject {rule} (this session)",
+                             kind="reject_always"),
+        ]
+        try:
+            response = await self._conn.request_permission(
+                session_id=session_id, tool_call=tool_call, options=options
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("permission request failed: %s", exc)
+            return PermissionReply(False, reason=f"the permission request failed: {exc}")
+        outcome = response.outcome
+        if outcome.outcome != "selected":
+            return PermissionReply(False, reason="the user dismissed the permission request")
+        choice = outcome.option_id
+        if choice == "allow_once":
+            return PermissionReply(True, "once")
+        if choice == "allow_always":
+            return PermissionReply(True, "session")
+        if choice == "allow_project":
+            return PermissionReply(True, "project")
+        if choice == "reject_always" and live is not None:
+            live.session.agent.policy.add_session_rule(rule, "deny")
+            return PermissionReply(False, reason=f"The user denied {rule} for the rest of this session.")
+        return PermissionReply(False)
+
+    def _set_mode(self, live: LiveSession, mode_id: str) -> None:
+        try:
+            live.session.agent.policy.mode = parse_mode(mode_id)
+        except ValueError as exc:
+            raise RequestError.invalid_params({"details": str(exc)}) from None
+
+    def _live(self, session_id: str) -> LiveSession:
+        live = self._sessions.get(session_id)
+        if live is None:
+            raise RequestError.invalid_params({"details": f"unknown session {session_id!r}: "
+                                               "create it with session/new or session/load"})
+        return live
+
+    def _saved(self, session_id: str) -> bool:
+        try:
+            return self.host.store.path(session_id).exists()
+        except SessionError:
+            return False
+
+    def _load_saved(self, session_id: str) -> Session:
+        try:
+            return self.host.store.load(session_id)
+        except SessionError as exc:
+            raise RequestError.invalid_params({"details": str(exc)}) from None
+
+    async def _send(self, session_id: str, update: SessionUpdate) -> None:
+        await self._conn.session_update(session_id=session_id, update=update)
+
+    async def shutdown(self) -> None:
+        """Stop every turn and kill every command (stdin closed: the editor is gone)."""
+        for task in list(self._background):
+            task.cancel()
+        for live in list(self._sessions.values()):
+            live.session.cancel()
+        for live in list(self._sessions.values()):
+            try:
+                await asyncio.wait_for(live.session.close(), 5)
+            except (TimeoutError, OSError):
+                log.warning("session %s did not close cleanly", live.session.id)
+        self._sessions.clear()
+
+
+def _session_dir(cwd: str, fallback: Path | None = None) -> Path:
+    if not cwd:
+        if fallback is None:
+            raise RequestError.invalid_params({"details": "cwd is required"})
+        return fallback
+    path = Path(cwd)
+    if not path.is_absolute():
+        raise RequestError.invalid_params({"details": f"cwd must be an absolute path, got {cwd!r}"})
+    if not path.is_dir():
+        raise RequestError.invalid_params({"details": f"cwd is not a directory: {cwd}"})
+    return path.resolve()
+
+
+def _fork_unsaved(original: LiveSession | None) -> Session:
+    if original is None:
+        raise SessionError("no such session to fork")
+    source = original.session.session
+    return Session.create(source.cwd, source.model)
+
+
+def _abs(live: LiveSession | None, path: str) -> str:
+    p = Path(path)
+    if p.is_absolute() or live is None:
+        return str(p)
+    return str(live.session.cwd / p)
+
+
+def _message(text: str) -> SessionUpdate:
+    from acp import update_agent_message_text
+
+    return update_agent_message_text(text)
+
+
+def _modes(live: LiveSession) -> SessionModeState:
+    return SessionModeState(
+        current_mode_id=live.session.agent.policy.mode,
+        available_modes=[SessionMode(id=i, name=n, description=d) for i, n, d in MODES],
+    )
+
+
+def _config_options(live: LiveSession) -> list[Any]:
+    return [
+        SessionConfigOptionSelect(
+            id="model", name="Model", category="model", type="select", current_value=live.model,
+            description="The model this server runs (switching needs a restart for now)",
+            options=[SessionConfigSelectOption(value=n, name=n) for n in model_names(live.model)],
+        ),
+        SessionConfigOptionSelect(
+            id="mode", name="Permissions", category="mode", type="select",
+            current_value=live.session.agent.policy.mode,
+            options=[SessionConfigSelectOption(value=i, name=n, description=d) for i, n, d in MODES],
+        ),
+    ]

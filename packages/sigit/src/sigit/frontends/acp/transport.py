@@ -1,0 +1,214 @@
+"""Stdio for the protocol, kept apart from everything else that might write to fd 1.
+
+llama.cpp (verbose=False) points fds 1 and 2 at /dev/null while a model loads, and any stray
+`print` would corrupt the stream: so the protocol writes to a private duplicate of fd 1, and fd 1
+itself is pointed at stderr before anything else runs.
+
+The SDK's newline-delimited transport drops a line that is not JSON without answering, and a JSON
+value that is not an object crashes its receive loop. JSON-RPC 2.0 wants -32700 (parse error) and
+-32600 (invalid request) replies with `"id": null`; `JsonRpcStdioTransport` gives them and keeps
+serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+import threading
+from typing import IO, Any, Protocol
+
+log = logging.getLogger("sigit.acp")
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+
+def isolate_stdout() -> int:
+    """Duplicate fd 1 for the protocol and point fd 1 (and `sys.stdout`) at stderr."""
+    protocol_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return protocol_fd
+
+
+def error_reply(code: int, message: str, request_id: Any = None, data: Any = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def check_message(line: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """(message, None) for a usable JSON-RPC message, or (None, error reply) for a bad line."""
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        return None, error_reply(PARSE_ERROR, "Parse error", data={"details": f"not JSON: {exc}"})
+    if isinstance(message, list):
+        return None, error_reply(INVALID_REQUEST, "Invalid Request",
+                                 data={"details": "batch requests are not supported"})
+    if not isinstance(message, dict):
+        return None, error_reply(INVALID_REQUEST, "Invalid Request",
+                                 data={"details": f"expected a JSON object, got {type(message).__name__}"})
+    request_id = message.get("id")
+    if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, str | int)):
+        return None, error_reply(INVALID_REQUEST, "Invalid Request",
+                                 data={"details": "id must be a string, a number or null"})
+    if message.get("jsonrpc") != "2.0":
+        return None, error_reply(INVALID_REQUEST, "Invalid Request", request_id,
+                                 data={"details": 'missing "jsonrpc": "2.0"'})
+    if "method" in message:
+        if not isinstance(message["method"], str):
+            return None, error_reply(INVALID_REQUEST, "Invalid Request", request_id,
+                                     data={"details": "method must be a string"})
+        params = message.get("params")
+        if params is not None and not isinstance(params, dict | list):
+            return None, error_reply(-32602, "Invalid params", request_id,
+                                     data={"details": "params must be an object"})
+        return message, None
+    if "id" in message and ("result" in message or "error" in message):
+        return message, None  # a reply to one of our requests
+    return None, error_reply(INVALID_REQUEST, "Invalid Request", request_id,
+                             data={"details": "neither a request (method) nor a response (result/error)"})
+
+
+class JsonRpcStdioTransport:
+    """Newline-delimited JSON-RPC over asyncio streams that answers bad lines instead of dropping them."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: ByteWriter) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self._unread: list[dict[str, Any]] = []
+        self._open_requests: set[Any] = set()
+        self._all_answered = asyncio.Event()
+        self._all_answered.set()
+
+    def unread(self, message: dict[str, Any]) -> None:
+        """Put a message back to be received again (after the fast initialize path looked at it)."""
+        self._unread.append(message)
+
+    async def wait_answered(self, timeout: float) -> None:
+        """Wait until every request received so far has had its reply sent (or `timeout` passes)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._all_answered.wait(), timeout)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        async with self._lock:
+            if self._closed:
+                raise ConnectionError("transport closed")
+            self._writer.write(data)
+            await self._writer.drain()
+        if "method" not in message and ("result" in message or "error" in message):
+            self._open_requests.discard(message.get("id"))
+            if not self._open_requests:
+                self._all_answered.set()
+
+    async def receive(self) -> dict[str, Any] | None:
+        if self._unread:
+            return self._track(self._unread.pop())
+        while True:
+            line = await self._read_line()
+            if not line:
+                return None
+            line = line.strip()
+            if not line:
+                continue
+            message, reply = check_message(line)
+            if message is not None:
+                return self._track(message)
+            assert reply is not None
+            log.warning("bad JSON-RPC line (%s): %.200r", reply["error"]["message"], line)
+            try:
+                await self.send(reply)
+            except (ConnectionError, OSError):
+                return None
+
+    def _track(self, message: dict[str, Any]) -> dict[str, Any]:
+        if "method" in message and "id" in message:
+            self._open_requests.add(message["id"])
+            self._all_answered.clear()
+        return message
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            with contextlib.suppress(OSError, RuntimeError):
+                self._writer.close()
+
+    async def _read_line(self) -> bytes:
+        chunks: list[bytes] = []
+        try:
+            while True:
+                try:
+                    line = await self._reader.readuntil(b"\n")
+                except asyncio.LimitOverrunError as exc:
+                    chunks.append(await self._reader.readexactly(exc.consumed))
+                else:
+                    chunks.append(line)
+                    return b"".join(chunks)
+        except asyncio.IncompleteReadError as exc:
+            chunks.append(exc.partial)
+            return b"".join(chunks)
+
+
+async def open_stdio(protocol_fd: int, limit: int = 50 * 1024 * 1024) -> JsonRpcStdioTransport:
+    """Streams on stdin and the private protocol fd (a thread reads stdin when it is not a pipe)."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=limit)
+    stdin: IO[bytes] = os.fdopen(os.dup(0), "rb", buffering=0)
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
+    except ValueError:  # a regular file: no pipe transport
+        _feed_from_thread(loop, reader, stdin)
+    out: IO[bytes] = os.fdopen(protocol_fd, "wb", buffering=0)
+    writer: ByteWriter
+    try:
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out)
+        writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    except ValueError:  # stdout is a regular file: plain writes
+        writer = _FileWriter(out)
+    return JsonRpcStdioTransport(reader, writer)
+
+
+class ByteWriter(Protocol):
+    def write(self, data: bytes) -> None: ...
+
+    async def drain(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _FileWriter:
+    def __init__(self, out: IO[bytes]) -> None:
+        self._out = out
+
+    def write(self, data: bytes) -> None:
+        self._out.write(data)
+
+    async def drain(self) -> None:
+        self._out.flush()
+
+    def close(self) -> None:
+        self._out.close()
+
+
+def _feed_from_thread(
+    loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, stdin: IO[bytes]
+) -> None:
+    def pump() -> None:
+        try:
+            while data := stdin.readline():
+                loop.call_soon_threadsafe(reader.feed_data, data)
+        finally:
+            loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=pump, name="sigit-acp-stdin", daemon=True).start()

@@ -1,0 +1,273 @@
+"""Agent events to ACP session updates, and a saved conversation to the updates that replay it.
+
+Pure mapping: no I/O here, so every card the editor sees is testable without a connection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeAlias, cast
+
+from acp import (
+    plan_entry,
+    start_tool_call,
+    text_block,
+    tool_content,
+    tool_diff_content,
+    update_agent_message_text,
+    update_agent_thought_text,
+    update_plan,
+    update_tool_call,
+    update_user_message_text,
+)
+from acp.schema import (
+    AgentMessageChunk,
+    AgentPlanUpdate,
+    AgentThoughtChunk,
+    AvailableCommandsUpdate,
+    ContentToolCallContent,
+    CurrentModeUpdate,
+    FileEditToolCallContent,
+    TerminalToolCallContent,
+    ToolCallLocation,
+    ToolCallProgress,
+    ToolCallStart,
+    UsageUpdate,
+    UserMessageChunk,
+)
+from qwen_runtime.types import AssistantMessage, Message, ToolMessage, UserMessage
+
+from ...agent.events import (
+    AgentEvent,
+    Notice,
+    ReasoningDelta,
+    TextDelta,
+    TodosUpdated,
+    ToolCallRequested,
+    ToolFinished,
+    ToolStarted,
+    TurnFinished,
+    UsageUpdated,
+)
+from ...tools import ToolRegistry
+from .client_fs import RecordingFileSystem
+
+SessionUpdate: TypeAlias = (
+    UserMessageChunk
+    | AgentMessageChunk
+    | AgentThoughtChunk
+    | ToolCallStart
+    | ToolCallProgress
+    | AgentPlanUpdate
+    | AvailableCommandsUpdate
+    | CurrentModeUpdate
+    | UsageUpdate
+)
+ToolKind: TypeAlias = Literal[
+    "read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"
+]
+ToolContent: TypeAlias = ContentToolCallContent | FileEditToolCallContent | TerminalToolCallContent
+
+TOOL_KINDS = frozenset(
+    ("read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode")
+)
+MAX_CARD_TEXT = 20_000
+PLAN_STATUSES = frozenset(("pending", "in_progress", "completed"))
+
+
+def tool_kind(tools: ToolRegistry, name: str) -> ToolKind:
+    tool = tools.get(name)
+    kind = tool.kind if tool is not None else "other"
+    return cast(ToolKind, kind if kind in TOOL_KINDS else "other")
+
+
+def tool_title(tools: ToolRegistry, name: str, arguments: dict[str, Any]) -> str:
+    tool = tools.get(name)
+    return tool.title_for(arguments) if tool is not None else name
+
+
+def _card_text(text: str) -> list[ToolContent]:
+    if not text:
+        return []
+    if len(text) > MAX_CARD_TEXT:
+        text = text[:MAX_CARD_TEXT] + f"\n... ({len(text) - MAX_CARD_TEXT} more characters)"
+    return [tool_content(text_block(text))]
+
+
+def argument_locations(arguments: dict[str, Any], cwd: Path) -> list[ToolCallLocation]:
+    path = arguments.get("path")
+    if not isinstance(path, str) or not path:
+        return []
+    p = Path(path).expanduser()
+    return [ToolCallLocation(path=str(p if p.is_absolute() else cwd / p))]
+
+
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+
+
+def parse_unified_diff(diff: str) -> list[tuple[str, str | None, str]]:
+    """(path, old text or None for a new file, new text) per file; hunks only, joined in order."""
+    files: list[tuple[str, str | None, str]] = []
+    lines = diff.splitlines(keepends=True)
+    path: str | None = None
+    created = False
+    old: list[str] = []
+    new: list[str] = []
+    in_hunk = False
+    last: list[list[str]] = []
+    for i, line in enumerate(lines):
+        if line.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+            if path is not None:
+                files.append((path, None if created else "".join(old), "".join(new)))
+            label = line[4:].strip()
+            created, old, new, in_hunk = label == "/dev/null", [], [], False
+            path = None if created else _strip_label(label)
+            continue
+        if line.startswith("+++ ") and not in_hunk:
+            label = line[4:].strip()
+            if label != "/dev/null":
+                path = _strip_label(label)
+            continue
+        if _HUNK.match(line):
+            in_hunk = True
+            continue
+        if not in_hunk:
+            continue
+        if line.startswith("\\"):  # "\ No newline at end of file": the line before had none
+            for side in last:
+                side[-1] = side[-1].removesuffix("\n")
+            continue
+        if line.startswith("-"):
+            last = [old]
+        elif line.startswith("+"):
+            last = [new]
+        elif line.startswith(" ") or line == "\n":
+            last = [old, new]
+        else:
+            continue
+        body = "\n" if line == "\n" else line[1:]
+        for side in last:
+            side.append(body)
+    if path is not None:
+        files.append((path, None if created else "".join(old), "".join(new)))
+    return files
+
+
+def _strip_label(label: str) -> str:
+    return label[2:] if label[:2] in ("a/", "b/") else label
+
+
+def diff_contents(
+    event: ToolFinished, kind: ToolKind, cwd: Path, recorder: RecordingFileSystem | None
+) -> list[ToolContent]:
+    """Diff cards for an edit: the exact texts seen by the file system, else the parsed unified diff."""
+    if kind not in ("edit", "delete") or event.is_error:
+        return []
+    out: list[ToolContent] = []
+    for location in event.locations:
+        path = Path(location)
+        if recorder is not None and path in recorder.after:
+            out.append(tool_diff_content(str(path), recorder.after[path], recorder.before.get(path)))
+        elif recorder is not None and kind == "delete" and path in recorder.before:
+            out.append(tool_diff_content(str(path), "", recorder.before[path]))
+    if out or not event.diff:
+        return out
+    for name, old, new in parse_unified_diff(event.diff):
+        p = Path(name)
+        full = p if p.is_absolute() else cwd / p
+        out.append(tool_diff_content(str(full), new, old))
+    return out
+
+
+class UpdateMapper:
+    """One session's event-to-update mapping; remembers which tool cards the editor already has."""
+
+    def __init__(self, tools: ToolRegistry, cwd: Path, recorder: RecordingFileSystem | None = None) -> None:
+        self.tools = tools
+        self.cwd = cwd
+        self.recorder = recorder
+        self._cards: set[str] = set()
+
+    def map(self, event: AgentEvent) -> list[SessionUpdate]:
+        if isinstance(event, TextDelta):
+            return [update_agent_message_text(event.text)] if event.text else []
+        if isinstance(event, ReasoningDelta):
+            return [update_agent_thought_text(event.text)] if event.text else []
+        if isinstance(event, ToolCallRequested):
+            self._cards.add(event.call_id)
+            return [start_tool_call(
+                event.call_id, event.title, kind=tool_kind(self.tools, event.name), status="pending",
+                locations=argument_locations(event.arguments, self.cwd), raw_input=event.arguments,
+            )]
+        if isinstance(event, ToolStarted):
+            if self.recorder is not None:
+                self.recorder.reset()
+            return [update_tool_call(event.call_id, status="in_progress")]
+        if isinstance(event, ToolFinished):
+            return self._finished(event)
+        if isinstance(event, TodosUpdated):
+            return [update_plan(
+                plan_entry(content, status=status if status in PLAN_STATUSES else "pending")  # type: ignore[arg-type]
+                for content, status in event.todos
+            )]
+        if isinstance(event, UsageUpdated):
+            if event.context_size <= 0:
+                return []
+            used = min(event.prompt_tokens + event.completion_tokens, event.context_size)
+            return [UsageUpdate(session_update="usage_update", used=used, size=event.context_size)]
+        if isinstance(event, Notice):
+            marker = {"info": "ℹ", "warning": "⚠", "error": "✗"}[event.level]
+            return [update_agent_message_text(f"\n\n_{marker} {event.message}_\n\n")]
+        if isinstance(event, TurnFinished) and event.error:
+            return [update_agent_message_text(f"\n\n**Error:** {event.error}\n")]
+        return []
+
+    def _finished(self, event: ToolFinished) -> list[SessionUpdate]:
+        kind = tool_kind(self.tools, event.name)
+        out: list[SessionUpdate] = []
+        if event.call_id not in self._cards:  # refused before a card existed (bad arguments, repeat guard)
+            self._cards.add(event.call_id)
+            out.append(start_tool_call(event.call_id, event.name, kind=kind, status="pending"))
+        content: list[ToolContent] = [*diff_contents(event, kind, self.cwd, self.recorder),
+                                      *_card_text(event.output)]
+        locations = [ToolCallLocation(path=p) for p in event.locations] or None
+        out.append(update_tool_call(
+            event.call_id, status="failed" if event.is_error else "completed", content=content,
+            locations=locations,
+            raw_output={"output": event.output[:MAX_CARD_TEXT], "is_error": event.is_error},
+        ))
+        return out
+
+
+def replay_updates(messages: Sequence[Message], tools: ToolRegistry, cwd: Path) -> list[SessionUpdate]:
+    """A saved conversation as the updates a client would have seen live (session/load)."""
+    out: list[SessionUpdate] = []
+    names: dict[str, str] = {}
+    for message in messages:
+        if isinstance(message, UserMessage):
+            if message.content:
+                out.append(update_user_message_text(message.content))
+        elif isinstance(message, AssistantMessage):
+            if message.reasoning:
+                out.append(update_agent_thought_text(message.reasoning))
+            if message.content:
+                out.append(update_agent_message_text(message.content))
+            for call in message.tool_calls:
+                names[call.id] = call.name
+                args = call.arguments if isinstance(call.arguments, dict) else {}
+                out.append(start_tool_call(
+                    call.id, tool_title(tools, call.name, args), kind=tool_kind(tools, call.name),
+                    status="pending", locations=argument_locations(args, cwd), raw_input=args,
+                ))
+        elif isinstance(message, ToolMessage):
+            failed = message.content.startswith(("Not run:", "Cancelled by the user"))
+            if message.tool_call_id not in names:
+                name = message.name or "tool"
+                out.append(start_tool_call(message.tool_call_id, name, kind=tool_kind(tools, name)))
+            out.append(update_tool_call(
+                message.tool_call_id, status="failed" if failed else "completed",
+                content=_card_text(message.content),
+            ))
+    return out

@@ -1,0 +1,315 @@
+"""The tool object, the per-session context every tool receives, and the registry.
+
+A tool is declared once: name, description, a pydantic model for its arguments (which gives both the
+JSON schema shown to the model and the validation with precise errors), read-only or not, and its
+implementation. The registry is a plain list of these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import json
+import os
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from qwen_runtime.types import ToolSpec
+
+from sigit.tools.processes import ProcessManager
+
+if TYPE_CHECKING:
+    from sigit.tools.todos import Todo
+
+DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
+
+
+class ToolError(Exception):
+    """A failure the model should read and act on (bad path, no match, ...): becomes an error result."""
+
+
+class BinaryFileError(ToolError):
+    pass
+
+
+class FileSystem(Protocol):
+    """Where file tools read and write text (local disk by default; an editor's buffers under ACP)."""
+
+    async def read_text(self, path: Path) -> str: ...
+
+    async def write_text(self, path: Path, text: str) -> None: ...
+
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xef\xbb\xbf", "utf-8-sig"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def decode_text(data: bytes, path: Path) -> tuple[str, str]:
+    """Decode file bytes, returning (text, encoding); refuses binary data with a clear error."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data.decode(encoding), encoding
+    if b"\x00" in data[:8192]:
+        raise BinaryFileError(f"{path} is a binary file; it cannot be read as text.")
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    sample = data[:8192]
+    controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
+    if controls > len(sample) // 20:
+        raise BinaryFileError(f"{path} is a binary file; it cannot be read as text.") from None
+    return data.decode("latin-1"), "latin-1"  # round-trips every byte, so edits keep the encoding
+
+
+class LocalFileSystem:
+    """Reads and writes local files, remembering each file's encoding so writes keep it.
+
+    Text is returned with its line endings untouched (CRLF stays CRLF).
+    """
+
+    def __init__(self) -> None:
+        self._encodings: dict[Path, str] = {}
+
+    async def read_text(self, path: Path) -> str:
+        data = await asyncio.to_thread(path.read_bytes)
+        text, encoding = decode_text(data, path)
+        self._encodings[path] = encoding
+        return text
+
+    async def write_text(self, path: Path, text: str) -> None:
+        encoding = self._encodings.get(path, "utf-8")
+        data = text.encode(encoding, errors="strict" if encoding != "latin-1" else "replace")
+        await asyncio.to_thread(_write_bytes, path, data)
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+@dataclass
+class ToolContext:
+    """Per-session state handed to every tool call. Tools never use the process's cwd."""
+
+    cwd: Path
+    processes: ProcessManager = field(default_factory=ProcessManager)
+    todos: list[Todo] = field(default_factory=list)
+    attribution: str | None = DEFAULT_ATTRIBUTION
+    cancel: asyncio.Event | None = None
+    fs: FileSystem = field(default_factory=LocalFileSystem)
+    command_timeout: float = 120.0
+
+    def __post_init__(self) -> None:
+        self.cwd = Path(os.path.abspath(self.cwd))
+
+    def resolve(self, path: str | Path) -> Path:
+        """An absolute, normalised path; relative paths resolve against the session's cwd."""
+        p = Path(os.path.expanduser(str(path)))
+        if not p.is_absolute():
+            p = self.cwd / p
+        return Path(os.path.normpath(p))
+
+    def display(self, path: Path) -> str:
+        """A path as shown to the model: relative inside the cwd, absolute outside it."""
+        try:
+            rel = path.relative_to(self.cwd)
+        except ValueError:
+            return str(path)
+        return str(rel) if str(rel) != "." else "."
+
+
+@dataclass
+class ToolOutput:
+    text: str
+    is_error: bool = False
+    diff: str | None = None
+    locations: list[Path] = field(default_factory=list)
+    title: str = ""
+
+
+class ToolArgs(BaseModel):
+    """Base of every tool's argument model: unknown keys are ignored (small models add extras)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+P = TypeVar("P", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Tool(Generic[P]):
+    """Everything about one tool. `kind` is the ACP tool kind (read, edit, delete, search, execute, ...)."""
+
+    name: str
+    description: str
+    params: type[P]
+    run: Callable[[P, ToolContext], Awaitable[ToolOutput]]
+    read_only: bool = False
+    kind: str = "other"
+
+    def parameters_schema(self) -> dict[str, Any]:
+        return plain_schema(self.params)
+
+    def spec(self) -> ToolSpec:
+        return ToolSpec(name=self.name, description=self.description, parameters=self.parameters_schema())
+
+    def title_for(self, raw_args: dict[str, Any]) -> str:
+        """A one-line label for a pending call, before it runs."""
+        for key in ("path", "command", "pattern", "url", "note", "task_id"):
+            value = raw_args.get(key)
+            if isinstance(value, str) and value:
+                return f"{self.name} {value if len(value) <= 80 else value[:77] + '...'}"
+        return self.name
+
+    async def invoke(self, raw_args: Any, ctx: ToolContext) -> ToolOutput:
+        """Validate the arguments and run; every failure becomes an error result, never an exception."""
+        if isinstance(raw_args, str):
+            try:
+                raw_args = json.loads(raw_args) if raw_args.strip() else {}
+            except json.JSONDecodeError as exc:
+                return ToolOutput(
+                    f"Arguments for {self.name} are not valid JSON: {exc}", True, title=self.name
+                )
+        if raw_args is None:
+            raw_args = {}
+        if not isinstance(raw_args, dict):
+            return ToolOutput(
+                f"Arguments for {self.name} must be a JSON object, got {type(raw_args).__name__}.",
+                True,
+                title=self.name,
+            )
+        try:
+            args = self.params.model_validate(raw_args)
+        except ValidationError as exc:
+            return ToolOutput(format_validation_error(self, exc), True, title=self.name)
+        try:
+            return await self.run(args, ctx)
+        except ToolError as exc:
+            return ToolOutput(str(exc), True, title=self.title_for(raw_args))
+        except OSError as exc:
+            detail = exc.strerror or str(exc)
+            where = f": {exc.filename}" if exc.filename else ""
+            return ToolOutput(f"{self.name} failed: {detail}{where}", True, title=self.title_for(raw_args))
+        except Exception as exc:
+            return ToolOutput(
+                f"{self.name} failed: {type(exc).__name__}: {exc}", True, title=self.title_for(raw_args)
+            )
+
+
+def format_validation_error(tool: Tool[Any], exc: ValidationError) -> str:
+    problems = []
+    for err in exc.errors():
+        where = ".".join(str(part) for part in err["loc"]) or "arguments"
+        if err["type"] == "missing":
+            problems.append(f"`{where}` is required but missing")
+        else:
+            got = json.dumps(err.get("input"), ensure_ascii=False, default=str)
+            got = got if len(got) <= 80 else got[:77] + "..."
+            problems.append(f"`{where}`: {err['msg']} (got {got})")
+    expected = ", ".join(
+        f"{name}{'' if info.is_required() else '?'}" for name, info in tool.params.model_fields.items()
+    )
+    return f"Invalid arguments for {tool.name}: " + "; ".join(problems) + f". Parameters: {expected}."
+
+
+# ---------------------------------------------------------------- schema
+
+
+def plain_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema without titles, $defs/$ref or `anyOf [X, null]` (small models read it)."""
+    raw = model.model_json_schema()
+    defs = raw.pop("$defs", {})
+    cleaned: dict[str, Any] = _clean(raw, defs)
+    cleaned.setdefault("properties", {})
+    return cleaned
+
+
+def _clean(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_clean(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = defs[node["$ref"].rsplit("/", 1)[-1]]
+        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        return _clean(merged, defs)
+    if "anyOf" in node:
+        options = [opt for opt in node["anyOf"] if opt != {"type": "null"}]
+        if len(options) == 1:
+            rest = {k: v for k, v in node.items() if k != "anyOf"}
+            return _clean({**options[0], **rest}, defs)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title" or (key == "default" and value is None):
+            continue
+        if key == "properties":
+            out[key] = {name: _clean(prop, defs) for name, prop in value.items()}
+        else:
+            out[key] = _clean(value, defs)
+    if "type" in out:  # "type" first reads better in a prompt
+        out = {"type": out.pop("type"), **out}
+    return out
+
+
+# ---------------------------------------------------------------- registry
+
+
+class ToolRegistry:
+    """The tools offered in a session, in order. Others add tools (task, skill, MCP) with `register`."""
+
+    def __init__(self, tools: Iterable[Tool[Any]] = ()) -> None:
+        self._tools: dict[str, Tool[Any]] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool[Any]) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+
+    def unregister(self, name: str) -> None:
+        self._tools.pop(name, None)
+
+    def get(self, name: str) -> Tool[Any] | None:
+        return self._tools.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Any:
+        return iter(list(self._tools.values()))
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def tools(self) -> list[Tool[Any]]:
+        return list(self._tools.values())
+
+    def read_only_tools(self) -> list[Tool[Any]]:
+        return [tool for tool in self._tools.values() if tool.read_only]
+
+    def to_specs(self, names: Iterable[str] | None = None) -> list[ToolSpec]:
+        wanted = None if names is None else set(names)
+        return [tool.spec() for tool in self._tools.values() if wanted is None or tool.name in wanted]
+
+    async def invoke(self, tool_name: str, raw_args: Any, ctx: ToolContext) -> ToolOutput:
+        tool = self._tools.get(tool_name)
+        if tool is None:
+            close = difflib.get_close_matches(tool_name, list(self._tools), n=1)
+            hint = f" Did you mean {close[0]}?" if close else ""
+            return ToolOutput(
+                f"Unknown tool {tool_name!r}.{hint} Available tools: {', '.join(self._tools)}.",
+                True,
+                title=tool_name,
+            )
+        return await tool.invoke(raw_args, ctx)

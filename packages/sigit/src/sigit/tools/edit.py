@@ -1,0 +1,117 @@
+"""edit_file and multi_edit: find/replace with tolerant matching, keeping line endings and encoding."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.files import require_file, unified_diff
+from sigit.tools.matching import EditPlan, MatchError, plan_edit
+
+
+class EditFileArgs(ToolArgs):
+    path: str = Field(description="File to edit, relative to the working directory.")
+    old_text: str = Field(description="Exact text to replace, copied from the file (include enough context).")
+    new_text: str = Field(description="Text to put in its place.")
+    replace_all: bool = Field(False, description="Replace every occurrence instead of exactly one.")
+
+
+class EditSpec(ToolArgs):
+    old_text: str = Field(description="Exact text to replace.")
+    new_text: str = Field(description="Text to put in its place.")
+    replace_all: bool = Field(False, description="Replace every occurrence.")
+
+
+class MultiEditArgs(ToolArgs):
+    path: str = Field(description="File to edit, relative to the working directory.")
+    edits: list[EditSpec] = Field(
+        min_length=1,
+        description="Edits applied in order, each to the result of the previous; all or nothing.",
+    )
+
+    @field_validator("edits", mode="before")
+    @classmethod
+    def _edits_as_json_string(cls, value: Any) -> Any:
+        if isinstance(value, str):  # small models often send the list as a JSON string
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError:
+                return value
+        return value
+
+
+def _describe(plan: EditPlan) -> str:
+    count = len(plan.replacements)
+    lines = ", ".join(str(r.line) for r in plan.replacements[:10])
+    where = f"line {lines}" if count == 1 else f"lines {lines}{', ...' if count > 10 else ''}"
+    how = "" if plan.strategy == "exact" else f" (matched after ignoring {plan.strategy})"
+    return f"{count} replacement{'s' if count != 1 else ''} at {where}{how}"
+
+
+async def _apply(path_arg: str, edits: list[EditSpec], ctx: ToolContext, tool: str) -> ToolOutput:
+    path = require_file(ctx, path_arg)
+    shown = ctx.display(path)
+    original = await ctx.fs.read_text(path)
+    crlf = "\r\n" in original
+    content = original.replace("\r\n", "\n") if crlf else original
+    before = content
+    notes = []
+    for index, edit in enumerate(edits, start=1):
+        old = edit.old_text.replace("\r\n", "\n")
+        new = edit.new_text.replace("\r\n", "\n")
+        try:
+            plan = plan_edit(content, old, new, edit.replace_all)
+        except MatchError as exc:
+            prefix = (
+                f"{tool} on {shown}: "
+                if len(edits) == 1
+                else (f"{tool} on {shown}: edit {index} of {len(edits)} failed, so no edit was written. ")
+            )
+            raise ToolError(prefix + str(exc)) from None
+        content = plan.apply(content)
+        notes.append(_describe(plan))
+    if content == before:
+        raise ToolError(f"{tool} on {shown}: the edits leave the file unchanged.")
+    await ctx.fs.write_text(path, content.replace("\n", "\r\n") if crlf else content)
+    if len(notes) == 1:
+        summary = f"Edited {shown}: {notes[0]}."
+    else:
+        summary = f"Edited {shown} with {len(notes)} edits:\n" + "\n".join(
+            f"{i}. {note}" for i, note in enumerate(notes, start=1)
+        )
+    return ToolOutput(
+        summary, diff=unified_diff(before, content, shown), locations=[path], title=f"Edit {shown}"
+    )
+
+
+async def edit_file(args: EditFileArgs, ctx: ToolContext) -> ToolOutput:
+    spec = EditSpec(old_text=args.old_text, new_text=args.new_text, replace_all=args.replace_all)
+    return await _apply(args.path, [spec], ctx, "edit_file")
+
+
+async def multi_edit(args: MultiEditArgs, ctx: ToolContext) -> ToolOutput:
+    return await _apply(args.path, args.edits, ctx, "multi_edit")
+
+
+EDIT_FILE = Tool(
+    name="edit_file",
+    description=(
+        "Replace old_text with new_text in a file. old_text must match exactly one place (small "
+        "whitespace or indentation differences are tolerated when the match is unique); set "
+        "replace_all for every occurrence."
+    ),
+    params=EditFileArgs,
+    run=edit_file,
+    kind="edit",
+)
+
+MULTI_EDIT = Tool(
+    name="multi_edit",
+    description="Several find/replace edits to one file, applied in order; if any fails, none is written.",
+    params=MultiEditArgs,
+    run=multi_edit,
+    kind="edit",
+)

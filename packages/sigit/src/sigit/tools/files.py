@@ -1,0 +1,251 @@
+"""read_file, create_directory, list_directory, create_file, delete_file, and helpers file tools share."""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+from pathlib import Path
+
+from pydantic import Field
+
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+
+READ_LIMIT = 10_000
+LIST_LIMIT = 1000
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def unified_diff(before: str, after: str, label: str) -> str:
+    """A unified diff of two texts (`/dev/null` for a created or deleted file's missing side)."""
+    old_label = "/dev/null" if before == "" and after != "" else f"a/{label}"
+    new_label = "/dev/null" if after == "" and before != "" else f"b/{label}"
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True), old_label, new_label
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
+
+
+def missing_path_error(ctx: ToolContext, path: Path, what: str = "File") -> ToolError:
+    """'not found', with the closest names in that directory, or the deepest directory that exists."""
+    shown = ctx.display(path)
+    parent = path.parent
+    if parent.is_dir():
+        names = sorted(p.name for p in parent.iterdir())
+        close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.5)
+        if close:
+            suggestions = ", ".join(ctx.display(parent / name) for name in close)
+            return ToolError(f"{what} not found: {shown}. Did you mean: {suggestions}?")
+        return ToolError(f"{what} not found: {shown}. Use list_directory or glob to find the right path.")
+    existing = parent
+    while not existing.is_dir() and existing != existing.parent:
+        existing = existing.parent
+    return ToolError(
+        f"{what} not found: {shown} (the directory {ctx.display(parent)} does not exist; "
+        f"the nearest existing one is {ctx.display(existing)})."
+    )
+
+
+def require_file(ctx: ToolContext, raw: str) -> Path:
+    path = ctx.resolve(raw)
+    if path.is_dir():
+        raise ToolError(f"{ctx.display(path)} is a directory, not a file; use list_directory to see it.")
+    if not path.exists():
+        raise missing_path_error(ctx, path)
+    return path
+
+
+def numbered(lines: list[str], first: int) -> str:
+    return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(lines, start=first))
+
+
+# ---------------------------------------------------------------- read_file
+
+
+class ReadFileArgs(ToolArgs):
+    path: str = Field(description="File to read, relative to the working directory.")
+    start_line: int | None = Field(None, ge=1, description="First line to return (1-based).")
+    end_line: int | None = Field(None, ge=1, description="Last line to return (inclusive).")
+
+
+async def read_file(args: ReadFileArgs, ctx: ToolContext) -> ToolOutput:
+    path = require_file(ctx, args.path)
+    shown = ctx.display(path)
+    text = await ctx.fs.read_text(path)
+    title = f"Read {shown}"
+    if args.start_line is None and args.end_line is None:
+        if not text:
+            return ToolOutput(f"{shown} is empty.", title=title, locations=[path])
+        if len(text) <= READ_LIMIT:
+            return ToolOutput(text, title=title, locations=[path])
+        cut = text.rfind("\n", 0, READ_LIMIT)
+        cut = READ_LIMIT if cut <= 0 else cut + 1
+        shown_lines = text[:cut].count("\n") or 1
+        total = len(text.splitlines())
+        note = (
+            f"\n[Truncated at {cut:,} of {len(text):,} characters: showing lines 1-{shown_lines} of {total}. "
+            f"Read more with start_line={shown_lines + 1} (and end_line).]"
+        )
+        return ToolOutput(text[:cut] + note, title=title, locations=[path])
+    lines = text.splitlines()
+    total = len(lines)
+    start = args.start_line or 1
+    end = min(args.end_line or total, total)
+    if start > total:
+        raise ToolError(f"start_line {start} is past the end of {shown}, which has {total} lines.")
+    if end < start:
+        raise ToolError(f"end_line {args.end_line} is before start_line {start}.")
+    body_lines: list[str] = []
+    size = 0
+    for line in lines[start - 1 : end]:
+        size += len(line) + 8
+        if size > READ_LIMIT and body_lines:
+            break
+        body_lines.append(line)
+    last = start + len(body_lines) - 1
+    out = f"Lines {start}-{last} of {total} in {shown}:\n{numbered(body_lines, start)}"
+    if last < end:
+        out += f"\n[Truncated at {READ_LIMIT:,} characters. Read more with start_line={last + 1}.]"
+    return ToolOutput(out, title=f"Read {shown}:{start}-{last}", locations=[path])
+
+
+READ_FILE = Tool(
+    name="read_file",
+    description=(
+        "Read a text file. Without a range the whole file is returned (cut at 10,000 characters); "
+        "with start_line/end_line the lines come numbered."
+    ),
+    params=ReadFileArgs,
+    run=read_file,
+    read_only=True,
+    kind="read",
+)
+
+
+# ---------------------------------------------------------------- directories
+
+
+class PathArgs(ToolArgs):
+    path: str = Field(description="Path relative to the working directory.")
+
+
+class ListDirectoryArgs(ToolArgs):
+    path: str = Field(".", description="Directory to list, relative to the working directory.")
+
+
+async def create_directory(args: PathArgs, ctx: ToolContext) -> ToolOutput:
+    path = ctx.resolve(args.path)
+    shown = ctx.display(path)
+    if path.is_dir():
+        return ToolOutput(f"Directory {shown} already exists.", title=f"mkdir {shown}", locations=[path])
+    if path.exists():
+        raise ToolError(f"{shown} exists and is a file, not a directory.")
+    await asyncio.to_thread(path.mkdir, parents=True, exist_ok=True)
+    return ToolOutput(f"Created directory {shown}.", title=f"mkdir {shown}", locations=[path])
+
+
+def _list(path: Path) -> list[tuple[bool, str]]:
+    return sorted(((not p.is_dir(), p.name) for p in path.iterdir()), key=lambda e: (e[0], e[1].lower()))
+
+
+async def list_directory(args: ListDirectoryArgs, ctx: ToolContext) -> ToolOutput:
+    path = ctx.resolve(args.path)
+    shown = ctx.display(path)
+    if not path.exists():
+        raise missing_path_error(ctx, path, "Directory")
+    if not path.is_dir():
+        raise ToolError(f"{shown} is a file, not a directory; use read_file to read it.")
+    entries = await asyncio.to_thread(_list, path)
+    if not entries:
+        return ToolOutput(f"{shown} is empty.", title=f"List {shown}", locations=[path])
+    lines = [f"{'[FILE]' if is_file else '[DIR]'} {name}" for is_file, name in entries[:LIST_LIMIT]]
+    if len(entries) > LIST_LIMIT:
+        lines.append(f"[... {len(entries) - LIST_LIMIT} more entries not shown; use glob to narrow down]")
+    return ToolOutput("\n".join(lines), title=f"List {shown}", locations=[path])
+
+
+CREATE_DIRECTORY = Tool(
+    name="create_directory",
+    description="Create a directory, with any missing parents (like mkdir -p).",
+    params=PathArgs,
+    run=create_directory,
+    kind="edit",
+)
+
+LIST_DIRECTORY = Tool(
+    name="list_directory",
+    description="List a directory: [DIR] entries first, then [FILE] entries, each sorted by name.",
+    params=ListDirectoryArgs,
+    run=list_directory,
+    read_only=True,
+    kind="read",
+)
+
+
+# ---------------------------------------------------------------- create_file and delete_file
+
+
+class CreateFileArgs(ToolArgs):
+    path: str = Field(description="New file's path, relative to the working directory.")
+    content: str = Field(description="The whole content of the file.")
+
+
+async def create_file(args: CreateFileArgs, ctx: ToolContext) -> ToolOutput:
+    path = ctx.resolve(args.path)
+    shown = ctx.display(path)
+    if path.is_dir():
+        raise ToolError(f"{shown} is an existing directory.")
+    if path.exists():
+        raise ToolError(f"{shown} already exists; use edit_file to change it (or delete_file first).")
+    await ctx.fs.write_text(path, args.content)
+    count = len(args.content.splitlines())
+    return ToolOutput(
+        f"Created {shown} ({count} line{'s' if count != 1 else ''}).",
+        diff=unified_diff("", args.content, shown),
+        locations=[path],
+        title=f"Create {shown}",
+    )
+
+
+async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
+    path = ctx.resolve(args.path)
+    shown = ctx.display(path)
+    if path.is_dir() and not path.is_symlink():
+        remaining = sorted(p.name for p in path.iterdir())
+        if remaining:
+            listed = ", ".join(remaining[:5]) + (", ..." if len(remaining) > 5 else "")
+            raise ToolError(
+                f"{shown} is a directory with {len(remaining)} entries ({listed}); "
+                "only files and empty directories can be deleted."
+            )
+        await asyncio.to_thread(path.rmdir)
+        return ToolOutput(f"Deleted empty directory {shown}.", locations=[path], title=f"Delete {shown}")
+    if not path.exists() and not path.is_symlink():
+        raise missing_path_error(ctx, path)
+    try:
+        before = await ctx.fs.read_text(path)
+        diff: str | None = unified_diff(before, "", shown)
+    except ToolError:
+        diff = f"Binary file {shown} deleted\n"
+    await asyncio.to_thread(path.unlink)
+    return ToolOutput(f"Deleted {shown}.", diff=diff, locations=[path], title=f"Delete {shown}")
+
+
+CREATE_FILE = Tool(
+    name="create_file",
+    description="Create a new file with the given content (parents are created). Fails if it exists.",
+    params=CreateFileArgs,
+    run=create_file,
+    kind="edit",
+)
+
+DELETE_FILE = Tool(
+    name="delete_file",
+    description="Delete a file or an empty directory.",
+    params=PathArgs,
+    run=delete_file,
+    kind="delete",
+)

@@ -1,0 +1,256 @@
+"""Shell processes: spawning in their own process group, bounded output capture, background jobs.
+
+Output is read while the command runs (a chatty command never blocks on a full pipe), and only a
+head and a tail are kept, so 10 MB of output costs 50 KB of memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+
+OUTPUT_LIMIT = 50_000
+KILL_GRACE_S = 1.0
+
+# Keep commands from waiting on a pager, an editor or a password prompt nobody can see.
+NON_INTERACTIVE_ENV = {
+    "PAGER": "cat",
+    "GIT_PAGER": "cat",
+    "GIT_EDITOR": "true",
+    "GIT_TERMINAL_PROMPT": "0",
+}
+
+
+def _utf8_head(data: bytes) -> bytes:
+    """Cut trailing bytes of an unfinished UTF-8 character."""
+    end = len(data)
+    back = 0
+    while back < 4 and end - back - 1 >= 0 and (data[end - back - 1] & 0xC0) == 0x80:
+        back += 1
+    lead_at = end - back - 1
+    if lead_at < 0:
+        return data[: end - back]
+    lead = data[lead_at]
+    need = 2 if lead >> 5 == 0b110 else 3 if lead >> 4 == 0b1110 else 4 if lead >> 3 == 0b11110 else 1
+    if lead < 0x80:
+        need = 1
+    return data if back + 1 >= need else data[:lead_at]
+
+
+def _utf8_tail(data: bytes) -> bytes:
+    """Drop leading continuation bytes (the end of a character whose start was cut)."""
+    start = 0
+    while start < min(len(data), 3) and (data[start] & 0xC0) == 0x80:
+        start += 1
+    return data[start:]
+
+
+@dataclass
+class OutputBuffer:
+    """Keeps the first and last `limit // 2` bytes of a stream and counts the rest."""
+
+    limit: int = OUTPUT_LIMIT
+    head: bytearray = field(default_factory=bytearray)
+    tail: bytearray = field(default_factory=bytearray)
+    total: int = 0
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        half = self.limit // 2
+        room = half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            if len(self.tail) > self.limit - half:
+                del self.tail[: len(self.tail) - (self.limit - half)]
+
+    def render(self) -> str:
+        kept = len(self.head) + len(self.tail)
+        if self.total <= self.limit or kept == self.total:
+            return (bytes(self.head) + bytes(self.tail)).decode("utf-8", errors="replace")
+        head = _utf8_head(bytes(self.head))
+        tail = _utf8_tail(bytes(self.tail))
+        omitted = self.total - len(head) - len(tail)
+        note = f"\n\n... [{omitted:,} bytes of output omitted; showing the first and last part] ...\n\n"
+        return head.decode("utf-8", errors="replace") + note + tail.decode("utf-8", errors="replace")
+
+    def take(self) -> str:
+        """Render and reset (background polling returns only what is new)."""
+        text = self.render()
+        self.head.clear()
+        self.tail.clear()
+        self.total = 0
+        return text
+
+
+async def spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
+    """`sh -c command` in a new session (its own process group), stdout and stderr combined.
+
+    Cancellation while the pipes are being connected still ends the already running command.
+    """
+    starting = asyncio.ensure_future(_create(command, cwd))
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await kill_group(await starting)
+        raise
+
+
+async def _create(command: str, cwd: Path) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        "sh",
+        "-c",
+        command,
+        cwd=str(cwd),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ, **NON_INTERACTIVE_ENV},
+    )
+
+
+async def pump(stream: asyncio.StreamReader | None, buffer: OutputBuffer) -> None:
+    if stream is None:
+        return
+    while chunk := await stream.read(65536):
+        buffer.feed(chunk)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any non-zombie process is left in the group (zombies of orphans may never be reaped)."""
+    if not _signal_group(pgid, 0):
+        return False
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return True
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] != b"Z":
+            return True
+    return False
+
+
+async def wait_exit(proc: asyncio.subprocess.Process) -> int:
+    """Wait for the process itself to exit.
+
+    Python 3.11's `Process.wait()` also waits for its pipes to close, which never happens while a
+    child left in the background holds them; the return code is set as soon as the process exits.
+    """
+    delay = 0.005
+    while proc.returncode is None:
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.05)
+    return proc.returncode
+
+
+async def kill_group(proc: asyncio.subprocess.Process, grace: float = KILL_GRACE_S) -> None:
+    """SIGTERM the whole process group, then SIGKILL whatever is left after `grace` seconds."""
+    pgid = proc.pid
+    if _signal_group(pgid, signal.SIGTERM):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while _group_alive(pgid) and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        _signal_group(pgid, signal.SIGKILL)
+    await wait_exit(proc)
+
+
+class UnknownTaskError(LookupError):
+    pass
+
+
+@dataclass
+class BackgroundProcess:
+    task_id: str
+    command: str
+    proc: asyncio.subprocess.Process
+    buffer: OutputBuffer
+    reader: asyncio.Task[None]
+
+    @property
+    def running(self) -> bool:
+        return self.proc.returncode is None
+
+
+@dataclass(frozen=True)
+class Poll:
+    output: str
+    running: bool
+    exit_code: int | None
+
+
+class ProcessManager:
+    """A session's background commands, addressed by task id ("bg1", "bg2", ...)."""
+
+    def __init__(self) -> None:
+        self._jobs: dict[str, BackgroundProcess] = {}
+        self._ids = itertools.count(1)
+
+    async def start(self, command: str, cwd: Path) -> str:
+        proc = await spawn(command, cwd)
+        buffer = OutputBuffer()
+        reader = asyncio.get_running_loop().create_task(pump(proc.stdout, buffer))
+        task_id = f"bg{next(self._ids)}"
+        self._jobs[task_id] = BackgroundProcess(task_id, command, proc, buffer, reader)
+        return task_id
+
+    def ids(self) -> list[str]:
+        return list(self._jobs)
+
+    def get(self, task_id: str) -> BackgroundProcess | None:
+        return self._jobs.get(task_id)
+
+    async def poll(self, task_id: str) -> Poll:
+        job = self._require(task_id)
+        if not job.running:
+            # let the reader drain what the process wrote before exiting
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(job.reader), 0.5)
+        else:
+            await asyncio.sleep(0)
+        return Poll(job.buffer.take(), job.running, job.proc.returncode)
+
+    async def kill(self, task_id: str) -> Poll:
+        job = self._require(task_id)
+        await kill_group(job.proc)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(job.reader), 0.5)
+        job.reader.cancel()
+        return Poll(job.buffer.take(), False, job.proc.returncode)
+
+    async def kill_all(self) -> None:
+        """End every background command (session end)."""
+        for task_id in list(self._jobs):
+            job = self._jobs[task_id]
+            if job.running or _group_alive(job.proc.pid):
+                await kill_group(job.proc)
+            job.reader.cancel()
+
+    def _require(self, task_id: str) -> BackgroundProcess:
+        job = self._jobs.get(task_id)
+        if job is None:
+            known = ", ".join(self._jobs) or "none"
+            raise UnknownTaskError(f"No background command with task_id {task_id!r} (known: {known}).")
+        return job

@@ -1,0 +1,161 @@
+"""run_command, command_output and kill_command."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from pydantic import Field
+
+from sigit.tools.attribution import add_trailer_if_new_commit, head_commit
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.processes import OutputBuffer, UnknownTaskError, kill_group, pump, spawn, wait_exit
+
+READ_AFTER_EXIT_S = 0.5
+
+
+class RunCommandArgs(ToolArgs):
+    command: str = Field(description="Shell command, run with `sh -c`.")
+    cwd: str | None = Field(None, description="Working directory, relative to the session's directory.")
+    run_in_background: bool = Field(
+        False, description="Start it and return a task_id at once (for servers, watchers, long builds)."
+    )
+
+
+class TaskIdArgs(ToolArgs):
+    task_id: str = Field(description="The task_id that run_command returned.")
+
+
+def _command_dir(args: RunCommandArgs, ctx: ToolContext) -> Path:
+    if not args.cwd:
+        return ctx.cwd
+    path = ctx.resolve(args.cwd)
+    if not path.is_dir():
+        raise ToolError(f"cwd {args.cwd!r} is not a directory ({path}).")
+    return path
+
+
+async def _wait_exit_or_cancel(proc: asyncio.subprocess.Process, cancel: asyncio.Event | None) -> bool:
+    """Wait for the process to exit; True if `cancel` was set first."""
+    if cancel is None:
+        await wait_exit(proc)
+        return False
+    waiter = asyncio.ensure_future(wait_exit(proc))
+    canceller = asyncio.ensure_future(cancel.wait())
+    try:
+        await asyncio.wait({waiter, canceller}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        canceller.cancel()
+        if not waiter.done():
+            waiter.cancel()
+    return proc.returncode is None
+
+
+async def run_foreground(command: str, cwd: Path, ctx: ToolContext) -> tuple[int | None, str, str | None]:
+    """Run to completion; returns (exit code or None, output, why it was stopped or None)."""
+    proc = await spawn(command, cwd)
+    buffer = OutputBuffer()
+    reader = asyncio.ensure_future(pump(proc.stdout, buffer))
+    stopped: str | None = None
+    try:
+        try:
+            if await asyncio.wait_for(_wait_exit_or_cancel(proc, ctx.cancel), ctx.command_timeout):
+                stopped = "cancelled"
+        except TimeoutError:
+            stopped = f"timed out after {ctx.command_timeout:g} s"
+        if stopped:
+            await kill_group(proc)
+        # Children left running in the background may hold the pipe open: give them a moment, then end them.
+        done, _ = await asyncio.wait({reader}, timeout=READ_AFTER_EXIT_S)
+        if not done:
+            await kill_group(proc)
+            await asyncio.wait({reader}, timeout=READ_AFTER_EXIT_S)
+    except asyncio.CancelledError:
+        await asyncio.shield(kill_group(proc))
+        raise
+    finally:
+        reader.cancel()
+    return (None if stopped else proc.returncode), buffer.render(), stopped
+
+
+async def run_command(args: RunCommandArgs, ctx: ToolContext) -> ToolOutput:
+    cwd = _command_dir(args, ctx)
+    title = f"`{args.command}`"
+    if args.run_in_background:
+        task_id = await ctx.processes.start(args.command, cwd)
+        return ToolOutput(
+            f"Started in the background with task_id {task_id}. "
+            "Use command_output to read its output and kill_command to stop it.",
+            title=title,
+            locations=[cwd],
+        )
+    started_at = time.time()
+    before = await head_commit(cwd) if ctx.attribution else None
+    code, output, stopped = await run_foreground(args.command, cwd, ctx)
+    body = output if output.strip() else "(no output)"
+    if stopped:
+        text = f"Command {stopped}; it and its child processes were killed. Output so far:\n{body}"
+        return ToolOutput(text, is_error=True, title=title, locations=[cwd])
+    text = f"Exit code {code}:\n{body}"
+    if ctx.attribution:
+        note = await add_trailer_if_new_commit(cwd, before, started_at, ctx.attribution)
+        if note:
+            text += f"\n{note}"
+    return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd])
+
+
+async def command_output(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:
+    try:
+        poll = await ctx.processes.poll(args.task_id)
+    except UnknownTaskError as exc:
+        raise ToolError(str(exc)) from None
+    state = "still running" if poll.running else f"finished with exit code {poll.exit_code}"
+    body = poll.output if poll.output else "(no new output)"
+    return ToolOutput(f"Task {args.task_id} {state}. New output:\n{body}", title=f"output of {args.task_id}")
+
+
+async def kill_command(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:
+    try:
+        job = ctx.processes.get(args.task_id)
+        was_running = job is not None and job.running
+        poll = await ctx.processes.kill(args.task_id)
+    except UnknownTaskError as exc:
+        raise ToolError(str(exc)) from None
+    head = (
+        f"Killed task {args.task_id}."
+        if was_running
+        else (f"Task {args.task_id} had already finished (exit code {poll.exit_code}).")
+    )
+    tail = f" Last output:\n{poll.output}" if poll.output else ""
+    return ToolOutput(head + tail, title=f"kill {args.task_id}")
+
+
+RUN_COMMAND = Tool(
+    name="run_command",
+    description=(
+        "Run a shell command (sh -c) in the session's directory and return its exit code and combined "
+        "stdout/stderr (the middle of long output is cut). Times out after 120 s; use run_in_background "
+        "for servers or watchers."
+    ),
+    params=RunCommandArgs,
+    run=run_command,
+    kind="execute",
+)
+
+COMMAND_OUTPUT = Tool(
+    name="command_output",
+    description="New output of a background command since the last call, and whether it still runs.",
+    params=TaskIdArgs,
+    run=command_output,
+    read_only=True,
+    kind="execute",
+)
+
+KILL_COMMAND = Tool(
+    name="kill_command",
+    description="Stop a background command (and its child processes).",
+    params=TaskIdArgs,
+    run=kill_command,
+    kind="execute",
+)

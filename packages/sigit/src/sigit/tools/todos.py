@@ -1,0 +1,80 @@
+"""write_todos: the model's task list, kept on the session context (the ACP frontend shows it as a plan)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput
+
+Status = Literal["pending", "in_progress", "completed"]
+MARKS: dict[str, str] = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
+_SYNONYMS = {
+    "done": "completed",
+    "complete": "completed",
+    "finished": "completed",
+    "in progress": "in_progress",
+    "in-progress": "in_progress",
+    "inprogress": "in_progress",
+    "active": "in_progress",
+    "doing": "in_progress",
+    "todo": "pending",
+    "open": "pending",
+    "not_started": "pending",
+    "not started": "pending",
+}
+
+
+class Todo(ToolArgs):
+    content: str = Field(min_length=1, description="What to do.")
+    status: Status = Field("pending", description="pending, in_progress or completed.")
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _synonyms(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            key = value.strip().lower()
+            return _SYNONYMS.get(key, key)
+        return value
+
+
+class WriteTodosArgs(ToolArgs):
+    todos: list[Todo] = Field(description="The whole list, replacing the previous one.")
+
+    @field_validator("todos", mode="before")
+    @classmethod
+    def _todos_as_json_string(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError:
+                return value
+        return value
+
+
+def render_todos(todos: list[Todo]) -> str:
+    return "\n".join(f"{MARKS[t.status]} {t.content}" for t in todos)
+
+
+async def write_todos(args: WriteTodosArgs, ctx: ToolContext) -> ToolOutput:
+    ctx.todos = list(args.todos)
+    if not args.todos:
+        return ToolOutput("The todo list is now empty.", title="Todos")
+    done = sum(t.status == "completed" for t in args.todos)
+    text = f"Todos ({done}/{len(args.todos)} completed):\n{render_todos(args.todos)}"
+    return ToolOutput(text, title="Todos")
+
+
+WRITE_TODOS = Tool(
+    name="write_todos",
+    description=(
+        "Write the task list for multi-step work (replaces the previous list). Mark one item in_progress "
+        "at a time and mark items completed as soon as they are done."
+    ),
+    params=WriteTodosArgs,
+    run=write_todos,
+    read_only=True,
+    kind="think",
+)

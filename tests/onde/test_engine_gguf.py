@@ -1,0 +1,116 @@
+"""ChatEngine on the tiny random-weight Qwen 3 GGUF through real llama.cpp (gibberish, exact format)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from onde import ChatEngine, ChatMessage, GgufModelConfig, SamplingConfig, ToolDefinition, ToolResult
+from qwen_runtime.runtime import CancelToken
+from qwen_runtime.types import ChatRequest, Event
+
+pytestmark = pytest.mark.slow
+
+LOOKUP = ToolDefinition(
+    "lookup",
+    "Look a word up",
+    '{"type": "object", "properties": {"word": {"type": "string", "maxLength": 12}}, '
+    '"required": ["word"], "additionalProperties": false}',
+)
+SAMPLING = SamplingConfig.deterministic(max_tokens=48, seed=1, enable_thinking=False)
+
+
+@pytest.fixture
+def engine(tiny_gguf: Path) -> Iterator[ChatEngine]:
+    engine = ChatEngine()
+    seconds = engine.load_gguf_model(GgufModelConfig.from_path(tiny_gguf, n_ctx=2048), "Be brief.", SAMPLING)
+    assert 0 < seconds < 30
+    yield engine
+    engine.unload_model()
+
+
+def test_load_info_and_unload(tiny_gguf: Path, engine: ChatEngine) -> None:
+    info = engine.info()
+    assert (info.status, info.model_name, info.runtime) == ("ready", tiny_gguf.stem, "llama.cpp")
+    assert info.context_size == 2048 and info.approx_memory_bytes == tiny_gguf.stat().st_size
+    assert engine.is_loaded() and engine.unload_model() and not engine.is_loaded()
+
+
+def test_send_stream_and_generate(engine: ChatEngine) -> None:
+    result = engine.send_message("hello")
+    assert result.finish_reason in ("stop", "length") and result.usage.prompt_tokens > 0
+    chunks = list(engine.stream_message("again"))
+    assert chunks[-1].done and chunks[-1].result is not None
+    streamed = "".join(c.delta for c in chunks if c.kind == "text")
+    assert streamed == chunks[-1].result.text
+    assert len(engine.history()) == 4
+    alone = engine.generate([ChatMessage.user("hello")], SAMPLING)
+    assert alone.usage.prompt_tokens > 0 and len(engine.history()) == 4
+
+
+async def test_async_send(engine: ChatEngine) -> None:
+    result = await engine.asend_message("hello")
+    assert result.usage.completion_tokens > 0
+    assert engine.history()[-1] == ChatMessage.assistant(result.text)
+
+
+def test_tool_call_round_trip(engine: ChatEngine) -> None:
+    result = engine.send_message_with_tools("look up 'cat'", [LOOKUP], tool_choice="required")
+    assert result.tool_calls, result.tool_call_errors
+    call = result.tool_calls[0]
+    assert call.function_name == "lookup" and isinstance(call.parsed_arguments["word"], str)
+    final = engine.send_tool_results([ToolResult(call.id, "a small animal")], None)
+    assert not final.tool_calls and final.finish_reason in ("stop", "length")
+    assert [m.role.value for m in engine.history()] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_the_runtime_closes_thinking_at_the_budget(engine: ChatEngine) -> None:
+    engine.set_sampling(SamplingConfig.qwen3_thinking(max_tokens=96, seed=1, thinking_budget=8))
+    result = engine.send_message_with_tools("look up 'cat'", [LOOKUP], tool_choice="required")
+    assert result.reasoning and result.tool_calls and not result.thinking_truncated
+    assert result.usage.reasoning_tokens <= 8 or len(result.reasoning) < 80
+
+
+def test_cancel_mid_stream(engine: ChatEngine) -> None:
+    engine.set_sampling(SamplingConfig.deterministic(max_tokens=1500, seed=1))
+    kinds = []
+    for chunk in engine.stream_message("write a lot"):
+        kinds.append(chunk.kind)
+        if chunk.kind == "text":
+            engine.cancel()
+    assert kinds[-1] == "done" and kinds.count("text") < 50
+    assert [m.role.value for m in engine.history()] == ["user"]
+
+
+def test_a_reloaded_history_gives_the_identical_next_prompt_and_reply(
+    tiny_gguf: Path, engine: ChatEngine
+) -> None:
+    engine.send_message_with_tools("look up 'dog'", [LOOKUP], tool_choice="required")
+    call = engine.history()[-1].tool_calls[0]
+    engine.send_tool_results([ToolResult(call.id, "ein Hund, 犬")], [LOOKUP])
+    saved = engine.history_to_json()
+
+    other = ChatEngine()
+    other.load_gguf_model(GgufModelConfig.from_path(tiny_gguf, n_ctx=2048), "Be brief.", SAMPLING)
+    other.history_from_json(saved)
+    requests: list[ChatRequest] = []
+    for e in (engine, other):
+        runtime = e.runtime
+        assert runtime is not None
+        original = runtime.stream
+
+        def recording(
+            request: ChatRequest,
+            cancel: CancelToken | None = None,
+            _o: Callable[[ChatRequest, CancelToken | None], Iterator[Event]] = original,
+        ) -> Iterator[Event]:
+            requests.append(request)
+            return _o(request, cancel)
+
+        runtime.stream = recording  # type: ignore[method-assign]
+    first = engine.send_message_with_tools("and 'cow'?", [LOOKUP])
+    second = other.send_message_with_tools("and 'cow'?", [LOOKUP])
+    other.unload_model()
+    assert requests[0] == requests[1]
+    assert (first.text, first.tool_calls) == (second.text, second.tool_calls)

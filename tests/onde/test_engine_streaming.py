@@ -1,0 +1,150 @@
+"""Streaming, async forms, cancellation and concurrency of ChatEngine against the scripted runtime."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from onde import Busy, Cancelled, ChatEngine, ChatMessage, StreamChunk, ToolDefinition, ToolResult
+from qwen_runtime.backends.scripted import ScriptedRuntime
+from qwen_runtime.types import UserMessage
+
+CallTurn = Callable[..., dict[str, Any]]
+
+
+def test_stream_keeps_reasoning_and_text_apart_and_ends_with_the_result() -> None:
+    runtime = ScriptedRuntime([{"reasoning": "thinking hard", "text": "the answer is 42"}], chunk_size=4)
+    engine = ChatEngine(runtime)
+    chunks = list(engine.stream_message("question"))
+    reasoning = "".join(c.delta for c in chunks if c.kind == "reasoning")
+    text = "".join(c.delta for c in chunks if c.kind == "text")
+    assert (reasoning, text) == ("thinking hard", "the answer is 42")
+    assert sum(c.kind == "text" for c in chunks) > 1  # really streamed
+    last = chunks[-1]
+    assert last.done and last.finish_reason == "stop" and last.usage is not None
+    assert last.result is not None and last.result.text == "the answer is 42"
+    assert all(not c.done for c in chunks[:-1])
+    assert engine.history()[-1] == ChatMessage.assistant("the answer is 42")
+
+
+def test_stream_with_tools_then_stream_results(tools: list[ToolDefinition], call_turn: CallTurn) -> None:
+    engine = ChatEngine(ScriptedRuntime([call_turn(path="a.txt"), "read it"]))
+    chunks = list(engine.stream_message_with_tools("go", tools))
+    calls = [c.tool_call for c in chunks if c.kind == "tool_call"]
+    assert len(calls) == 1 and calls[0] is not None and calls[0].parsed_arguments == {"path": "a.txt"}
+    assert chunks[-1].finish_reason == "tool_calls"
+    after = list(engine.stream_tool_results([ToolResult(calls[0].id, "x")], None))
+    assert "".join(c.delta for c in after if c.kind == "text") == "read it"
+
+
+async def test_async_forms_share_the_same_behaviour(tools: list[ToolDefinition], call_turn: CallTurn) -> None:
+    runtime = ScriptedRuntime([call_turn(path="a"), "done", "streamed", "stateless", "gen-stream"])
+    engine = ChatEngine(runtime, system_prompt="sys")
+    result = await engine.asend_message_with_tools("go", tools)
+    final = await engine.asend_tool_results([ToolResult(result.tool_calls[0].id, "x")], tools)
+    assert final.text == "done"
+    chunks: list[StreamChunk] = [c async for c in engine.astream_message("more")]
+    assert chunks[-1].result is not None and chunks[-1].result.text == "streamed"
+    assert (await engine.agenerate([ChatMessage.user("q")])).text == "stateless"
+    assert [c.delta async for c in engine.astream_generate([UserMessage("q")]) if c.kind == "text"] == [
+        "gen-stre",
+        "am",
+    ]
+    assert len(engine.history()) == 6
+
+
+async def test_sync_calls_work_from_inside_a_running_loop() -> None:
+    engine = ChatEngine(ScriptedRuntime(["ok"]))
+    assert engine.send_message("hi").text == "ok"
+
+
+async def test_async_send_message() -> None:
+    engine = ChatEngine(ScriptedRuntime(["ok"]))
+    assert (await engine.asend_message("hi")).text == "ok"
+    assert engine.history()[-1].content == "ok"
+
+
+def _slow_engine(text: str = "word " * 200) -> tuple[ChatEngine, ScriptedRuntime]:
+    runtime = ScriptedRuntime([text, "after"], chunk_size=5, chunk_delay=0.01)
+    return ChatEngine(runtime), runtime
+
+
+def _cancel_soon(engine: ChatEngine, delay: float = 0.1) -> threading.Thread:
+    def later() -> None:
+        time.sleep(delay)
+        engine.cancel()
+
+    thread = threading.Thread(target=later)
+    thread.start()
+    return thread
+
+
+def test_cancel_from_another_thread_stops_a_send_and_keeps_history_consistent() -> None:
+    engine, _ = _slow_engine()
+    assert engine.cancel() is False  # nothing running
+    started = time.perf_counter()
+    thread = _cancel_soon(engine)
+    with pytest.raises(Cancelled) as caught:
+        engine.send_message("write a lot")
+    thread.join()
+    assert time.perf_counter() - started < 1.5  # the full reply would take 2 s
+    partial = caught.value.partial
+    assert partial is not None and partial.finish_reason == "cancelled" and 0 < len(partial.text) < 1000
+    assert engine.history() == [ChatMessage.user("write a lot")]  # no half reply
+    assert engine.send_message("next").text == "after"  # the engine is usable again
+
+
+def test_a_cancelled_stream_ends_with_a_cancelled_done_chunk() -> None:
+    engine, _ = _slow_engine()
+    thread = _cancel_soon(engine)
+    chunks = list(engine.stream_message("write a lot"))
+    thread.join()
+    assert chunks[-1].done and chunks[-1].finish_reason == "cancelled"
+    assert len(engine.history()) == 1
+
+
+async def test_cancelling_the_async_task_stops_generation() -> None:
+    engine, _ = _slow_engine()
+    task = asyncio.create_task(engine.asend_message("write a lot"))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert engine.info().status == "ready"
+    assert len(engine.history()) == 1
+
+
+def test_leaving_a_sync_stream_early_frees_the_engine() -> None:
+    engine, _ = _slow_engine()
+    for chunk in engine.stream_message("write a lot"):
+        assert chunk.kind == "text"
+        break
+    assert engine.info().status == "ready"
+    assert engine.history() == [ChatMessage.user("write a lot")]
+    assert engine.send_message("next").text == "after"
+
+
+def test_a_second_call_while_generating_is_refused() -> None:
+    engine, _ = _slow_engine()
+    errors: list[BaseException] = []
+
+    def other() -> None:
+        time.sleep(0.05)
+        assert engine.info().status == "generating"
+        for call in (lambda: engine.send_message("x"), engine.clear_history, engine.unload_model):
+            try:
+                call()
+            except Busy as exc:
+                errors.append(exc)
+        engine.cancel()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with pytest.raises(Cancelled):
+        engine.send_message("write a lot")
+    thread.join()
+    assert len(errors) == 3 and "already running" in str(errors[0])

@@ -1,0 +1,237 @@
+"""ToolCallConstraint driven by hand, with the tiny model's tokenizer (no model, no llama.cpp)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import jsonschema
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from llguidance import LLTokenizer
+from qwen_runtime.constrain import ConstraintError, Phase, ToolCallConstraint, call_schema
+from qwen_runtime.testmodel import build_test_tokenizer
+from qwen_runtime.types import ToolSpec
+
+WEATHER = ToolSpec(
+    "get_weather",
+    "Weather forecast",
+    {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "maxLength": 12},
+            "days": {"type": "integer", "minimum": 1, "maximum": 14},
+        },
+        "required": ["city"],
+        "additionalProperties": False,
+    },
+)
+READ = ToolSpec(
+    "read_file",
+    "Read a file",
+    {
+        "type": "object",
+        "properties": {"path": {"type": "string", "maxLength": 16}, "lines": {"enum": [10, 100]}},
+        "required": ["path", "lines"],
+        "additionalProperties": False,
+    },
+)
+TOOLS = (WEATHER, READ)
+CALL = re.compile(r"<tool_call>\n(.*?)\n</tool_call>", re.S)
+
+
+@pytest.fixture(scope="module")
+def tok() -> LLTokenizer:
+    return LLTokenizer(build_test_tokenizer().to_str())
+
+
+def ids(tok: LLTokenizer, text: str) -> list[int]:
+    return list(tok.tokenize_str(text, parse_special=True))
+
+
+def phase(c: ToolCallConstraint) -> Phase:
+    return c.phase  # read through a call: mypy would keep an earlier narrowing
+
+
+def feed(c: ToolCallConstraint, tokens: list[int]) -> None:
+    for t in tokens:
+        c.consume(t)
+
+
+def allowed_text(tok: LLTokenizer, c: ToolCallConstraint) -> set[bytes]:
+    mask = c.allowed_mask()
+    assert mask is not None
+    return {tok.decode_bytes([int(i)]) for i in np.flatnonzero(mask)}
+
+
+def walk(tok: LLTokenizer, c: ToolCallConstraint, rng: random.Random, steps: int = 400) -> list[int]:
+    """A 'model' that picks uniformly among the allowed tokens, stopping at the end of turn.
+
+    Also stops after two complete calls (a uniform walk chains calls far longer than a model would).
+    """
+    close = ids(tok, "</tool_call>")[0]
+    out: list[int] = []
+    for _ in range(steps):
+        if out.count(close) >= 2:
+            break
+        mask = c.allowed_mask()
+        if mask is None:
+            break
+        choices = np.flatnonzero(mask)
+        token = int(rng.choice(list(choices)))
+        if token == tok.eos_token:
+            break
+        out.append(token)
+        c.consume(token)
+        for forced in c.forced_tokens():
+            out.append(forced)
+            c.consume(forced)
+    return out
+
+
+def calls_in(text: str) -> list[dict[str, Any]]:
+    return [json.loads(body) for body in CALL.findall(text)]
+
+
+def test_free_text_is_not_constrained_until_the_tool_call_tag(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, TOOLS, "auto")
+    feed(c, ids(tok, "Let me check the weather first."))
+    assert c.allowed_mask() is None and not c.active
+    logits = np.zeros(tok.vocab_size, dtype=np.float32)
+    c.apply(logits)
+    assert not np.isinf(logits).any()
+    c.consume(ids(tok, "<tool_call>")[0])
+    assert c.active and c.phase is Phase.CALL
+    assert all(t.startswith(b"\n") for t in allowed_text(tok, c))
+
+
+def test_one_tool_forces_its_name_and_the_call_closes_back_to_free_text(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, (WEATHER,), "auto")
+    feed(c, ids(tok, "ok <tool_call>"))
+    forced = c.forced_tokens()
+    assert tok.decode_str(forced).startswith('\n{"name": "get_weather", "arguments": {"')
+    feed(c, ids(tok, '\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'))
+    assert not c.errors and not c.active and c.phase is Phase.FREE
+    c.consume(ids(tok, "<tool_call>")[0])  # a second call is constrained again
+    assert c.active and c.calls_opened == 2
+
+
+def test_apply_masks_exactly_the_disallowed_tokens(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, (WEATHER,), "auto")
+    feed(c, ids(tok, '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Pa'))
+    mask = c.allowed_mask()
+    assert mask is not None
+    logits = np.arange(tok.vocab_size, dtype=np.float32)
+    c.apply(logits)
+    assert np.array_equal(np.isfinite(logits), mask)
+    assert np.array_equal(logits[mask], np.flatnonzero(mask).astype(np.float32))
+
+
+def test_a_tag_spelled_in_pieces_switches_the_constraint_on(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, (WEATHER,), "auto")
+    feed(c, [*tok.tokenize_str("<tool"), *tok.tokenize_str("_call>")])
+    assert c.active
+    assert tok.decode_str(c.forced_tokens()).startswith('\n{"name": "get_weather"')
+
+
+def test_bytes_a_token_carries_past_the_tag_are_fed_to_the_grammar(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, (WEATHER,), "auto")
+    feed(c, [*tok.tokenize_str("<tool_call"), *tok.tokenize_str('>\n{"')])
+    assert c.active and not c.errors
+    assert tok.decode_str(c.forced_tokens()).startswith('name": "get_weather"')
+
+
+def test_required_opens_with_a_call_and_then_allows_only_calls_or_the_end(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, TOOLS, "required")
+    assert c.phase is Phase.OPEN
+    first = allowed_text(tok, c)
+    assert b"<tool_call>" in first and all(t.strip(b"\n") in (b"", b"<tool_call>") for t in first)
+    feed(c, ids(tok, '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.py", "lines": 10}}'))
+    feed(c, ids(tok, "\n</tool_call>"))
+    after = allowed_text(tok, c)
+    assert tok.decode_bytes([tok.eos_token]) in after and b"<tool_call>" in after
+    assert b"Hello" not in after
+
+
+def test_required_with_thinking_forces_think_then_leaves_it_free(tok: LLTokenizer) -> None:
+    end = ids(tok, "<|im_end|>")[0]
+    c = ToolCallConstraint(tok, TOOLS, "required", thinking=True, stop_tokens=[end])
+    assert allowed_text(tok, c) == {b"<think>"}
+    feed(c, ids(tok, "<think>\nI should read the file."))
+    assert c.phase is Phase.THINK
+    mask = c.allowed_mask()
+    assert mask is not None and not mask[end] and mask.sum() == tok.vocab_size - 1  # only the end is banned
+    feed(c, ids(tok, "\n</think>\n\n"))
+    assert phase(c) is Phase.OPEN and b"<tool_call>" in allowed_text(tok, c)
+
+
+def test_prompt_that_opened_think_starts_in_thinking(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, TOOLS, "get_weather", thinking=True, starts_in_think=True)
+    assert c.phase is Phase.THINK and c.allowed_mask() is None
+
+
+def test_a_rejected_token_turns_the_constraint_off_without_raising(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, (WEATHER,), "auto")
+    feed(c, ids(tok, "<tool_call>"))
+    c.consume(ids(tok, "Hello")[0])
+    assert c.errors and "rejected" in c.errors[0]
+    assert not c.active and c.allowed_mask() is None
+
+
+def test_nothing_to_constrain_is_a_clear_error(tok: LLTokenizer) -> None:
+    with pytest.raises(ConstraintError, match="none"):
+        ToolCallConstraint(tok, TOOLS, "none")
+    with pytest.raises(ConstraintError, match="no tools"):
+        ToolCallConstraint(tok, (), "auto")
+
+
+def test_a_schema_llguidance_cannot_compile_degrades_with_a_warning(tok: LLTokenizer) -> None:
+    lookbehind = {"type": "string", "pattern": "(?<=a)b"}  # llguidance has no look-around
+    odd = ToolSpec("odd", "", {"type": "object", "properties": {"x": lookbehind}})
+    c = ToolCallConstraint(tok, (odd, WEATHER), "required")
+    assert c.warnings and "odd" in " ".join(c.warnings)
+    feed(c, ids(tok, '<tool_call>\n{"name": "odd", "arguments": {"x": "anything"}}\n</tool_call>'))
+    assert not c.errors
+
+
+def test_call_schema_is_name_plus_arguments_without_flexible_whitespace() -> None:
+    schema = call_schema((WEATHER,))
+    assert schema["properties"]["name"] == {"const": "get_weather"}
+    assert schema["properties"]["arguments"] == WEATHER.parameters
+    assert schema["x-guidance"]["whitespace_flexible"] is False
+    assert len(call_schema(TOOLS)["anyOf"]) == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(rng=st.randoms(use_true_random=False), thinking=st.booleans())
+def test_any_token_choice_under_required_gives_schema_valid_calls(
+    tok: LLTokenizer, rng: random.Random, thinking: bool
+) -> None:
+    c = ToolCallConstraint(tok, TOOLS, "required", thinking=thinking)
+    out = walk(tok, c, rng, steps=60) if thinking else []
+    if thinking:  # leave the free think block the way a runtime's thinking budget does
+        feed(c, ids(tok, "\n</think>\n\n"))
+        out += ids(tok, "\n</think>\n\n")
+    out += walk(tok, c, rng)
+    text = tok.decode_str(out)
+    reply = text.split("</think>")[-1]
+    calls = calls_in(reply)
+    assert calls and not c.errors
+    # nothing but calls after thinking (the walk may stop inside a last, unfinished one)
+    assert re.fullmatch(r"\s*(<tool_call>.*)?", CALL.sub("", reply), re.S)
+    schemas = {t.name: t.parameters for t in TOOLS}
+    for call in calls:
+        assert list(call) == ["name", "arguments"]
+        jsonschema.validate(call["arguments"], schemas[call["name"]])
+
+
+def test_a_call_written_while_thinking_is_constrained_and_thinking_resumes(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, (WEATHER,), "auto", thinking=True, starts_in_think=True)
+    feed(c, ids(tok, "hmm <tool_call>"))
+    assert c.active
+    feed(c, ids(tok, '\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>'))
+    assert c.phase is Phase.THINK and not c.errors

@@ -1,0 +1,111 @@
+"""Downloads go through the real huggingface_hub client against a fake hub on localhost."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from qwen_runtime.download import cached_path, download_model, hub_cache_dir
+from qwen_runtime.errors import ModelNotFoundError, QwenRuntimeError
+
+REPO = "someone/Tiny-GGUF"
+FILE = "tiny-Q4_K_M.gguf"
+CONTENT = b"GGUF" + bytes(range(256)) * 40
+
+
+def test_cache_dir_follows_hf_env_vars(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    assert hub_cache_dir() == tmp_path / "hf" / "hub"
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "elsewhere"))
+    assert hub_cache_dir() == tmp_path / "elsewhere"
+    monkeypatch.delenv("HF_HUB_CACHE")
+    monkeypatch.delenv("HF_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert hub_cache_dir() == tmp_path / "home" / ".cache" / "huggingface" / "hub"
+
+
+def test_download_lands_in_hf_cache_layout(fake_hub: Any, hub_cache: Path) -> None:
+    fake_hub.add(REPO, FILE, CONTENT)
+    path = download_model(REPO, FILE, progress=False)
+    assert path.read_bytes() == CONTENT
+    repo_dir = hub_cache / "models--someone--Tiny-GGUF"
+    assert path.parent.parent == repo_dir / "snapshots"
+    assert path.is_symlink() and Path(os.path.realpath(path)).parent == (repo_dir / "blobs").resolve()
+    assert (repo_dir / "refs" / "main").read_text() == path.parent.name
+    assert ("GET", f"/{REPO}/resolve/main/{FILE}") in fake_hub.requests
+    assert cached_path(REPO, FILE) == path
+
+
+def test_second_download_is_served_from_cache_without_network(fake_hub: Any) -> None:
+    fake_hub.add(REPO, FILE, CONTENT)
+    first = download_model(REPO, FILE, progress=False)
+    seen = len(fake_hub.requests)
+    assert download_model(REPO, FILE, progress=False) == first
+    assert len(fake_hub.requests) == seen
+
+
+def test_offline_with_cached_file_works(fake_hub: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_hub.add(REPO, FILE, CONTENT)
+    first = download_model(REPO, FILE, progress=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    seen = len(fake_hub.requests)
+    assert download_model(REPO, FILE, progress=False) == first
+    assert len(fake_hub.requests) == seen
+
+
+def test_offline_without_cache_says_what_is_missing_and_where_it_looked(
+    fake_hub: Any, hub_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_hub.add(REPO, FILE, CONTENT)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelNotFoundError) as info:
+        download_model(REPO, FILE, progress=False)
+    message = str(info.value)
+    assert f"{REPO}/{FILE}" in message
+    assert str(hub_cache) in message
+    assert "HF_HUB_OFFLINE" in message and "local .gguf" in message
+    assert fake_hub.requests == []
+
+
+def test_missing_file_gives_a_clear_404(fake_hub: Any) -> None:
+    fake_hub.add(REPO, FILE, CONTENT)
+    expected = r"has no file nope\.gguf in someone/Tiny-GGUF \(HTTP 404\)"
+    with pytest.raises(ModelNotFoundError, match=expected) as info:
+        download_model(REPO, "nope.gguf", progress=False)
+    assert fake_hub.url in str(info.value)
+
+
+def test_missing_repo_gives_a_clear_error(fake_hub: Any) -> None:
+    with pytest.raises(ModelNotFoundError, match="has no repository nobody/Nothing-GGUF") as info:
+        download_model("nobody/Nothing-GGUF", FILE, progress=False)
+    assert fake_hub.url in str(info.value)
+
+
+def test_unreachable_endpoint_names_it(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    waits: list[float] = []
+    monkeypatch.setattr("time.sleep", waits.append)  # huggingface_hub backs off ~23 s before giving up
+    with pytest.raises(QwenRuntimeError) as info:
+        download_model(REPO, FILE, progress=False)
+    message = str(info.value)
+    assert f"127.0.0.1:{port}" in message and str(hub_cache) in message and "local .gguf" in message
+    assert waits, "a refused connection is retried before giving up"
+
+
+def test_offline_frozen_at_import_does_not_block_a_later_online_call(
+    fake_hub: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # as if HF_HUB_OFFLINE=1 when first imported
+    fake_hub.add(REPO, FILE, CONTENT)
+    assert download_model(REPO, FILE, progress=False).read_bytes() == CONTENT

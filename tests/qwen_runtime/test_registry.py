@@ -1,0 +1,68 @@
+"""The model registry: the names users type and the files they resolve to."""
+
+from __future__ import annotations
+
+import pytest
+from qwen_runtime.errors import ModelNotFoundError
+from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, get_model, human_size
+
+
+def test_default_is_qwen3_8b_with_the_known_file() -> None:
+    entry = get_model(DEFAULT_MODEL)
+    assert entry.repo_id == "bartowski/Qwen_Qwen3-8B-GGUF"
+    assert entry.filename == "Qwen_Qwen3-8B-Q4_K_M.gguf"
+    assert entry.size_bytes == 5_131_567_104
+    assert entry.tool_capable
+
+
+@pytest.mark.parametrize(
+    ("key", "repo_id", "filename"),
+    [
+        ("qwen3-14b", "bartowski/Qwen_Qwen3-14B-GGUF", "Qwen_Qwen3-14B-Q4_K_M.gguf"),
+        ("qwen3-4b", "bartowski/Qwen_Qwen3-4B-GGUF", "Qwen_Qwen3-4B-Q4_K_M.gguf"),
+        ("qwen3-1.7b", "bartowski/Qwen_Qwen3-1.7B-GGUF", "Qwen_Qwen3-1.7B-Q4_K_M.gguf"),
+        (
+            "qwen2.5-coder-3b",
+            "bartowski/Qwen2.5-Coder-3B-Instruct-GGUF",
+            "Qwen2.5-Coder-3B-Instruct-Q4_K_M.gguf",
+        ),
+        (
+            "qwen2.5-coder-1.5b",
+            "bartowski/Qwen2.5-Coder-1.5B-Instruct-GGUF",
+            "Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf",
+        ),
+    ],
+)
+def test_every_model_resolves_to_its_bartowski_file(key: str, repo_id: str, filename: str) -> None:
+    entry = get_model(key)
+    assert (entry.repo_id, entry.filename) == (repo_id, filename)
+
+
+def test_only_qwen3_models_are_tool_capable() -> None:
+    capable = {e.key for e in REGISTRY if e.tool_capable}
+    assert capable == {e.key for e in REGISTRY if e.key.startswith("qwen3")}
+    assert len(REGISTRY) == 6 and len({e.key for e in REGISTRY}) == 6
+
+
+def test_sizes_grow_with_parameter_count() -> None:
+    sizes = [get_model(k).size_bytes for k in ("qwen3-1.7b", "qwen3-4b", "qwen3-8b", "qwen3-14b")]
+    assert sizes == sorted(sizes) and sizes[0] > 10**9
+    assert get_model("qwen2.5-coder-1.5b").size_bytes < get_model("qwen2.5-coder-3b").size_bytes
+
+
+def test_lookup_ignores_case_and_spaces() -> None:
+    assert get_model("  Qwen3-8B ") is get_model("qwen3-8b")
+
+
+def test_unknown_key_lists_the_known_ones() -> None:
+    with pytest.raises(ModelNotFoundError) as info:
+        get_model("qwen3-32b")
+    message = str(info.value)
+    assert "qwen3-32b" in message
+    assert all(e.key in message for e in REGISTRY)
+
+
+def test_human_size() -> None:
+    assert human_size(5_131_567_104) == "4.8 GiB"
+    assert human_size(512) == "512 B"
+    assert human_size(3 * 1024 * 1024) == "3.0 MiB"

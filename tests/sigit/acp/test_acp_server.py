@@ -1,0 +1,212 @@
+"""The real `sigit acp` over stdio, driven by an ACP client, on a scripted model."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import acp
+from acp import text_block
+
+from .conftest import SIGIT, RecordingClient, running_agent, write_scenario
+
+
+async def test_initialize_advertises_what_it_supports(tmp_path: Path, config_dir: Path) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [])
+    client = RecordingClient()
+    async with acp.spawn_agent_process(
+        client, SIGIT, "acp", "--model", f"scripted:{scenario}",
+        env={"SIGIT_CONFIG_DIR": str(config_dir), "PATH": ""}, transport_kwargs={"stderr": None},
+    ) as (conn, _):
+        reply = await conn.initialize(protocol_version=99)
+    assert reply.protocol_version == acp.PROTOCOL_VERSION
+    assert reply.agent_info is not None and reply.agent_info.name == "sigit"
+    caps = reply.agent_capabilities
+    assert caps is not None and caps.load_session is True
+    assert caps.prompt_capabilities is not None
+    assert caps.prompt_capabilities.embedded_context is True
+    assert caps.prompt_capabilities.image is False
+    assert caps.session_capabilities is not None and caps.session_capabilities.list is not None
+
+
+async def test_prompt_streams_thought_text_and_a_granted_edit(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"reasoning": "I should create the file.", "tool_calls": [
+            {"name": "create_file", "arguments": {"path": "hello.txt", "content": "hi\n"}}]},
+        {"text": "Created hello.txt."},
+    ])
+    client = RecordingClient("allow_once")
+    async with running_agent(client, scenario, config_dir) as conn:
+        session = await conn.new_session(cwd=str(project))
+        assert session.modes is not None and session.modes.current_mode_id == "default"
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("make hello.txt")])
+    assert reply.stop_reason == "end_turn"
+    assert (project / "hello.txt").read_text() == "hi\n"
+    assert client.text("agent_thought_chunk") == "I should create the file."
+    assert client.text() == "Created hello.txt."
+    assert len(client.permissions) == 1
+    (start,) = client.of("tool_call")
+    assert start.kind == "edit" and start.status == "pending"
+    assert start.locations[0].path == str(project / "hello.txt")
+    statuses = [u.status for u in client.of("tool_call_update")]
+    assert statuses == ["in_progress", "completed"]
+    final = client.of("tool_call_update")[-1]
+    diffs = [c for c in final.content if c.type == "diff"]
+    assert diffs and diffs[0].new_text == "hi\n" and diffs[0].path == str(project / "hello.txt")
+
+
+async def test_denied_permission_leaves_the_file_alone(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "create_file", "arguments": {"path": "no.txt", "content": "x"}}]},
+        {"text": "OK, I did not."},
+    ])
+    client = RecordingClient("reject_once")
+    async with running_agent(client, scenario, config_dir) as conn:
+        session = await conn.new_session(cwd=str(project))
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("make no.txt")])
+    assert reply.stop_reason == "end_turn"
+    assert not (project / "no.txt").exists()
+    assert client.of("tool_call_update")[-1].status == "failed"
+
+
+async def test_cancel_stops_a_running_command_quickly(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "sleep 30"}}]},
+        {"text": "never"},
+    ])
+    client = RecordingClient()
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass") as conn:
+        session = await conn.new_session(cwd=str(project))
+        task = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("sleep")])
+        )
+        while "in_progress" not in [u.status for u in client.of("tool_call_update")]:
+            await asyncio.sleep(0.02)
+        started = time.perf_counter()
+        await conn.cancel(session_id=session.session_id)
+        reply = await asyncio.wait_for(task, 5)
+        elapsed = time.perf_counter() - started
+    assert reply.stop_reason == "cancelled"
+    assert elapsed < 2.0
+
+
+async def test_load_replays_the_conversation_before_replying(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "a.txt"}}]},
+        {"text": "It says alpha."},
+    ])
+    (project / "a.txt").write_text("alpha\n")
+    first = RecordingClient()
+    async with running_agent(first, scenario, config_dir) as conn:
+        session = await conn.new_session(cwd=str(project))
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("what is in a.txt?")])
+    second = RecordingClient()
+    async with running_agent(second, scenario, config_dir) as conn:
+        listed = await conn.list_sessions(cwd=str(project))
+        assert [s.session_id for s in listed.sessions] == [session.session_id]
+        await conn.load_session(cwd=str(project), session_id=session.session_id)
+        replayed = list(second.kinds(session.session_id))
+    assert replayed[:4] == ["user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk"]
+    assert second.of("user_message_chunk")[0].content.text == "what is in a.txt?"
+    assert second.of("tool_call_update")[0].status == "completed"
+    assert "alpha" in second.of("tool_call_update")[0].content[0].content.text
+    assert second.text() == "It says alpha."
+
+
+async def test_two_sessions_keep_their_own_directories(
+    tmp_path: Path, config_dir: Path
+) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "create_file", "arguments": {"path": "f.txt", "content": "1"}}]},
+        {"tool_calls": [{"name": "create_file", "arguments": {"path": "f.txt", "content": "2"}}]},
+        {"text": "done"},
+        {"text": "done"},
+    ])
+    client = RecordingClient("allow_once")
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "accept-edits") as conn:
+        a = await conn.new_session(cwd=str(one))
+        b = await conn.new_session(cwd=str(two))
+        await asyncio.gather(
+            conn.prompt(session_id=a.session_id, prompt=[text_block("write")]),
+            conn.prompt(session_id=b.session_id, prompt=[text_block("write")]),
+        )
+    assert (one / "f.txt").exists() and (two / "f.txt").exists()
+    assert {(one / "f.txt").read_text(), (two / "f.txt").read_text()} == {"1", "2"}
+
+
+async def test_resource_link_line_range_reaches_the_model(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    src = project / "code.py"
+    src.write_text("".join(f"line {i}\n" for i in range(1, 11)))
+    scenario = write_scenario(tmp_path / "s.json", [{"text": "ok"}])
+    client = RecordingClient()
+    async with running_agent(client, scenario, config_dir) as conn:
+        session = await conn.new_session(cwd=str(project))
+        await conn.prompt(session_id=session.session_id, prompt=[
+            text_block("explain"),
+            acp.resource_link_block("code.py", f"file://{src}#L3:4"),
+            acp.resource_block(acp.embedded_text_resource("file:///x/notes.md", "remember this")),
+        ])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("/status")])
+    status = client.text()
+    assert "Messages:" in status and "Mode: **default**" in status
+    # the saved session holds exactly what the model was sent
+    saved = next((config_dir / "sessions").glob("*.jsonl")).read_text()
+    assert f"--- file://{src}#L3:4 ---\\nline 3\\nline 4\\n--- end ---" in saved
+    assert "--- file:///x/notes.md ---\\nremember this\\n--- end ---" in saved
+    assert "line 5" not in saved
+
+
+async def test_plan_updates_from_write_todos_and_slash_plan(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    todos = [{"content": "read", "status": "completed"}, {"content": "write", "status": "in_progress"}]
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "write_todos", "arguments": {"todos": todos}}]},
+        {"text": "planned"},
+    ])
+    client = RecordingClient()
+    async with running_agent(client, scenario, config_dir) as conn:
+        session = await conn.new_session(cwd=str(project))
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("plan it")])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("/plan")])
+        await asyncio.sleep(0.1)
+    (plan,) = client.of("plan")
+    assert [(e.content, e.status) for e in plan.entries] == [("read", "completed"), ("write", "in_progress")]
+    assert client.of("current_mode_update")[-1].current_mode_id == "plan"
+    commands = client.of("available_commands_update")[0].available_commands
+    assert {"help", "plan", "init", "undo", "compact"} <= {c.name for c in commands}
+
+
+async def test_file_writes_go_through_the_editor_when_it_offers_fs(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    (project / "e.txt").write_text("old line\n")
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "edit_file", "arguments": {
+            "path": "e.txt", "old_text": "old line", "new_text": "new line"}}]},
+        {"text": "edited"},
+    ])
+    client = RecordingClient("allow_always")
+    async with running_agent(client, scenario, config_dir, fs=True) as conn:
+        session = await conn.new_session(cwd=str(project))
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("edit")])
+    assert client.writes == [(str(project / "e.txt"), "new line\n")]
+    assert str(project / "e.txt") in client.reads
+    diff = next(c for c in client.of("tool_call_update")[-1].content if c.type == "diff")
+    assert (diff.old_text, diff.new_text) == ("old line\n", "new line\n")
+    (_tool_call, options) = client.permissions[0]
+    assert {o.kind for o in options} == {"allow_once", "allow_always", "reject_once", "reject_always"}

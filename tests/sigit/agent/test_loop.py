@@ -1,0 +1,161 @@
+"""The agent loop against the scripted model: what a user sees happen in one turn."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from sigit.agent.events import (
+    AgentEvent,
+    Notice,
+    PermissionAsked,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TurnFinished,
+    UsageUpdated,
+)
+from sigit.agent.loop import PermissionReply
+from sigit.app import AgentSession
+from sigit.sessions import SessionStore
+
+OpenSession = Any
+
+
+async def collect(session: AgentSession, prompt: str) -> list[AgentEvent]:
+    return [event async for event in session.prompt(prompt)]
+
+
+def call(name: str, **arguments: object) -> dict[str, object]:
+    return {"tool_calls": [{"name": name, "arguments": arguments}]}
+
+
+async def test_tool_round_trip_creates_file_and_answers(open_session: OpenSession, workdir: Path) -> None:
+    session, runtime = await open_session(
+        [call("create_file", path="a.txt", content="hello\n"), "Done: wrote a.txt."],
+        permission_mode="accept-edits",
+    )
+    events = await collect(session, "write a.txt")
+    assert (workdir / "a.txt").read_text() == "hello\n"
+    finished = events[-1]
+    assert isinstance(finished, TurnFinished)
+    assert finished.stop_reason == "end_turn" and finished.text == "Done: wrote a.txt."
+    assert finished.rounds == 2
+    tool_done = next(e for e in events if isinstance(e, ToolFinished))
+    assert tool_done.diff and "+hello" in tool_done.diff
+    assert any(isinstance(e, UsageUpdated) for e in events)
+    # the tool result went back to the model under the call's id
+    second = runtime.requests[1].messages
+    assert second[-1].role == "tool" and "a.txt" in second[-1].content
+    runtime.assert_consumed()
+
+
+async def test_denied_in_default_mode_without_approver(open_session: OpenSession, workdir: Path) -> None:
+    session, runtime = await open_session([call("run_command", command="touch x"), "ok"])
+    events = await collect(session, "touch x")
+    assert not (workdir / "x").exists()
+    result = next(e for e in events if isinstance(e, ToolFinished))
+    assert result.is_error and "--allow-tool" in result.output
+    assert "Not run" in runtime.requests[1].messages[-1].content
+
+
+async def test_approver_allow_for_session_is_remembered(open_session: OpenSession, workdir: Path) -> None:
+    asked: list[PermissionAsked] = []
+
+    async def approve(request: PermissionAsked) -> PermissionReply:
+        asked.append(request)
+        return PermissionReply(True, "session")
+
+    session, _ = await open_session(
+        [call("run_command", command="echo hi one"), call("run_command", command="echo hi two"), "done"],
+        approver=approve,
+    )
+    events = await collect(session, "echo twice")
+    outputs = [e.output for e in events if isinstance(e, ToolFinished)]
+    assert "one" in outputs[0] and "two" in outputs[1]
+    assert len(asked) == 1 and asked[0].suggested_rule == "run_command(echo hi*)"
+
+
+async def test_repetition_guard_stops_third_identical_call(open_session: OpenSession, workdir: Path) -> None:
+    (workdir / "f.txt").write_text("x\n")
+    same = call("read_file", path="f.txt")
+    session, runtime = await open_session([same, same, same, "I read it."])
+    events = await collect(session, "read f.txt forever")
+    finished = [e for e in events if isinstance(e, ToolFinished)]
+    assert len(finished) == 3 and finished[2].is_error and "already made 2 times" in finished[2].output
+    assert any(isinstance(e, Notice) and "Repetition guard" in e.message for e in events)
+    assert runtime.requests[-1].offered_tools() == ()  # the next round must answer in text
+
+
+async def test_round_limit_offers_no_tools_on_last_round(open_session: OpenSession, workdir: Path) -> None:
+    turns = [call("list_directory", path=".")] + [call("glob", pattern=f"*{i}") for i in range(3)]
+    session, runtime = await open_session(turns, max_rounds=3)
+    events = await collect(session, "loop")
+    assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "max_turns"
+    assert runtime.requests[2].offered_tools() == ()
+    assert runtime.requests[0].offered_tools() != ()
+
+
+async def test_malformed_call_is_explained_to_the_model(open_session: OpenSession, workdir: Path) -> None:
+    bad = {"raw": '<tool_call>\n{"name": "no_such_tool", "arguments": {}}\n</tool_call>'}
+    session, runtime = await open_session([bad, "sorry"])
+    events = await collect(session, "do it")
+    assert isinstance(events[-1], TurnFinished) and events[-1].text == "sorry"
+    retry_prompt = runtime.requests[1].messages[-1].content
+    assert "could not be used" in retry_prompt and "no_such_tool" in retry_prompt
+
+
+async def test_cancel_mid_stream_keeps_history_consistent(open_session: OpenSession, workdir: Path) -> None:
+    session, runtime = await open_session(["word " * 400])
+    runtime.chunk_delay = 0.01
+    events = []
+
+    async def consume() -> None:
+        async for event in session.prompt("talk"):
+            events.append(event)
+            if isinstance(event, TextDelta) and len(events) == 3:
+                session.cancel()
+
+    await asyncio.wait_for(consume(), 5)
+    assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "cancelled"
+    history = session.agent.engine.history()
+    assert history[0].content == "talk"
+
+
+async def test_cancel_during_command_kills_it_and_answers_calls(open_session: OpenSession) -> None:
+    session, _ = await open_session([call("run_command", command="sleep 30")], permission_mode="bypass")
+
+    async def consume() -> list[object]:
+        out = []
+        async for event in session.prompt("sleep"):
+            out.append(event)
+            if isinstance(event, ToolStarted):
+                asyncio.get_running_loop().call_later(0.2, session.cancel)
+        return out
+
+    events = await asyncio.wait_for(consume(), 10)
+    assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "cancelled"
+    roles = [m.role.value for m in session.agent.engine.history()]
+    assert roles[-2:] == ["assistant", "tool"]  # every call got an answer
+
+
+async def test_session_saved_and_resumed_identically(open_session: OpenSession, tmp_path: Path) -> None:
+    session, _ = await open_session([call("list_directory", path="."), "listed"])
+    await collect(session, "list")
+    store = SessionStore(tmp_path / "config" / "sessions")
+    saved = store.load(session.id)
+    assert saved.messages == list(session.agent.engine.history_messages())
+    assert saved.title == "list"
+
+
+async def test_rewind_restores_last_turn_files(open_session: OpenSession, workdir: Path) -> None:
+    (workdir / "a.py").write_text("x = 1\n")
+    session, _ = await open_session(
+        [call("edit_file", path="a.py", old_text="x = 1", new_text="x = 2"), "edited"],
+        permission_mode="accept-edits",
+    )
+    await collect(session, "edit")
+    assert (workdir / "a.py").read_text() == "x = 2\n"
+    session.rewind()
+    assert (workdir / "a.py").read_text() == "x = 1\n"

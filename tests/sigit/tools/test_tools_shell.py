@@ -1,0 +1,153 @@
+"""run_command, command_output and kill_command with real processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+import pytest
+from sigit.tools import ToolContext, ToolRegistry
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+async def wait_gone(pid: int, within: float = 3.0) -> bool:
+    deadline = time.monotonic() + within
+    while alive(pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    return not alive(pid)
+
+
+async def test_exit_code_and_combined_output(registry: ToolRegistry, ctx: ToolContext) -> None:
+    out = await registry.invoke("run_command", {"command": "echo out; echo err >&2"}, ctx)
+    assert not out.is_error
+    assert out.text == "Exit code 0:\nout\nerr\n"
+    failed = await registry.invoke("run_command", {"command": "exit 3"}, ctx)
+    assert failed.is_error and failed.text == "Exit code 3:\n(no output)"
+
+
+async def test_commands_run_in_the_session_cwd_and_its_subdirs(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    (ctx.cwd / "sub").mkdir()
+    here = await registry.invoke("run_command", {"command": "pwd"}, ctx)
+    assert here.text.splitlines()[1] == str(ctx.cwd)
+    sub = await registry.invoke("run_command", {"command": "pwd", "cwd": "sub"}, ctx)
+    assert sub.text.splitlines()[1] == str(ctx.cwd / "sub")
+    bad = await registry.invoke("run_command", {"command": "pwd", "cwd": "nope"}, ctx)
+    assert bad.is_error and "not a directory" in bad.text
+
+
+async def test_ten_megabytes_of_output_is_cut_head_and_tail(registry: ToolRegistry, ctx: ToolContext) -> None:
+    command = "printf 'FIRST\\n'; head -c 10000000 /dev/zero | tr '\\0' 'a'; printf '\\nLAST\\n'"
+    started = time.monotonic()
+    out = await registry.invoke("run_command", {"command": command}, ctx)
+    assert time.monotonic() - started < 4
+    assert out.text.startswith("Exit code 0:\nFIRST\n")
+    assert out.text.endswith("LAST\n")
+    assert "bytes of output omitted" in out.text
+    assert len(out.text.encode()) < 50_300
+
+
+async def test_multibyte_output_is_never_cut_inside_a_character(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    command = "i=0; while [ $i -lt 6000 ]; do printf 'aé€😀'; i=$((i+1)); done"
+    out = await registry.invoke("run_command", {"command": command}, ctx)
+    assert "omitted" in out.text
+    assert "\ufffd" not in out.text
+
+
+async def test_timeout_kills_the_whole_process_group(registry: ToolRegistry, ctx: ToolContext) -> None:
+    ctx.command_timeout = 0.5
+    out = await registry.invoke("run_command", {"command": "sleep 30 & echo $!; wait"}, ctx)
+    assert out.is_error and "timed out after 0.5 s" in out.text
+    child = int(out.text.splitlines()[-1])
+    assert await wait_gone(child), "the forked child survived the timeout"
+
+
+async def test_a_finished_command_leaves_no_children_behind(registry: ToolRegistry, ctx: ToolContext) -> None:
+    out = await registry.invoke("run_command", {"command": "sleep 30 & echo $!"}, ctx)
+    assert out.text.startswith("Exit code 0:")
+    assert await wait_gone(int(out.text.splitlines()[-1]))
+
+
+async def test_the_cancel_event_stops_the_command(registry: ToolRegistry, ctx: ToolContext) -> None:
+    ctx.cancel = asyncio.Event()
+    call = asyncio.create_task(registry.invoke("run_command", {"command": "echo $$; sleep 30"}, ctx))
+    await asyncio.sleep(0.3)
+    ctx.cancel.set()
+    out = await asyncio.wait_for(call, 3)
+    assert out.is_error and "cancelled" in out.text
+    assert await wait_gone(int(out.text.splitlines()[-1]))
+
+
+async def test_cancelling_the_task_kills_the_group(registry: ToolRegistry, ctx: ToolContext) -> None:
+    pid_file = ctx.cwd / "pid"
+    call = asyncio.create_task(
+        registry.invoke("run_command", {"command": f"sleep 30 & echo $! > {pid_file}; wait"}, ctx)
+    )
+    for _ in range(100):
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        await asyncio.sleep(0.02)
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    pid = int(pid_file.read_text())
+    gone = await wait_gone(pid)
+    assert gone, Path(f"/proc/{pid}/stat").read_text()
+
+
+async def test_background_command_output_is_polled(registry: ToolRegistry, ctx: ToolContext) -> None:
+    started = await registry.invoke(
+        "run_command", {"command": "echo start; sleep 0.4; echo end", "run_in_background": True}, ctx
+    )
+    assert "task_id bg1" in started.text
+    await asyncio.sleep(0.2)
+    first = await registry.invoke("command_output", {"task_id": "bg1"}, ctx)
+    assert "still running" in first.text and "start" in first.text and "end" not in first.text
+    await asyncio.sleep(0.5)
+    second = await registry.invoke("command_output", {"task_id": "bg1"}, ctx)
+    assert "finished with exit code 0" in second.text
+    assert "end" in second.text and "start" not in second.text
+    third = await registry.invoke("command_output", {"task_id": "bg1"}, ctx)
+    assert "(no new output)" in third.text
+
+
+async def test_kill_command_ends_the_background_group(registry: ToolRegistry, ctx: ToolContext) -> None:
+    await registry.invoke(
+        "run_command", {"command": "sleep 30 & echo $!; wait", "run_in_background": True}, ctx
+    )
+    await asyncio.sleep(0.2)
+    polled = await registry.invoke("command_output", {"task_id": "bg1"}, ctx)
+    child = int(polled.text.splitlines()[-1])
+    killed = await registry.invoke("kill_command", {"task_id": "bg1"}, ctx)
+    assert "Killed task bg1" in killed.text
+    assert await wait_gone(child)
+    unknown = await registry.invoke("kill_command", {"task_id": "bg9"}, ctx)
+    assert unknown.is_error and "bg9" in unknown.text and "bg1" in unknown.text
+
+
+async def test_kill_all_ends_every_background_command(registry: ToolRegistry, ctx: ToolContext) -> None:
+    for _ in range(2):
+        await registry.invoke("run_command", {"command": "echo $$; sleep 30", "run_in_background": True}, ctx)
+    await asyncio.sleep(0.2)
+    pids = []
+    for task_id in ctx.processes.ids():
+        job = ctx.processes.get(task_id)
+        assert job is not None
+        pids.append(job.proc.pid)
+    await ctx.processes.kill_all()
+    for pid in pids:
+        assert await wait_gone(pid)
+    assert os.getpid() not in pids
