@@ -210,3 +210,46 @@ async def test_file_writes_go_through_the_editor_when_it_offers_fs(
     assert (diff.old_text, diff.new_text) == ("old line\n", "new line\n")
     (_tool_call, options) = client.permissions[0]
     assert {o.kind for o in options} == {"allow_once", "allow_always", "reject_once", "reject_always"}
+
+
+async def test_editor_mcp_servers_are_connected_and_their_tools_run(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    import sys
+
+    from acp.schema import McpServerStdio
+
+    fixture = Path(__file__).resolve().parents[1] / "extensions" / "mcp_server_fixture.py"
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "mcp__fixture__add", "arguments": {"a": 20, "b": 22}}]},
+        {"text": "42"},
+    ])
+    client = RecordingClient()
+    server = McpServerStdio(name="fixture", command=sys.executable, args=[str(fixture)], env=[])
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass") as conn:
+        session = await conn.new_session(cwd=str(project), mcp_servers=[server])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("add")])
+    assert reply.stop_reason == "end_turn"
+    done = client.of("tool_call_update")[-1]
+    assert done.status == "completed"
+    assert "42" in str(done.content)
+
+
+async def test_blocking_hook_stops_run_command_over_acp(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    (project / ".sigit").mkdir()
+    (project / ".sigit" / "settings.toml").write_text(
+        '[[hooks.pre_tool_use]]\nmatcher = "run_command"\ncommand = "echo blocked-by-policy >&2; exit 2"\n'
+    )
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "touch ran"}}]},
+        {"text": "ok"},
+    ])
+    client = RecordingClient()
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass") as conn:
+        session = await conn.new_session(cwd=str(project))
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("touch")])
+    assert not (project / "ran").exists()
+    done = client.of("tool_call_update")[-1]
+    assert done.status == "failed" and "blocked-by-policy" in str(done.content)

@@ -140,3 +140,19 @@ def test_tiny_gguf_completes_whatever_the_model_emits(dirs: tuple[Path, Path], t
     assert "Traceback" not in proc.stderr
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result["type"] == "result" and result["session_id"]
+
+
+def test_blocking_hook_stops_run_command_headless(dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    work, config = dirs
+    (work / ".sigit").mkdir()
+    (work / ".sigit" / "settings.toml").write_text(
+        '[[hooks.pre_tool_use]]\nmatcher = "run_command"\ncommand = "echo no-way >&2; exit 2"\n'
+    )
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"turns": [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "touch ran"}}]}, "blocked"]}))
+    proc = run_sigit(["-p", "touch", "--model", f"scripted:{scenario}", "--permission-mode", "bypass"],
+                     work, config)
+    assert proc.returncode == 0
+    assert not (work / "ran").exists()
+    assert "no-way" in proc.stderr

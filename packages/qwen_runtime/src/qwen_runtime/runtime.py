@@ -67,14 +67,23 @@ class Runtime(ABC):
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Event | BaseException | None] = asyncio.Queue()
 
+        def post(item: Event | BaseException | None) -> bool:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+            except RuntimeError:  # the event loop closed under us: nobody is listening any more
+                token.cancel()
+                return False
+            return True
+
         def produce() -> None:
             try:
                 for event in self.stream(request, token):
-                    loop.call_soon_threadsafe(queue.put_nowait, event)
+                    if not post(event):
+                        return
             except BaseException as exc:  # handed to the consumer, re-raised there
-                loop.call_soon_threadsafe(queue.put_nowait, exc)
+                post(exc)
             finally:
-                loop.call_soon_threadsafe(queue.put_nowait, None)
+                post(None)
 
         thread = threading.Thread(target=produce, name=f"{self.name}-generate", daemon=True)
         thread.start()

@@ -23,11 +23,14 @@ from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
 from .config.settings import Settings, load_settings
+from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .permissions import PermissionPolicy
 from .prompt import build_system_prompt
 from .sessions import Session, SessionStore
 from .tools import ToolContext, ToolRegistry, default_registry
+from .tools.skill import make_skill_tool
+from .tools.task import make_task_tool
 
 if TYPE_CHECKING:
     from .extensions.mcp_client import McpManager
@@ -99,21 +102,22 @@ class SessionHost:
         max_tokens = self.options.max_tokens or settings.max_tokens
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
         engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=max_tokens // 2))
+        policy = PermissionPolicy(settings, cwd, self.options.permission_mode or None)
+        notices = [f"settings: {w}" for w in settings.warnings]
         if not runtime.supports_tools:
             registry = ToolRegistry([])
-        engine.set_system_prompt(
-            build_system_prompt(
-                cwd, tool_names=registry.names(), config_dir=self.config_dir,
-                attribution=settings.attribution_trailer,
-            )
+        else:
+            notices += await self._register_extensions(cwd, registry, engine, policy)
+        system_prompt = await asyncio.to_thread(  # runs git: not in the event loop
+            build_system_prompt, cwd, tool_names=registry.names(), config_dir=self.config_dir,
+            attribution=settings.attribution_trailer,
         )
+        engine.set_system_prompt(system_prompt)
         engine.set_history(session.messages)
-        policy = PermissionPolicy(settings, cwd, self.options.permission_mode or None)
         for rule in self.options.allow_tools:
             policy.add_session_rule(rule, "allow")
         for rule in self.options.deny_tools:
             policy.add_session_rule(rule, "deny")
-        notices = [f"settings: {w}" for w in settings.warnings]
         hooks = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=notices.append)
         notices += hooks.config_warnings
         mcp = None
@@ -140,6 +144,27 @@ class SessionHost:
         if hooks.has("session_start"):
             await hooks.session_start()
         return AgentSession(session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices)
+
+
+    async def _register_extensions(
+        self, cwd: Path, registry: ToolRegistry, engine: ChatEngine, policy: PermissionPolicy
+    ) -> list[str]:
+        """Skills (the `skill` tool) and agent types (the `task` tool) from .sigit/, .claude/, the user dir."""
+        skills, agent_types = await asyncio.gather(
+            asyncio.to_thread(discover_skills, cwd, self.config_dir),
+            asyncio.to_thread(discover_agent_types, cwd, self.config_dir),
+        )
+        if skills.skills:
+            registry.register(make_skill_tool(skills))
+        registry.register(
+            make_task_tool(lambda: engine.runtime, agent_types, registry, sampling=lambda: engine.sampling,
+                           policy=policy)
+        )
+        return [str(w) for w in [*skills.warnings, *agent_types.warnings]]
+
+    def commands(self, cwd: Path) -> CommandSet:
+        """Custom slash commands (markdown files) for this directory."""
+        return discover_commands(cwd, self.config_dir)
 
 
 class AgentSession:

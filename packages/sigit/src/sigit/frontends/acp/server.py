@@ -255,7 +255,9 @@ class SigitAcpAgent:
             session.cwd = cwd
         session_id = session.id
         try:
-            agent_session = await self.host.open(cwd, session=session, approver=self._approver(session_id))
+            agent_session = await self.host.open(
+                cwd, session=session, approver=self._approver(session_id), mcp_servers=list(mcp_servers or ())
+            )
         except (FileNotFoundError, NotADirectoryError) as exc:
             raise RequestError.invalid_params({"details": str(exc)}) from None
         except Exception as exc:
@@ -281,14 +283,12 @@ class SigitAcpAgent:
     async def _announce(self, live: LiveSession, mcp_servers: Sequence[Any] | None) -> None:
         await self._send(live.session.id, update_available_commands(available_commands()))
         if mcp_servers:
-            names = ", ".join(str(getattr(s, "name", "?")) for s in mcp_servers)
-            log.warning("session %s: MCP servers from the client are not supported yet: %s",
-                        live.session.id, names)
-            await self._send(live.session.id, _message(
-                f"_Note: the editor passed MCP servers ({names}); siGit does not connect to "
-                "editor-provided MCP servers yet, so their tools are not available. Configure them in "
-                "sigit's mcp.toml instead._\n\n"
-            ))
+            # the editor's servers are connected like .mcp.json ones; say which failed, not silently
+            status = live.session.mcp_status()
+            log.info("session %s MCP servers:\n%s", live.session.id, status)
+            failed = [line for line in status.splitlines() if "failed" in line]
+            if failed:
+                await self._send(live.session.id, _message("_MCP: " + "; ".join(failed) + "_\n\n"))
 
     def _after_reply(self, session_id: str, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` once the current request's reply is on the wire (updates must follow it)."""
