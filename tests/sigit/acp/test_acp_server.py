@@ -253,3 +253,23 @@ async def test_blocking_hook_stops_run_command_over_acp(
     assert not (project / "ran").exists()
     done = client.of("tool_call_update")[-1]
     assert done.status == "failed" and "blocked-by-policy" in str(done.content)
+
+
+async def test_claude_custom_commands_are_advertised_and_expanded(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    commands = project / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "review.md").write_text("---\ndescription: Review a file\n---\nReview $ARGUMENTS carefully.\n")
+    scenario = write_scenario(tmp_path / "s.json", [{"text": "Looks fine."}])
+    client = RecordingClient()
+    async with running_agent(client, scenario, config_dir) as conn:
+        session = await conn.new_session(cwd=str(project))
+        while not client.of("available_commands_update"):
+            await asyncio.sleep(0.02)
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("/review main.py")])
+    assert reply.stop_reason == "end_turn"
+    names = [c.name for c in client.of("available_commands_update")[-1].available_commands]
+    assert "review" in names and "mcp" in names
+    saved = (config_dir / "sessions" / f"{session.session_id}.jsonl").read_text()
+    assert "Review main.py carefully." in saved

@@ -77,3 +77,22 @@ async def test_bad_mcp_server_is_reported_not_fatal(open_session: Any, workdir: 
         assert isinstance(events[-1], TurnFinished) and events[-1].text == "hi"
     finally:
         await session.close()
+
+
+async def test_custom_command_expands_and_skill_tool_is_offered(open_session: Any, workdir: Path) -> None:
+    (workdir / ".claude" / "commands" / "git").mkdir(parents=True)
+    (workdir / ".claude" / "commands" / "git" / "commit.md").write_text(
+        "---\ndescription: Commit\nargument-hint: MESSAGE\n---\nCommit with message: $1 (all: $ARGUMENTS)\n"
+    )
+    (workdir / ".claude" / "skills" / "pdf").mkdir(parents=True)
+    (workdir / ".claude" / "skills" / "pdf" / "SKILL.md").write_text(
+        "---\nname: pdf\ndescription: Work with PDF files\n---\nUse pdftotext.\n"
+    )
+    session, runtime = await open_session(["ok"])
+    await collect(session, '/git:commit "fix bug" now')
+    sent = runtime.requests[0].messages[-1].content
+    assert sent.strip() == "Commit with message: fix bug (all: \"fix bug\" now)"
+    offered = {spec.name for spec in runtime.requests[0].tools}
+    assert {"skill", "task"} <= offered
+    skill = next(spec for spec in runtime.requests[0].tools if spec.name == "skill")
+    assert "pdf" in skill.description

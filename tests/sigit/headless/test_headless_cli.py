@@ -156,3 +156,35 @@ def test_blocking_hook_stops_run_command_headless(dirs: tuple[Path, Path], tmp_p
     assert proc.returncode == 0
     assert not (work / "ran").exists()
     assert "no-way" in proc.stderr
+
+
+def test_fork_session_leaves_the_original_alone(dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    work, config = dirs
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"turns": ["one"]}))
+    first = json.loads(run_sigit(["-p", "start", "--model", f"scripted:{scenario}", "--output-format", "json"],
+                                 work, config).stdout)
+    scenario.write_text(json.dumps({"turns": ["two"]}))
+    forked = run_sigit(["-p", "more", "--model", f"scripted:{scenario}", "--resume", first["session_id"],
+                        "--fork-session", "--output-format", "json"], work, config)
+    fork_id = json.loads(forked.stdout)["session_id"]
+    assert fork_id != first["session_id"]
+    original = (config / "sessions" / f"{first['session_id']}.jsonl").read_text()
+    assert "more" not in original
+    assert "more" in (config / "sessions" / f"{fork_id}.jsonl").read_text()
+
+
+def test_sigit_init_writes_agents_md(dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    work, config = dirs
+    (work / "Makefile").write_text("test:\n\tpytest\n")
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"turns": [
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "Makefile"}}]},
+        {"tool_calls": [{"name": "create_file", "arguments": {
+            "path": "AGENTS.md", "content": "# AGENTS.md\n\n- Test: `make test`\n"}}]},
+        "Wrote AGENTS.md.",
+    ]}))
+    proc = run_sigit(["init", "--model", f"scripted:{scenario}"], work, config)
+    assert proc.returncode == 0, proc.stderr
+    assert "make test" in (work / "AGENTS.md").read_text()
+    assert proc.stdout.strip() == "Wrote AGENTS.md."

@@ -143,7 +143,11 @@ class SessionHost:
         )
         if hooks.has("session_start"):
             await hooks.session_start()
-        return AgentSession(session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices)
+        commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
+        notices += [str(w) for w in commands.warnings]
+        return AgentSession(
+            session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands
+        )
 
 
     async def _register_extensions(
@@ -180,6 +184,7 @@ class AgentSession:
         hooks: HookRunner | None = None,
         mcp: McpManager | None = None,
         notices: Sequence[str] = (),
+        commands: CommandSet | None = None,
     ) -> None:
         self.session = session
         self.agent = agent
@@ -189,6 +194,17 @@ class AgentSession:
         self.mcp = mcp
         self.running = False
         self._pending_notices = list(notices)
+        self.commands = commands if commands is not None else CommandSet([], [])
+
+    def expand_command(self, text: str) -> str:
+        """`/name args` of a custom command (markdown in .sigit/commands, .claude/commands, ...) becomes
+        its prompt; any other text is returned as it is."""
+        stripped = text.strip()
+        if not stripped.startswith("/"):
+            return text
+        name, _, arguments = stripped[1:].partition(" ")
+        command = self.commands.get(name)
+        return command.expand(arguments.strip()) if command is not None else text
 
     @property
     def id(self) -> str:
@@ -211,7 +227,7 @@ class AgentSession:
                     yield Notice(f"Prompt blocked by a hook: {refusal}", "error")
                     yield TurnFinished("refusal", "", 0, f"blocked by a user_prompt_submit hook: {refusal}")
                     return
-            async for event in self.agent.run(text):
+            async for event in self.agent.run(self.expand_command(text)):
                 if isinstance(event, TurnFinished):
                     self.save()
                 yield event

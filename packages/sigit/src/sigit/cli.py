@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resume", metavar="ID", default=None, help="continue a saved session")
     parser.add_argument("--continue", dest="continue_last", action="store_true",
                         help="continue the latest session of this directory")
+    parser.add_argument("--fork-session", action="store_true",
+                        help="with --resume/--continue: continue in a new copy, leaving the original as it was")
     parser.add_argument("--no-think", action="store_true", help="turn the model's thinking off")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")

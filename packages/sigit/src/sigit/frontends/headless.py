@@ -74,6 +74,8 @@ async def open_session(host: SessionHost, args: argparse.Namespace) -> AgentSess
         if session is None:
             raise SessionError(f"no saved session for {cwd} to continue")
     if session is not None:
+        if getattr(args, "fork_session", False):
+            session = host.store.fork(session.id)
         cwd = session.cwd
     return await host.open(cwd, session=session)
 

@@ -36,17 +36,29 @@ COMMANDS: tuple[tuple[str, str, str | None], ...] = (
     ("status", "Session, model, mode, context use", None),
     ("undo", "Undo the file changes of the last turn (the conversation stays)", None),
     ("models", "List the models this build knows", None),
+    ("tools", "List the tools the model can call", None),
+    ("mcp", "List the MCP servers, their state and tools", None),
+    ("skills", "List the skills the model can load", None),
+    ("commands", "List the custom slash commands", None),
 )
 NAMES = frozenset(name for name, _, _ in COMMANDS)
 
 
-def available_commands() -> list[AvailableCommand]:
+def available_commands(session: AgentSession | None = None) -> list[AvailableCommand]:
+    """The built-in commands, then the custom ones (markdown files) that do not shadow a built-in."""
+    entries = list(COMMANDS)
+    if session is not None:
+        entries += [
+            (c.name, c.description or f"Custom command ({c.path.name})", c.argument_hint or None)
+            for c in session.commands.commands
+            if c.name not in NAMES
+        ]
     return [
         AvailableCommand(
             name=name, description=description,
             input=AvailableCommandInput(root=UnstructuredCommandInput(hint=hint)) if hint else None,
         )
-        for name, description, hint in COMMANDS
+        for name, description, hint in entries
     ]
 
 
@@ -107,4 +119,19 @@ async def run_command(name: str, arg: str, session: AgentSession, model: str) ->
     if name == "models":
         lines = [f"- `{n}`" + (" (current)" if n == model else "") for n in model_names(model)]
         return CommandResult("Models (start `sigit acp --model NAME` to use another):\n" + "\n".join(lines))
+    if name == "tools":
+        return CommandResult("\n".join(
+            f"- `{t.name}`" + (" (read-only)" if t.read_only else "") for t in agent.tools.tools()
+        ))
+    if name == "mcp":
+        return CommandResult(f"```\n{session.mcp_status()}\n```")
+    if name == "skills":
+        skill = agent.tools.get("skill")
+        return CommandResult(skill.description if skill is not None else "No skills found (.sigit/skills, "
+                             ".claude/skills, the user config dir).")
+    if name == "commands":
+        custom = session.commands.commands
+        if not custom:
+            return CommandResult("No custom commands (.sigit/commands, .claude/commands, the user config dir).")
+        return CommandResult("\n".join(f"- `/{c.name}` {c.description}" for c in custom))
     raise ValueError(f"unknown command /{name}")

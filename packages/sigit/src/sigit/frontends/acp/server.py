@@ -281,7 +281,7 @@ class SigitAcpAgent:
         return live
 
     async def _announce(self, live: LiveSession, mcp_servers: Sequence[Any] | None) -> None:
-        await self._send(live.session.id, update_available_commands(available_commands()))
+        await self._send(live.session.id, update_available_commands(available_commands(live.session)))
         if mcp_servers:
             # the editor's servers are connected like .mcp.json ones; say which failed, not silently
             status = live.session.mcp_status()
