@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from qwen_runtime.backends.scripted import ScriptedRuntime
-from sigit.app import AgentSession, HostOptions, SessionHost
+from sigit.app import AgentSession, SessionHost
+from sigit.options import HostOptions
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from sigit.agent.events import (
     TurnFinished,
     UsageUpdated,
 )
-from sigit.agent.loop import PermissionReply
+from sigit.agent.events import PermissionReply
 from sigit.app import AgentSession
 from sigit.sessions import SessionStore
 

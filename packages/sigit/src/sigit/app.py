@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from .config.paths import project_root
 from .config.settings import Settings, load_settings
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
+from .options import HostOptions
 from .permissions import PermissionPolicy
 from .prompt import build_system_prompt
 from .sessions import Session, SessionStore
@@ -34,19 +34,6 @@ from .tools.task import make_task_tool
 
 if TYPE_CHECKING:
     from .extensions.mcp_client import McpManager
-
-
-@dataclass
-class HostOptions:
-    model: str | None = None
-    permission_mode: str | None = None
-    allow_tools: Sequence[str] = ()
-    deny_tools: Sequence[str] = ()
-    config_dir: Path | None = None
-    max_rounds: int = 24
-    thinking: bool | None = None
-    max_tokens: int | None = None
-    runtime_options: dict[str, Any] = field(default_factory=dict)
 
 
 class SessionHost:
@@ -158,12 +145,13 @@ class SessionHost:
             asyncio.to_thread(discover_skills, cwd, self.config_dir),
             asyncio.to_thread(discover_agent_types, cwd, self.config_dir),
         )
-        if skills.skills:
+        if skills.skills and "skill" not in registry:
             registry.register(make_skill_tool(skills))
-        registry.register(
-            make_task_tool(lambda: engine.runtime, agent_types, registry, sampling=lambda: engine.sampling,
-                           policy=policy)
-        )
+        if "task" not in registry:  # a caller's own registry may bring its own
+            registry.register(
+                make_task_tool(lambda: engine.runtime, agent_types, registry, sampling=lambda: engine.sampling,
+                               policy=policy)
+            )
         return [str(w) for w in [*skills.warnings, *agent_types.warnings]]
 
     def commands(self, cwd: Path) -> CommandSet:

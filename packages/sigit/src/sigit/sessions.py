@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from onde.history import message_from_dict, message_to_dict
 from qwen_runtime.types import Message, UserMessage
 
 FORMAT = "sigit.session"
@@ -75,6 +74,8 @@ class Session:
         }
 
     def to_jsonl(self) -> str:
+        from onde.history import message_to_dict  # onde loads with the agent, not with the session list
+
         lines = [json.dumps(self.header(), ensure_ascii=False)]
         for message in self.messages:
             lines.append(json.dumps({"type": "message", **message_to_dict(message)}, ensure_ascii=False))
@@ -91,6 +92,8 @@ class Session:
             raise SessionError(f"{where}: line 1 is not JSON: {exc}") from None
         if not isinstance(head, dict) or head.get("format") != FORMAT:
             raise SessionError(f"{where}: not a siGit session file (no {FORMAT!r} header)")
+        from onde.history import message_from_dict
+
         messages: list[Message] = []
         for number, line in enumerate(lines[1:], start=2):
             try:

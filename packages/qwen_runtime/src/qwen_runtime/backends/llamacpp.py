@@ -355,6 +355,8 @@ class _Generation:
                     reason = "length"
                     break
                 batch = self._budget_close()
+                for appended in batch:  # the penalties see what the model will have "said"
+                    sampler.accept(appended)
                 if not batch:
                     if self.constraint is not None:
                         self.constraint.apply(rt.logits())

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..types import ToolSpec
+
+if TYPE_CHECKING:  # jsonschema costs ~150 ms to import: loaded on the first validation only
+    from jsonschema.exceptions import ValidationError
 
 _MAX_ERRORS = 5
 _JSON_TYPES: tuple[tuple[type | tuple[type, ...], str], ...] = (
@@ -79,6 +79,8 @@ def validate_call(name: str, arguments: Any, tools: Sequence[ToolSpec]) -> str |
     if not isinstance(arguments, dict):
         return f"arguments of {name} must be a JSON object, got {json_type(arguments)} {_short(arguments)}"
     try:
+        import jsonschema.validators
+
         validator_class = jsonschema.validators.validator_for(spec.parameters)
         validator = validator_class(spec.parameters)
         errors = sorted(

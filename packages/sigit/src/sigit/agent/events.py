@@ -124,6 +124,15 @@ class TurnFinished:
     type: Literal["turn_finished"] = "turn_finished"
 
 
+@dataclass(frozen=True)
+class PermissionReply:
+    """A frontend's answer to `PermissionAsked` (what the injected approver returns)."""
+
+    allowed: bool
+    scope: Literal["once", "session", "project"] = "once"
+    reason: str = ""
+
+
 AgentEvent: TypeAlias = (
     TurnStarted
     | ReasoningDelta

@@ -10,8 +10,7 @@ import asyncio
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from onde import ChatEngine, ChatMessage, InferenceError, ToolAwareResult, ToolCallRequest, ToolResult
 from qwen_runtime.types import ToolSpec
@@ -25,6 +24,7 @@ from .events import (
     Notice,
     PermissionAnswered,
     PermissionAsked,
+    PermissionReply,
     ReasoningDelta,
     StopReason,
     TextDelta,
@@ -39,13 +39,6 @@ from .events import (
 
 MAX_ROUNDS = 24
 REPEAT_LIMIT = 3  # the 3rd identical call in one prompt is not run
-
-
-@dataclass(frozen=True)
-class PermissionReply:
-    allowed: bool
-    scope: Literal["once", "session", "project"] = "once"
-    reason: str = ""
 
 
 Approver = Callable[[PermissionAsked], Awaitable[PermissionReply]]

@@ -25,7 +25,8 @@ from ..agent.events import (
     ToolFinished,
     TurnFinished,
 )
-from ..app import AgentSession, HostOptions, SessionHost
+from ..app import AgentSession, SessionHost
+from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
 from ..sessions import SessionError
 

@@ -169,7 +169,7 @@ def _system_prompt(agent_type: AgentType | None, cwd: Path, tools: ToolRegistry,
 
 def _refuse_for(tools: ToolRegistry) -> Approver:
     """Nobody is asked on a subagent's behalf: anything needing permission is refused, with why."""
-    from sigit.agent.loop import PermissionReply
+    from sigit.agent.events import PermissionReply
 
     async def refuse(request: PermissionAsked) -> PermissionReply:
         names = ", ".join(tools.names()) or "none"

@@ -45,7 +45,8 @@ def _setup_logging(*, quiet: bool) -> None:
 def _load_server() -> Any:
     from acp.agent.connection import AgentSideConnection
 
-    from ...app import HostOptions, SessionHost
+    from ...app import SessionHost
+    from ...options import HostOptions
     from .server import SigitAcpAgent
 
     return AgentSideConnection, HostOptions, SessionHost, SigitAcpAgent

@@ -38,8 +38,7 @@ from acp.schema import (
     Usage,
 )
 
-from ...agent.events import PermissionAsked, TurnFinished
-from ...agent.loop import PermissionReply
+from ...agent.events import PermissionAsked, PermissionReply, TurnFinished
 from ...app import AgentSession, SessionHost
 from ...permissions.policy import parse_mode
 from ...sessions import Session, SessionError

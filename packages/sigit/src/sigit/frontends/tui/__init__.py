@@ -1,0 +1,18 @@
+"""The terminal UI (Textual): `sigit` in a terminal with no -p."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+__all__ = ["run_tui"]
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    from ..headless import host_options
+    from .app import SigitApp, TuiOptions
+
+    options = TuiOptions(Path(args.cwd).resolve(), host_options(args), args.resume, args.continue_last)
+    app = SigitApp(options)
+    code = app.run()
+    return int(code or 0)

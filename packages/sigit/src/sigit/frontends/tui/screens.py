@@ -1,0 +1,124 @@
+"""Modal decisions: the permission prompt and the model picker, each a ModalScreen that dismisses
+with its answer."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...agent.events import PermissionAsked, PermissionReply
+from .chat import diff_renderable
+
+ANSWERS: dict[str, PermissionReply] = {
+    "once": PermissionReply(True, "once"),
+    "session": PermissionReply(True, "session"),
+    "project": PermissionReply(True, "project"),
+    "deny": PermissionReply(False, reason="denied by the user"),
+}
+
+
+def preview_renderable(request: PermissionAsked) -> Syntax | Text:
+    preview = request.preview or ""
+    if request.name == "run_command":
+        return Syntax(preview, "bash", theme="ansi_dark", word_wrap=True, background_color="default")
+    if preview.startswith(("---", "+++")):
+        return diff_renderable(preview)
+    return Text(preview)
+
+
+class PermissionScreen(ModalScreen[PermissionReply]):
+    """Allow once / always (session) / always (project) / deny, with the diff or command shown."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer('once')", "Allow once"),
+        Binding("a", "answer('session')", "Always (session)"),
+        Binding("p", "answer('project')", "Always (project)"),
+        Binding("n,escape", "answer('deny')", "Deny"),
+    ]
+
+    def __init__(self, request: PermissionAsked) -> None:
+        super().__init__()
+        self.request = request
+
+    def compose(self) -> ComposeResult:
+        req = self.request
+        with Vertical(id="permission-dialog"):
+            yield Label(Text(f"Allow {req.title}?", style="bold"), id="permission-title")
+            if req.reason:
+                yield Label(Text(req.reason, style="dim"))
+            if req.preview:
+                with VerticalScroll(id="permission-preview"):
+                    yield Static(preview_renderable(req))
+            with Horizontal(id="permission-buttons"):
+                yield Button(Text("[y] Allow once"), id="once", variant="primary")
+                yield Button(Text("[a] Always (session)"), id="session")
+                yield Button(Text(f"[p] Always (project): {req.suggested_rule}"), id="project")
+                yield Button(Text("[n] Deny"), id="deny", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#once", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id in ANSWERS:
+            self.dismiss(ANSWERS[event.button.id])
+
+    def action_answer(self, key: str) -> None:
+        self.dismiss(ANSWERS[key])
+
+
+def model_options(current: str) -> list[Option]:
+    """Registry models with size, cached mark and tool-capable mark (the file lookup is a stat)."""
+    from qwen_runtime.download import cached_path
+    from qwen_runtime.registry import REGISTRY
+
+    options = []
+    for entry in REGISTRY:
+        try:
+            cached = cached_path(entry.repo_id, entry.filename) is not None
+        except Exception:  # an unreadable cache is "not cached", never a crash
+            cached = False
+        line = Text()
+        line.append("● " if entry.key == current else "  ", style="bold green")
+        line.append(f"{entry.key:<22}", style="bold")
+        line.append(f"{entry.name:<22}")
+        line.append(f"{entry.size_display:>10}  ")
+        line.append("cached " if cached else "       ", style="green")
+        tools = entry.tool_capable
+        line.append("tools" if tools else "no tools", style="cyan" if tools else "dim")
+        options.append(Option(line, id=entry.key))
+    return options
+
+
+class ModelPicker(ModalScreen[str | None]):
+    """Pick a registry model; dismisses with its key, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
+
+    def __init__(self, current: str) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="model-dialog"):
+            yield Label(Text("Pick a model (Enter to load, Esc to close)", style="bold"))
+            yield OptionList(*model_options(self.current), id="model-list")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#model-list")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,204 @@
+"""The panes beside the chat: saved sessions (History), the working tree (Repo), and Status."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, DataTable, Label, Static
+
+from ...sessions import SessionStore, SessionSummary
+
+if TYPE_CHECKING:
+    from ...app import AgentSession, SessionHost
+
+
+class HistoryPane(Vertical):
+    """Saved sessions, newest first: Enter opens, f forks, d deletes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open"),
+        Binding("f", "fork", "Fork"),
+        Binding("d", "delete", "Delete"),
+        Binding("r", "reload", "Reload"),
+    ]
+
+    class OpenRequested(Message):
+        def __init__(self, session_id: str) -> None:
+            super().__init__()
+            self.session_id = session_id
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.store: SessionStore | None = None
+        self.summaries: list[SessionSummary] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label("Saved sessions (Enter open · f fork · d delete · r reload)", classes="pane-title")
+        table: DataTable[str] = DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        table.add_columns("updated", "title", "msgs", "model", "cwd", "id")
+        yield table
+        with Horizontal(classes="pane-buttons"):
+            yield Button("Open", id="history-open", variant="primary")
+            yield Button("Fork", id="history-fork")
+            yield Button("Delete", id="history-delete", variant="error")
+
+    def attach(self, store: SessionStore) -> None:
+        self.store = store
+        self.reload()
+
+    @work(exclusive=True, group="history")
+    async def reload(self) -> None:
+        if self.store is None:
+            return
+        self.summaries = await asyncio.to_thread(self.store.list)
+        if not self.is_attached:
+            return
+        table = self.query_one(DataTable)
+        table.clear()
+        for s in self.summaries:
+            table.add_row(s.updated_at[:16].replace("T", " "), s.title[:48], str(s.messages), s.model,
+                          str(s.cwd), s.id, key=s.id)
+
+    @property
+    def selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not self.summaries or table.cursor_row >= len(self.summaries):
+            return None
+        return self.summaries[table.cursor_row].id
+
+    def action_open(self) -> None:
+        if (sid := self.selected) is not None:
+            self.post_message(self.OpenRequested(sid))
+
+    def action_fork(self) -> None:
+        if self.store is not None and (sid := self.selected) is not None:
+            copy = self.store.fork(sid)
+            self.app.notify(f"Forked into {copy.id}")
+            self.post_message(self.OpenRequested(copy.id))
+
+    def action_delete(self) -> None:
+        if self.store is not None and (sid := self.selected) is not None:
+            self.store.delete(sid)
+            self.app.notify(f"Deleted session {sid}")
+            self.reload()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self) -> None:
+        self.action_open()
+
+    @on(Button.Pressed, "#history-open")
+    def _open(self) -> None:
+        self.action_open()
+
+    @on(Button.Pressed, "#history-fork")
+    def _fork(self) -> None:
+        self.action_fork()
+
+    @on(Button.Pressed, "#history-delete")
+    def _delete(self) -> None:
+        self.action_delete()
+
+
+async def git(cwd: Path, *args: str) -> str:
+    """A git command's output, or its error as text (never raises: the pane shows what happened)."""
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            "git", *args, cwd=cwd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=10)
+    except FileNotFoundError:
+        return "git is not installed"
+    except TimeoutError:
+        return f"git {' '.join(args)} timed out"
+    if proc.returncode != 0:
+        return err.decode("utf-8", "replace").strip() or f"git exited with {proc.returncode}"
+    return out.decode("utf-8", "replace").rstrip()
+
+
+class RepoPane(VerticalScroll):
+    """Branch, status and recent commits of the working directory (r reloads)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("r", "reload", "Reload")]
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.cwd: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="repo-body")
+
+    def attach(self, cwd: Path) -> None:
+        self.cwd = cwd
+        self.reload()
+
+    def action_reload(self) -> None:
+        self.reload()
+
+    @work(exclusive=True, group="repo")
+    async def reload(self) -> None:
+        if self.cwd is None:
+            return
+        branch, status, log = await asyncio.gather(
+            git(self.cwd, "branch", "--show-current"),
+            git(self.cwd, "status", "--short"),
+            git(self.cwd, "log", "--oneline", "-n", "15"),
+        )
+        body = Text()
+        body.append(f"{self.cwd}\n", style="bold")
+        body.append("Branch: ", style="bold")
+        body.append(f"{branch or '(detached)'}\n\n")
+        body.append("Status\n", style="bold underline")
+        body.append((status or "clean") + "\n\n")
+        body.append("Recent commits\n", style="bold underline")
+        body.append(log or "none")
+        if self.is_attached:  # the app may have closed while git ran
+            self.query_one("#repo-body", Static).update(body)
+
+
+def status_text(host: SessionHost, session: AgentSession | None, model: str) -> Text:
+    out = Text()
+
+    def row(label: str, value: str) -> None:
+        out.append(f"{label:<16}", style="bold")
+        out.append(value + "\n")
+
+    row("Model", model)
+    row("Config dir", str(host.config_dir))
+    if session is None:
+        row("Session", "loading…")
+        return out
+    info = session.agent.engine.info()
+    row("Runtime", f"{info.runtime or '?'} ({info.status}, context {info.context_size}, "
+        f"{'tools' if info.tool_capable else 'no tools'})")
+    row("Session", f"{session.id}  ({info.history_length} messages)")
+    row("Working dir", str(session.cwd))
+    policy = session.agent.policy
+    row("Permissions", f"mode {policy.mode}, default {session.settings.permissions.default}")
+    row("Allow rules", ", ".join(session.settings.permissions.allow) or "none")
+    row("Deny rules", ", ".join(session.settings.permissions.deny) or "none")
+    row("Session grants", ", ".join(policy.session_grants) or "none")
+    row("Tools", ", ".join(session.agent.tools.names()) or "none")
+    servers = session.settings.mcp.get("servers") if isinstance(session.settings.mcp, dict) else None
+    row("MCP servers", ", ".join(sorted(servers)) if servers else "none configured")
+    for warning in session.settings.warnings:
+        out.append(f"warning: {warning}\n", style="yellow")
+    return out
+
+
+class StatusPane(VerticalScroll):
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status-body")
+
+    def show(self, text: Text) -> None:
+        self.query_one("#status-body", Static).update(text)

@@ -1,0 +1,21 @@
+"""What a frontend chooses for the sessions it opens (a light module: the TUI imports it before first paint)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class HostOptions:
+    model: str | None = None
+    permission_mode: str | None = None
+    allow_tools: Sequence[str] = ()
+    deny_tools: Sequence[str] = ()
+    config_dir: Path | None = None
+    max_rounds: int = 24
+    thinking: bool | None = None
+    max_tokens: int | None = None
+    runtime_options: dict[str, Any] = field(default_factory=dict)

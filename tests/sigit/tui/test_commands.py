@@ -1,0 +1,111 @@
+"""Slash commands, completion, the model picker and resuming saved sessions."""
+
+from __future__ import annotations
+
+from sigit.frontends.tui.app import create_app
+from sigit.frontends.tui.chat import AssistantMessage, UserMessage
+from sigit.frontends.tui.input import SlashSuggestions
+from sigit.frontends.tui.screens import ModelPicker
+from textual.widgets import OptionList
+
+from .conftest import MakeApp
+from .helpers import SIZE, idle, notices, ready, send, wait_screen
+
+
+async def test_tab_completes_a_slash_command(make_app: MakeApp) -> None:
+    app, _ = make_app([])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await pilot.press("/", "u", "n")
+        suggestions = app.query_one(SlashSuggestions)
+        assert suggestions.display and suggestions.option_count == 1
+        await pilot.press("tab")
+        assert app.prompt_input.text == "/undo "
+        assert not suggestions.display
+
+
+async def test_unknown_command_says_so(make_app: MakeApp) -> None:
+    app, _ = make_app([])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await send(app, pilot, "/hlp")
+        assert "Unknown command /hlp" in notices(app)
+        await send(app, pilot, "/help")
+        assert "/undo" in notices(app) and "Ctrl+D" in notices(app)
+
+
+async def test_plan_and_permissions_change_the_mode(make_app: MakeApp) -> None:
+    app, _ = make_app([])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        policy = app.require_session().agent.policy
+        await send(app, pilot, "/plan")
+        assert policy.mode == "plan"
+        assert "mode plan" in str(app.query_one("#statusbar").render())
+        await send(app, pilot, "/plan")
+        assert policy.mode == "default"
+        await send(app, pilot, "/permissions accept-edits")
+        assert policy.mode == "accept-edits"
+        await send(app, pilot, "/permissions nonsense")
+        assert "unknown permission mode 'nonsense'" in notices(app)
+
+
+async def test_thinking_toggle_and_clear(make_app: MakeApp) -> None:
+    app, _ = make_app(["hi"])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await send(app, pilot, "/thinking off")
+        assert app.require_session().agent.engine.sampling.enable_thinking is False
+        await send(app, pilot, "hello")
+        await idle(app, pilot)
+        assert app.query(AssistantMessage)
+        await send(app, pilot, "/clear")
+        assert not app.query(AssistantMessage)
+        assert app.require_session().agent.engine.history_messages() == ()
+
+
+async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: MakeApp) -> None:
+    app, _ = make_app(["first"])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await send(app, pilot, "hello")
+        await idle(app, pilot)
+        before = app.require_session().id
+        await pilot.press("ctrl+o")
+        await wait_screen(app, pilot, ModelPicker)
+        options = app.screen.query_one(OptionList)
+        keys = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        assert "qwen3-4b" in keys and "qwen2.5-coder-3b" in keys
+        options.highlighted = keys.index("qwen3-4b")
+        await pilot.press("enter")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if app.model_name == "qwen3-4b" and app.agent_session is not None \
+                    and app.host.options.model == "qwen3-4b":
+                break
+        assert app.host.options.model == "qwen3-4b"
+        assert app.require_session().id == before  # same conversation, new model
+        assert "qwen3-4b" in str(app.query_one("#statusbar").render())
+
+
+async def test_resume_replays_a_saved_session(make_app: MakeApp, workdir, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    app, runtime = make_app(["the saved answer"])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await send(app, pilot, "a question")
+        await idle(app, pilot)
+        sid = app.require_session().id
+    again = create_app(workdir, runtime=runtime, config_dir=tmp_path / "config", resume=sid)
+    async with again.run_test(size=SIZE) as pilot:
+        await ready(again, pilot)
+        await pilot.pause(0.05)
+        assert again.require_session().id == sid
+        assert str(again.query_one(UserMessage).render()) == "a question"
+        assert again.query_one(AssistantMessage).content_text == "the saved answer"
+
+
+async def test_continue_without_a_saved_session_starts_fresh(make_app: MakeApp) -> None:
+    app, _ = make_app([], continue_last=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        assert "No saved session" in notices(app)
