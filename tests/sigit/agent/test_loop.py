@@ -10,13 +10,13 @@ from sigit.agent.events import (
     AgentEvent,
     Notice,
     PermissionAsked,
+    PermissionReply,
     TextDelta,
     ToolFinished,
     ToolStarted,
     TurnFinished,
     UsageUpdated,
 )
-from sigit.agent.events import PermissionReply
 from sigit.app import AgentSession
 from sigit.sessions import SessionStore
 

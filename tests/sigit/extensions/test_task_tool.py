@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from sigit.agent.events import ToolFinished, TurnFinished
 from sigit.app import SessionHost
-from sigit.options import HostOptions
 from sigit.extensions.agent_types import discover_agent_types
+from sigit.options import HostOptions
 from sigit.tools import ToolContext, default_registry
 from sigit.tools.task import ANSWER_LIMIT, DEFAULT_SUBAGENT_PROMPT, make_task_tool
 
