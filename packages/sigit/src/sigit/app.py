@@ -75,15 +75,21 @@ class SessionHost:
         approver: Approver = deny_all,
         tools: ToolRegistry | None = None,
         mcp_servers: Sequence[Any] = (),
+        model: str | None = None,
     ) -> AgentSession:
-        """Open (or resume) a session in `cwd`; `mcp_servers` are extra servers an ACP client passed."""
+        """Open (or resume) a session in `cwd`.
+
+        `mcp_servers` are extra servers an ACP client passed; `model` overrides the host's and the
+        settings' model for this session (switching models = reopening the session on another one).
+        """
         cwd = Path(cwd).resolve()
         if not cwd.is_dir():
             raise FileNotFoundError(f"working directory does not exist: {cwd}")
         settings = self.settings(cwd)
-        name = self.model_name(settings)
+        name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
         session = session or Session.create(cwd, name)
+        session.model = name
         registry = tools or default_registry()
         thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
         max_tokens = self.options.max_tokens or settings.max_tokens
