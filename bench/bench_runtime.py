@@ -160,7 +160,9 @@ def constraint_ratio(label: str, path: Path, *, judged: bool) -> list[Row]:
     sampling = SAMPLING.with_(max_tokens=160)
 
     def per_token(choice: str, seed: int) -> tuple[float, int, int]:
-        request = ChatRequest(messages, tools=TOOLS, tool_choice=choice, sampling=sampling.with_(seed=seed))
+        request = ChatRequest(
+            messages, tools=TOOLS, tool_choice=choice, sampling=sampling.with_(seed=seed), enable_thinking=False
+        )
         done = rt.complete(request)
         ms = done.usage.generation_ms / max(1, done.usage.completion_tokens)
         return ms, len(done.tool_calls), len(done.tool_call_errors)

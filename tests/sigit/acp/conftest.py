@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
 import json
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import acp
 import pytest
 from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
+    CreateTerminalResponse,
     DeniedOutcome,
     FileSystemCapabilities,
+    KillTerminalResponse,
     ReadTextFileResponse,
+    ReleaseTerminalResponse,
     RequestPermissionResponse,
+    TerminalExitStatus,
+    TerminalOutputResponse,
+    WaitForTerminalExitResponse,
     WriteTextFileResponse,
 )
 
@@ -34,6 +44,11 @@ class RecordingClient:
         self.permissions: list[Any] = []
         self.reads: list[str] = []
         self.writes: list[tuple[str, str]] = []
+        self.terminal_calls: list[tuple[str, Any]] = []
+        self.terminals: dict[str, asyncio.subprocess.Process] = {}
+        self._outputs: dict[str, bytearray] = {}
+        self._pumps: dict[str, asyncio.Task[None]] = {}
+        self._ids = itertools.count(1)
 
     async def request_permission(self, session_id: str, tool_call: Any, options: list[Any], **kw: Any
                                  ) -> RequestPermissionResponse:
@@ -54,6 +69,71 @@ class RecordingClient:
         self.writes.append((path, content))
         Path(path).write_text(content)
         return WriteTextFileResponse()
+
+    # a terminal that really runs the command, like an editor's
+
+    async def create_terminal(self, session_id: str, command: str, args: list[str] | None = None,
+                              env: Any = None, cwd: str | None = None, output_byte_limit: int | None = None,
+                              **kw: Any) -> CreateTerminalResponse:
+        self.terminal_calls.append(("create", (command, args, cwd, output_byte_limit)))
+        terminal_id = f"term-{next(self._ids)}"
+        extra = {v.name: v.value for v in env or ()}
+        proc = await asyncio.create_subprocess_exec(
+            command, *(args or []), cwd=cwd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            stdin=asyncio.subprocess.DEVNULL, env={**os.environ, **extra}, start_new_session=True,
+        )
+        self.terminals[terminal_id] = proc
+        buffer = self._outputs[terminal_id] = bytearray()
+
+        async def pump() -> None:
+            assert proc.stdout is not None
+            while chunk := await proc.stdout.read(4096):
+                buffer.extend(chunk)
+
+        self._pumps[terminal_id] = asyncio.ensure_future(pump())
+        return CreateTerminalResponse(terminal_id=terminal_id)
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kw: Any
+                                     ) -> WaitForTerminalExitResponse:
+        self.terminal_calls.append(("wait", terminal_id))
+        code = await self.terminals[terminal_id].wait()
+        await asyncio.wait({self._pumps[terminal_id]}, timeout=0.5)
+        return WaitForTerminalExitResponse(exit_code=code if code >= 0 else None,
+                                           signal=None if code >= 0 else f"signal {-code}")
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kw: Any) -> TerminalOutputResponse:
+        self.terminal_calls.append(("output", terminal_id))
+        proc = self.terminals[terminal_id]
+        status = None
+        if proc.returncode is not None:
+            await asyncio.wait({self._pumps[terminal_id]}, timeout=0.5)
+            code = proc.returncode
+            status = TerminalExitStatus(exit_code=code if code >= 0 else None,
+                                        signal=None if code >= 0 else f"signal {-code}")
+        return TerminalOutputResponse(output=self._outputs[terminal_id].decode(), truncated=False,
+                                      exit_status=status)
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kw: Any) -> KillTerminalResponse:
+        self.terminal_calls.append(("kill", terminal_id))
+        await self._kill(self.terminals[terminal_id])
+        return KillTerminalResponse()
+
+    @staticmethod
+    async def _kill(proc: asyncio.subprocess.Process) -> None:
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kw: Any) -> ReleaseTerminalResponse:
+        self.terminal_calls.append(("release", terminal_id))
+        await self._kill(self.terminals.pop(terminal_id))
+        self._pumps.pop(terminal_id).cancel()
+        return ReleaseTerminalResponse()
+
+    def as_client(self) -> acp.Client:
+        """Typed as the SDK's Client (the elicitation and extension methods it never receives are absent)."""
+        return cast(acp.Client, self)
 
     def kinds(self, session_id: str | None = None) -> list[str]:
         return [u.session_update for s, u in self.updates if session_id in (None, s)]
@@ -77,12 +157,14 @@ def agent_env(config_dir: Path) -> dict[str, str]:
 @asynccontextmanager
 async def running_agent(
     client: RecordingClient, scenario: Path, config_dir: Path, *extra: str, fs: bool = False,
+    terminal: bool = False,
 ) -> AsyncIterator[acp.core.ClientSideConnection]:
     args = ["acp", "--model", f"scripted:{scenario}", *extra]
     async with acp.spawn_agent_process(
-        client, SIGIT, *args, env=agent_env(config_dir), transport_kwargs={"stderr": None},
+        client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs={"stderr": None},
     ) as (conn, _process):
-        caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs))
+        caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs),
+                                  terminal=terminal)
         await conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=caps)
         yield conn
 

@@ -16,7 +16,7 @@ async def test_initialize_advertises_what_it_supports(tmp_path: Path, config_dir
     scenario = write_scenario(tmp_path / "s.json", [])
     client = RecordingClient()
     async with acp.spawn_agent_process(
-        client, SIGIT, "acp", "--model", f"scripted:{scenario}",
+        client.as_client(), SIGIT, "acp", "--model", f"scripted:{scenario}",
         env={"SIGIT_CONFIG_DIR": str(config_dir), "PATH": ""}, transport_kwargs={"stderr": None},
     ) as (conn, _):
         reply = await conn.initialize(protocol_version=99)

@@ -118,7 +118,8 @@ async def run_command(name: str, arg: str, session: AgentSession, model: str) ->
         return CommandResult("Restored:\n" + "\n".join(f"- `{p}`" for p in restored))
     if name == "models":
         lines = [f"- `{n}`" + (" (current)" if n == model else "") for n in model_names(model)]
-        return CommandResult("Models (start `sigit acp --model NAME` to use another):\n" + "\n".join(lines))
+        return CommandResult("Models (switch with the editor's model selector; the conversation stays):\n"
+                             + "\n".join(lines))
     if name == "tools":
         return CommandResult("\n".join(
             f"- `{t.name}`" + (" (read-only)" if t.read_only else "") for t in agent.tools.tools()

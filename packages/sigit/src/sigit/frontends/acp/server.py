@@ -38,15 +38,17 @@ from acp.schema import (
     Usage,
 )
 
-from ...agent.events import PermissionAsked, PermissionReply, TurnFinished
+from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished
 from ...app import AgentSession, SessionHost
 from ...permissions.policy import parse_mode
 from ...sessions import Session, SessionError
 from ...tools.base import LocalFileSystem
+from ...tools.processes import ProcessManager
 from .client_fs import ClientFileSystem, RecordingFileSystem
 from .commands import available_commands, model_names, parse_command, run_command
 from .content import prompt_text
 from .handshake import initialize_result
+from .terminal import TerminalCalls, terminal_run_command
 from .updates import SessionUpdate, UpdateMapper, replay_updates, tool_kind
 
 log = logging.getLogger("sigit.acp")
@@ -66,6 +68,10 @@ class LiveSession:
     session: AgentSession
     mapper: UpdateMapper
     model: str
+    mcp_servers: list[Any] = field(default_factory=list)
+    calls: TerminalCalls = field(default_factory=TerminalCalls)
+    denied: list[str] = field(default_factory=list)
+    """Rules the user rejected for the session ("Always reject"): kept across a model switch."""
     busy: bool = False
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -181,11 +187,7 @@ class SigitAcpAgent:
             self._set_mode(live, str(value))
             self._after_reply(session_id, self._send(session_id, update_current_mode(str(value))))
         elif config_id == "model":
-            if value != live.model:
-                raise RequestError.invalid_params({"details": (
-                    f"switching models in a running session is not supported yet; this server runs "
-                    f"{live.model}. Restart it with `sigit acp --model {value}` to use that model."
-                )})
+            live = await self._switch_model(live, str(value))
         else:
             raise RequestError.invalid_params({"details": f"unknown config option {config_id!r}; "
                                                "expected 'model' or 'mode'"})
@@ -219,9 +221,14 @@ class SigitAcpAgent:
     async def _run_turn(self, live: LiveSession, text: str) -> PromptResponse:
         finished: TurnFinished | None = None
         async for event in live.session.prompt(text):
+            if isinstance(event, ToolStarted):
+                live.calls.current = event.call_id  # the terminal tool shows its terminal on this card
             for update in live.mapper.map(event):
                 await self._send(live.session.id, update)
-            if isinstance(event, TurnFinished):
+            if isinstance(event, ToolFinished):
+                live.calls.current = None
+                live.calls.terminals.pop(event.call_id, None)
+            elif isinstance(event, TurnFinished):
                 finished = event
         if finished is None:
             raise RequestError.internal_error({"details": "the turn ended without a result"})
@@ -262,6 +269,15 @@ class SigitAcpAgent:
         except Exception as exc:
             log.exception("could not open a session")
             raise RequestError.internal_error({"details": f"could not load model {model}: {exc}"}) from None
+        live = self._wire(agent_session, model, list(mcp_servers or ()))
+        log.info("session %s opened in %s (model %s)", session_id, cwd, model)
+        if announce:
+            self._after_reply(session_id, self._announce(live, mcp_servers))
+        return live
+
+    def _wire(self, agent_session: AgentSession, model: str, mcp_servers: list[Any]) -> LiveSession:
+        """Put the editor in the session's way: its files, its terminals, the diff recorder; register it."""
+        session_id = agent_session.id
         fs_caps = self._client_caps.fs
         can_read = bool(fs_caps and fs_caps.read_text_file)
         can_write = bool(fs_caps and fs_caps.write_text_file)
@@ -272,12 +288,59 @@ class SigitAcpAgent:
                                      can_write=can_write)
         recorder = RecordingFileSystem(inner)
         context.fs = recorder
-        live = LiveSession(agent_session, UpdateMapper(agent_session.agent.tools, cwd, recorder), model)
+        calls = TerminalCalls()
+        tools = agent_session.agent.tools
+        if self._client_caps.terminal and "run_command" in tools:
+            tools.unregister("run_command")
+            tools.register(terminal_run_command(self._conn, session_id, calls))
+        mapper = UpdateMapper(tools, agent_session.cwd, recorder, terminals=calls.terminals)
+        live = LiveSession(agent_session, mapper, model, mcp_servers=mcp_servers, calls=calls)
         self._sessions[session_id] = live
-        log.info("session %s opened in %s (model %s)", session_id, cwd, model)
-        if announce:
-            self._after_reply(session_id, self._announce(live, mcp_servers))
         return live
+
+    async def _switch_model(self, live: LiveSession, name: str) -> LiveSession:
+        """Reopen the session on model `name` with its history, mode and grants; the old one is closed."""
+        if name == live.model:
+            return live
+        if live.busy:
+            raise RequestError.invalid_request({"details": "wait for the running prompt to finish (or cancel "
+                                                "it) before switching models"})
+        old = live.session
+        old.save()
+        saved = old.session
+        previous = saved.model
+        live.busy = True  # a prompt arriving meanwhile is refused rather than run on the old model
+        try:
+            new = await self.host.open(old.cwd, session=saved, approver=self._approver(old.id), model=name,
+                                       mcp_servers=live.mcp_servers)
+        except (ValueError, FileNotFoundError) as exc:
+            saved.model = previous
+            raise RequestError.invalid_params({"details": f"cannot switch to model {name!r}: {exc}"}) from None
+        except Exception as exc:
+            saved.model = previous
+            log.warning("could not switch session %s to model %s: %s", old.id, name, exc)
+            raise RequestError.internal_error({"details": f"could not load model {name}: {exc}; "
+                                               f"still using {live.model}"}) from None
+        finally:
+            live.busy = False
+        policy, before = new.agent.policy, old.agent.policy
+        policy.mode = before.mode
+        for rule in before.session_grants:
+            policy.add_session_rule(rule, "allow")
+        for rule in live.denied:
+            policy.add_session_rule(rule, "deny")
+        new.agent.context.todos = old.agent.context.todos
+        # background commands keep running under the new session
+        new.agent.context.processes, old.agent.context.processes = old.agent.context.processes, ProcessManager()
+        switched = self._wire(new, name, live.mcp_servers)
+        switched.denied = list(live.denied)
+        new.save()
+        try:
+            await old.close()
+        except Exception:
+            log.exception("closing session %s on the old model failed", old.id)
+        log.info("session %s switched from %s to %s", old.id, live.model, name)
+        return switched
 
     async def _announce(self, live: LiveSession, mcp_servers: Sequence[Any] | None) -> None:
         await self._send(live.session.id, update_available_commands(available_commands(live.session)))
@@ -359,6 +422,7 @@ class SigitAcpAgent:
             return PermissionReply(True, "project")
         if choice == "reject_always" and live is not None:
             live.session.agent.policy.add_session_rule(rule, "deny")
+            live.denied.append(rule)
             return PermissionReply(False, reason=f"The user denied {rule} for the rest of this session.")
         return PermissionReply(False)
 
@@ -448,7 +512,7 @@ def _config_options(live: LiveSession) -> list[Any]:
     return [
         SessionConfigOptionSelect(
             id="model", name="Model", category="model", type="select", current_value=live.model,
-            description="The model this server runs (switching needs a restart for now)",
+            description="The model this session runs on; switching keeps the conversation",
             options=[SessionConfigSelectOption(value=n, name=n) for n in model_names(live.model)],
         ),
         SessionConfigOptionSelect(

@@ -16,6 +16,7 @@ from acp import (
     text_block,
     tool_content,
     tool_diff_content,
+    tool_terminal_ref,
     update_agent_message_text,
     update_agent_thought_text,
     update_plan,
@@ -184,10 +185,15 @@ def diff_contents(
 class UpdateMapper:
     """One session's event-to-update mapping; remembers which tool cards the editor already has."""
 
-    def __init__(self, tools: ToolRegistry, cwd: Path, recorder: RecordingFileSystem | None = None) -> None:
+    def __init__(
+        self, tools: ToolRegistry, cwd: Path, recorder: RecordingFileSystem | None = None,
+        terminals: dict[str, str] | None = None,
+    ) -> None:
         self.tools = tools
         self.cwd = cwd
         self.recorder = recorder
+        self.terminals = terminals if terminals is not None else {}
+        """call id -> the editor terminal that ran it (the card keeps showing the terminal)."""
         self._cards: set[str] = set()
 
     def map(self, event: AgentEvent) -> list[SessionUpdate]:
@@ -230,8 +236,13 @@ class UpdateMapper:
         if event.call_id not in self._cards:  # refused before a card existed (bad arguments, repeat guard)
             self._cards.add(event.call_id)
             out.append(start_tool_call(event.call_id, event.name, kind=kind, status="pending"))
-        content: list[ToolContent] = [*diff_contents(event, kind, self.cwd, self.recorder),
-                                      *_card_text(event.output)]
+        terminal = self.terminals.get(event.call_id) if event.name == "run_command" else None
+        content: list[ToolContent]
+        if terminal is not None:  # the terminal shows the output; add only what it cannot (a kill, a note)
+            extra = event.output if event.is_error and not event.output.startswith("Exit code") else ""
+            content = [tool_terminal_ref(terminal), *_card_text(extra)]
+        else:
+            content = [*diff_contents(event, kind, self.cwd, self.recorder), *_card_text(event.output)]
         locations = [ToolCallLocation(path=p) for p in event.locations] or None
         out.append(update_tool_call(
             event.call_id, status="failed" if event.is_error else "completed", content=content,

@@ -1,0 +1,71 @@
+"""run_command in the editor's terminal when the client offers `terminal`."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from acp import text_block
+from sigit.frontends.acp.terminal import format_output
+
+from .conftest import RecordingClient, running_agent, write_scenario
+
+
+async def test_foreground_command_runs_in_the_editor_terminal_shown_on_the_card(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    (project / "sub").mkdir()
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "run_command", "arguments": {
+            "command": "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3", "cwd": "sub"}}]},
+        {"text": "It failed with 3."},
+    ])
+    client = RecordingClient()
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass", terminal=True) as conn:
+        sid = (await conn.new_session(cwd=str(project))).session_id
+        reply = await conn.prompt(session_id=sid, prompt=[text_block("run it")])
+    assert reply.stop_reason == "end_turn"
+    (create, *rest) = client.terminal_calls
+    assert create == ("create", ("sh", ["-c", "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3"],
+                                 str(project / "sub"), 50_000))
+    assert [name for name, _ in rest] == ["wait", "output", "release"]
+    assert client.terminals == {}  # released
+    updates = client.of("tool_call_update")
+    live = [u for u in updates if u.content and u.content[0].type == "terminal"]
+    assert live and live[0].status is None and live[0].content[0].terminal_id == "term-1"
+    final = updates[-1]
+    assert final.status == "failed" and [c.type for c in final.content] == ["terminal"]
+    saved = (config_dir / "sessions" / f"{sid}.jsonl").read_text()
+    assert "Exit code 3:\\nhello from sub pager=cat\\n" in saved
+
+
+async def test_cancel_kills_and_releases_the_editor_terminal(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "sleep 30"}}]},
+        {"text": "never"},
+    ])
+    client = RecordingClient()
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass", terminal=True) as conn:
+        sid = (await conn.new_session(cwd=str(project))).session_id
+        task = asyncio.ensure_future(conn.prompt(session_id=sid, prompt=[text_block("sleep")]))
+        while ("wait", "term-1") not in client.terminal_calls:
+            await asyncio.sleep(0.02)
+        started = time.perf_counter()
+        await conn.cancel(session_id=sid)
+        reply = await asyncio.wait_for(task, 5)
+        elapsed = time.perf_counter() - started
+    assert reply.stop_reason == "cancelled" and elapsed < 2.0
+    names = [name for name, _ in client.terminal_calls]
+    assert names.index("kill") < names.index("release")
+    assert client.terminals == {}
+
+
+def test_terminal_output_is_formatted_like_a_local_command() -> None:
+    assert format_output("", truncated=False) == "(no output)"
+    assert format_output("ok\n", truncated=True).startswith("[the start of the output was cut by the editor]")
+    long = "a" * 40_000 + "b" * 40_000
+    shown = format_output(long, truncated=False)
+    assert shown.startswith("a" * 100) and shown.endswith("b" * 100) and "bytes of output omitted" in shown
