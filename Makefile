@@ -15,7 +15,7 @@ setup:
 	else $(UV) pip install --python $(PY) pip && $(PY) -m pip install torch==2.13.0; fi
 
 lint:
-	$(PY) -m ruff check packages tests bench scripts
+	$(PY) -m ruff check packages tests bench examples
 	$(PY) -m mypy packages/qwen_runtime/src packages/onde/src packages/sigit/src
 
 test: lint
@@ -25,8 +25,8 @@ test-fast:
 	$(PY) -m pytest -q tests -m "not slow"
 
 fmt:
-	$(PY) -m ruff check --fix packages tests bench scripts
-	$(PY) -m ruff format packages tests bench scripts
+	$(PY) -m ruff check --fix packages tests bench examples
+	$(PY) -m ruff format packages tests bench examples
 
 bench:
 	$(PY) bench/run.py

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sigit.frontends.tui.chat import AssistantMessage, ThinkingBlock, ToolCallBlock, UserMessage
+from sigit.frontends.tui.chat import ThinkingBlock, ToolCallBlock, UserMessage
+from sigit.frontends.tui.reply import AssistantMessage
 from sigit.frontends.tui.screens import PermissionScreen
 from textual.widgets import Markdown
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from sigit.frontends.tui.app import create_app
-from sigit.frontends.tui.chat import AssistantMessage, UserMessage
+from sigit.frontends.tui.chat import PastReply, UserMessage
+from sigit.frontends.tui.reply import AssistantMessage
 from sigit.frontends.tui.input import SlashSuggestions
 from sigit.frontends.tui.screens import ModelPicker
 from textual.widgets import OptionList
@@ -81,9 +82,9 @@ async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: Ma
         for _ in range(200):
             await pilot.pause(0.01)
             if app.model_name == "qwen3-4b" and app.agent_session is not None \
-                    and app.host.options.model == "qwen3-4b":
+                    and app.agent_session.session.model == "qwen3-4b":
                 break
-        assert app.host.options.model == "qwen3-4b"
+        assert app.require_session().session.model == "qwen3-4b"
         assert app.require_session().id == before  # same conversation, new model
         assert "qwen3-4b" in str(app.query_one("#statusbar").render())
 
@@ -101,7 +102,7 @@ async def test_resume_replays_a_saved_session(make_app: MakeApp, workdir, tmp_pa
         await pilot.pause(0.05)
         assert again.require_session().id == sid
         assert str(again.query_one(UserMessage).render()) == "a question"
-        assert again.query_one(AssistantMessage).content_text == "the saved answer"
+        assert again.query_one(PastReply).content_text == "the saved answer"
 
 
 async def test_continue_without_a_saved_session_starts_fresh(make_app: MakeApp) -> None:
@@ -109,3 +110,54 @@ async def test_continue_without_a_saved_session_starts_fresh(make_app: MakeApp) 
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
         assert "No saved session" in notices(app)
+
+
+async def test_custom_command_completes_and_sends_its_prompt(make_app: MakeApp, workdir) -> None:  # type: ignore[no-untyped-def]
+    commands = workdir / ".sigit" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "greet.md").write_text("---\ndescription: Say hi\nargument-hint: NAME\n---\nSay hello to $ARGUMENTS.\n")
+    asked: list[str] = []
+
+    def respond(request):  # type: ignore[no-untyped-def]
+        asked.append(request.messages[-1].content)
+        return "Hello, Ada!"
+
+    app, _ = make_app(respond)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await pilot.press("/", "g", "r")
+        suggestions = app.query_one(SlashSuggestions)
+        assert suggestions.option_count == 1
+        assert "Say hi NAME" in str(suggestions.get_option_at_index(0).prompt)
+        await pilot.press("tab")
+        assert app.prompt_input.text == "/greet "
+        await send(app, pilot, "/greet Ada")
+        await idle(app, pilot)
+        assert [a.strip() for a in asked] == ["Say hello to Ada."]
+        assert str(app.query_one(UserMessage).render()) == "/greet Ada"
+        await send(app, pilot, "/commands")
+        assert "/greet" in notices(app) and "Say hi" in notices(app)
+        await send(app, pilot, "/gret")
+        assert "Did you mean: /greet" in notices(app)
+
+
+async def test_mcp_skills_and_agents_commands(make_app: MakeApp, workdir) -> None:  # type: ignore[no-untyped-def]
+    skill = workdir / ".sigit" / "skills" / "pdf"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: pdf\ndescription: Read PDF files\n---\nUse pdftotext.\n")
+    agents = workdir / ".sigit" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "reviewer.md").write_text("---\nname: reviewer\ndescription: Reviews diffs\n---\nReview.\n")
+    app, _ = make_app([])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await send(app, pilot, "/mcp")
+        assert "No MCP servers configured" in notices(app)
+        await send(app, pilot, "/skills")
+        await pilot.pause(0.05)
+        assert "pdf" in notices(app) and "Read PDF files" in notices(app)
+        await send(app, pilot, "/agents")
+        await pilot.pause(0.05)
+        assert "reviewer" in notices(app) and "Reviews diffs" in notices(app)
+        await send(app, pilot, "/commands")
+        assert "No custom commands" in notices(app)

@@ -27,7 +27,7 @@ def still(pilot: Pilot[Any]) -> None:
 
 def fixed_usage(app: SigitApp) -> None:
     """Token counts depend on the tmp path in the system prompt: pin them for the picture."""
-    app._usage = UsageUpdated(1000, 0, 20, 32768, 1000, 20)
+    app.view.usage = UsageUpdated(1000, 0, 20, 32768, 1000, 20)
     app.refresh_status()
 
 

@@ -1,55 +1,41 @@
-"""The Textual app: a thin adapter from the agent's event stream to widgets.
+"""The Textual app: session tabs over one shared host, the side panes, and the status bar.
 
-Everything slow runs in workers: opening a session (which loads the model in a thread), each turn,
-git, listing sessions. The permission prompt is the agent's `Approver`: it pushes a modal and awaits it.
+Each session tab is a `SessionView` that adapts its `AgentSession`'s event stream to widgets in its
+own workers. Start-up is kept light: the agent core loads after the first paint (`host`), the
+History, Repo and Status panes are built when first shown, and Markdown, syntax highlighting and the
+modal screens load when first needed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
+import importlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from qwen_runtime.runtime import Runtime
-from qwen_runtime.types import AssistantMessage as RtAssistant
-from qwen_runtime.types import ToolMessage
-from qwen_runtime.types import UserMessage as RtUser
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
+from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
-from ...agent.events import (
-    Notice,
-    PermissionAnswered,
-    PermissionAsked,
-    PermissionReply,
-    ReasoningDelta,
-    TextDelta,
-    TodosUpdated,
-    ToolCallRequested,
-    ToolFinished,
-    ToolStarted,
-    TurnFinished,
-    UsageUpdated,
-)
 from ...options import HostOptions
+from . import commands
+from .chat import ChatLog
+from .input import PromptInput
+from .session_view import SessionView
 
 if TYPE_CHECKING:
+    from qwen_runtime.runtime import Runtime
+
     from ...app import AgentSession, SessionHost
-from ...config.settings import PermissionMode
-from ...sessions import Session, SessionError
-from . import commands
-from .chat import AssistantMessage, ChatLog, NoticeLine, ThinkingBlock, ToolCallBlock, UserMessage
-from .input import PromptArea, PromptInput
-from .screens import ModelPicker, PermissionScreen
-from .tabs import HistoryPane, RepoPane, StatusPane, status_text
 
 QUIT_WINDOW_S = 2.0
 TABS = ("session", "history", "repo", "status")
+SIDE_PANES = ("history", "repo", "status")
 
 
 @dataclass
@@ -71,6 +57,8 @@ class SigitApp(App[int]):
         Binding("escape", "cancel_turn", "Cancel", show=False),
         Binding("ctrl+o", "models", "Models"),
         Binding("ctrl+t", "toggle_tools", "Tools"),
+        Binding("ctrl+n", "new_session", "New session"),
+        Binding("alt+w", "close_session", "Close session"),  # Ctrl+W stays the input's delete-word
         *(Binding(f"alt+{i}", f"show_tab('{tab}')", tab.title(), show=False)
           for i, tab in enumerate(TABS, 1)),
     ]
@@ -80,168 +68,155 @@ class SigitApp(App[int]):
         self.options = options
         self.runtime_override = runtime
         self._host: SessionHost | None = None
-        self.agent_session: AgentSession | None = None
-        self.model_name = options.host.model or "(default)"
-        self.turn_running = False
         self.tools_expanded = False
-        self.mode_before_plan: PermissionMode = "default"
         self._last_interrupt = 0.0
-        self._usage: UsageUpdated | None = None
-        self._loading = "Loading model…"
+        self._current = "session"
+        self._opened_tabs = 1
+        self._host_lock = asyncio.Lock()
 
     @property
     def host(self) -> SessionHost:
-        """The agent core loads on first use, after the first paint (it is most of the start-up time)."""
+        """The agent core loads on first use, after the first paint (it is most of the start-up time).
+
+        One host for every tab: a model is loaded once however many sessions use it.
+        """
         if self._host is None:
             from ...app import SessionHost
 
             self._host = SessionHost(self.options.host, runtime=self.runtime_override)
         return self._host
 
-    @host.setter
-    def host(self, value: SessionHost) -> None:
-        self._host = value
+    async def load_host(self) -> SessionHost:
+        """`host`, with the agent core imported in a thread so the first frames are not held up."""
+        async with self._host_lock:
+            if self._host is None:
+                await asyncio.to_thread(importlib.import_module, "sigit.app")
+            return self.host
 
     # ------------------------------------------------------------------ layout
 
+    def command_list(self) -> list[tuple[str, str]]:
+        return [(c.name, c.help) for c in commands.COMMANDS.values()]
+
     def compose(self) -> ComposeResult:
+        options = self.options
         with TabbedContent(initial="session", id="tabs"):
             with TabPane("Session", id="session"):
-                yield ChatLog(id="chat")
-                yield PromptArea([(c.name, c.help) for c in commands.COMMANDS.values()], id="prompt-area")
-            with TabPane("History", id="history"):
-                yield HistoryPane(id="history-pane")
-            with TabPane("Repo", id="repo"):
-                yield RepoPane(id="repo-pane")
-            with TabPane("Status", id="status"):
-                yield StatusPane(id="status-pane")
+                yield SessionView(self.command_list(), cwd=options.cwd, resume=options.resume,
+                                  continue_last=options.continue_last, model=options.host.model)
+            for pane in SIDE_PANES:
+                yield TabPane(pane.title(), id=pane)
         yield Static("", id="statusbar")
-
-    @property
-    def chat(self) -> ChatLog:
-        return self.query_one(ChatLog)
-
-    @property
-    def prompt_input(self) -> PromptInput:
-        return self.query_one(PromptInput)
 
     def on_mount(self) -> None:
         self.prompt_input.focus()
         self.refresh_status()
-        self.open_session(first=True)
 
-    # ------------------------------------------------------------------ sessions
+    # ------------------------------------------------------------------ the current session tab
 
-    @work(exclusive=True, group="session")
-    async def open_session(
-        self, session: Session | None = None, host: SessionHost | None = None, *, first: bool = False
-    ) -> None:
-        host = host or self.host
-        cwd = self.options.cwd
-        self._loading = f"Loading {self.model_name}…"
-        self.refresh_status()
+    @property
+    def view(self) -> SessionView:
+        """The session tab shown, or the one last shown while a side pane is up."""
         try:
-            if first and self.options.resume:
-                session = await asyncio.to_thread(host.store.load, self.options.resume)
-            elif first and self.options.continue_last:
-                session = await asyncio.to_thread(host.store.latest, cwd)
-                if session is None:
-                    await self.notice(f"No saved session for {cwd} to continue; starting a new one.",
-                                      "warning")
-            if session is not None:
-                cwd = session.cwd
-            opened = await host.open(cwd, session=session, approver=self.ask_permission)
-        except SessionError as exc:
-            self._loading = ""
-            await self.notice(str(exc), "error")
-            if first:
-                self.open_session()
-            return
-        except Exception as exc:  # a model that fails to load: say so, keep the app usable
-            self._loading = f"No model: {exc}"
-            await self.notice(f"Could not load model {self.model_name}: {exc}", "error")
-            self.refresh_status()
-            return
-        old, self.agent_session, self.host = self.agent_session, opened, host
-        self.model_name = host.model_name(opened.settings)
-        self._loading = ""
-        self._usage = None
-        if old is not None and old.id != opened.id:
-            await old.close()
-            await self.chat.clear_log()
-        if opened.session.messages and (old is None or old.id != opened.id):
-            await self.replay(opened.session)
-        self.refresh_status()
-        self.query_one(HistoryPane).attach(host.store)
-        self.query_one(RepoPane).attach(opened.cwd)
+            return self.query_one(f"#{self._current}", TabPane).query_one(SessionView)
+        except NoMatches:
+            return self.query(SessionView).first()
+
+    @property
+    def views(self) -> list[SessionView]:
+        return list(self.query(SessionView))
+
+    @property
+    def agent_session(self) -> AgentSession | None:
+        return self.view.agent_session
+
+    @property
+    def turn_running(self) -> bool:
+        return self.view.turn_running
+
+    @property
+    def model_name(self) -> str:
+        return self.view.model_name
+
+    @property
+    def chat(self) -> ChatLog:
+        return self.view.chat
+
+    @property
+    def prompt_input(self) -> PromptInput:
+        return self.view.prompt_input
 
     def require_session(self) -> AgentSession:
-        if self.agent_session is None:
-            raise SessionError("the model is still loading")
-        return self.agent_session
+        return self.view.require_session()
 
-    async def replay(self, session: Session) -> None:
-        """Show a restored conversation: messages, and tool calls with their results."""
-        chat = self.chat
-        for message in session.messages:
-            if isinstance(message, RtUser):
-                await chat.add(UserMessage(message.content))
-            elif isinstance(message, RtAssistant):
-                if message.content.strip():
-                    await chat.add(AssistantMessage(message.content))
-                for call in message.tool_calls:
-                    block = ToolCallBlock(call.id, call.name, call.name, call.arguments)
-                    chat.tool_blocks[call.id] = block
-                    await chat.add(block)
-            elif isinstance(message, ToolMessage) and message.tool_call_id in chat.tool_blocks:
-                chat.tool_blocks[message.tool_call_id].finish(message.content, False, None)
-        await chat.add(NoticeLine(f"Resumed session {session.id} ({len(session.messages)} messages)."))
+    async def notice(self, message: str, level: str = "info") -> None:
+        await self.view.notice(message, level)
 
-    def open_saved(self, session_id: str) -> None:
-        try:
-            session = self.host.store.load(session_id)
-        except SessionError as exc:
-            self.call_later(self.notice, str(exc), "error")
-            return
-        self.cancel_turn()
-        self.show_tab("session")
-        self.open_session(session)
+    def start_turn(self, text: str, shown: str | None = None) -> None:
+        self.view.start_turn(text, shown)
+
+    def cancel_turn(self) -> bool:
+        return self.view.cancel_turn()
 
     def switch_model(self, name: str) -> None:
-        """Reopen the current conversation on another model (loaded in a worker)."""
-        self.cancel_turn()
-        session = None
-        if self.agent_session is not None:
-            self.agent_session.save()
-            session = self.agent_session.session
-            session.model = name
-        self.model_name = name
-        from ...app import SessionHost
+        self.view.switch_model(name)
 
-        host = SessionHost(dataclasses.replace(self.host.options, model=name), runtime=self.runtime_override)
-        self.call_later(self.notice, f"Switching to {name}…")
-        self.open_session(session, host)
+    # ------------------------------------------------------------------ session tabs
 
-    # ------------------------------------------------------------------ permission prompt
+    async def new_session(self, *, resume: str | None = None) -> SessionView:
+        """A new session tab in the current tab's directory (or resuming a saved session)."""
+        self._opened_tabs += 1
+        pane_id = f"session-{self._opened_tabs}"
+        current = self.view
+        view = SessionView(self.command_list(), cwd=current.cwd, resume=resume, model=current.model)
+        tabs = self.query_one(TabbedContent)
+        await tabs.add_pane(TabPane(f"Session {self._opened_tabs}", view, id=pane_id), before="history")
+        tabs.active = pane_id
+        self._current = pane_id
+        view.prompt_input.focus()
+        self.refresh_status()
+        return view
 
-    async def ask_permission(self, request: PermissionAsked) -> PermissionReply:
-        """The agent's Approver: a modal, awaited; dismissed if the turn is cancelled meanwhile."""
-        answer: asyncio.Future[PermissionReply] = asyncio.get_running_loop().create_future()
-        screen = PermissionScreen(request)
+    async def open_saved(self, session_id: str) -> None:
+        """Show a saved session: its tab if one has it open, else a new tab that resumes it."""
+        for view in self.views:
+            if view.agent_session is not None and view.agent_session.id == session_id:
+                pane = view.query_ancestor(TabPane)
+                self.show_tab(str(pane.id))
+                return
+        await self.new_session(resume=session_id)
 
-        def done(reply: PermissionReply | None) -> None:
-            if not answer.done():
-                answer.set_result(reply or PermissionReply(False, reason="denied by the user"))
+    def session_opened(self, view: SessionView) -> None:
+        """A tab's session opened: point the side panes at it and redraw the status."""
+        if view is self.view:
+            self._attach_panes()
+        self.refresh_status()
 
-        await self.push_screen(screen, callback=done)
-        try:
-            return await answer
-        finally:
-            if screen.is_attached and self.screen is screen:
-                self.pop_screen()
-            self.prompt_input.focus()
+    def _attach_panes(self) -> None:
+        from .tabs import HistoryPane, RepoPane
 
-    # ------------------------------------------------------------------ turns
+        for history in self.query(HistoryPane):
+            history.attach(self.host.store)
+        for repo in self.query(RepoPane):
+            repo.attach(self.view.cwd)
+
+    async def action_new_session(self) -> None:
+        await self.new_session()
+
+    async def action_close_session(self) -> None:
+        if len(self.views) < 2:
+            self.notify("This is the only session tab (Ctrl+D quits).")
+            return
+        view = self.view
+        pane_id = str(view.query_ancestor(TabPane).id)
+        await view.close()
+        tabs = self.query_one(TabbedContent)
+        await tabs.remove_pane(pane_id)
+        remaining = self.views[-1].query_ancestor(TabPane)
+        self._current = str(remaining.id)
+        self.show_tab(self._current)
+
+    # ------------------------------------------------------------------ turns and commands
 
     @on(PromptInput.Submitted)
     async def _submitted(self, event: PromptInput.Submitted) -> None:
@@ -254,142 +229,44 @@ class SigitApp(App[int]):
     async def run_command(self, text: str) -> None:
         name, arg = commands.parse(text)
         command = commands.COMMANDS.get(name)
+        view = self.view
         if command is None:
-            near = ", ".join(f"/{n}" for n in commands.suggest(name)) or "see /help"
+            custom = view.agent_session.commands if view.agent_session is not None else None
+            if custom is not None and custom.get(name) is not None:
+                view.start_turn(text)  # the session expands the command into its prompt
+                return
+            known = [*commands.COMMANDS, *(custom.names() if custom is not None else [])]
+            near = ", ".join(f"/{n}" for n in commands.suggest(name, known)) or "see /help"
             await self.notice(f"Unknown command /{name}. Did you mean: {near}", "error")
             return
-        if command.needs_session and self.agent_session is None:
+        if command.needs_session and view.agent_session is None:
             await self.notice(f"/{name} needs a session; the model is still loading.", "warning")
             return
-        if self.turn_running and name not in ("help", "status", "exit", "tools"):
+        if view.turn_running and not command.while_running:
             await self.notice(f"/{name} must wait: a turn is running (Esc cancels it).", "warning")
             return
         await command.handler(self, arg)
 
-    def start_turn(self, text: str, shown: str | None = None) -> None:
-        if self.agent_session is None:
-            self.call_later(self.notice, "The model is still loading; try again in a moment.", "warning")
-            return
-        if self.turn_running:
-            self.call_later(self.notice, "A turn is running; Esc cancels it.", "warning")
-            return
-        self.turn_running = True
-        self.run_turn(self.agent_session, text, shown or text)
-
-    @work(exclusive=True, group="turn")
-    async def run_turn(self, session: AgentSession, text: str, shown: str) -> None:
-        chat = self.chat
-        self.refresh_status()
-        await chat.add(UserMessage(shown))
-        reply: AssistantMessage | None = None
-        thinking: ThinkingBlock | None = None
-
-        async def end_blocks() -> None:
-            nonlocal reply, thinking
-            if thinking is not None:
-                thinking.finish()
-                thinking = None
-            if reply is not None:
-                await reply.finish()
-                reply = None
-
-        try:
-            async for event in session.prompt(text):
-                if isinstance(event, ReasoningDelta):
-                    if thinking is None:
-                        thinking = ThinkingBlock()
-                        await chat.add(thinking)
-                    thinking.add(event.text)
-                elif isinstance(event, TextDelta):
-                    if thinking is not None:
-                        thinking.finish()
-                        thinking = None
-                    if reply is None:
-                        reply = AssistantMessage()
-                        await chat.add(reply)
-                    await reply.add(event.text)
-                elif isinstance(event, ToolCallRequested):
-                    await end_blocks()
-                    await self._tool_block(event.call_id, event.name, event.title, event.arguments)
-                elif isinstance(event, PermissionAsked):
-                    block = await self._tool_block(event.call_id, event.name, event.title, event.arguments)
-                    block.mark("asking")
-                elif isinstance(event, PermissionAnswered):
-                    answered = chat.tool_blocks.get(event.call_id)
-                    if answered is not None and not event.allowed:
-                        answered.mark("denied", event.reason)
-                elif isinstance(event, ToolStarted):
-                    (await self._tool_block(event.call_id, event.name, event.title, {})).mark("running")
-                elif isinstance(event, ToolFinished):
-                    block = await self._tool_block(event.call_id, event.name, event.name, {})
-                    block.finish(event.output, event.is_error, event.diff)
-                    if event.diff:
-                        block.collapsed = False
-                elif isinstance(event, TodosUpdated):
-                    marks = {"completed": "[x]", "in_progress": "[~]"}
-                    todo = "\n".join(f"{marks.get(s, '[ ]')} {c}" for c, s in event.todos)
-                    await chat.add(NoticeLine(todo))
-                elif isinstance(event, UsageUpdated):
-                    self._usage = event
-                    self.refresh_status()
-                elif isinstance(event, Notice):
-                    await chat.add(NoticeLine(event.message, event.level))
-                elif isinstance(event, TurnFinished):
-                    await end_blocks()
-                    await self._finished(event)
-        except Exception as exc:  # the turn dies, the app does not
-            await chat.add(NoticeLine(f"Turn failed: {exc}", "error"))
-        finally:
-            await end_blocks()
-            self.turn_running = False
-            self.refresh_status()
-
-    async def _tool_block(self, call_id: str, name: str, title: str, args: dict[str, Any]) -> ToolCallBlock:
-        block = self.chat.tool_blocks.get(call_id)
-        if block is None:
-            block = ToolCallBlock(call_id, name, title, args)
-            block.collapsed = not self.tools_expanded
-            self.chat.tool_blocks[call_id] = block
-            await self.chat.add(block)
-        return block
-
-    async def _finished(self, event: TurnFinished) -> None:
-        if event.stop_reason == "cancelled":
-            await self.notice("Cancelled.", "warning")
-        elif event.stop_reason == "error":
-            await self.notice(f"Error: {event.error}", "error")
-        elif event.stop_reason == "max_tokens":
-            await self.notice("The reply hit the token limit.", "warning")
-
-    async def notice(self, message: str, level: str = "info") -> None:
-        await self.chat.add(NoticeLine(message, level))
-
     # ------------------------------------------------------------------ status
 
     def refresh_status(self) -> None:
-        session = self.agent_session
-        parts = [self.model_name]
-        if self._loading:
-            parts.append(self._loading)
-        if session is not None:
-            parts.append(f"mode {session.agent.policy.mode}")
-        usage = self._usage
-        if usage is not None:
-            parts.append(f"tokens {usage.total_prompt_tokens}↑ {usage.total_completion_tokens}↓")
-            parts.append(f"context {usage.context_fill:.0%} of {usage.context_size}")
-        if self.turn_running:
-            parts.append("● working (Esc cancels)")
-        self.query_one("#statusbar", Static).update(" · ".join(parts))
+        try:
+            bar = self.query_one("#statusbar", Static)
+            view = self.view
+        except NoMatches:
+            return
+        parts = view.status_parts()
+        views = self.views
+        if len(views) > 1:
+            parts.insert(0, f"tab {views.index(view) + 1}/{len(views)}")
+        bar.update(" · ".join(parts))
         if self.query_one(TabbedContent).active == "status":
-            self.query_one(StatusPane).show(status_text(self.host, session, self.model_name))
+            from .tabs import StatusPane, status_text
+
+            for pane in self.query(StatusPane):
+                pane.show(status_text(self.host, view.agent_session, view.model_name))
 
     # ------------------------------------------------------------------ actions
-
-    def cancel_turn(self) -> bool:
-        if self.turn_running and self.agent_session is not None:
-            self.agent_session.cancel()
-            return True
-        return False
 
     def action_cancel_turn(self) -> None:
         self.cancel_turn()
@@ -406,47 +283,71 @@ class SigitApp(App[int]):
         self.notify("Press Ctrl+C again (or Ctrl+D) to quit.", timeout=QUIT_WINDOW_S)
 
     def action_quit_app(self) -> None:
-        self.cancel_turn()
+        for view in self.views:
+            view.cancel_turn()
         self.exit(0)
 
     def action_models(self) -> None:
-        def picked(key: str | None) -> None:
-            if key and key != self.model_name:
-                self.switch_model(key)
+        from .screens import ModelPicker
 
-        self.push_screen(ModelPicker(self.model_name), callback=picked)
+        view = self.view
+
+        def picked(key: str | None) -> None:
+            if key and key != view.model_name:
+                view.switch_model(key)
+
+        self.push_screen(ModelPicker(view.model_name), callback=picked)
 
     def action_toggle_tools(self) -> None:
         self.tools_expanded = not self.tools_expanded
-        self.chat.set_tools_expanded(self.tools_expanded)
+        for view in self.views:
+            view.chat.set_tools_expanded(self.tools_expanded)
 
     def action_show_tab(self, tab: str) -> None:
-        self.show_tab(tab)
+        self.show_tab(self._current if tab == "session" else tab)
 
     def show_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
 
+    async def _side_pane(self, tab: str) -> Widget:
+        """The pane's content, built the first time the tab is shown."""
+        pane = self.query_one(f"#{tab}", TabPane)
+        if not pane.children:
+            from .tabs import HistoryPane, RepoPane, StatusPane
+
+            content: Widget = {"history": HistoryPane, "repo": RepoPane, "status": StatusPane}[tab](
+                id=f"{tab}-pane")
+            await pane.mount(content)
+        return pane.children[0]
+
     @on(TabbedContent.TabActivated)
-    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        tab = event.pane.id
-        if tab == "session":
+    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        from .tabs import HistoryPane, RepoPane
+
+        tab = str(event.pane.id)
+        if tab not in SIDE_PANES:
+            self._current = tab
             self.prompt_input.focus()
-        elif tab == "history":
-            self.query_one(HistoryPane).reload()
+            self.refresh_status()
+            return
+        pane = await self._side_pane(tab)
+        if isinstance(pane, HistoryPane):
+            pane.attach(self.host.store)
             self.query_one("#history-table").focus()
-        elif tab == "repo":
-            self.query_one(RepoPane).reload()
-        elif tab == "status":
+        elif isinstance(pane, RepoPane):
+            pane.attach(self.view.cwd)
+        else:
             self.refresh_status()
 
-    @on(HistoryPane.OpenRequested)
-    def _open_requested(self, event: HistoryPane.OpenRequested) -> None:
-        self.open_saved(event.session_id)
+    async def on_history_pane_open_requested(self, event: object) -> None:
+        from .tabs import HistoryPane
+
+        assert isinstance(event, HistoryPane.OpenRequested)
+        await self.open_saved(event.session_id)
 
     async def on_unmount(self) -> None:
-        if self.agent_session is not None:
-            self.agent_session.cancel()
-            await self.agent_session.close()
+        for view in self.views:
+            await view.close()
 
 
 def create_app(

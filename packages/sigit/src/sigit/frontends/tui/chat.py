@@ -1,21 +1,31 @@
-"""The chat log: one widget per thing the user sees (their message, the reply, thinking, a tool call).
+"""The chat log: one widget per thing the user sees (their message, a reply, thinking, a tool call).
 
-Widgets are fed by `ChatLog`, which the app drives from the agent's event stream; none of them knows
-about the agent.
+Widgets are fed by `ChatLog`, which a session view drives from the agent's event stream; none of them
+knows about the agent. Only the reply being streamed is a Markdown widget (see `reply.py`); past replies
+are one `Static` each with a Rich Markdown renderable, and a resumed conversation mounts only its last
+`REPLAY_WINDOW` items, with a button that loads earlier ones, so long histories open at once.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from rich.syntax import Syntax
 from rich.text import Text
+from textual import on
 from textual.containers import VerticalScroll
-from textual.widgets import Collapsible, Markdown, Static
-from textual.widgets._markdown import MarkdownStream
+from textual.widget import Widget
+from textual.widgets import Button, Collapsible, Static
+
+if TYPE_CHECKING:
+    from qwen_runtime.types import Message
+    from rich.console import RenderableType
+    from rich.syntax import Syntax
 
 THINKING_TAIL_LINES = 4
+REPLAY_WINDOW = 120
+"""Items of a resumed conversation mounted at once (each "load earlier" press mounts this many more)."""
 
 
 class UserMessage(Static):
@@ -25,24 +35,18 @@ class UserMessage(Static):
         super().__init__(Text(text), classes="user-message")
 
 
-class AssistantMessage(Markdown):
-    """A reply, streamed into Markdown as it arrives (code blocks highlighted by the widget)."""
+def markdown_renderable(text: str) -> RenderableType:
+    from rich.markdown import Markdown  # markdown-it loads with the first reply, not before first paint
 
-    def __init__(self, text: str = "") -> None:
-        super().__init__(text, classes="assistant-message")
-        self._stream: MarkdownStream | None = None
+    return Markdown(text, code_theme="ansi_dark", inline_code_theme="ansi_dark")
+
+
+class PastReply(Static):
+    """A finished reply from a resumed conversation: one widget, Markdown drawn by Rich."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(markdown_renderable(text), classes="assistant-message past-reply")
         self.content_text = text
-
-    async def add(self, fragment: str) -> None:
-        self.content_text += fragment
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self)
-        await self._stream.write(fragment)
-
-    async def finish(self) -> None:
-        if self._stream is not None:
-            await self._stream.stop()
-            self._stream = None
 
 
 class ThinkingBlock(Collapsible):
@@ -65,27 +69,51 @@ class ThinkingBlock(Collapsible):
         self.collapsed = True
 
 
+def syntax(code: str, lexer: str) -> Syntax:
+    from rich.syntax import Syntax  # pygments loads with the first tool call
+
+    return Syntax(code, lexer, theme="ansi_dark", word_wrap=True, background_color="default")
+
+
 def diff_renderable(diff: str) -> Syntax:
-    return Syntax(diff, "diff", theme="ansi_dark", word_wrap=True, background_color="default")
+    return syntax(diff, "diff")
 
 
 class ToolCallBlock(Collapsible):
-    """One tool call as one line (name and title) that expands to its arguments and result."""
+    """One tool call as one line (name and title) that expands to its arguments and result.
+
+    The arguments are highlighted only when the block is first expanded: a long history holds many.
+    """
 
     def __init__(self, call_id: str, name: str, title: str, arguments: dict[str, Any]) -> None:
         self.call_id = call_id
         self.name_ = name
         self.call_title = title
+        self.arguments = arguments
         self.status = "requested"
         self.output = ""
         self.diff: str | None = None
-        args = json.dumps(arguments, indent=2, ensure_ascii=False)
-        self._args = Static(Syntax(args, "json", theme="ansi_dark", word_wrap=True,
-                                   background_color="default"), classes="tool-args")
+        self._args = Static("", classes="tool-args")
+        self._args_shown = False
         self._result = Static("", classes="tool-result")
         self._diff = Static("", classes="tool-diff")
+        self._diff.display = False
         super().__init__(self._args, self._diff, self._result, title=self._line("⏺"), collapsed=True,
                          classes="tool-call")
+
+    def _show_arguments(self) -> None:
+        if not self._args_shown:
+            self._args_shown = True
+            self._args.update(syntax(json.dumps(self.arguments, indent=2, ensure_ascii=False), "json"))
+
+    def on_mount(self) -> None:
+        if not self.collapsed:
+            self._show_arguments()
+
+    def _watch_collapsed(self, collapsed: bool) -> None:
+        if not collapsed:
+            self._show_arguments()
+        super()._watch_collapsed(collapsed)
 
     def _line(self, mark: str, suffix: str = "") -> str:
         return f"{mark} {self.call_title}{suffix}"
@@ -105,9 +133,7 @@ class ToolCallBlock(Collapsible):
         self._result.update(Text(output[:20_000]))
         if diff:
             self._diff.update(diff_renderable(diff))
-            self._diff.display = True
-        else:
-            self._diff.display = False
+        self._diff.display = bool(diff)
 
 
 class NoticeLine(Static):
@@ -115,22 +141,92 @@ class NoticeLine(Static):
         super().__init__(Text(message), classes=f"notice notice-{level}")
 
 
+class LoadEarlier(Button):
+    """Top of a resumed conversation whose older part is not mounted yet."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__(self.label_for(hidden), id="load-earlier", classes="load-earlier")
+
+    @staticmethod
+    def label_for(hidden: int) -> str:
+        return f"↑ Load earlier messages ({hidden} not shown)"
+
+
+PastItem = Callable[[], Widget]
+
+
+def past_items(messages: Sequence[Message]) -> list[PastItem]:
+    """One widget factory per thing shown for a saved conversation; widgets are built only when mounted."""
+    from qwen_runtime.types import AssistantMessage, ToolMessage, UserMessage as RtUser
+
+    results = {m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage)}
+    items: list[PastItem] = []
+
+    def tool_block(call_id: str, name: str, arguments: dict[str, Any]) -> Widget:
+        block = ToolCallBlock(call_id, name, name, arguments)
+        if call_id in results:
+            block.finish(results[call_id], False, None)
+        return block
+
+    for message in messages:
+        if isinstance(message, RtUser):
+            items.append(lambda text=message.content: UserMessage(text))
+        elif isinstance(message, AssistantMessage):
+            if message.content.strip():
+                items.append(lambda text=message.content: PastReply(text))
+            for call in message.tool_calls:
+                items.append(lambda c=call: tool_block(c.id, c.name, c.arguments))
+    return items
+
+
 class ChatLog(VerticalScroll):
-    """Full scrollback of the conversation; follows the bottom unless the user scrolled up."""
+    """The scrollback of one conversation; follows the bottom unless the user scrolled up."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tool_blocks: dict[str, ToolCallBlock] = {}
+        self.earlier: list[PastItem] = []
 
     def on_mount(self) -> None:
         self.anchor()
 
-    async def add(self, widget: Static | Markdown | Collapsible) -> None:
+    async def add(self, widget: Widget) -> None:
         await self.mount(widget)
 
     async def clear_log(self) -> None:
         self.tool_blocks.clear()
+        self.earlier = []
         await self.remove_children()
+
+    def _built(self, items: Sequence[PastItem]) -> list[Widget]:
+        widgets = [make() for make in items]
+        for widget in widgets:
+            if isinstance(widget, ToolCallBlock):
+                self.tool_blocks[widget.call_id] = widget
+        return widgets
+
+    async def replay(self, messages: Sequence[Message], window: int = REPLAY_WINDOW) -> None:
+        """Show a saved conversation: its last `window` items now, the rest behind "load earlier"."""
+        items = past_items(messages)
+        self.earlier, shown = items[:-window] if len(items) > window else [], items[-window:]
+        widgets = self._built(shown)
+        if self.earlier:
+            widgets.insert(0, LoadEarlier(len(self.earlier)))
+        await self.mount_all(widgets)
+
+    async def load_earlier(self, count: int = REPLAY_WINDOW) -> None:
+        button = self.query_one(LoadEarlier)
+        batch, self.earlier = self.earlier[-count:], self.earlier[:-count]
+        await self.mount_all(self._built(batch), after=button)
+        if self.earlier:
+            button.label = LoadEarlier.label_for(len(self.earlier))
+        else:
+            await button.remove()
+
+    @on(Button.Pressed, "#load-earlier")
+    async def _load_earlier_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.load_earlier()
 
     def set_tools_expanded(self, expanded: bool) -> None:
         for block in self.query(ToolCallBlock):

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from ...permissions.policy import parse_mode
-from ...prompt.init_prompt import INIT_PROMPT
 
 if TYPE_CHECKING:
     from .app import SigitApp
@@ -24,14 +22,21 @@ class SlashCommand:
     help: str
     handler: Handler
     needs_session: bool = True
+    while_running: bool = False
+    """May run while a turn is running (it only shows something)."""
 
 
 async def _help(app: SigitApp, arg: str) -> None:
     lines = ["Slash commands:"]
     lines += [f"  /{c.name:<12} {c.help}" for c in COMMANDS.values()]
+    session = app.view.agent_session
+    if session is not None and session.commands.commands:
+        lines += ["", "Custom commands (sent as prompts):"]
+        lines += [f"  /{c.name:<12} {c.description} {c.argument_hint}".rstrip() for c in session.commands.commands]
     lines += ["", "Keys: Enter send · Shift+Enter/Ctrl+J newline · Up/Down history · Tab complete",
               "      Esc/Ctrl+C cancel the turn · Ctrl+C twice or Ctrl+D quit · Ctrl+O models",
-              "      Ctrl+T expand/collapse tool calls · Alt+1..4 tabs (Session, History, Repo, Status)"]
+              "      Ctrl+T expand/collapse tool calls · Ctrl+N new session tab · Alt+W close it",
+              "      Alt+1..4 tabs (current session, History, Repo, Status)"]
     await app.notice("\n".join(lines))
 
 
@@ -47,12 +52,13 @@ async def _load(app: SigitApp, arg: str) -> None:
 
 
 async def _plan(app: SigitApp, arg: str) -> None:
-    policy = app.require_session().agent.policy
+    view = app.view
+    policy = view.require_session().agent.policy
     if policy.mode == "plan":
-        policy.mode = app.mode_before_plan
+        policy.mode = view.mode_before_plan
         await app.notice(f"Plan mode off: permission mode {policy.mode}.")
     else:
-        app.mode_before_plan = policy.mode
+        view.mode_before_plan = policy.mode
         policy.mode = "plan"
         await app.notice("Plan mode on: the agent reads and plans; edits and commands are refused.")
     app.refresh_status()
@@ -62,6 +68,8 @@ async def _permissions(app: SigitApp, arg: str) -> None:
     session = app.require_session()
     policy = session.agent.policy
     if arg:
+        from ...permissions.policy import parse_mode
+
         try:
             policy.mode = parse_mode(arg)
         except ValueError as exc:
@@ -99,12 +107,14 @@ async def _compact(app: SigitApp, arg: str) -> None:
 
 async def _resume(app: SigitApp, arg: str) -> None:
     if arg:
-        app.open_saved(arg.strip())
+        await app.open_saved(arg.strip())
     else:
         app.show_tab("history")
 
 
 async def _init(app: SigitApp, arg: str) -> None:
+    from ...prompt.init_prompt import INIT_PROMPT
+
     policy = app.require_session().agent.policy
     for rule in INIT_RULES:
         policy.add_session_rule(rule, "allow")
@@ -133,24 +143,75 @@ async def _exit(app: SigitApp, arg: str) -> None:
     app.exit(0)
 
 
+async def _new(app: SigitApp, arg: str) -> None:
+    await app.new_session()
+
+
+async def _close(app: SigitApp, arg: str) -> None:
+    await app.action_close_session()
+
+
+async def _mcp(app: SigitApp, arg: str) -> None:
+    await app.notice(app.require_session().mcp_status())
+
+
+async def _skills(app: SigitApp, arg: str) -> None:
+    from ...extensions import discover_skills
+
+    found = await asyncio.to_thread(discover_skills, app.view.cwd, app.host.config_dir)
+    lines = [f"  {s.name:<20} {s.description}  ({s.scope})" for s in found.skills]
+    text = "Skills (the model loads one with the skill tool):\n" + "\n".join(lines) if lines else (
+        "No skills found (add SKILL.md folders under .sigit/skills or .claude/skills).")
+    await app.notice("\n".join([text, *(f"warning: {w}" for w in found.warnings)]))
+
+
+async def _agents(app: SigitApp, arg: str) -> None:
+    from ...extensions import discover_agent_types
+
+    found = await asyncio.to_thread(discover_agent_types, app.view.cwd, app.host.config_dir)
+    lines = [f"  {a.name:<20} {a.description}  ({a.scope})" for a in found.agent_types]
+    text = "Agent types (for the task tool):\n" + "\n".join(lines) if lines else (
+        "No agent types found (add .md files under .sigit/agents or .claude/agents); "
+        "the task tool still runs a general read-only subagent.")
+    await app.notice("\n".join([text, *(f"warning: {w}" for w in found.warnings)]))
+
+
+async def _commands(app: SigitApp, arg: str) -> None:
+    found = app.require_session().commands
+    lines = [f"  /{c.name:<20} {c.description} {c.argument_hint}".rstrip() + f"  ({c.scope})"
+             for c in found.commands]
+    text = "Custom commands (`/name args` sends the command's prompt):\n" + "\n".join(lines) if lines else (
+        "No custom commands (add .md files under .sigit/commands or .claude/commands).")
+    await app.notice("\n".join([text, *(f"warning: {w}" for w in found.warnings)]))
+
+
 COMMANDS: dict[str, SlashCommand] = {
     c.name: c
     for c in (
-        SlashCommand("help", "commands and keys", _help, needs_session=False),
+        SlashCommand("help", "commands and keys", _help, needs_session=False, while_running=True),
+        SlashCommand("new", "open a new session in a new tab (Ctrl+N)", _new, needs_session=False,
+                     while_running=True),
+        SlashCommand("close", "close this session tab (Alt+W)", _close, needs_session=False, while_running=True),
         SlashCommand("models", "pick a model from the registry", _models, needs_session=False),
         SlashCommand("load", "load a model by name or path", _load, needs_session=False),
         SlashCommand("plan", "toggle plan mode (no edits, no commands)", _plan),
         SlashCommand("permissions", "show permissions; /permissions MODE sets the mode", _permissions),
         SlashCommand("thinking", "toggle the model's thinking (on/off)", _thinking),
-        SlashCommand("tools", "expand or collapse tool calls; list tools", _tools),
+        SlashCommand("tools", "expand or collapse tool calls; list tools", _tools, while_running=True),
+        SlashCommand("mcp", "MCP servers, their state and tools", _mcp, while_running=True),
+        SlashCommand("skills", "skills the model can load", _skills, needs_session=False, while_running=True),
+        SlashCommand("agents", "agent types for the task tool", _agents, needs_session=False,
+                     while_running=True),
+        SlashCommand("commands", "custom slash commands (markdown files)", _commands, while_running=True),
         SlashCommand("compact", "summarise the conversation to free context", _compact),
         SlashCommand("resume", "open a saved session (/resume ID, or the History tab)", _resume,
                      needs_session=False),
         SlashCommand("init", "write or improve AGENTS.md for this repository", _init),
         SlashCommand("clear", "forget the conversation", _clear),
-        SlashCommand("status", "model, runtime, permissions (the Status tab)", _status, needs_session=False),
+        SlashCommand("status", "model, runtime, permissions (the Status tab)", _status, needs_session=False,
+                     while_running=True),
         SlashCommand("undo", "rewind the last turn's file changes", _undo),
-        SlashCommand("exit", "quit", _exit, needs_session=False),
+        SlashCommand("exit", "quit", _exit, needs_session=False, while_running=True),
     )
 }
 
@@ -161,5 +222,6 @@ def parse(text: str) -> tuple[str, str]:
     return name.lower(), arg.strip()
 
 
-def suggest(name: str) -> list[str]:
-    return [n for n in COMMANDS if n.startswith(name[:2])] if name else list(COMMANDS)
+def suggest(name: str, known: Iterable[str] = COMMANDS) -> list[str]:
+    names = list(known)
+    return [n for n in names if n.startswith(name[:2])] if name else names

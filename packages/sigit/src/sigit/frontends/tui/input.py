@@ -1,7 +1,8 @@
 """The prompt: a multi-line TextArea (any Unicode) with history and slash-command completion.
 
 Enter sends; Shift+Enter or Ctrl+J inserts a newline; Up on the first line and Down on the last walk
-the history; Tab completes a slash command from the list shown above the input.
+the history; Tab completes a slash command (built-in or the session's custom ones) from the list shown above the
+input.
 """
 
 from __future__ import annotations
@@ -102,7 +103,13 @@ class PromptArea(Vertical):
 
     def __init__(self, commands: Sequence[tuple[str, str]], **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.builtin = list(commands)
         self.commands = list(commands)
+
+    def set_custom(self, custom: Sequence[tuple[str, str]]) -> None:
+        """Add the session's own commands (markdown files) to the list; a built-in name wins."""
+        taken = {name for name, _ in self.builtin}
+        self.commands = self.builtin + [(name, help_) for name, help_ in custom if name not in taken]
 
     def compose(self) -> ComposeResult:
         suggestions = SlashSuggestions(id="suggestions")

@@ -1,4 +1,7 @@
-"""The panes beside the chat: saved sessions (History), the working tree (Repo), and Status."""
+"""The panes beside the chat: saved sessions (History), the working tree (Repo), and Status.
+
+The app imports this module and builds each pane when its tab is first shown, not before first paint.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Button, DataTable, Label, Static
 
@@ -59,9 +63,10 @@ class HistoryPane(Vertical):
         if self.store is None:
             return
         self.summaries = await asyncio.to_thread(self.store.list)
-        if not self.is_attached:
+        try:
+            table = self.query_one(DataTable)
+        except NoMatches:  # the app closed while the store was read
             return
-        table = self.query_one(DataTable)
         table.clear()
         for s in self.summaries:
             table.add_row(s.updated_at[:16].replace("T", " "), s.title[:48], str(s.messages), s.model,
@@ -162,8 +167,10 @@ class RepoPane(VerticalScroll):
         body.append((status or "clean") + "\n\n")
         body.append("Recent commits\n", style="bold underline")
         body.append(log or "none")
-        if self.is_attached:  # the app may have closed while git ran
+        try:
             self.query_one("#repo-body", Static).update(body)
+        except NoMatches:  # the app closed while git ran
+            pass
 
 
 def status_text(host: SessionHost, session: AgentSession | None, model: str) -> Text:
