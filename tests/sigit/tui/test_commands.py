@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sigit.frontends.tui.app import create_app
 from sigit.frontends.tui.chat import PastReply, UserMessage
-from sigit.frontends.tui.reply import AssistantMessage
 from sigit.frontends.tui.input import SlashSuggestions
+from sigit.frontends.tui.reply import AssistantMessage
 from sigit.frontends.tui.screens import ModelPicker
 from textual.widgets import OptionList
 

@@ -49,6 +49,15 @@ class Runtime(ABC):
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         """Yield events; the last one is always `Finished`. Cancelling ends with reason "cancelled"."""
 
+    #: True when the backend closes `<think>` itself at `ChatRequest.thinking_budget` (onde checks it)
+    enforces_thinking_budget: bool = False
+
+    def prefill(self, request: ChatRequest) -> int:
+        """Evaluate the prompt of `request` ahead of time (e.g. the system prompt and tools when a
+        session opens) so the first real turn is served from the KV cache; returns the tokens now
+        cached. Backends without a local cache do nothing."""
+        return 0
+
     def count_tokens(self, text: str) -> int:
         """Tokens in `text` for this model; backends without a tokenizer estimate (4 chars a token)."""
         return max(1, len(text) // 4)

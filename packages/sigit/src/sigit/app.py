@@ -7,6 +7,7 @@ agent themselves. One host serves many sessions (ACP) and shares one loaded mode
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from onde import ChatEngine, SamplingConfig
 from qwen_runtime.runtime import Runtime
+from qwen_runtime.types import ChatRequest, SystemMessage
 
 from .agent.compaction import Compactor
 from .agent.events import AgentEvent, Notice, TurnFinished, TurnStarted
@@ -35,6 +37,8 @@ from .tools.task import make_task_tool
 if TYPE_CHECKING:
     from .extensions.mcp_client import McpManager
 
+log = logging.getLogger(__name__)
+
 
 class SessionHost:
     """Loads models once by name and opens sessions on them."""
@@ -46,6 +50,7 @@ class SessionHost:
         self._runtimes: dict[str, Runtime] = {}
         self._lock = threading.Lock()
         self._fixed_runtime = runtime
+        self._prefills: set[asyncio.Future[int]] = set()
 
     def settings(self, cwd: Path) -> Settings:
         return load_settings(cwd, self.config_dir)
@@ -136,6 +141,14 @@ class SessionHost:
         )
         if hooks.has("session_start"):
             await hooks.session_start()
+        if registry.names():
+            # evaluate the system prompt and tool schemas now, while the user types: the first turn
+            # then starts from the KV cache (a no-op for servers and scripted models)
+            warm = ChatRequest((SystemMessage(system_prompt),), tools=tuple(registry.to_specs()))
+            self._prefills.add(asyncio.ensure_future(asyncio.to_thread(_prefill, runtime, warm)))
+            for task in list(self._prefills):
+                if task.done():
+                    self._prefills.discard(task)
         commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
         notices += [str(w) for w in commands.warnings]
         return AgentSession(
@@ -163,6 +176,14 @@ class SessionHost:
     def commands(self, cwd: Path) -> CommandSet:
         """Custom slash commands (markdown files) for this directory."""
         return discover_commands(cwd, self.config_dir)
+
+
+def _prefill(runtime: Runtime, request: ChatRequest) -> int:
+    try:
+        return runtime.prefill(request)
+    except Exception:  # a warm-up that fails costs only speed; the real turn reports real errors
+        log.debug("prefill failed", exc_info=True)
+        return 0
 
 
 class AgentSession:

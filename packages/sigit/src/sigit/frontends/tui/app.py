@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 QUIT_WINDOW_S = 2.0
 TABS = ("session", "history", "repo", "status")
 SIDE_PANES = ("history", "repo", "status")
+WARM_MODULES = ("sigit.frontends.tui.reply", "rich.markdown", "rich.syntax", "sigit.frontends.tui.screens")
 
 
 @dataclass
@@ -191,6 +192,13 @@ class SigitApp(App[int]):
         if view is self.view:
             self._attach_panes()
         self.refresh_status()
+        self._warm_imports()
+
+    @work(thread=True, exclusive=True, group="warm-imports")
+    def _warm_imports(self) -> None:
+        """Import what the first reply, tool call and prompt need, in a thread while the user types."""
+        for module in WARM_MODULES:
+            importlib.import_module(module)
 
     def _attach_panes(self) -> None:
         from .tabs import HistoryPane, RepoPane

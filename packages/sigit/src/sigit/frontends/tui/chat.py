@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -157,7 +158,8 @@ PastItem = Callable[[], Widget]
 
 def past_items(messages: Sequence[Message]) -> list[PastItem]:
     """One widget factory per thing shown for a saved conversation; widgets are built only when mounted."""
-    from qwen_runtime.types import AssistantMessage, ToolMessage, UserMessage as RtUser
+    from qwen_runtime.types import AssistantMessage, ToolMessage
+    from qwen_runtime.types import UserMessage as RtUser
 
     results = {m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage)}
     items: list[PastItem] = []
@@ -170,12 +172,12 @@ def past_items(messages: Sequence[Message]) -> list[PastItem]:
 
     for message in messages:
         if isinstance(message, RtUser):
-            items.append(lambda text=message.content: UserMessage(text))
+            items.append(partial(UserMessage, message.content))
         elif isinstance(message, AssistantMessage):
             if message.content.strip():
-                items.append(lambda text=message.content: PastReply(text))
+                items.append(partial(PastReply, message.content))
             for call in message.tool_calls:
-                items.append(lambda c=call: tool_block(c.id, c.name, c.arguments))
+                items.append(partial(tool_block, call.id, call.name, call.arguments))
     return items
 
 

@@ -6,6 +6,7 @@ The app imports this module and builds each pane when its tab is first shown, no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -167,10 +168,8 @@ class RepoPane(VerticalScroll):
         body.append((status or "clean") + "\n\n")
         body.append("Recent commits\n", style="bold underline")
         body.append(log or "none")
-        try:
+        with contextlib.suppress(NoMatches):  # the app closed while git ran
             self.query_one("#repo-body", Static).update(body)
-        except NoMatches:  # the app closed while git ran
-            pass
 
 
 def status_text(host: SessionHost, session: AgentSession | None, model: str) -> Text:

@@ -1,0 +1,378 @@
+"""The token loop both in-process backends (llama.cpp, transformers) share.
+
+A backend supplies the model-specific primitives (tokenize, evaluate tokens into its KV cache, a
+writable view of the last logits, a sampler, token bytes, end-of-turn tokens); `LocalRuntime` owns
+everything between them and the events: prompt rendering, prefix reuse, prefill, stop strings,
+incremental UTF-8 decoding, the reply parser, reasoning-token counting, the thinking budget, the
+llguidance tool-call constraint (mask, consume, fast-forward), cancellation, usage and `Finished`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import threading
+import time
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from ..chat_format import render_prompt
+from ..constrain import ToolCallConstraint
+from ..errors import ContextOverflowError, QwenRuntimeError
+from ..parsing import ReplyParser
+from ..runtime import CancelToken, Runtime, cancelled_event
+from ..types import ChatRequest, Event, Finished, FinishReason, Sampling, ToolCallEvent, Usage, UserMessage
+
+log = logging.getLogger(__name__)
+
+THINK_CLOSE_TEXT = "\n</think>\n\n"
+"""What the runtime appends when `thinking_budget` runs out (Qwen's own spacing)."""
+
+_ASSISTANT_OPEN = "<|im_start|>assistant"
+
+
+def starts_in_think(prompt: str) -> bool:
+    """True when the generation prompt already opened `<think>` (templates that pre-fill it)."""
+    tail = prompt[prompt.rfind(_ASSISTANT_OPEN) :] if _ASSISTANT_OPEN in prompt else prompt[-64:]
+    return tail.rfind("<think>") > tail.rfind("</think>")
+
+
+@dataclass
+class StopFilter:
+    """Holds back text that may be the start of a stop string; cuts the text at a whole one."""
+
+    stops: tuple[str, ...]
+    held: str = ""
+    hit: bool = False
+    longest: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stops = tuple(s for s in self.stops if s)
+        self.longest = max((len(s) for s in self.stops), default=0)
+
+    def push(self, text: str) -> str:
+        if not self.stops:
+            return text
+        self.held += text
+        cut = min((i for i in (self.held.find(s) for s in self.stops) if i >= 0), default=-1)
+        if cut >= 0:
+            self.hit = True
+            out, self.held = self.held[:cut], ""
+            return out
+        keep = self.longest - 1
+        out, self.held = (self.held[:-keep], self.held[-keep:]) if keep else (self.held, "")
+        return out
+
+    def flush(self) -> str:
+        out, self.held = self.held, ""
+        return out
+
+
+class Utf8Detokenizer:
+    """Token bytes in, text out; a UTF-8 character split over tokens comes out whole, once complete."""
+
+    def __init__(self, piece: Callable[[int], bytes]) -> None:
+        self._piece = piece
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def push(self, token: int) -> str:
+        return str(self._decoder.decode(self._piece(token)))
+
+    def flush(self) -> str:
+        return str(self._decoder.decode(b"", final=True))
+
+
+class TokenSampler(Protocol):
+    """A backend's per-request sampler over the logits of the last evaluated position."""
+
+    def accept(self, token: int) -> None:
+        """Count a token the penalties should see (forced or appended by the runtime)."""
+
+    def sample(self) -> int:
+        """One token from the current logits (already masked); counts it for the penalties itself."""
+
+    def close(self) -> None:
+        """Free what the sampler holds."""
+
+
+class LocalRuntime(Runtime):
+    """A model evaluated in this process with a KV cache kept between requests; one generation at a time."""
+
+    enforces_thinking_budget = True
+    #: evaluate tokens the tool-call grammar forces in one batch instead of sampling them one by one
+    fast_forward: bool = True
+
+    chat_template: str
+    _bos_text: str = ""
+    _eos_text: str = ""
+    _stop_ids: frozenset[int] = frozenset()
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    # ---------------------------------------------------------------- what a backend supplies
+
+    @abstractmethod
+    def tokenize(self, text: str) -> list[int]:
+        """Token ids of `text`, special tokens written in it (`<|im_start|>`) as single tokens."""
+
+    @abstractmethod
+    def piece(self, token: int) -> bytes:
+        """The bytes of one token, special tokens as their text."""
+
+    @abstractmethod
+    def is_end(self, token: int) -> bool:
+        """True for tokens that end the turn."""
+
+    @abstractmethod
+    def lltokenizer(self) -> Any:
+        """llguidance's view of the vocabulary."""
+
+    @abstractmethod
+    def reuse_prefix(self, tokens: Sequence[int]) -> int:
+        """Keep the cache of the longest common prefix with `tokens` (at most all but the last)."""
+
+    @abstractmethod
+    def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
+        """Evaluate `tokens` after the cached ones; False when cancelled in between."""
+
+    @abstractmethod
+    def logits(self) -> npt.NDArray[np.float32]:
+        """The last evaluated position's logits, writable in place (the constraint masks them)."""
+
+    @abstractmethod
+    def new_sampler(self, sampling: Sampling) -> TokenSampler:
+        """A sampler for one request."""
+
+    @abstractmethod
+    def clear_cache_unlocked(self) -> None:
+        """Forget the KV cache (the caller holds the lock)."""
+
+    def check_open(self) -> None:
+        """Raise when the model cannot generate any more (closed)."""
+
+    def prompt_tokens(self, prompt: str) -> list[int]:
+        """The tokens the model evaluates for `prompt` (a backend may add a BOS token)."""
+        return self.tokenize(prompt)
+
+    # ---------------------------------------------------------------- Runtime API
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenize(text))
+
+    def prompt_text(self, request: ChatRequest, *, add_generation_prompt: bool = True) -> str:
+        """The prompt exactly as the model sees it: the chat template rendered for `request`."""
+        return render_prompt(
+            self.chat_template,
+            request.messages,
+            request.tools,
+            enable_thinking=request.enable_thinking,
+            add_generation_prompt=add_generation_prompt,
+            bos_token=self._bos_text,
+            eos_token=self._eos_text,
+        )
+
+    def _checked_tokens(self, request: ChatRequest, prompt: str) -> list[int]:
+        if any(isinstance(m, UserMessage) and m.images for m in request.messages):
+            raise QwenRuntimeError(f"{self.name} backend does not take images ({self._model_name()})")
+        tokens = self.prompt_tokens(prompt)
+        if len(tokens) >= self.context_size:
+            raise ContextOverflowError(len(tokens), self.context_size)
+        return tokens
+
+    def _model_name(self) -> str:
+        path = getattr(self, "model_path", None)
+        return f"model {getattr(path, 'name', path)}"
+
+    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
+        cancel = cancel or CancelToken()
+        prompt = self.prompt_text(request)
+        tokens = self._checked_tokens(request, prompt)
+        with self._lock:
+            self.check_open()
+            try:
+                yield from Generation(self, request, prompt, tokens, cancel).run()
+            except Exception:
+                self.clear_cache_unlocked()  # a step that failed half-way leaves the cache unknown
+                raise
+
+    def prefill(self, request: ChatRequest) -> int:
+        """Evaluate the conversation so far without the generation prompt (a session's system prompt and
+        tools) into the KV cache: the next request that starts with it evaluates only the rest."""
+        tokens = self._checked_tokens(request, self.prompt_text(request, add_generation_prompt=False))
+        if not tokens:
+            return 0
+        with self._lock:
+            self.check_open()
+            try:
+                cached = self.reuse_prefix(tokens)
+                self.eval_tokens(tokens[cached:])
+            except Exception:
+                self.clear_cache_unlocked()
+                raise
+        return len(tokens)
+
+    def clear_cache(self) -> None:
+        """Forget the KV cache: the next request evaluates its whole prompt."""
+        with self._lock:
+            self.clear_cache_unlocked()
+
+
+class Generation:
+    """One request's token loop: prompt evaluation, sampling, constraint, decoding, events."""
+
+    def __init__(
+        self, rt: LocalRuntime, request: ChatRequest, prompt: str, tokens: list[int], cancel: CancelToken
+    ) -> None:
+        self.rt = rt
+        self.request = request
+        self.tokens = tokens
+        self.cancel = cancel
+        in_think = starts_in_think(prompt)
+        offered = request.offered_tools()
+        self.parser = ReplyParser(offered, starts_in_think=in_think)
+        self.constraint: ToolCallConstraint | None = None
+        if offered:
+            self.constraint = ToolCallConstraint(
+                rt.lltokenizer(),
+                offered,
+                request.tool_choice,
+                thinking=request.enable_thinking,
+                starts_in_think=in_think,
+                stop_tokens=sorted(rt._stop_ids),
+            )
+            for warning in self.constraint.warnings:
+                log.warning("%s", warning)
+        self.detok = Utf8Detokenizer(rt.piece)
+        self.stops = StopFilter(tuple(request.sampling.stop))
+        self.completion_tokens = 0
+        self.reasoning_tokens = 0
+        self.budget_spent = False
+        self.called = False
+
+    def run(self) -> Iterator[Event]:
+        rt, request = self.rt, self.request
+        room = min(request.sampling.max_tokens, rt.context_size - len(self.tokens))
+        t0 = time.perf_counter()
+        cached = rt.reuse_prefix(self.tokens)
+        if not rt.eval_tokens(self.tokens[cached:], self.cancel):
+            yield from self._end("cancelled", cached, t0, time.perf_counter())
+            return
+        t1 = time.perf_counter()
+        sampler = rt.new_sampler(request.sampling)
+        reason: FinishReason = "length"
+        try:
+            while True:
+                if self.cancel.cancelled:
+                    reason = "cancelled"
+                    break
+                if self.completion_tokens >= room:
+                    reason = "length"
+                    break
+                batch = self._budget_close()
+                for appended in batch:  # the penalties see what the model will have "said"
+                    sampler.accept(appended)
+                if not batch:
+                    token = self._sample(sampler)
+                    if rt.is_end(token):
+                        reason = "stop"
+                        break
+                    batch = [token, *self._forced(token, sampler, room)]
+                self.completion_tokens += len(batch)
+                yield from self._emit(batch)
+                if self.stops.hit:
+                    reason = "stop"
+                    break
+                if self.completion_tokens < room:
+                    rt.eval_tokens(batch)
+        finally:
+            sampler.close()
+        yield from self._end(reason, cached, t0, t1)
+
+    def _sample(self, sampler: TokenSampler) -> int:
+        if self.constraint is not None:
+            self.constraint.apply(self.rt.logits())
+        return sampler.sample()
+
+    def _forced(self, token: int, sampler: TokenSampler, room: int) -> list[int]:
+        """Consume the sampled token; the tokens the grammar then forces, consumed and counted."""
+        if self.constraint is None:
+            return []
+        self.constraint.consume(token)
+        if not self.rt.fast_forward:
+            return []
+        forced = self.constraint.forced_tokens()[: room - self.completion_tokens - 1]
+        for f in forced:
+            self.constraint.consume(f)
+            sampler.accept(f)
+        return forced
+
+    def _budget_close(self) -> list[int]:
+        """The tokens of `\\n</think>\\n\\n` once reasoning reaches `thinking_budget` (evaluated by run)."""
+        budget = self.request.thinking_budget
+        if budget is None or self.budget_spent or not self.parser.in_think or self.reasoning_tokens < budget:
+            return []
+        self.budget_spent = True
+        close = self.rt.tokenize(THINK_CLOSE_TEXT)
+        if self.constraint is not None:
+            for token in close:
+                self.constraint.consume(token)
+        return close
+
+    def _emit(self, batch: Sequence[int]) -> Iterator[Event]:
+        for token in batch:
+            thinking = self.parser.in_think
+            text = self.stops.push(self.detok.push(token))
+            if text:
+                yield from self._parsed(self.parser.feed(text))
+            if thinking or self.parser.in_think:
+                self.reasoning_tokens += 1
+            if self.stops.hit:
+                return
+
+    def _parsed(self, events: Sequence[Event]) -> Iterator[Event]:
+        for event in events:
+            if isinstance(event, ToolCallEvent):
+                self.called = True
+            yield event
+
+    def _end(self, reason: FinishReason, cached: int, t0: float, t1: float) -> Iterator[Event]:
+        t2 = time.perf_counter()
+        tail = self.detok.flush()
+        if not self.stops.hit:
+            tail = self.stops.push(tail) + self.stops.flush()
+        if tail:
+            yield from self._parsed(self.parser.feed(tail))
+        yield from self._parsed(self.parser.finish())
+        yield Usage(
+            prompt_tokens=len(self.tokens),
+            cached_prompt_tokens=cached,
+            completion_tokens=self.completion_tokens,
+            reasoning_tokens=self.reasoning_tokens,
+            prompt_ms=(t1 - t0) * 1000,
+            generation_ms=(t2 - t1) * 1000,
+            context_size=self.rt.context_size,
+        )
+        if reason == "cancelled":
+            yield cancelled_event()
+            return
+        if reason == "stop" and self.called:
+            reason = "tool_calls"
+        detail = "; ".join(self.constraint.errors) if self.constraint is not None else ""
+        yield Finished(reason, detail)
+
+
+__all__ = [
+    "THINK_CLOSE_TEXT",
+    "Generation",
+    "LocalRuntime",
+    "StopFilter",
+    "TokenSampler",
+    "Utf8Detokenizer",
+    "starts_in_think",
+]

@@ -1,0 +1,297 @@
+"""One session tab: its chat, its prompt, its `AgentSession`, and the workers that drive them.
+
+Workers are this widget's, so `exclusive` cancels only this tab's previous turn or open; the app
+holds what is shared (the host, the status bar, the tabs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from .chat import ChatLog, NoticeLine, ThinkingBlock, ToolCallBlock, UserMessage
+from .input import PromptArea, PromptInput
+
+if TYPE_CHECKING:
+    from ...agent.events import PermissionAsked, PermissionReply, TurnFinished, UsageUpdated
+    from ...app import AgentSession
+    from ...config.settings import PermissionMode
+    from ...sessions import Session
+    from .app import SigitApp
+    from .reply import AssistantMessage
+
+
+class SessionView(Vertical):
+    """A conversation in a tab; opens its session in a worker once mounted."""
+
+    def __init__(
+        self,
+        commands: list[tuple[str, str]],
+        *,
+        cwd: Path,
+        session: Session | None = None,
+        resume: str | None = None,
+        continue_last: bool = False,
+        model: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.commands = commands
+        self.cwd = cwd
+        self._to_open = session
+        self._resume = resume
+        self._continue_last = continue_last
+        self.model: str | None = model
+        """The model this tab asked for (None: the host's or the settings' choice)."""
+        self.model_name = model or "(default)"
+        self.agent_session: AgentSession | None = None
+        self.turn_running = False
+        self.usage: UsageUpdated | None = None
+        self.load_state = "Loading model…"
+        self.mode_before_plan: PermissionMode = "default"
+
+    @property
+    def sigit(self) -> SigitApp:
+        return cast("SigitApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield ChatLog(classes="chat")
+        yield PromptArea(self.commands, classes="prompt-area")
+
+    @property
+    def chat(self) -> ChatLog:
+        return self.query_one(ChatLog)
+
+    @property
+    def prompt_input(self) -> PromptInput:
+        return self.query_one(PromptInput)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.open_session, self._to_open, first=True)  # after the first frame
+
+    # ------------------------------------------------------------------ opening
+
+    @work(exclusive=True, group="session")
+    async def open_session(self, session: Session | None = None, *, first: bool = False) -> None:
+        from ...sessions import SessionError
+
+        app = self.sigit
+        cwd = self.cwd
+        self.load_state = f"Loading {self.model_name}…"
+        app.refresh_status()
+        host = await app.load_host()
+        try:
+            if first and self._resume:
+                session = await asyncio.to_thread(host.store.load, self._resume)
+            elif first and self._continue_last:
+                session = await asyncio.to_thread(host.store.latest, cwd)
+                if session is None:
+                    await self.notice(f"No saved session for {cwd} to continue; starting a new one.",
+                                      "warning")
+            if session is not None:
+                cwd = session.cwd
+            opened = await host.open(cwd, session=session, approver=self.ask_permission, model=self.model)
+        except SessionError as exc:
+            self.load_state = ""
+            await self.notice(str(exc), "error")
+            if first:
+                self.open_session()
+            return
+        except Exception as exc:  # a model that fails to load: say so, keep the app usable
+            self.load_state = f"No model: {exc}"
+            await self.notice(f"Could not load model {self.model or self.model_name}: {exc}", "error")
+            app.refresh_status()
+            return
+        old, self.agent_session = self.agent_session, opened
+        self.cwd = opened.cwd
+        self.model_name = opened.session.model or host.model_name(opened.settings)
+        self.load_state = ""
+        self.usage = None
+        if old is not None and old is not opened:
+            await old.close()
+        if old is None or old.id != opened.id:
+            if old is not None:
+                await self.chat.clear_log()
+            if opened.session.messages:
+                await self.chat.replay(opened.session.messages)
+                await self.notice(f"Resumed session {opened.id} ({len(opened.session.messages)} messages).")
+        self.query_one(PromptArea).set_custom(
+            [(c.name, f"{c.description} {c.argument_hint}".strip()) for c in opened.commands.commands]
+        )
+        app.session_opened(self)
+
+    def require_session(self) -> AgentSession:
+        if self.agent_session is None:
+            from ...sessions import SessionError
+
+            raise SessionError("the model is still loading")
+        return self.agent_session
+
+    def switch_model(self, name: str) -> None:
+        """Reopen this conversation on another model (loaded in a worker)."""
+        self.cancel_turn()
+        session = None
+        if self.agent_session is not None:
+            self.agent_session.save()
+            session = self.agent_session.session
+        self.model = self.model_name = name
+        self.call_later(self.notice, f"Switching to {name}…")
+        self.open_session(session)
+
+    # ------------------------------------------------------------------ permission prompt
+
+    async def ask_permission(self, request: PermissionAsked) -> PermissionReply:
+        """The agent's Approver: a modal, awaited; dismissed if the turn is cancelled meanwhile."""
+        from ...agent.events import PermissionReply
+        from .screens import PermissionScreen
+
+        app = self.app
+        answer: asyncio.Future[PermissionReply] = asyncio.get_running_loop().create_future()
+        screen = PermissionScreen(request)
+
+        def done(reply: PermissionReply | None) -> None:
+            if not answer.done():
+                answer.set_result(reply or PermissionReply(False, reason="denied by the user"))
+
+        await app.push_screen(screen, callback=done)
+        try:
+            return await answer
+        finally:
+            if screen.is_attached and app.screen is screen:
+                app.pop_screen()
+            if self.is_attached:
+                self.prompt_input.focus()
+
+    # ------------------------------------------------------------------ turns
+
+    def start_turn(self, text: str, shown: str | None = None) -> None:
+        if self.agent_session is None:
+            self.call_later(self.notice, "The model is still loading; try again in a moment.", "warning")
+            return
+        if self.turn_running:
+            self.call_later(self.notice, "A turn is running; Esc cancels it.", "warning")
+            return
+        self.turn_running = True
+        self.run_turn(self.agent_session, text, shown or text)
+
+    @work(exclusive=True, group="turn")
+    async def run_turn(self, session: AgentSession, text: str, shown: str) -> None:
+        from ...agent import events as ev
+        from .reply import AssistantMessage
+
+        chat = self.chat
+        self.sigit.refresh_status()
+        await chat.add(UserMessage(shown))
+        reply: AssistantMessage | None = None
+        thinking: ThinkingBlock | None = None
+
+        async def end_blocks() -> None:
+            nonlocal reply, thinking
+            if thinking is not None:
+                thinking.finish()
+                thinking = None
+            if reply is not None:
+                await reply.finish()
+                reply = None
+
+        try:
+            async for event in session.prompt(text):
+                if isinstance(event, ev.ReasoningDelta):
+                    if thinking is None:
+                        thinking = ThinkingBlock()
+                        await chat.add(thinking)
+                    thinking.add(event.text)
+                elif isinstance(event, ev.TextDelta):
+                    if thinking is not None:
+                        thinking.finish()
+                        thinking = None
+                    if reply is None:
+                        reply = AssistantMessage()
+                        await chat.add(reply)
+                    await reply.add(event.text)
+                elif isinstance(event, ev.ToolCallRequested):
+                    await end_blocks()
+                    await self._tool_block(event.call_id, event.name, event.title, event.arguments)
+                elif isinstance(event, ev.PermissionAsked):
+                    block = await self._tool_block(event.call_id, event.name, event.title, event.arguments)
+                    block.mark("asking")
+                elif isinstance(event, ev.PermissionAnswered):
+                    answered = chat.tool_blocks.get(event.call_id)
+                    if answered is not None and not event.allowed:
+                        answered.mark("denied", event.reason)
+                elif isinstance(event, ev.ToolStarted):
+                    (await self._tool_block(event.call_id, event.name, event.title, {})).mark("running")
+                elif isinstance(event, ev.ToolFinished):
+                    block = await self._tool_block(event.call_id, event.name, event.name, {})
+                    block.finish(event.output, event.is_error, event.diff)
+                    if event.diff:
+                        block.collapsed = False
+                elif isinstance(event, ev.TodosUpdated):
+                    marks = {"completed": "[x]", "in_progress": "[~]"}
+                    todo = "\n".join(f"{marks.get(s, '[ ]')} {c}" for c, s in event.todos)
+                    await chat.add(NoticeLine(todo))
+                elif isinstance(event, ev.UsageUpdated):
+                    self.usage = event
+                    self.sigit.refresh_status()
+                elif isinstance(event, ev.Notice):
+                    await chat.add(NoticeLine(event.message, event.level))
+                elif isinstance(event, ev.TurnFinished):
+                    await end_blocks()
+                    await self._finished(event)
+        except Exception as exc:  # the turn dies, the app does not
+            await chat.add(NoticeLine(f"Turn failed: {exc}", "error"))
+        finally:
+            await end_blocks()
+            self.turn_running = False
+            self.sigit.refresh_status()
+
+    async def _tool_block(self, call_id: str, name: str, title: str, args: dict[str, Any]) -> ToolCallBlock:
+        block = self.chat.tool_blocks.get(call_id)
+        if block is None:
+            block = ToolCallBlock(call_id, name, title, args)
+            block.collapsed = not self.sigit.tools_expanded
+            self.chat.tool_blocks[call_id] = block
+            await self.chat.add(block)
+        return block
+
+    async def _finished(self, event: TurnFinished) -> None:
+        if event.stop_reason == "cancelled":
+            await self.notice("Cancelled.", "warning")
+        elif event.stop_reason == "error":
+            await self.notice(f"Error: {event.error}", "error")
+        elif event.stop_reason == "max_tokens":
+            await self.notice("The reply hit the token limit.", "warning")
+
+    async def notice(self, message: str, level: str = "info") -> None:
+        await self.chat.add(NoticeLine(message, level))
+
+    def cancel_turn(self) -> bool:
+        if self.turn_running and self.agent_session is not None:
+            self.agent_session.cancel()
+            return True
+        return False
+
+    def status_parts(self) -> list[str]:
+        parts = [self.model_name]
+        if self.load_state:
+            parts.append(self.load_state)
+        if self.agent_session is not None:
+            parts.append(f"mode {self.agent_session.agent.policy.mode}")
+        if self.usage is not None:
+            parts.append(f"tokens {self.usage.total_prompt_tokens}↑ {self.usage.total_completion_tokens}↓")
+            parts.append(f"context {self.usage.context_fill:.0%} of {self.usage.context_size}")
+        if self.turn_running:
+            parts.append("● working (Esc cancels)")
+        return parts
+
+    async def close(self) -> None:
+        """Cancel what runs and close the agent session (tab closed, or the app quits)."""
+        self.cancel_turn()
+        if self.agent_session is not None:
+            session, self.agent_session = self.agent_session, None
+            await session.close()
