@@ -9,7 +9,7 @@ from pathlib import Path
 import acp
 from acp import text_block
 
-from .conftest import SIGIT, RecordingClient, running_agent, write_scenario
+from .conftest import SIGIT, RecordingClient, agent_env, running_agent, write_scenario
 
 
 async def test_initialize_advertises_what_it_supports(tmp_path: Path, config_dir: Path) -> None:
@@ -273,3 +273,19 @@ async def test_claude_custom_commands_are_advertised_and_expanded(
     assert "review" in names and "mcp" in names
     saved = (config_dir / "sessions" / f"{session.session_id}.jsonl").read_text()
     assert "Review main.py carefully." in saved
+
+
+async def test_smoke_turn_on_the_tiny_gguf(tiny_gguf: Path, config_dir: Path, project: Path) -> None:
+    """Real llama.cpp behind the real protocol: whatever the random model emits, the turn ends cleanly.
+    Mutating calls are rejected so its random commands never run."""
+    client = RecordingClient("reject_once")
+    args = ["acp", "--model", str(tiny_gguf), "--max-turns", "2", "--no-think"]
+    async with acp.spawn_agent_process(
+        client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs={"stderr": None},
+    ) as (conn, _process):
+        await conn.initialize(protocol_version=acp.PROTOCOL_VERSION)
+        session = await conn.new_session(cwd=str(project))
+        reply = await asyncio.wait_for(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("hello")]), 120
+        )
+    assert reply.stop_reason in ("end_turn", "max_tokens", "max_turn_requests")
