@@ -10,8 +10,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from qwen_runtime.backends import llamacpp
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime, _StopFilter, starts_in_think
+from qwen_runtime.backends import _generation, llamacpp
+from qwen_runtime.backends._generation import StopFilter
+from qwen_runtime.backends.llamacpp import LlamaCppRuntime, starts_in_think
 from qwen_runtime.constrain import ToolCallConstraint
 from qwen_runtime.errors import ContextOverflowError, ModelLoadError, ModelNotFoundError
 from qwen_runtime.runtime import CancelToken
@@ -232,6 +233,29 @@ def test_second_round_of_an_agent_loop_reuses_the_cached_prefix(rt: LlamaCppRunt
     assert two.usage.prompt_tokens > shared
 
 
+def test_prefill_of_the_system_prompt_serves_the_first_turn_from_cache(rt: LlamaCppRuntime) -> None:
+    rt.clear_cache()
+    system = SystemMessage("You are a coding agent. " * 20)
+    opening = ChatRequest((system,), tools=TOOLS, enable_thinking=False)
+    prefilled = rt.prefill(opening)
+    assert prefilled > rt.count_tokens(system.content)
+    first = ChatRequest(
+        (system, UserMessage("Read the file main.py please.")),
+        tools=TOOLS,
+        sampling=Sampling(max_tokens=8, seed=0),
+        enable_thinking=False,
+    )
+    usage = rt.complete(first).usage
+    assert usage.cached_prompt_tokens >= prefilled - 1  # a template may re-tokenize its last newline
+    assert usage.prompt_tokens > prefilled
+
+
+def test_prefill_that_does_not_fit_names_both_sizes(rt: LlamaCppRuntime) -> None:
+    huge = ChatRequest((SystemMessage("word " * 5000),), enable_thinking=False)
+    with pytest.raises(ContextOverflowError):
+        rt.prefill(huge)
+
+
 # ---------------------------------------------------------------- constrained tool calls
 
 
@@ -299,7 +323,7 @@ def test_tool_choice_none_builds_no_constraint(rt: LlamaCppRuntime, monkeypatch:
         built.append(args[2])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(llamacpp, "ToolCallConstraint", spy)
+    monkeypatch.setattr(_generation, "ToolCallConstraint", spy)
     rt.complete(ask(tools=TOOLS, tool_choice="none", enable_thinking=False))
     assert built == []
     rt.complete(ask(tools=TOOLS, tool_choice="auto", enable_thinking=False))
@@ -336,7 +360,7 @@ async def test_astream_works_from_asyncio(rt: LlamaCppRuntime) -> None:
 
 
 def test_stop_filter_holds_back_a_possible_stop_string() -> None:
-    f = _StopFilter(("STOP",))
+    f = StopFilter(("STOP",))
     assert f.push("abcST") == "ab"
     assert f.push("O") == "c"
     assert not f.hit

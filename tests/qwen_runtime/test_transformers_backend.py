@@ -263,6 +263,29 @@ def test_second_round_of_an_agent_loop_reuses_the_cached_prefix(rt: Transformers
     assert two.usage.prompt_tokens > one.usage.prompt_tokens
 
 
+def test_prefill_of_the_system_prompt_serves_the_first_turn_from_cache(rt: TransformersRuntime) -> None:
+    rt.clear_cache()
+    system = SystemMessage("You are a coding agent. " * 20)
+    opening = ChatRequest((system,), tools=TOOLS, enable_thinking=False)
+    prefilled = rt.prefill(opening)
+    assert prefilled > rt.count_tokens(system.content)
+    first = ChatRequest(
+        (system, UserMessage("Read the file main.py please.")),
+        tools=TOOLS,
+        sampling=Sampling(max_tokens=8, seed=0),
+        enable_thinking=False,
+    )
+    usage = rt.complete(first).usage
+    assert usage.cached_prompt_tokens >= prefilled - 1  # a template may re-tokenize its last newline
+    assert usage.prompt_tokens > prefilled
+
+
+def test_prefill_that_does_not_fit_names_both_sizes(rt: TransformersRuntime) -> None:
+    huge = ChatRequest((SystemMessage("word " * 5000),), enable_thinking=False)
+    with pytest.raises(ContextOverflowError):
+        rt.prefill(huge)
+
+
 # ---------------------------------------------------------------- constrained tool calls
 
 
@@ -315,7 +338,7 @@ def test_required_with_thinking_calls_after_the_budgeted_think_block(tiny_hf_dir
             tools=TOOLS,
             tool_choice="required",
             thinking_budget=6,
-            sampling=Sampling(max_tokens=200, seed=seed),
+            sampling=Sampling(max_tokens=400, seed=seed),
         )
         done = thinking.complete(request)
         assert done.reasoning  # it thought first

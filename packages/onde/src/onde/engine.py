@@ -632,11 +632,7 @@ async def _aclose(events: AsyncIterator[Event]) -> None:
 
 def _enforces_budget(runtime: Runtime) -> bool:
     """Whether the runtime closes `</think>` at `thinking_budget` itself (else the engine watches)."""
-    flag = getattr(runtime, "enforces_thinking_budget", None)
-    if flag is not None:
-        return bool(flag)
-    # the llama.cpp backend enforces it but does not declare the flag (yet)
-    return type(runtime).__module__ == "qwen_runtime.backends.llamacpp"
+    return bool(runtime.enforces_thinking_budget)
 
 
 def _merge_usage(first: Usage, second: Usage) -> Usage:

@@ -38,6 +38,15 @@ JSON_OPTIONS: dict[str, Any] = {"whitespace_flexible": False, "item_separator": 
 
 _TAIL_BYTES = 32  # longer than any tag: enough to find a tag split over several tokens
 
+_SPARSE_WORDS = 64  # masks with at most this many non-zero 32-bit words are written token by token
+_BIT_OFFSETS = np.arange(32, dtype=np.int64)
+#: row b: 0.0 for each set bit of byte b (little-endian bit order), -inf for each clear one
+_BYTE_LUT = np.where(
+    np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.bool_),
+    np.float32(0.0),
+    np.float32(-np.inf),
+).astype(np.float32)
+
 
 class ConstraintError(QwenRuntimeError):
     """Tools whose schemas cannot be turned into a grammar at all."""
@@ -192,6 +201,9 @@ class ToolCallConstraint:
                 self._think = _CACHE.get(tokenizer, think_grammar(tokenizer))
         self._stop_tokens = np.asarray(sorted(set(stop_tokens)), dtype=np.int64)
         self._mask = np.zeros((self.vocab_size + 31) // 32, dtype=np.int32)
+        self._lut_out = np.empty((self._mask.nbytes, 8), dtype=np.float32)
+        #: the one token the last `apply` allowed, when only one was (the backend may skip sampling)
+        self.only_token: int | None = None
         self._tail = b""
         self._seen_text = False
         self._matcher: LLMatcher | None = None
@@ -240,7 +252,11 @@ class ToolCallConstraint:
         return bits.astype(np.bool_)
 
     def apply(self, logits: npt.NDArray[np.float32]) -> None:
-        """Set the logits of disallowed tokens to -inf, in place (a no-op in free text)."""
+        """Set the logits of disallowed tokens to -inf, in place (a no-op in free text).
+
+        Afterwards `only_token` names the one token allowed, when the mask allows exactly one.
+        """
+        self.only_token = None
         try:
             if self._matcher is None:
                 if self.phase is Phase.THINK and self.required and self._stop_tokens.size:
@@ -248,13 +264,29 @@ class ToolCallConstraint:
                 return
             if not self._fill_mask():
                 return
-            bits = np.unpackbits(self._mask.view(np.uint8), bitorder="little")
-            n = min(logits.shape[0], bits.shape[0])
-            logits[:n][bits[:n] == 0] = -np.inf
-            if logits.shape[0] > n:  # tokens the grammar's tokenizer does not know
-                logits[n:] = -np.inf
+            self._write_mask(logits)
         except Exception as exc:  # never let a mask error end the generation
             self._fail(f"constraint mask failed: {type(exc).__name__}: {exc}")
+
+    def _write_mask(self, logits: npt.NDArray[np.float32]) -> None:
+        """A few allowed tokens: keep those, fill the rest; many: add 0 / -inf per bit through a byte table
+        (~0.1 ms for 262k tokens at any density; boolean indexing costs up to 1 ms on a dense mask)."""
+        n = min(logits.shape[0], self._mask.size * 32)
+        words = np.flatnonzero(self._mask)
+        if words.size <= _SPARSE_WORDS:
+            bits = np.unpackbits(self._mask[words].view(np.uint8), bitorder="little").reshape(-1, 32)
+            ids = (words[:, None] * 32 + _BIT_OFFSETS)[bits.view(np.bool_)]
+            ids = ids[ids < n]
+            keep = logits[ids]
+            logits.fill(-np.inf)
+            logits[ids] = keep
+            if ids.size == 1:
+                self.only_token = int(ids[0])
+            return
+        np.take(_BYTE_LUT, self._mask.view(np.uint8), axis=0, out=self._lut_out)
+        logits[:n] += self._lut_out.reshape(-1)[:n]
+        if logits.shape[0] > n:  # tokens the grammar's tokenizer does not know
+            logits[n:] = -np.inf
 
     def _fill_mask(self) -> bool:
         matcher = self._matcher

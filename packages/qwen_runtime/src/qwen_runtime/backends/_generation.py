@@ -297,6 +297,10 @@ class Generation:
     def _sample(self, sampler: TokenSampler) -> int:
         if self.constraint is not None:
             self.constraint.apply(self.rt.logits())
+            only = self.constraint.only_token
+            if only is not None:  # one token allowed: no need to sample the whole vocabulary for it
+                sampler.accept(only)
+                return only
         return sampler.sample()
 
     def _forced(self, token: int, sampler: TokenSampler, room: int) -> list[int]:

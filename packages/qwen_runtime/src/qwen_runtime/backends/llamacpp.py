@@ -12,86 +12,25 @@ on a duplicate of fd 1.
 
 from __future__ import annotations
 
-import codecs
 import ctypes
-import logging
-import threading
-import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from ..chat_format import render_prompt
-from ..constrain import ToolCallConstraint
-from ..errors import ContextOverflowError, ModelLoadError, ModelNotFoundError, QwenRuntimeError
-from ..parsing import ReplyParser
+from ..errors import ModelLoadError, ModelNotFoundError
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
-from ..runtime import CancelToken, Runtime, cancelled_event
-from ..types import (
-    ChatRequest,
-    Event,
-    Finished,
-    FinishReason,
-    Sampling,
-    ToolCallEvent,
-    Usage,
-    UserMessage,
-)
-
-log = logging.getLogger(__name__)
-
-THINK_CLOSE_TEXT = "\n</think>\n\n"
-"""What the runtime appends when `thinking_budget` runs out (Qwen's own spacing)."""
-
-_ASSISTANT_OPEN = "<|im_start|>assistant"
+from ..runtime import CancelToken
+from ..types import Sampling
+from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 
 
-def starts_in_think(prompt: str) -> bool:
-    """True when the generation prompt already opened `<think>` (templates that pre-fill it)."""
-    tail = prompt[prompt.rfind(_ASSISTANT_OPEN) :] if _ASSISTANT_OPEN in prompt else prompt[-64:]
-    return tail.rfind("<think>") > tail.rfind("</think>")
-
-
-@dataclass
-class _StopFilter:
-    """Holds back text that may be the start of a stop string; cuts the text at a whole one."""
-
-    stops: tuple[str, ...]
-    held: str = ""
-    hit: bool = False
-    longest: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.stops = tuple(s for s in self.stops if s)
-        self.longest = max((len(s) for s in self.stops), default=0)
-
-    def push(self, text: str) -> str:
-        if not self.stops:
-            return text
-        self.held += text
-        cut = min((i for i in (self.held.find(s) for s in self.stops) if i >= 0), default=-1)
-        if cut >= 0:
-            self.hit = True
-            out, self.held = self.held[:cut], ""
-            return out
-        keep = self.longest - 1
-        out, self.held = (self.held[:-keep], self.held[-keep:]) if keep else (self.held, "")
-        return out
-
-    def flush(self) -> str:
-        out, self.held = self.held, ""
-        return out
-
-
-class LlamaCppRuntime(Runtime):
+class LlamaCppRuntime(LocalRuntime):
     """A GGUF model (Qwen 3's chat format) loaded with llama.cpp; one generation at a time."""
 
     name = "llama.cpp"
-    #: evaluate tokens the tool-call grammar forces in one batch instead of sampling them one by one
-    fast_forward: bool = True
 
     def __init__(
         self,
@@ -103,6 +42,7 @@ class LlamaCppRuntime(Runtime):
         verbose: bool = False,
         chat_template: str | None = None,
     ) -> None:
+        super().__init__()
         path = Path(model_path).expanduser()
         if not path.is_file():
             raise ModelNotFoundError(f"GGUF model file not found: {path}")
@@ -121,7 +61,6 @@ class LlamaCppRuntime(Runtime):
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
         self.model_path = path
-        self._lock = threading.Lock()
         metadata: dict[str, str] = dict(self._llm.metadata)
         self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
         self._vocab = self._llm._model.vocab
@@ -142,46 +81,22 @@ class LlamaCppRuntime(Runtime):
     def context_size(self) -> int:
         return int(self._llm.n_ctx())
 
-    def count_tokens(self, text: str) -> int:
-        return len(self._tokenize(text))
-
     def close(self) -> None:
         with self._lock:
             self._llm.close()
 
-    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
-        cancel = cancel or CancelToken()
-        if any(isinstance(m, UserMessage) and m.images for m in request.messages):
-            raise QwenRuntimeError(f"{self.name} backend does not take images (model {self.model_path.name})")
-        prompt = self.prompt_text(request)
-        tokens = self._tokenize(prompt)
+    def prompt_tokens(self, prompt: str) -> list[int]:
+        tokens = self.tokenize(prompt)
         if self._add_bos and (not tokens or tokens[0] != self._llm.token_bos()):
             tokens.insert(0, self._llm.token_bos())
-        n_ctx = self.context_size
-        if len(tokens) >= n_ctx:
-            raise ContextOverflowError(len(tokens), n_ctx)
-        with self._lock:
-            yield from _Generation(self, request, prompt, tokens, cancel).run()
+        return tokens
 
-    def prompt_text(self, request: ChatRequest) -> str:
-        """The prompt exactly as the model sees it: the chat template rendered for `request`."""
-        return render_prompt(
-            self.chat_template,
-            request.messages,
-            request.tools,
-            enable_thinking=request.enable_thinking,
-            bos_token=self._bos_text,
-            eos_token=self._eos_text,
-        )
-
-    def clear_cache(self) -> None:
-        """Forget the KV cache: the next request evaluates its whole prompt."""
-        with self._lock:
-            self._llm.reset()
+    def clear_cache_unlocked(self) -> None:
+        self._llm.reset()
 
     # ---------------------------------------------------------------- tokens
 
-    def _tokenize(self, text: str) -> list[int]:
+    def tokenize(self, text: str) -> list[int]:
         return list(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def _token_text(self, token: int) -> str:
@@ -211,7 +126,7 @@ class LlamaCppRuntime(Runtime):
 
         ids = {self._llm.token_eos(), int(llama_cpp.llama_vocab_eot(self._vocab))}
         for text in ("<|im_end|>", "<|endoftext|>"):
-            found = self._tokenize(text)
+            found = self.tokenize(text)
             if len(found) == 1:
                 ids.add(found[0])
         return frozenset(i for i in ids if 0 <= i < self._n_vocab)
@@ -251,17 +166,19 @@ class LlamaCppRuntime(Runtime):
         llm._ctx.kv_cache_clear()
         return 0
 
-    def eval(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
-        """Evaluate `tokens` in batches; False when cancelled in between."""
+    def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
+        """Evaluate `tokens` in batches; False when cancelled in between (the cache is then dropped:
+        a half-evaluated prompt must not pass for a cached one)."""
         llm = self._llm
         step = max(1, int(llm.n_batch))
         for i in range(0, len(tokens), step):
             if cancel is not None and cancel.cancelled:
+                llm.reset()
                 return False
             llm.eval(tokens[i : i + step])
         return True
 
-    def logits(self) -> np.ndarray[Any, np.dtype[np.float32]]:
+    def logits(self) -> npt.NDArray[np.float32]:
         """The last evaluated position's logits, as a writable view into llama.cpp's buffer."""
         import llama_cpp
 
@@ -272,7 +189,10 @@ class LlamaCppRuntime(Runtime):
             self._logits_address = address
         return self._logits_view
 
-    def sampler(self, sampling: Sampling) -> Any:
+    def new_sampler(self, sampling: Sampling) -> _LlamaSampler:
+        return _LlamaSampler(self._sampler_chain(sampling), self._llm._ctx)
+
+    def _sampler_chain(self, sampling: Sampling) -> Any:
         import llama_cpp
         from llama_cpp import _internals
 
@@ -301,142 +221,21 @@ class LlamaCppRuntime(Runtime):
         return s
 
 
-class _Generation:
-    """One request's token loop: prompt evaluation, sampling, constraint, decoding, events."""
+class _LlamaSampler:
+    """llama.cpp's sampler chain, sampling the context's last logits."""
 
-    def __init__(
-        self, rt: LlamaCppRuntime, request: ChatRequest, prompt: str, tokens: list[int], cancel: CancelToken
-    ) -> None:
-        self.rt = rt
-        self.request = request
-        self.tokens = tokens
-        self.cancel = cancel
-        self.in_think = starts_in_think(prompt)
-        offered = request.offered_tools()
-        self.parser = ReplyParser(offered, starts_in_think=self.in_think)
-        self.constraint: ToolCallConstraint | None = None
-        if offered:
-            self.constraint = ToolCallConstraint(
-                rt.lltokenizer(),
-                offered,
-                request.tool_choice,
-                thinking=request.enable_thinking,
-                starts_in_think=self.in_think,
-                stop_tokens=sorted(rt._stop_ids),
-            )
-            for warning in self.constraint.warnings:
-                log.warning("%s", warning)
-        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self.stops = _StopFilter(tuple(request.sampling.stop))
-        self.completion_tokens = 0
-        self.reasoning_tokens = 0
-        self.budget_spent = False
-        self.called = False
+    def __init__(self, chain: Any, ctx: Any) -> None:
+        self._chain = chain
+        self._ctx = ctx
 
-    def run(self) -> Iterator[Event]:
-        rt, request = self.rt, self.request
-        n_ctx = rt.context_size
-        room = min(request.sampling.max_tokens, n_ctx - len(self.tokens))
-        t0 = time.perf_counter()
-        cached = rt.reuse_prefix(self.tokens)
-        if not rt.eval(self.tokens[cached:], self.cancel):
-            rt._llm.reset()  # a half-evaluated prompt must not pass for a cached one
-            yield from self._end("cancelled", cached, t0, time.perf_counter())
-            return
-        t1 = time.perf_counter()
-        sampler = rt.sampler(request.sampling)
-        reason: FinishReason = "length"
-        try:
-            while True:
-                if self.cancel.cancelled:
-                    reason = "cancelled"
-                    break
-                if self.completion_tokens >= room:
-                    reason = "length"
-                    break
-                batch = self._budget_close()
-                for appended in batch:  # the penalties see what the model will have "said"
-                    sampler.accept(appended)
-                if not batch:
-                    if self.constraint is not None:
-                        self.constraint.apply(rt.logits())
-                    token = int(sampler.sample(rt._llm._ctx, -1))
-                    if rt.is_end(token):
-                        reason = "stop"
-                        break
-                    batch = [token]
-                    if self.constraint is not None:
-                        self.constraint.consume(token)
-                        forced = self.constraint.forced_tokens() if rt.fast_forward else []
-                        forced = forced[: room - self.completion_tokens - 1]
-                        for f in forced:
-                            self.constraint.consume(f)
-                            sampler.accept(f)
-                        batch += forced
-                self.completion_tokens += len(batch)
-                yield from self._emit(batch)
-                if self.stops.hit:
-                    reason = "stop"
-                    break
-                if self.completion_tokens < room:
-                    rt.eval(batch)
-        finally:
-            sampler.close()
-        yield from self._end(reason, cached, t0, t1)
+    def accept(self, token: int) -> None:
+        self._chain.accept(token)
 
-    def _budget_close(self) -> list[int]:
-        """The tokens of `\\n</think>\\n\\n` once reasoning reaches `thinking_budget` (evaluated by run)."""
-        budget = self.request.thinking_budget
-        if budget is None or self.budget_spent or not self.parser.in_think or self.reasoning_tokens < budget:
-            return []
-        self.budget_spent = True
-        close = self.rt._tokenize(THINK_CLOSE_TEXT)
-        if self.constraint is not None:
-            for token in close:
-                self.constraint.consume(token)
-        return close
+    def sample(self) -> int:
+        return int(self._chain.sample(self._ctx, -1))
 
-    def _emit(self, batch: Sequence[int]) -> Iterator[Event]:
-        for token in batch:
-            thinking = self.parser.in_think
-            text = self.stops.push(self.decoder.decode(self.rt.piece(token)))
-            if text:
-                yield from self._parsed(self.parser.feed(text))
-            if thinking or self.parser.in_think:
-                self.reasoning_tokens += 1
-            if self.stops.hit:
-                return
-
-    def _parsed(self, events: Sequence[Event]) -> Iterator[Event]:
-        for event in events:
-            if isinstance(event, ToolCallEvent):
-                self.called = True
-            yield event
-
-    def _end(self, reason: FinishReason, cached: int, t0: float, t1: float) -> Iterator[Event]:
-        t2 = time.perf_counter()
-        tail = self.decoder.decode(b"", final=True)
-        if not self.stops.hit:
-            tail = self.stops.push(tail) + self.stops.flush()
-        if tail:
-            yield from self._parsed(self.parser.feed(tail))
-        yield from self._parsed(self.parser.finish())
-        yield Usage(
-            prompt_tokens=len(self.tokens),
-            cached_prompt_tokens=cached,
-            completion_tokens=self.completion_tokens,
-            reasoning_tokens=self.reasoning_tokens,
-            prompt_ms=(t1 - t0) * 1000,
-            generation_ms=(t2 - t1) * 1000,
-            context_size=self.rt.context_size,
-        )
-        if reason == "cancelled":
-            yield cancelled_event()
-            return
-        if reason == "stop" and self.called:
-            reason = "tool_calls"
-        detail = "; ".join(self.constraint.errors) if self.constraint is not None else ""
-        yield Finished(reason, detail)
+    def close(self) -> None:
+        self._chain.close()
 
 
 __all__ = ["THINK_CLOSE_TEXT", "LlamaCppRuntime", "starts_in_think"]

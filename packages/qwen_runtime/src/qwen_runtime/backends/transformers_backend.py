@@ -12,31 +12,22 @@ torch is an optional extra: it is imported only when a model is loaded, and its 
 
 from __future__ import annotations
 
-import codecs
 import inspect
 import logging
 import secrets
-import threading
-import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..chat_format import render_prompt
-from ..constrain import ToolCallConstraint
-from ..errors import (
-    BackendUnavailable,
-    ContextOverflowError,
-    ModelLoadError,
-    ModelNotFoundError,
-    QwenRuntimeError,
-)
-from ..parsing import ReplyParser
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import BackendUnavailable, ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
-from ..runtime import CancelToken, Runtime, cancelled_event
-from ..types import ChatRequest, Event, Finished, FinishReason, Sampling, ToolCallEvent, Usage, UserMessage
-from .llamacpp import THINK_CLOSE_TEXT, _StopFilter, starts_in_think
+from ..runtime import CancelToken
+from ..types import Sampling
+from ._generation import LocalRuntime, Utf8Detokenizer
 
 if TYPE_CHECKING:
     import torch
@@ -61,20 +52,6 @@ def _import_torch() -> Any:
             "the transformers backend needs torch, which is not installed: pip install 'qwen-runtime[torch]'"
         ) from exc
     return torch
-
-
-class Utf8Detokenizer:
-    """Token bytes in, text out; a UTF-8 character split over tokens comes out whole, once complete."""
-
-    def __init__(self, piece: Callable[[int], bytes]) -> None:
-        self._piece = piece
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-
-    def push(self, token: int) -> str:
-        return str(self._decoder.decode(self._piece(token)))
-
-    def flush(self) -> str:
-        return str(self._decoder.decode(b"", final=True))
 
 
 class TorchSampler:
@@ -132,7 +109,7 @@ class TorchSampler:
         logits[seen] = values
 
 
-class TransformersRuntime(Runtime):
+class TransformersRuntime(LocalRuntime):
     """A Hugging Face model folder (safetensors, tokenizer, chat template); one generation at a time."""
 
     name = "transformers"
@@ -149,6 +126,7 @@ class TransformersRuntime(Runtime):
     ) -> None:
         """`n_threads` sets torch's CPU threads for the whole process (torch has no per-model setting);
         small models on a busy machine run many times faster with 1."""
+        super().__init__()
         folder = Path(path).expanduser()
         if not folder.exists():
             raise ModelNotFoundError(f"transformers model folder not found: {folder}")
@@ -171,7 +149,6 @@ class TransformersRuntime(Runtime):
         self._tokenizer, self._model = self._load(
             folder, dtype or ("float32" if self._device.type == "cpu" else "auto")
         )
-        self._lock = threading.Lock()
         template = chat_template or self._tokenizer.chat_template
         if isinstance(template, dict):  # several named templates: the default one
             template = template.get("default")
@@ -186,6 +163,7 @@ class TransformersRuntime(Runtime):
         self._pieces: dict[int, bytes] = {}
         self._cache: Any = None
         self._cached_ids: list[int] = []
+        self._last_logits: Any = None  # torch.Tensor (the name `torch` is a local here)
         forward_params = inspect.signature(self._model.forward).parameters
         # transformers 5.2x renamed `past_key_values` to `cache`; earlier 5.x only know the old name
         self._cache_kwarg = "cache" if "cache" in forward_params else "past_key_values"
@@ -217,9 +195,6 @@ class TransformersRuntime(Runtime):
     def context_size(self) -> int:
         return self._n_ctx
 
-    def count_tokens(self, text: str) -> int:
-        return len(self.tokenize(text))
-
     def close(self) -> None:
         with self._lock:
             self.clear_cache_unlocked()
@@ -227,42 +202,14 @@ class TransformersRuntime(Runtime):
             if self._device.type == "cuda":
                 _import_torch().cuda.empty_cache()
 
-    def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
-        cancel = cancel or CancelToken()
-        if any(isinstance(m, UserMessage) and m.images for m in request.messages):
-            raise QwenRuntimeError(f"{self.name} backend does not take images (model {self.model_path.name})")
-        prompt = self.prompt_text(request)
-        tokens = self.tokenize(prompt)
-        if len(tokens) >= self._n_ctx:
-            raise ContextOverflowError(len(tokens), self._n_ctx)
-        with self._lock:
-            if self._model is None:
-                raise QwenRuntimeError(f"model {self.model_path.name} is closed")
-            try:
-                yield from _Generation(self, request, prompt, tokens, cancel).run()
-            except Exception:
-                self.clear_cache_unlocked()  # a step that failed half-way leaves the cache unknown
-                raise
-
-    def prompt_text(self, request: ChatRequest) -> str:
-        """The prompt exactly as the model sees it: the chat template rendered for `request`."""
-        return render_prompt(
-            self.chat_template,
-            request.messages,
-            request.tools,
-            enable_thinking=request.enable_thinking,
-            bos_token=self._bos_text,
-            eos_token=self._eos_text,
-        )
-
-    def clear_cache(self) -> None:
-        """Forget the KV cache: the next request evaluates its whole prompt."""
-        with self._lock:
-            self.clear_cache_unlocked()
+    def check_open(self) -> None:
+        if self._model is None:
+            raise QwenRuntimeError(f"model {self.model_path.name} is closed")
 
     def clear_cache_unlocked(self) -> None:
         self._cache = None
         self._cached_ids = []
+        self._last_logits = None
 
     # ---------------------------------------------------------------- tokens
 
@@ -344,157 +291,45 @@ class TransformersRuntime(Runtime):
             logits: torch.Tensor = out.logits[0, -1].to(device="cpu", dtype=th.float32)
         if logits.shape[0] > self._n_tokens:  # padding rows of the embedding: never real tokens
             logits[self._n_tokens :] = float("-inf")
+        self._last_logits = logits
         return logits
 
-    def eval_prompt(self, tokens: Sequence[int], cancel: CancelToken) -> torch.Tensor | None:
-        """Evaluate in chunks; None when cancelled in between (the cache keeps what was evaluated)."""
-        logits = None
+    def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
+        """Evaluate in chunks; False when cancelled in between (the cache keeps what was evaluated)."""
         for i in range(0, len(tokens), PROMPT_CHUNK):
-            if cancel.cancelled:
-                return None
-            logits = self.forward(tokens[i : i + PROMPT_CHUNK])
-        return logits
+            if cancel is not None and cancel.cancelled:
+                return False
+            self.forward(tokens[i : i + PROMPT_CHUNK])
+        return True
 
-    def pick(self, logits: torch.Tensor, sampler: TorchSampler, constraint: ToolCallConstraint | None) -> int:
-        torch = sampler.torch
-        with torch.inference_mode():
-            if constraint is not None:
-                constraint.apply(logits.numpy())
-            return sampler.sample(logits)
+    def logits(self) -> npt.NDArray[np.float32]:
+        """The last position's logits as a numpy view (shares memory with the torch tensor)."""
+        assert self._last_logits is not None, "no token evaluated yet"
+        view: npt.NDArray[np.float32] = self._last_logits.numpy()
+        return view
+
+    def new_sampler(self, sampling: Sampling) -> _BoundSampler:
+        return _BoundSampler(self, TorchSampler(sampling))
 
 
-class _Generation:
-    """One request's token loop: prompt evaluation, sampling, constraint, decoding, events."""
+class _BoundSampler:
+    """A `TorchSampler` sampling the runtime's last logits."""
 
-    def __init__(
-        self,
-        rt: TransformersRuntime,
-        request: ChatRequest,
-        prompt: str,
-        tokens: list[int],
-        cancel: CancelToken,
-    ) -> None:
-        self.rt = rt
-        self.request = request
-        self.tokens = tokens
-        self.cancel = cancel
-        in_think = starts_in_think(prompt)
-        offered = request.offered_tools()
-        self.parser = ReplyParser(offered, starts_in_think=in_think)
-        self.constraint: ToolCallConstraint | None = None
-        if offered:
-            self.constraint = ToolCallConstraint(
-                rt.lltokenizer(),
-                offered,
-                request.tool_choice,
-                thinking=request.enable_thinking,
-                starts_in_think=in_think,
-                stop_tokens=sorted(rt._stop_ids),
-            )
-            for warning in self.constraint.warnings:
-                log.warning("%s", warning)
-        self.detok = Utf8Detokenizer(rt.piece)
-        self.stops = _StopFilter(tuple(request.sampling.stop))
-        self.completion_tokens = 0
-        self.reasoning_tokens = 0
-        self.budget_spent = False
-        self.called = False
+    def __init__(self, rt: TransformersRuntime, sampler: TorchSampler) -> None:
+        self._rt = rt
+        self._sampler = sampler
 
-    def run(self) -> Iterator[Event]:
-        rt, request = self.rt, self.request
-        room = min(request.sampling.max_tokens, rt.context_size - len(self.tokens))
-        t0 = time.perf_counter()
-        cached = rt.reuse_prefix(self.tokens)
-        logits = rt.eval_prompt(self.tokens[cached:], self.cancel)
-        t1 = time.perf_counter()
-        if logits is None:
-            yield from self._end("cancelled", cached, t0, t1)
-            return
-        sampler = TorchSampler(request.sampling)
-        reason: FinishReason = "length"
-        while True:
-            if self.cancel.cancelled:
-                reason = "cancelled"
-                break
-            if self.completion_tokens >= room:
-                reason = "length"
-                break
-            batch = self._budget_close()
-            if not batch:
-                token = rt.pick(logits, sampler, self.constraint)
-                if rt.is_end(token):
-                    reason = "stop"
-                    break
-                batch = [token]
-                if self.constraint is not None:
-                    self.constraint.consume(token)
-                    forced = self.constraint.forced_tokens()[: room - self.completion_tokens - 1]
-                    for f in forced:
-                        self.constraint.consume(f)
-                        sampler.accept(f)
-                    batch += forced
-            self.completion_tokens += len(batch)
-            yield from self._emit(batch)
-            if self.stops.hit:
-                reason = "stop"
-                break
-            if self.completion_tokens < room:
-                logits = rt.forward(batch)
-        yield from self._end(reason, cached, t0, t1)
+    def accept(self, token: int) -> None:
+        self._sampler.accept(token)
 
-    def _budget_close(self) -> list[int]:
-        """The tokens of `\\n</think>\\n\\n` once reasoning reaches `thinking_budget`."""
-        budget = self.request.thinking_budget
-        if budget is None or self.budget_spent or not self.parser.in_think or self.reasoning_tokens < budget:
-            return []
-        self.budget_spent = True
-        close = self.rt.tokenize(THINK_CLOSE_TEXT)
-        if self.constraint is not None:
-            for token in close:
-                self.constraint.consume(token)
-        return close
+    def sample(self) -> int:
+        logits = self._rt._last_logits
+        assert logits is not None, "no token evaluated yet"
+        with self._sampler.torch.inference_mode():
+            return self._sampler.sample(logits)
 
-    def _emit(self, batch: Sequence[int]) -> Iterator[Event]:
-        for token in batch:
-            thinking = self.parser.in_think
-            text = self.stops.push(self.detok.push(token))
-            if text:
-                yield from self._parsed(self.parser.feed(text))
-            if thinking or self.parser.in_think:
-                self.reasoning_tokens += 1
-            if self.stops.hit:
-                return
-
-    def _parsed(self, events: Sequence[Event]) -> Iterator[Event]:
-        for event in events:
-            if isinstance(event, ToolCallEvent):
-                self.called = True
-            yield event
-
-    def _end(self, reason: FinishReason, cached: int, t0: float, t1: float) -> Iterator[Event]:
-        t2 = time.perf_counter()
-        tail = self.detok.flush()
-        if not self.stops.hit:
-            tail = self.stops.push(tail) + self.stops.flush()
-        if tail:
-            yield from self._parsed(self.parser.feed(tail))
-        yield from self._parsed(self.parser.finish())
-        yield Usage(
-            prompt_tokens=len(self.tokens),
-            cached_prompt_tokens=cached,
-            completion_tokens=self.completion_tokens,
-            reasoning_tokens=self.reasoning_tokens,
-            prompt_ms=(t1 - t0) * 1000,
-            generation_ms=(t2 - t1) * 1000,
-            context_size=self.rt.context_size,
-        )
-        if reason == "cancelled":
-            yield cancelled_event()
-            return
-        if reason == "stop" and self.called:
-            reason = "tool_calls"
-        detail = "; ".join(self.constraint.errors) if self.constraint is not None else ""
-        yield Finished(reason, detail)
+    def close(self) -> None:
+        pass
 
 
 __all__ = ["DTYPES", "TorchSampler", "TransformersRuntime", "Utf8Detokenizer"]
