@@ -235,3 +235,26 @@ def test_a_call_written_while_thinking_is_constrained_and_thinking_resumes(tok: 
     assert c.active
     feed(c, ids(tok, '\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>'))
     assert c.phase is Phase.THINK and not c.errors
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    density=st.sampled_from([0.0005, 0.01, 0.2, 0.5, 0.95]),
+    seed=st.integers(0, 2**16),
+    extra=st.integers(0, 40),
+)
+def test_mask_write_keeps_exactly_the_allowed_logits(density: float, seed: int, extra: int) -> None:
+    """The fast mask writer (sparse path and byte-table path) agrees with a plain np.where, including
+    logits past the grammar's vocabulary (always disallowed) and the single-allowed-token shortcut."""
+    c = ToolCallConstraint(LLTokenizer(build_test_tokenizer().to_str()), (WEATHER,), "auto")
+    rng = np.random.default_rng(seed)
+    vocab = c._mask.size * 32
+    allowed = rng.random(vocab) < density
+    if not allowed.any():
+        allowed[rng.integers(vocab)] = True
+    c._mask[:] = np.packbits(allowed, bitorder="little").view(np.int32)
+    logits = rng.standard_normal(vocab + extra).astype(np.float32)
+    expected = np.where(np.concatenate([allowed, np.zeros(extra, dtype=bool)]), logits, -np.inf)
+    c._write_mask(logits)
+    np.testing.assert_array_equal(logits, expected)
+    assert c.only_token == (int(np.flatnonzero(allowed)[0]) if allowed.sum() == 1 else None)
