@@ -109,3 +109,15 @@ def test_offline_frozen_at_import_does_not_block_a_later_online_call(
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)  # as if HF_HUB_OFFLINE=1 when first imported
     fake_hub.add(REPO, FILE, CONTENT)
     assert download_model(REPO, FILE, progress=False).read_bytes() == CONTENT
+
+
+def test_progress_callback_receives_the_byte_counts(fake_hub: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """A UI passes a callback instead of a bar: it sees the download advance to the full size."""
+    content = bytes(range(256)) * 4096  # 1 MiB, several chunks
+    fake_hub.add(REPO, FILE, content)
+    seen: list[tuple[int, int | None]] = []
+    path = download_model(REPO, FILE, progress=lambda done, total: seen.append((done, total)))
+    assert path.read_bytes() == content
+    assert seen and seen[-1] == (len(content), len(content))
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    assert capsys.readouterr().err == ""  # no bar drawn on stderr

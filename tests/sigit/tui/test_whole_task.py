@@ -66,3 +66,16 @@ async def test_blocking_hook_stops_run_command_in_the_tui(make_app: MakeApp, wor
         block = app.query_one(ToolCallBlock)
         assert block.status in ("failed", "denied", "error") and "not-today" in block.output
     assert not (workdir / "ran").exists()
+
+
+async def test_download_progress_shows_in_the_status_bar(make_app: MakeApp) -> None:
+    import asyncio
+
+    app, _ = make_app(["hi"])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        app.view.agent_session = None  # as while a model is still loading
+        # the loading thread reports progress; the status bar shows it
+        await asyncio.to_thread(app.download_progress, app.view.model_name, 512 * 1024**2, 1024**3)
+        await pilot.pause()
+        assert "downloading 50% of 1.0 GiB" in str(app.query_one("#statusbar").render())

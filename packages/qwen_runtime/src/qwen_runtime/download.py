@@ -8,6 +8,7 @@ we read them on every call, so setting them later (tests, a config file) still w
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,15 @@ def cached_path(repo_id: str, filename: str) -> Path | None:
     return max(candidates, key=lambda p: p.stat().st_mtime)
 
 
-def download_model(repo_id: str, filename: str, *, progress: bool = True) -> Path:
+ProgressCallback = Callable[[int, "int | None"], None]
+"""Called with (bytes downloaded, total bytes or None) as a download advances, from its thread."""
+
+
+def download_model(repo_id: str, filename: str, *, progress: bool | ProgressCallback = True) -> Path:
     """The local path of `repo_id/filename`, downloading it into the hub cache when needed.
+
+    `progress`: True draws a progress bar on stderr, False nothing, a callable receives the byte
+    counts (a UI shows them its own way).
 
     A cached file is returned without any network request (the hub would otherwise be asked on
     every start whether `main` moved).
@@ -79,7 +87,7 @@ def download_model(repo_id: str, filename: str, *, progress: bool = True) -> Pat
             filename,
             cache_dir=cache,
             endpoint=endpoint,
-            tqdm_class=None if progress else _silent_tqdm(),
+            tqdm_class=_callback_tqdm(progress) if callable(progress) else None if progress else _silent_tqdm(),
         )
     except Exception as exc:
         raise _translate(exc, repo_id, filename, endpoint, cache) from exc
@@ -95,6 +103,33 @@ def _silent_tqdm() -> type[Any]:
             super().__init__(*args, **kwargs)
 
     return SilentTqdm
+
+
+def _callback_tqdm(callback: ProgressCallback) -> type[Any]:
+    from tqdm import tqdm
+
+    class CallbackTqdm(tqdm):  # type: ignore[misc]
+        """A silent bar that reports its counts to `callback` (huggingface_hub drives it)."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["disable"] = False
+            kwargs["file"] = _NullFile()
+            super().__init__(*args, **kwargs)
+
+        def update(self, n: float | None = 1) -> bool | None:
+            shown: bool | None = super().update(n)
+            callback(int(self.n), int(self.total) if self.total else None)
+            return shown
+
+    return CallbackTqdm
+
+
+class _NullFile:
+    def write(self, _text: str) -> int:
+        return 0
+
+    def flush(self) -> None:
+        pass
 
 
 def _http_status(exc: BaseException) -> int | None:

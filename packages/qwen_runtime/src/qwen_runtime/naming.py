@@ -19,12 +19,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from urllib.parse import urlparse
 
 from .errors import BackendUnavailable, ModelNotFoundError
 from .registry import REGISTRY, get_model
 from .runtime import Runtime
+
+if TYPE_CHECKING:
+    from .download import ProgressCallback
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +169,7 @@ def _existing(path: str, what: str) -> str:
     return str(full)
 
 
-def resolve_gguf(spec: RuntimeSpec, *, progress: bool = True) -> str:
+def resolve_gguf(spec: RuntimeSpec, *, progress: bool | ProgressCallback = True) -> str:
     """The local GGUF path for a gguf, registry or hf spec, downloading into the HF cache if needed."""
     from .download import download_model
 
@@ -182,9 +185,12 @@ def resolve_gguf(spec: RuntimeSpec, *, progress: bool = True) -> str:
 
 def load_runtime(name: str, **options: Any) -> Runtime:
     """Load the runtime `name` names. Options a backend does not take are dropped, so one set of
-    command-line flags serves every backend. `progress=False` silences download progress."""
+    command-line flags serves every backend. `progress=False` silences download progress; a
+    callable `(done_bytes, total_bytes) -> None` receives it instead."""
     spec = parse_runtime_name(name)
-    progress = bool(options.pop("progress", True))
+    progress = options.pop("progress", True)
+    if not callable(progress):
+        progress = bool(progress)
     if spec.kind in ("gguf", "registry", "hf"):
         path = resolve_gguf(spec, progress=progress)
         cls = _import(_BACKENDS["llamacpp"])

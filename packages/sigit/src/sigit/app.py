@@ -67,6 +67,9 @@ class SessionHost:
                 from qwen_runtime.naming import load_runtime
 
                 options = dict(self.options.runtime_options)
+                report = self.options.on_download
+                if report is not None:
+                    options["progress"] = lambda done, total: report(name, done, total)
                 if settings.n_ctx:
                     options.setdefault("n_ctx", settings.n_ctx)
                 self._runtimes[name] = load_runtime(name, **options)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,3 +19,6 @@ class HostOptions:
     thinking: bool | None = None
     max_tokens: int | None = None
     runtime_options: dict[str, Any] = field(default_factory=dict)
+    on_download: Callable[[str, int, int | None], None] | None = None
+    """(model name, bytes done, total bytes) while a model downloads, from the loading thread;
+    None leaves huggingface_hub's progress bar on stderr."""

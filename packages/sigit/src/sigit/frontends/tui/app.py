@@ -68,6 +68,8 @@ class SigitApp(App[int]):
         super().__init__()
         self.options = options
         self.runtime_override = runtime
+        if options.host.on_download is None:  # downloads report to the status bar, not stderr
+            options.host.on_download = self.download_progress
         self._host: SessionHost | None = None
         self.tools_expanded = False
         self._last_interrupt = 0.0
@@ -256,6 +258,19 @@ class SigitApp(App[int]):
         await command.handler(self, arg)
 
     # ------------------------------------------------------------------ status
+
+    def download_progress(self, model: str, done: int, total: int | None) -> None:
+        """Called from the model-loading thread while a model downloads: shown in the status bar."""
+        self.call_from_thread(self.show_download, model, done, total)
+
+    def show_download(self, model: str, done: int, total: int | None) -> None:
+        gib = 1024**3
+        state = (f"downloading {done / total:.0%} of {total / gib:.1f} GiB" if total
+                 else f"downloading {done / gib:.2f} GiB")
+        for view in self.views:
+            if view.agent_session is None and view.model_name in (model, "(default)"):
+                view.load_state = state
+        self.refresh_status()
 
     def refresh_status(self) -> None:
         try:
