@@ -1,13 +1,16 @@
 # siGit Code workspace. `make setup` once per machine, then `make test`.
 SHELL := /bin/bash
-UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+UV := $(shell command -v uv 2>/dev/null)
+ifeq ($(UV),)
+UV := python3 -m uv
+endif
 PY := .venv/bin/python
 TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-2.13.0+cpu-cp311-*.whl))
 
 .PHONY: setup test lint fmt bench test-fast
 
 setup:
-	@command -v uv >/dev/null 2>&1 || test -x $(UV) || python3 -m pip install --user uv
+	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --user uv || python3 -m pip install --user --break-system-packages uv || python3 -m pip install uv
 	# llama-cpp-python compiles llama.cpp (~15 min on 2 cores) the first time; uv caches the wheel.
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(UV) sync --all-packages --locked
 	# torch is an optional extra; the CPU build lies on this machine's disk (uv would fetch CUDA).
