@@ -96,3 +96,17 @@ async def test_custom_command_expands_and_skill_tool_is_offered(open_session: An
     assert {"skill", "task"} <= offered
     skill = next(spec for spec in runtime.requests[0].tools if spec.name == "skill")
     assert "pdf" in skill.description
+
+
+async def test_mcp_timeouts_come_from_settings(open_session: Any, workdir: Path) -> None:
+    project_settings(workdir, "[mcp]\nhandshake_timeout_secs = 3\ncall_timeout_secs = 9\n"
+                     f"[mcp.servers.fixture]\ncommand = {json.dumps(sys.executable)}\nargs = [{json.dumps(str(FIXTURE))}]\n")
+    session, _ = await open_session(["hi"])
+    try:
+        assert session.mcp is not None
+        assert (session.mcp.handshake_timeout, session.mcp.call_timeout) == (3.0, 9.0)
+        assert "fixture" in session.mcp_status() and "connected" in session.mcp_status()
+        events = await collect(session, "hello")
+        assert not any(isinstance(e, Notice) and "mcp" in e.message.lower() for e in events)
+    finally:
+        await session.close()

@@ -125,7 +125,10 @@ class SessionHost:
         if mcp_servers or settings.mcp or (project_root(cwd) / ".mcp.json").is_file():
             from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
 
-            mcp = McpManager()
+            mcp = McpManager(
+                handshake_timeout=_seconds(settings.mcp, "handshake_timeout_secs", 8.0),
+                call_timeout=_seconds(settings.mcp, "call_timeout_secs", 120.0),
+            )
             notices += await mcp.start(cwd, settings.mcp)
             if mcp_servers:
                 notices += await mcp.add_servers(list(mcp_servers))
@@ -179,6 +182,11 @@ class SessionHost:
     def commands(self, cwd: Path) -> CommandSet:
         """Custom slash commands (markdown files) for this directory."""
         return discover_commands(cwd, self.config_dir)
+
+
+def _seconds(table: dict[str, Any], key: str, default: float) -> float:
+    value = table.get(key, default)
+    return float(value) if isinstance(value, int | float) and value > 0 else default
 
 
 def _prefill(runtime: Runtime, request: ChatRequest) -> int:

@@ -165,7 +165,7 @@ def settings_servers(settings_mcp: Mapping[str, Any]) -> tuple[list[McpServerCon
     """`[mcp.servers.NAME]` tables from settings."""
     if not settings_mcp:
         return [], []
-    unknown = sorted(set(settings_mcp) - {"servers"})
+    unknown = sorted(set(settings_mcp) - {"servers", "handshake_timeout_secs", "call_timeout_secs"})
     warnings = [f"settings: unknown setting `mcp.{key}` (ignored)" for key in unknown]
     servers, more = parse_servers(settings_mcp.get("servers", {}), "settings [mcp.servers]")
     return servers, warnings + more
