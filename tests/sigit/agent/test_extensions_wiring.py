@@ -99,8 +99,9 @@ async def test_custom_command_expands_and_skill_tool_is_offered(open_session: An
 
 
 async def test_mcp_timeouts_come_from_settings(open_session: Any, workdir: Path) -> None:
+    server = f"command = {json.dumps(sys.executable)}\nargs = [{json.dumps(str(FIXTURE))}]\n"
     project_settings(workdir, "[mcp]\nhandshake_timeout_secs = 3\ncall_timeout_secs = 9\n"
-                     f"[mcp.servers.fixture]\ncommand = {json.dumps(sys.executable)}\nargs = [{json.dumps(str(FIXTURE))}]\n")
+                     f"[mcp.servers.fixture]\n{server}")
     session, _ = await open_session(["hi"])
     try:
         assert session.mcp is not None
