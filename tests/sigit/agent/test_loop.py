@@ -159,3 +159,21 @@ async def test_rewind_restores_last_turn_files(open_session: OpenSession, workdi
     assert (workdir / "a.py").read_text() == "x = 2\n"
     session.rewind()
     assert (workdir / "a.py").read_text() == "x = 1\n"
+
+
+async def test_a_model_no_session_uses_is_unloaded(tmp_path: Path, workdir: Path) -> None:
+    from qwen_runtime.backends.scripted import ScriptedRuntime
+    from sigit.app import SessionHost
+    from sigit.options import HostOptions
+
+    scenario = tmp_path / "s.json"
+    scenario.write_text('{"turns": ["a", "b"]}')
+    host = SessionHost(HostOptions(config_dir=tmp_path / "config", model=f"scripted:{scenario}"))
+    first = await host.open(workdir)
+    second = await host.open(workdir)
+    runtime = first.agent.engine.runtime
+    assert isinstance(runtime, ScriptedRuntime) and runtime is second.agent.engine.runtime
+    await first.close()
+    assert host.loaded_models == [f"scripted:{scenario}"]  # still used by the second session
+    await second.close()
+    assert host.loaded_models == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +51,7 @@ class SessionHost:
         self._lock = threading.Lock()
         self._fixed_runtime = runtime
         self._prefills: set[asyncio.Future[int]] = set()
+        self._users: dict[str, int] = {}
 
     def settings(self, cwd: Path) -> Settings:
         return load_settings(cwd, self.config_dir)
@@ -96,6 +97,7 @@ class SessionHost:
         settings = self.settings(cwd)
         name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
+        self._users[name] = self._users.get(name, 0) + 1
         session = session or Session.create(cwd, name)
         session.model = name
         registry = tools or default_registry()
@@ -157,9 +159,29 @@ class SessionHost:
                     self._prefills.discard(task)
         commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
         notices += [str(w) for w in commands.warnings]
-        return AgentSession(
+        opened = AgentSession(
             session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands
         )
+        opened.on_close = lambda: self.release(name)
+        return opened
+
+    @property
+    def loaded_models(self) -> list[str]:
+        """Names of the models loaded now (the Status tab shows them)."""
+        with self._lock:
+            return list(self._runtimes)
+
+    def release(self, name: str) -> None:
+        """A session on model `name` closed: when none is left, free the model's memory."""
+        left = self._users.get(name, 0) - 1
+        self._users[name] = max(left, 0)
+        if left > 0:
+            return
+        with self._lock:
+            runtime = self._runtimes.pop(name, None)
+        if runtime is not None:
+            log.info("unloading %s: no session uses it", name)
+            runtime.close()
 
 
     async def _register_extensions(
@@ -220,6 +242,7 @@ class AgentSession:
         self.mcp = mcp
         self.running = False
         self._pending_notices = list(notices)
+        self.on_close: Callable[[], None] | None = None
         self.commands = commands if commands is not None else CommandSet([], [])
 
     def expand_command(self, text: str) -> str:
@@ -304,3 +327,6 @@ class AgentSession:
         await self.agent.context.processes.kill_all()
         if self.mcp is not None:
             await self.mcp.close()
+        release, self.on_close = self.on_close, None
+        if release is not None:
+            await asyncio.to_thread(release)
