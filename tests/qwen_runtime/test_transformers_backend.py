@@ -1,68 +1,21 @@
-"""TransformersRuntime on the tiny random-weight Qwen 3 folder, through real torch and transformers."""
+"""TransformersRuntime on the tiny random-weight Qwen 3 folder, through real torch and transformers.
+
+What it shares with the llama.cpp backend (streaming, cancel, KV reuse, prefill, constrained tool
+calls, the thinking budget) is tested on both in test_backend_contract.py.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from qwen_runtime.backends.transformers_backend import TorchSampler, TransformersRuntime, Utf8Detokenizer
-from qwen_runtime.errors import BackendUnavailable, ContextOverflowError, ModelLoadError, ModelNotFoundError
-from qwen_runtime.runtime import CancelToken
-from qwen_runtime.types import (
-    AssistantMessage,
-    ChatRequest,
-    Event,
-    Finished,
-    ReasoningDelta,
-    Sampling,
-    SystemMessage,
-    TextDelta,
-    ToolCall,
-    ToolMessage,
-    ToolSpec,
-    Usage,
-    UserMessage,
-)
-
-WEATHER = ToolSpec(
-    "get_weather",
-    "Weather forecast for a city",
-    {
-        "type": "object",
-        "properties": {
-            "city": {"type": "string", "maxLength": 24},
-            "days": {"type": "integer", "minimum": 1, "maximum": 14},
-            "units": {"enum": ["metric", "imperial"]},
-        },
-        "required": ["city", "units"],
-        "additionalProperties": False,
-    },
-)
-READ = ToolSpec(
-    "read_file",
-    "Read a file",
-    {
-        "type": "object",
-        "properties": {"path": {"type": "string", "maxLength": 40}, "verbose": {"type": "boolean"}},
-        "required": ["path"],
-        "additionalProperties": False,
-    },
-)
-TOOLS = (WEATHER, READ)
-SCHEMAS = {t.name: t.parameters for t in TOOLS}
-
-#: a template that pre-opens the think block, as Qwen 3 2507 thinking models do
-THINK_OPEN_TEMPLATE = (
-    "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
-    "<|im_start|>assistant\n<think>\n"
-)
+from qwen_runtime.errors import BackendUnavailable, ModelLoadError, ModelNotFoundError
+from qwen_runtime.types import ChatRequest, Sampling, UserMessage
 
 
 @pytest.fixture(scope="module")
@@ -79,12 +32,6 @@ def rt(tiny_hf_dir: Path) -> Iterator[TransformersRuntime]:
 def ask(text: str = "What is the weather in Paris?", **kwargs: Any) -> ChatRequest:
     sampling = kwargs.pop("sampling", Sampling(max_tokens=24, seed=1))
     return ChatRequest(messages=(UserMessage(text),), sampling=sampling, **kwargs)
-
-
-def events_of(
-    rt: TransformersRuntime, request: ChatRequest, cancel: CancelToken | None = None
-) -> list[Event]:
-    return list(rt.stream(request, cancel))
 
 
 # ---------------------------------------------------------------- loading and prompts
@@ -115,28 +62,7 @@ def test_unknown_dtype_is_refused_before_loading(tiny_hf_dir: Path) -> None:
         TransformersRuntime(str(tiny_hf_dir), dtype="float8")
 
 
-def test_thinking_switch_renders_the_folders_template(rt: TransformersRuntime) -> None:
-    off = rt.prompt_text(ask(tools=TOOLS, enable_thinking=False))
-    on = rt.prompt_text(ask(tools=TOOLS, enable_thinking=True))
-    assert off.endswith("<|im_start|>assistant\n<think>\n\n</think>\n\n")
-    assert on.endswith("<|im_start|>assistant\n")
-    assert '"name": "get_weather"' in on and "<tools>" in on
-    assert rt.count_tokens("<|im_start|>") == 1 and rt.count_tokens("<tool_call>") == 1
-
-
-# ---------------------------------------------------------------- streaming
-
-
-def test_text_streams_and_ends_with_usage_then_finished(rt: TransformersRuntime) -> None:
-    request = ask(enable_thinking=False)
-    events = events_of(rt, request)
-    assert isinstance(events[-1], Finished) and events[-1].reason == "length"
-    usage = events[-2]
-    assert isinstance(usage, Usage)
-    assert usage.completion_tokens == 24
-    assert usage.prompt_tokens == rt.count_tokens(rt.prompt_text(request))
-    assert usage.context_size == 4096 and usage.generation_ms > 0
-    assert sum(isinstance(e, TextDelta) and bool(e.text) for e in events) > 1
+# ---------------------------------------------------------------- generation
 
 
 def test_greedy_matches_transformers_own_generate(rt: TransformersRuntime) -> None:
@@ -157,33 +83,6 @@ def test_greedy_matches_transformers_own_generate(rt: TransformersRuntime) -> No
     assert again.text == expected
 
 
-def test_same_seed_gives_the_same_reply(rt: TransformersRuntime) -> None:
-    request = ask(enable_thinking=False, sampling=Sampling(max_tokens=16, seed=7, temperature=1.0))
-    assert rt.complete(request).text == rt.complete(request).text
-
-
-def test_stop_string_cuts_the_reply(rt: TransformersRuntime) -> None:
-    request = ask(enable_thinking=False, sampling=Sampling(max_tokens=40, seed=3, temperature=0.0))
-    full = rt.complete(request).text
-    stop = full[6:9]
-    cut = rt.complete(ask(enable_thinking=False, sampling=request.sampling.with_(stop=(stop,))))
-    assert cut.finish_reason == "stop"
-    assert cut.text == full[: full.index(stop)]
-
-
-def test_prompt_longer_than_the_context_names_both_sizes(tiny_hf_dir: Path) -> None:
-    small = TransformersRuntime(str(tiny_hf_dir), n_ctx=128)
-    request = ask("word " * 100)
-    n = small.count_tokens(small.prompt_text(request))
-    with pytest.raises(ContextOverflowError, match=rf"{n} tokens.*128 tokens"):
-        events_of(small, request)
-    room = ask("word " * 20, enable_thinking=False, sampling=Sampling(max_tokens=500, seed=0))
-    done = small.complete(room)
-    assert done.finish_reason == "length"
-    assert done.usage.completion_tokens == 128 - small.count_tokens(small.prompt_text(room))
-    small.close()
-
-
 def test_multibyte_characters_split_over_tokens_come_out_whole(rt: TransformersRuntime) -> None:
     text = "日本語 🙂 café"
     tokens = rt.tokenize(text)
@@ -192,182 +91,6 @@ def test_multibyte_characters_split_over_tokens_come_out_whole(rt: TransformersR
     pieces = [detok.push(t) for t in tokens] + [detok.flush()]
     assert "".join(pieces) == text
     assert not any("\ufffd" in p for p in pieces)
-
-
-# ---------------------------------------------------------------- cancellation
-
-
-class _CancelAfter(CancelToken):
-    """Cancels itself at the n-th check, i.e. exactly n-1 tokens into the generation."""
-
-    def __init__(self, n: int) -> None:
-        super().__init__()
-        self.checks = 0
-        self.n = n
-
-    @property
-    def cancelled(self) -> bool:
-        self.checks += 1
-        if self.checks >= self.n:
-            self.cancel()
-        return super().cancelled
-
-
-def test_cancel_stops_within_one_token(rt: TransformersRuntime) -> None:
-    token = _CancelAfter(7)  # one check for the prompt, then one per token
-    events = events_of(rt, ask(enable_thinking=False, sampling=Sampling(max_tokens=500, seed=0)), token)
-    usage = next(e for e in events if isinstance(e, Usage))
-    assert events[-1] == Finished("cancelled", "generation cancelled")
-    assert usage.completion_tokens == 5
-
-
-def test_cancel_from_another_thread(rt: TransformersRuntime) -> None:
-    token = CancelToken()
-    seen: list[Event] = []
-    first = threading.Event()
-
-    def consume() -> None:
-        for event in rt.stream(ask(enable_thinking=False, sampling=Sampling(max_tokens=3000, seed=0)), token):
-            seen.append(event)
-            first.set()
-
-    worker = threading.Thread(target=consume)
-    worker.start()
-    assert first.wait(10)
-    token.cancel()
-    worker.join(10)
-    assert not worker.is_alive()
-    assert seen[-1] == Finished("cancelled", "generation cancelled")
-    usage = next(e for e in seen if isinstance(e, Usage))
-    assert usage.completion_tokens < 3000
-
-
-# ---------------------------------------------------------------- KV prefix reuse
-
-
-def test_second_round_of_an_agent_loop_reuses_the_cached_prefix(rt: TransformersRuntime) -> None:
-    rt.clear_cache()
-    history = (SystemMessage("You are a coding agent. " * 20), UserMessage("Read the file main.py please."))
-    first = ChatRequest(history, tools=TOOLS, sampling=Sampling(max_tokens=8, seed=0), enable_thinking=False)
-    one = rt.complete(first)
-    assert one.usage.cached_prompt_tokens == 0
-    call = ToolCall("call_1", "read_file", {"path": "main.py"})
-    second = ChatRequest(
-        (*history, AssistantMessage("", tool_calls=(call,)), ToolMessage("call_1", "print('hi')")),
-        tools=TOOLS,
-        sampling=Sampling(max_tokens=8, seed=0),
-        enable_thinking=False,
-    )
-    two = rt.complete(second)
-    assert two.usage.cached_prompt_tokens >= 0.9 * one.usage.prompt_tokens
-    assert two.usage.prompt_tokens > one.usage.prompt_tokens
-
-
-def test_prefill_of_the_system_prompt_serves_the_first_turn_from_cache(rt: TransformersRuntime) -> None:
-    rt.clear_cache()
-    system = SystemMessage("You are a coding agent. " * 20)
-    opening = ChatRequest((system,), tools=TOOLS, enable_thinking=False)
-    prefilled = rt.prefill(opening)
-    assert prefilled > rt.count_tokens(system.content)
-    first = ChatRequest(
-        (system, UserMessage("Read the file main.py please.")),
-        tools=TOOLS,
-        sampling=Sampling(max_tokens=8, seed=0),
-        enable_thinking=False,
-    )
-    usage = rt.complete(first).usage
-    assert usage.cached_prompt_tokens >= prefilled - 1  # a template may re-tokenize its last newline
-    assert usage.prompt_tokens > prefilled
-
-
-def test_prefill_that_does_not_fit_names_both_sizes(rt: TransformersRuntime) -> None:
-    huge = ChatRequest((SystemMessage("word " * 5000),), enable_thinking=False)
-    with pytest.raises(ContextOverflowError):
-        rt.prefill(huge)
-
-
-# ---------------------------------------------------------------- constrained tool calls
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_required_tool_choice_always_gives_a_valid_call(rt: TransformersRuntime, seed: int) -> None:
-    done = rt.complete(
-        ask(
-            tools=TOOLS,
-            tool_choice="required",
-            enable_thinking=False,
-            sampling=Sampling(max_tokens=150, seed=seed),
-        )
-    )
-    assert not done.tool_call_errors, done.tool_call_errors
-    assert done.tool_calls
-    for call in done.tool_calls:
-        jsonschema.validate(call.arguments, SCHEMAS[call.name])
-    assert done.text.strip() == ""  # the reply opens with the call
-
-
-def test_named_tool_choice_calls_that_tool(rt: TransformersRuntime) -> None:
-    for seed in range(3):
-        done = rt.complete(
-            ask(
-                tools=TOOLS,
-                tool_choice="read_file",
-                enable_thinking=False,
-                sampling=Sampling(max_tokens=150, seed=seed),
-            )
-        )
-        assert [c.name for c in done.tool_calls][:1] == ["read_file"]
-        jsonschema.validate(done.tool_calls[0].arguments, SCHEMAS["read_file"])
-
-
-def test_thinking_budget_closes_the_think_block_and_the_model_answers(tiny_hf_dir: Path) -> None:
-    thinking = TransformersRuntime(str(tiny_hf_dir), chat_template=THINK_OPEN_TEMPLATE)
-    events = events_of(thinking, ask(thinking_budget=5, sampling=Sampling(max_tokens=30, seed=0)))
-    kinds = [e.type for e in events if isinstance(e, (ReasoningDelta, TextDelta))]
-    assert kinds[0] == "reasoning"
-    assert "reasoning" not in kinds[kinds.index("text") :]  # no reasoning after the answer began
-    usage = next(e for e in events if isinstance(e, Usage))
-    assert usage.reasoning_tokens <= 5 + thinking.count_tokens("\n</think>\n\n")
-    thinking.close()
-
-
-def test_required_with_thinking_calls_after_the_budgeted_think_block(tiny_hf_dir: Path) -> None:
-    thinking = TransformersRuntime(str(tiny_hf_dir), chat_template=THINK_OPEN_TEMPLATE)
-    for seed in range(3):
-        request = ask(
-            tools=TOOLS,
-            tool_choice="required",
-            thinking_budget=6,
-            sampling=Sampling(max_tokens=400, seed=seed),
-        )
-        done = thinking.complete(request)
-        assert done.reasoning  # it thought first
-        assert not done.tool_call_errors
-        assert done.tool_calls
-        for call in done.tool_calls:
-            jsonschema.validate(call.arguments, SCHEMAS[call.name])
-    thinking.close()
-
-
-# ---------------------------------------------------------------- async
-
-
-async def test_astream_works_from_asyncio(rt: TransformersRuntime) -> None:
-    events = [e async for e in rt.astream(ask(enable_thinking=False))]
-    assert isinstance(events[-2], Usage) and isinstance(events[-1], Finished)
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await asyncio.sleep(0)
-
-    task = asyncio.create_task(ticker())
-    done = await rt.acomplete(ask(enable_thinking=False, sampling=Sampling(max_tokens=100, seed=0)))
-    task.cancel()
-    assert done.usage.completion_tokens > 10
-    assert ticks > 1  # the loop kept running while the model generated
 
 
 # ---------------------------------------------------------------- sampling

@@ -134,14 +134,7 @@ class _Parser:
     def _object(self, depth: int) -> dict[str, Any]:
         self.i += 1
         result: dict[str, Any] = {}
-        while True:
-            self._skip_ws()
-            if self.i >= self.end:
-                self._note("added missing '}'")
-                return result
-            if self.text[self.i] == "}":
-                self.i += 1
-                return result
+        while not self._closed("}"):
             if self.text[self.i] not in "\"'":
                 raise self._unexpected("a string key or '}'")
             key = self._string()
@@ -150,49 +143,43 @@ class _Parser:
                 raise self._unexpected(f"':' after key {key!r}")
             self.i += 1
             result[key] = self._value(depth + 1)
-            self._skip_ws()
-            if self.i >= self.end:
-                self._note("added missing '}'")
-                return result
-            if self.text[self.i] == "}":
-                self.i += 1
-                return result
-            if self.text[self.i] != ",":
-                raise self._unexpected("',' or '}'")
-            self.i += 1
-            self._skip_ws()
-            if self.i < self.end and self.text[self.i] == "}":
-                self._note("removed trailing comma")
-                self.i += 1
-                return result
+            if self._item_ends("}"):
+                break
+        return result
 
     def _array(self, depth: int) -> list[Any]:
         self.i += 1
         result: list[Any] = []
-        while True:
-            self._skip_ws()
-            if self.i >= self.end:
-                self._note("added missing ']'")
-                return result
-            if self.text[self.i] == "]":
-                self.i += 1
-                return result
+        while not self._closed("]"):
             result.append(self._value(depth + 1))
-            self._skip_ws()
-            if self.i >= self.end:
-                self._note("added missing ']'")
-                return result
-            if self.text[self.i] == "]":
-                self.i += 1
-                return result
-            if self.text[self.i] != ",":
-                raise self._unexpected("',' or ']'")
+            if self._item_ends("]"):
+                break
+        return result
+
+    def _closed(self, close: str) -> bool:
+        """Past `close`, or at the end of a cut-off reply (the bracket is taken as given)."""
+        self._skip_ws()
+        if self.i >= self.end:
+            self._note(f"added missing '{close}'")
+            return True
+        if self.text[self.i] == close:
             self.i += 1
-            self._skip_ws()
-            if self.i < self.end and self.text[self.i] == "]":
-                self._note("removed trailing comma")
-                self.i += 1
-                return result
+            return True
+        return False
+
+    def _item_ends(self, close: str) -> bool:
+        """After a member: True when the container ended (a trailing comma is forgiven), past a ',' if not."""
+        if self._closed(close):
+            return True
+        if self.text[self.i] != ",":
+            raise self._unexpected(f"',' or '{close}'")
+        self.i += 1
+        self._skip_ws()
+        if self.i < self.end and self.text[self.i] == close:
+            self._note("removed trailing comma")
+            self.i += 1
+            return True
+        return False
 
     def _string(self) -> str:
         quote = self.text[self.i]

@@ -17,7 +17,7 @@ from sigit.extensions.frontmatter import (
     read_document,
     text_field,
 )
-from sigit.extensions.locations import Scope, search_roots
+from sigit.extensions.locations import Scope, extension_files, markdown_files
 from sigit.tools import Tool, ToolRegistry, default_registry
 
 # Claude Code's tool names, so its agent files work unchanged.
@@ -95,18 +95,12 @@ def discover_agent_types(
     known = set(registry.names()) | set(NOT_FOR_SUBAGENTS)
     result = AgentTypeSet()
     seen: set[str] = set()
-    for root in search_roots("agents", cwd, config_dir, home):
-        try:
-            files = sorted(p for p in root.path.rglob("*.md") if p.is_file())
-        except OSError as exc:
-            result.warnings.append(ExtensionWarning(root.path, f"cannot list: {exc.strerror or exc}"))
+    for root, path in extension_files("agents", cwd, config_dir, home, markdown_files, result.warnings):
+        loaded = load_agent_type(path, allowed, known, result.warnings, root.scope)
+        if loaded is None or loaded.name in seen:
             continue
-        for path in files:
-            loaded = load_agent_type(path, allowed, known, result.warnings, root.scope)
-            if loaded is None or loaded.name in seen:
-                continue
-            seen.add(loaded.name)
-            result.agent_types.append(loaded)
+        seen.add(loaded.name)
+        result.agent_types.append(loaded)
     result.agent_types.sort(key=lambda a: a.name)
     return result
 

@@ -17,7 +17,7 @@ from sigit.extensions.frontmatter import (
     read_document,
     text_field,
 )
-from sigit.extensions.locations import Scope, search_roots
+from sigit.extensions.locations import Scope, extension_files, markdown_files
 
 _PLACEHOLDER = re.compile(r"\$(ARGUMENTS|[1-9])")
 
@@ -93,22 +93,16 @@ def discover_commands(cwd: Path, config_dir: Path, *, home: Path | None = None) 
     """Every `*.md` under the command roots; project commands override user ones. Blocking I/O."""
     result = CommandSet()
     seen: set[str] = set()
-    for root in search_roots("commands", cwd, config_dir, home):
-        try:
-            files = sorted(p for p in root.path.rglob("*.md") if p.is_file())
-        except OSError as exc:
-            result.warnings.append(ExtensionWarning(root.path, f"cannot list: {exc.strerror or exc}"))
+    for root, path in extension_files("commands", cwd, config_dir, home, markdown_files, result.warnings):
+        name = command_name(root.path, path)
+        if name in seen:
             continue
-        for path in files:
-            name = command_name(root.path, path)
-            if name in seen:
-                continue
-            loaded = load_command(path, name, root.scope)
-            if isinstance(loaded, ExtensionWarning):
-                result.warnings.append(loaded)
-                continue
-            seen.add(name)
-            result.commands.append(loaded)
+        loaded = load_command(path, name, root.scope)
+        if isinstance(loaded, ExtensionWarning):
+            result.warnings.append(loaded)
+            continue
+        seen.add(name)
+        result.commands.append(loaded)
     result.commands.sort(key=lambda c: c.name)
     return result
 

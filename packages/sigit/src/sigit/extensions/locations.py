@@ -8,11 +8,13 @@ name wins, so a project overrides the user and a nearer directory overrides an o
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from sigit.config.paths import PROJECT_DIR, find_repo_root
+from sigit.extensions.frontmatter import ExtensionWarning
 
 Scope = Literal["project", "user"]
 
@@ -54,3 +56,27 @@ def search_roots(kind: str, cwd: Path, config_dir: Path, home: Path | None = Non
         seen.add(resolved)
         found.append(candidate)
     return found
+
+
+def markdown_files(folder: Path) -> Iterable[Path]:
+    """Every `*.md` file below `folder` (commands and agent types)."""
+    return (p for p in folder.rglob("*.md") if p.is_file())
+
+
+def extension_files(
+    kind: str,
+    cwd: Path,
+    config_dir: Path,
+    home: Path | None,
+    list_files: Callable[[Path], Iterable[Path]],
+    warnings: list[str],
+) -> Iterator[tuple[SearchRoot, Path]]:
+    """Each root's files in precedence order, sorted within a root; an unreadable root becomes a warning."""
+    for root in search_roots(kind, cwd, config_dir, home):
+        try:
+            files = sorted(list_files(root.path))
+        except OSError as exc:
+            warnings.append(ExtensionWarning(root.path, f"cannot list: {exc.strerror or exc}"))
+            continue
+        for path in files:
+            yield root, path

@@ -32,7 +32,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sigit.config.paths import project_root
-from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments
 
 log = logging.getLogger(__name__)
 
@@ -280,20 +280,9 @@ class McpTool(Tool[ToolArgs]):
         return clean_schema(self.input_schema)
 
     async def invoke(self, raw_args: Any, ctx: ToolContext) -> ToolOutput:
-        if isinstance(raw_args, str):
-            try:
-                raw_args = json.loads(raw_args) if raw_args.strip() else {}
-            except json.JSONDecodeError as exc:
-                message = f"Arguments for {self.name} are not valid JSON: {exc}"
-                return ToolOutput(message, True, title=self.name)
-        if raw_args is None:
-            raw_args = {}
-        if not isinstance(raw_args, dict):
-            return ToolOutput(
-                f"Arguments for {self.name} must be a JSON object, got {type(raw_args).__name__}.",
-                True,
-                title=self.name,
-            )
+        raw_args = decode_arguments(self.name, raw_args)
+        if isinstance(raw_args, ToolOutput):
+            return raw_args
         if self.connection is None:
             message = f"{self.name}: not connected to MCP server {self.server!r}"
             return ToolOutput(message, True, title=self.name)

@@ -6,6 +6,7 @@ loads a body on demand, so many skills cost little context.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from sigit.extensions.frontmatter import (
     read_document,
     text_field,
 )
-from sigit.extensions.locations import Scope, search_roots
+from sigit.extensions.locations import Scope, extension_files
 
 SKILL_FILE = "SKILL.md"
 
@@ -61,26 +62,23 @@ def discover_skills(cwd: Path, config_dir: Path, *, home: Path | None = None) ->
     """Every `<root>/<name>/SKILL.md` under the skill roots; the first of a name wins. Blocking I/O."""
     result = SkillSet()
     seen: set[str] = set()
-    for root in search_roots("skills", cwd, config_dir, home):
-        try:
-            folders = sorted(p for p in root.path.iterdir() if p.is_dir())
-        except OSError as exc:
-            result.warnings.append(ExtensionWarning(root.path, f"cannot list: {exc.strerror or exc}"))
+    for root, skill_file in extension_files("skills", cwd, config_dir, home, _skill_files, result.warnings):
+        loaded = load_skill(skill_file, root.scope)
+        if isinstance(loaded, ExtensionWarning):
+            result.warnings.append(loaded)
             continue
-        for folder in folders:
-            skill_file = folder / SKILL_FILE
-            if not skill_file.is_file():
-                continue
-            loaded = load_skill(skill_file, root.scope)
-            if isinstance(loaded, ExtensionWarning):
-                result.warnings.append(loaded)
-                continue
-            if loaded.name in seen:
-                continue  # shadowed by a more specific root
-            seen.add(loaded.name)
-            result.skills.append(loaded)
+        if loaded.name in seen:
+            continue  # shadowed by a more specific root
+        seen.add(loaded.name)
+        result.skills.append(loaded)
     result.skills.sort(key=lambda s: s.name)
     return result
+
+
+def _skill_files(root: Path) -> Iterable[Path]:
+    """`<root>/<name>/SKILL.md` for each folder that has one."""
+    folders = (p for p in root.iterdir() if p.is_dir())
+    return (folder / SKILL_FILE for folder in folders if (folder / SKILL_FILE).is_file())
 
 
 def load_skill(path: Path, scope: Scope = "project") -> Skill | ExtensionWarning:

@@ -170,21 +170,9 @@ class Tool(Generic[P]):
 
     async def invoke(self, raw_args: Any, ctx: ToolContext) -> ToolOutput:
         """Validate the arguments and run; every failure becomes an error result, never an exception."""
-        if isinstance(raw_args, str):
-            try:
-                raw_args = json.loads(raw_args) if raw_args.strip() else {}
-            except json.JSONDecodeError as exc:
-                return ToolOutput(
-                    f"Arguments for {self.name} are not valid JSON: {exc}", True, title=self.name
-                )
-        if raw_args is None:
-            raw_args = {}
-        if not isinstance(raw_args, dict):
-            return ToolOutput(
-                f"Arguments for {self.name} must be a JSON object, got {type(raw_args).__name__}.",
-                True,
-                title=self.name,
-            )
+        raw_args = decode_arguments(self.name, raw_args)
+        if isinstance(raw_args, ToolOutput):
+            return raw_args
         try:
             args = self.params.model_validate(raw_args)
         except ValidationError as exc:
@@ -313,3 +301,21 @@ class ToolRegistry:
                 title=tool_name,
             )
         return await tool.invoke(raw_args, ctx)
+
+
+def decode_arguments(tool_name: str, raw_args: Any) -> dict[str, Any] | ToolOutput:
+    """A call's arguments as a dict (JSON text decoded, none meaning {}), or the error result to return."""
+    if isinstance(raw_args, str):
+        try:
+            raw_args = json.loads(raw_args) if raw_args.strip() else {}
+        except json.JSONDecodeError as exc:
+            return ToolOutput(f"Arguments for {tool_name} are not valid JSON: {exc}", True, title=tool_name)
+    if raw_args is None:
+        return {}
+    if not isinstance(raw_args, dict):
+        return ToolOutput(
+            f"Arguments for {tool_name} must be a JSON object, got {type(raw_args).__name__}.",
+            True,
+            title=tool_name,
+        )
+    return raw_args

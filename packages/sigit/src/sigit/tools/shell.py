@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import Field
@@ -27,7 +28,39 @@ class TaskIdArgs(ToolArgs):
     task_id: str = Field(description="The task_id that run_command returned.")
 
 
-def _command_dir(args: RunCommandArgs, ctx: ToolContext) -> Path:
+@dataclass(frozen=True)
+class CommitWatch:
+    """HEAD before a command ran and when it started, so a commit the command makes can get the trailer."""
+
+    started_at: float
+    before: str | None
+
+
+async def watch_commits(cwd: Path, ctx: ToolContext) -> CommitWatch:
+    """Call just before running a command; `command_result` then attributes any commit it made."""
+    started_at = time.time()
+    return CommitWatch(started_at, await head_commit(cwd) if ctx.attribution else None)
+
+
+async def command_result(
+    code: int | None, output: str, stopped: str | None, *, title: str, cwd: Path, ctx: ToolContext,
+    watch: CommitWatch,
+) -> ToolOutput:
+    """run_command's reply: `Exit code N:` and the output (or why it was stopped), plus the attribution note."""
+    body = output if output.strip() else "(no output)"
+    if stopped:
+        text = f"Command {stopped}; it and its child processes were killed. Output so far:\n{body}"
+        return ToolOutput(text, is_error=True, title=title, locations=[cwd])
+    text = f"Exit code {code}:\n{body}"
+    if ctx.attribution:
+        note = await add_trailer_if_new_commit(cwd, watch.before, watch.started_at, ctx.attribution)
+        if note:
+            text += f"\n{note}"
+    return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd])
+
+
+def command_dir(args: RunCommandArgs, ctx: ToolContext) -> Path:
+    """The directory to run in: the session's, or `args.cwd` resolved against it."""
     if not args.cwd:
         return ctx.cwd
     path = ctx.resolve(args.cwd)
@@ -80,7 +113,7 @@ async def run_foreground(command: str, cwd: Path, ctx: ToolContext) -> tuple[int
 
 
 async def run_command(args: RunCommandArgs, ctx: ToolContext) -> ToolOutput:
-    cwd = _command_dir(args, ctx)
+    cwd = command_dir(args, ctx)
     title = f"`{args.command}`"
     if args.run_in_background:
         task_id = await ctx.processes.start(args.command, cwd)
@@ -90,19 +123,9 @@ async def run_command(args: RunCommandArgs, ctx: ToolContext) -> ToolOutput:
             title=title,
             locations=[cwd],
         )
-    started_at = time.time()
-    before = await head_commit(cwd) if ctx.attribution else None
+    watch = await watch_commits(cwd, ctx)
     code, output, stopped = await run_foreground(args.command, cwd, ctx)
-    body = output if output.strip() else "(no output)"
-    if stopped:
-        text = f"Command {stopped}; it and its child processes were killed. Output so far:\n{body}"
-        return ToolOutput(text, is_error=True, title=title, locations=[cwd])
-    text = f"Exit code {code}:\n{body}"
-    if ctx.attribution:
-        note = await add_trailer_if_new_commit(cwd, before, started_at, ctx.attribution)
-        if note:
-            text += f"\n{note}"
-    return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd])
+    return await command_result(code, output, stopped, title=title, cwd=cwd, ctx=ctx, watch=watch)
 
 
 async def command_output(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:

@@ -11,18 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 from acp import tool_terminal_ref, update_tool_call
 from acp.schema import EnvVariable
 
-from ...tools.attribution import add_trailer_if_new_commit, head_commit
-from ...tools.base import Tool, ToolContext, ToolError, ToolOutput
+from ...tools.base import Tool, ToolContext, ToolOutput
 from ...tools.processes import NON_INTERACTIVE_ENV, OUTPUT_LIMIT, OutputBuffer
-from ...tools.shell import RUN_COMMAND, RunCommandArgs
+from ...tools.shell import RUN_COMMAND, RunCommandArgs, command_dir, command_result, watch_commits
 
 log = logging.getLogger("sigit.acp")
 
@@ -86,10 +83,9 @@ class _TerminalRun:
     calls: TerminalCalls
 
     async def run(self, args: RunCommandArgs, ctx: ToolContext) -> ToolOutput:
-        cwd = _command_dir(args, ctx)
+        cwd = command_dir(args, ctx)
         title = f"`{args.command}`"
-        started_at = time.time()
-        before = await head_commit(cwd) if ctx.attribution else None
+        watch = await watch_commits(cwd, ctx)
         try:
             created = await self.client.create_terminal(
                 session_id=self.session_id, command="sh", args=["-c", args.command], cwd=str(cwd),
@@ -121,20 +117,12 @@ class _TerminalRun:
             if not released:
                 await self._release(terminal_id)
         body = format_output(str(result.output), bool(result.truncated))
-        if stopped:
-            text = f"Command {stopped}; it and its child processes were killed. Output so far:\n{body}"
-            return ToolOutput(text, is_error=True, title=title, locations=[cwd])
         status = result.exit_status
         code = status.exit_code if status is not None else None
         signal = status.signal if status is not None else None
-        if code is None and signal:
+        if not stopped and code is None and signal:
             return ToolOutput(f"Killed by signal {signal}:\n{body}", is_error=True, title=title, locations=[cwd])
-        text = f"Exit code {code}:\n{body}"
-        if ctx.attribution:
-            note = await add_trailer_if_new_commit(cwd, before, started_at, ctx.attribution)
-            if note:
-                text += f"\n{note}"
-        return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd])
+        return await command_result(code, body, stopped, title=title, cwd=cwd, ctx=ctx, watch=watch)
 
     async def _wait(self, terminal_id: str, ctx: ToolContext) -> str | None:
         """Wait for the command to exit; why it was stopped (cancel, timeout), or None."""
@@ -173,11 +161,3 @@ class _TerminalRun:
         except Exception as exc:
             log.warning("could not release terminal %s: %s", terminal_id, exc)
 
-
-def _command_dir(args: RunCommandArgs, ctx: ToolContext) -> Path:
-    if not args.cwd:
-        return ctx.cwd
-    path = ctx.resolve(args.cwd)
-    if not path.is_dir():
-        raise ToolError(f"cwd {args.cwd!r} is not a directory ({path}).")
-    return path
