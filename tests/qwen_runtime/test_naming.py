@@ -223,3 +223,20 @@ def test_hf_name_downloads_a_real_gguf_and_loads_it_with_llama_cpp(fake_hub: Any
     finally:
         runtime.close()
     assert any(method == "GET" for method, _ in fake_hub.requests)
+
+
+@pytest.mark.parametrize(("key", "tools"), [("qwen2.5-coder-1.5b", False), ("qwen3-1.7b", True)])
+def test_registry_models_carry_whether_they_can_call_tools(
+    key: str, tools: bool, fake_hub: Any, tmp_path: Path
+) -> None:
+    """A registry model that cannot call tools is never offered any (sigit and onde read this)."""
+    from qwen_runtime.registry import get_model
+    from qwen_runtime.testmodel import write_test_gguf
+
+    entry = get_model(key)
+    fake_hub.add(entry.repo_id, entry.filename, write_test_gguf(tmp_path / "m.gguf").read_bytes())
+    runtime = load_runtime(key, n_ctx=256, progress=False)
+    try:
+        assert runtime.supports_tools is tools
+    finally:
+        runtime.close()

@@ -188,3 +188,17 @@ def test_sigit_init_writes_agents_md(dirs: tuple[Path, Path], tmp_path: Path) ->
     assert proc.returncode == 0, proc.stderr
     assert "make test" in (work / "AGENTS.md").read_text()
     assert proc.stdout.strip() == "Wrote AGENTS.md."
+
+
+def test_sessions_list_and_delete(dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    work, config = dirs
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"turns": ["one"]}))
+    made = json.loads(run_sigit(["-p", "remember me", "--model", f"scripted:{scenario}", "--output-format",
+                                 "json"], work, config).stdout)
+    listed = json.loads(run_sigit(["sessions", "list", "--json"], work, config).stdout)
+    assert [s["session_id"] for s in listed] == [made["session_id"]] and listed[0]["title"] == "remember me"
+    assert made["session_id"] in run_sigit(["sessions"], work, config).stdout
+    assert run_sigit(["sessions", "delete", made["session_id"]], work, config).returncode == 0
+    assert json.loads(run_sigit(["sessions", "list", "--json"], work, config).stdout) == []
+    assert run_sigit(["sessions", "delete", "nope"], work, config).returncode == 2

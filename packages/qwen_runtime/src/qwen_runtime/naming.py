@@ -208,4 +208,7 @@ def load_runtime(name: str, **options: Any) -> Runtime:
         runtime = cls.from_file(path, **_accepted([(cls.from_file, 1), (cls.__init__, 1)], options))
     if not isinstance(runtime, Runtime):
         raise TypeError(f"{cls.__qualname__} is not a qwen_runtime Runtime")
+    if spec.kind == "registry":
+        # the registry knows which models can call tools (Qwen 2.5 Coder cannot): never offer them any
+        runtime.supports_tools = get_model(str(spec.key)).tool_capable
     return runtime

@@ -17,7 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sigit",
         description="siGit Code: a local-first coding agent. With no arguments in a terminal, opens the app.",
         epilog="Subcommands: `sigit acp` serves the Agent Client Protocol on stdio (for Zed); "
-        "`sigit init` writes AGENTS.md for the repository.",
+        "`sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` manages "
+        "saved sessions.",
     )
     parser.add_argument("--version", action="version", version=f"sigit {__version__}")
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
@@ -45,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "sessions":
+        from .frontends.sessions_cli import run_sessions
+
+        return run_sessions(args_list[1:])
     if args_list and args_list[0] == "acp":
         args_list = ["--acp", *args_list[1:]]
     init = bool(args_list) and args_list[0] == "init"
