@@ -177,3 +177,12 @@ async def test_a_model_no_session_uses_is_unloaded(tmp_path: Path, workdir: Path
     assert host.loaded_models == [f"scripted:{scenario}"]  # still used by the second session
     await second.close()
     assert host.loaded_models == []
+
+
+async def test_thinking_budget_setting_reaches_the_model_request(open_session: OpenSession, workdir: Path) -> None:
+    (workdir / ".sigit").mkdir()
+    (workdir / ".sigit" / "settings.toml").write_text("max_tokens = 4000\nthinking_budget = 1234\n")
+    session, runtime = await open_session(["ok"])
+    await collect(session, "hi")
+    assert runtime.requests[0].thinking_budget == 1234
+    assert runtime.requests[0].sampling.max_tokens == 4000

@@ -104,7 +104,8 @@ class SessionHost:
         thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
         max_tokens = self.options.max_tokens or settings.max_tokens
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
-        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=max_tokens // 2))
+        budget = settings.thinking_budget or max_tokens // 2
+        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
         policy = PermissionPolicy(settings, cwd, self.options.permission_mode or None)
         notices = [f"settings: {w}" for w in settings.warnings]
         if not runtime.supports_tools:

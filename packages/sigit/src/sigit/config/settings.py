@@ -62,6 +62,8 @@ class Settings:
     model: str = DEFAULT_MODEL
     n_ctx: int | None = None
     max_tokens: int = DEFAULT_MAX_TOKENS
+    thinking_budget: int | None = None
+    """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
     thinking: bool = True
     permissions: PermissionSettings = field(default_factory=PermissionSettings)
     attribution: bool | str = True
@@ -122,6 +124,8 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path) -> None:
             settings.n_ctx = _positive_int(value, key, path)
         elif key == "max_tokens":
             settings.max_tokens = _positive_int(value, key, path)
+        elif key == "thinking_budget":
+            settings.thinking_budget = _positive_int(value, key, path)
         elif key == "thinking":
             settings.thinking = _bool(value, key, path)
         elif key == "attribution":
