@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+DEFAULT_AGENT_CONTEXT = 16384
+"""Context window for local GGUF models unless settings say `n_ctx` (Qwen 3 was trained on 40,960)."""
+
 
 class SessionHost:
     """Loads models once by name and opens sessions on them."""
@@ -65,7 +68,7 @@ class SessionHost:
             return self._fixed_runtime
         with self._lock:
             if name not in self._runtimes:
-                from qwen_runtime.naming import load_runtime
+                from qwen_runtime.naming import load_runtime, parse_runtime_name
 
                 options = dict(self.options.runtime_options)
                 report = self.options.on_download
@@ -73,6 +76,9 @@ class SessionHost:
                     options["progress"] = lambda done, total: report(name, done, total)
                 if settings.n_ctx:
                     options.setdefault("n_ctx", settings.n_ctx)
+                elif parse_runtime_name(name).kind in ("registry", "gguf", "hf"):
+                    # an agent needs room: ~5k tokens of system prompt and tools, then files and output
+                    options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
                 self._runtimes[name] = load_runtime(name, **options)
             return self._runtimes[name]
 
