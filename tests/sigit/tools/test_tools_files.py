@@ -110,8 +110,21 @@ async def test_create_file_writes_with_parents_and_a_diff(registry: ToolRegistry
     assert out.diff is not None and "--- /dev/null" in out.diff and "+++ b/pkg/mod.py" in out.diff
     assert "+x = 1" in out.diff
     again = await registry.invoke("create_file", {"path": "pkg/mod.py", "content": ""}, ctx)
-    assert again.is_error and "already exists" in again.text and "edit_file" in again.text
+    assert again.is_error and "already exists" in again.text and "overwrite=true" in again.text
     assert (ctx.cwd / "pkg/mod.py").read_text() == "x = 1\ny = 2\n"
+
+
+async def test_create_file_overwrite_rewrites_a_whole_file_with_its_diff(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    (ctx.cwd / "m.py").write_text("a = 1\nb = 2\n")
+    out = await registry.invoke("create_file", {"path": "m.py", "content": "a = 1\nb = 3\n", "overwrite": True}, ctx)
+    assert not out.is_error and out.text.startswith("Rewrote m.py")
+    assert (ctx.cwd / "m.py").read_text() == "a = 1\nb = 3\n"
+    assert out.diff is not None and "-b = 2" in out.diff and "+b = 3" in out.diff and " a = 1" in out.diff
+    (ctx.cwd / "blob.bin").write_bytes(b"\x00\x01binary")
+    refused = await registry.invoke("create_file", {"path": "blob.bin", "content": "x", "overwrite": True}, ctx)
+    assert refused.is_error and (ctx.cwd / "blob.bin").read_bytes() == b"\x00\x01binary"
 
 
 async def test_delete_file_removes_files_and_empty_dirs_only(

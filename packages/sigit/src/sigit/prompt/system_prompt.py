@@ -47,7 +47,8 @@ _RULES: list[tuple[tuple[str, ...], str]] = [
         "lines that it occurs once. If an edit fails, read the file again before retrying.",
     ),
     (("multi_edit",), "Use multi_edit for several changes to one file in one call."),
-    (("create_file",), "Use create_file only for new files; it fails if the file already exists."),
+    (("create_file",), "Use create_file for new files. To rewrite most of a file you have read, create_file "
+     "with overwrite=true and the whole new content is often easier than many edits."),
     (
         (),
         "Make small, focused changes that do what was asked and nothing more. Keep the existing style.",

@@ -191,6 +191,9 @@ LIST_DIRECTORY = Tool(
 class CreateFileArgs(ToolArgs):
     path: str = Field(description="New file's path, relative to the working directory.")
     content: str = Field(description="The whole content of the file.")
+    overwrite: bool = Field(
+        False, description="Replace an existing file's whole content (read it first). Default false."
+    )
 
 
 async def create_file(args: CreateFileArgs, ctx: ToolContext) -> ToolOutput:
@@ -198,13 +201,21 @@ async def create_file(args: CreateFileArgs, ctx: ToolContext) -> ToolOutput:
     shown = ctx.display(path)
     if path.is_dir():
         raise ToolError(f"{shown} is an existing directory.")
-    if path.exists():
-        raise ToolError(f"{shown} already exists; use edit_file to change it (or delete_file first).")
+    before = ""
+    existed = path.exists()
+    if existed:
+        if not args.overwrite:
+            raise ToolError(
+                f"{shown} already exists; change it with edit_file, or rewrite it whole with "
+                "create_file and overwrite=true."
+            )
+        before = await ctx.fs.read_text(path)  # refuses binary files: never overwrite those blind
     await ctx.fs.write_text(path, args.content)
     count = len(args.content.splitlines())
+    verb = "Rewrote" if existed else "Created"
     return ToolOutput(
-        f"Created {shown} ({count} line{'s' if count != 1 else ''}).",
-        diff=unified_diff("", args.content, shown),
+        f"{verb} {shown} ({count} line{'s' if count != 1 else ''}).",
+        diff=unified_diff(before, args.content, shown),
         locations=[path],
         title=f"Create {shown}",
     )
