@@ -186,3 +186,22 @@ async def test_thinking_budget_setting_reaches_the_model_request(open_session: O
     await collect(session, "hi")
     assert runtime.requests[0].thinking_budget == 1234
     assert runtime.requests[0].sampling.max_tokens == 4000
+
+
+async def test_whole_file_rewrite_asks_with_a_real_diff(open_session: OpenSession, workdir: Path) -> None:
+    (workdir / "m.py").write_text("a = 1\nb = 2\n")
+    asked: list[PermissionAsked] = []
+
+    async def approve(request: PermissionAsked) -> PermissionReply:
+        asked.append(request)
+        return PermissionReply(True)
+
+    session, _ = await open_session(
+        [call("create_file", path="m.py", content="a = 1\nb = 3\n", overwrite=True), "rewrote it"],
+        approver=approve,
+    )
+    await collect(session, "change b")
+    assert asked[0].preview is not None and "-b = 2" in asked[0].preview and "+b = 3" in asked[0].preview
+    assert (workdir / "m.py").read_text() == "a = 1\nb = 3\n"
+    session.rewind()
+    assert (workdir / "m.py").read_text() == "a = 1\nb = 2\n"

@@ -7,9 +7,11 @@ any of this. Permission prompts are injected as an `Approver`.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from onde import ChatEngine, ChatMessage, InferenceError, ToolAwareResult, ToolCallRequest, ToolResult
@@ -228,9 +230,9 @@ class Agent:
         decision = self.policy.decide(name, read_only, args)
         allowed = decision.kind == "allow"
         if decision.kind == "ask":
+            preview = await asyncio.to_thread(_preview, name, args, self.context.cwd)  # may read the file
             asked = PermissionAsked(
-                call.id, name, args, title, decision.reason,
-                self.policy.suggested_rule(name, args), _preview(name, args),
+                call.id, name, args, title, decision.reason, self.policy.suggested_rule(name, args), preview
             )
             yield asked
             reply = await self._ask(asked)
@@ -327,8 +329,19 @@ def _format_call_errors(result: ToolAwareResult) -> str:
     return "\n".join(lines)
 
 
-def _preview(name: str, args: dict[str, Any]) -> str | None:
+def _preview(name: str, args: dict[str, Any], cwd: Path) -> str | None:
     """What the user is asked to approve: the command, or the text about to be written."""
+    if name == "create_file" and args.get("overwrite"):
+        target = cwd / str(args.get("path", ""))
+        try:
+            old = target.read_text(encoding="utf-8") if target.is_file() else ""
+        except (OSError, UnicodeDecodeError):
+            old = ""
+        new = str(args.get("content", ""))
+        return "".join(difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True),
+            f"a/{args.get('path')}", f"b/{args.get('path')}",
+        )) or f"(no change to {args.get('path')})"
     if name == "run_command":
         return str(args.get("command", ""))
     if name == "edit_file":
