@@ -43,3 +43,25 @@ def test_required_tool_choice_gives_schema_valid_calls_for_every_seed(
     for call in reply["tool_calls"]:
         assert call["id"]
         validate(call["arguments"], SCHEMAS[call["name"]])
+
+
+@pytest.mark.slow
+def test_make_hf_test_model_then_generate_through_transformers(tmp_path: Path) -> None:
+    """`make-test-model --format hf DIR` writes a folder that `generate --model transformers:DIR` runs."""
+    cli = str(Path(sys.executable).with_name("qwen-runtime"))
+    folder = tmp_path / "tiny-hf"
+    made = subprocess.run([cli, "make-test-model", str(folder), "--format", "hf"], capture_output=True, text=True,
+                          timeout=180)
+    assert made.returncode == 0, made.stderr
+    assert (folder / "config.json").is_file() and any(folder.glob("*.safetensors"))
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(TOOLS))
+    proc = subprocess.run(
+        [cli, "generate", "--model", f"transformers:{folder}", "--prompt", "hi", "--tools", str(tools),
+         "--tool-choice", "run_command", "--no-think", "--max-tokens", "96", "--seed", "2", "--json"],
+        capture_output=True, text=True, timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr
+    reply = json.loads(proc.stdout)
+    assert [c["name"] for c in reply["tool_calls"]][:1] == ["run_command"]
+    validate(reply["tool_calls"][0]["arguments"], SCHEMAS["run_command"])
