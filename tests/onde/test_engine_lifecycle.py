@@ -143,7 +143,7 @@ def test_thinking_budget_closes_runaway_thinking_and_re_asks_without_thinking() 
 
 
 def test_a_runtime_that_enforces_the_budget_is_trusted() -> None:
-    runtime = ScriptedRuntime([{"reasoning": "hmm " * 100, "text": "ok"}])
+    runtime = ScriptedRuntime([{"reasoning": " ".join(f"hmm{i}" for i in range(100)), "text": "ok"}])
     runtime.enforces_thinking_budget = True  # type: ignore[attr-defined]
     engine = ChatEngine(runtime, sampling=SamplingConfig.default(thinking_budget=5))
     result = engine.send_message("q")

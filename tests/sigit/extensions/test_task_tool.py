@@ -83,7 +83,8 @@ async def test_unknown_type_is_a_clear_error(layout: Layout) -> None:
 
 
 async def test_long_answer_is_capped(tmp_path: Path) -> None:
-    runtime = ScriptedRuntime(["x" * 20_000])
+    long_answer = "".join(f"line {i}: finding\n" for i in range(2000))[:20_000]  # varied, not a loop
+    runtime = ScriptedRuntime([long_answer])
     out = await make_task_tool(lambda: runtime, None, default_registry()).invoke(
         task_args(), ToolContext(cwd=tmp_path)
     )

@@ -86,7 +86,7 @@ async def test_denied_tool_is_marked(make_app: MakeApp, workdir: Path) -> None:
 
 
 async def test_escape_cancels_a_streaming_turn(make_app: MakeApp) -> None:
-    app, _ = make_app(["word " * 400], chunk_delay=0.01)
+    app, _ = make_app([" ".join(f"word{i}" for i in range(400))], chunk_delay=0.01)
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
         await send(app, pilot, "talk")

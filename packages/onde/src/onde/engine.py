@@ -51,6 +51,7 @@ from .errors import (
     translate_load_error,
 )
 from .history import ChatHistory
+from .repetition import Loop, RepetitionGuard
 from .types import (
     ChatMessage,
     EngineInfo,
@@ -514,18 +515,34 @@ class ChatEngine:
             thinking_budget=budget,
         )
         earlier: Completion | None = None  # the attempt the thinking budget cut short
+        text_loop: Loop | None = None
         while True:
             token = CancelToken()
             run.attach(token)
             part = Completion()
             thought_tokens = 0
             over_budget = False
+            text_guard, thought_guard = RepetitionGuard(), RepetitionGuard()
+            thought_loop = False
             events = runtime.astream(request, token)
             try:
                 async for event in events:
                     if isinstance(event, ToolCallEvent) and not event.call.id:
                         event = ToolCallEvent(replace(event.call, id=f"call_{uuid.uuid4().hex[:12]}"))
                     part.add(event)
+                    if isinstance(event, TextDelta) and (looped := text_guard.feed(event.text)) is not None:
+                        yield StreamChunk("text", event.text)
+                        yield StreamChunk(
+                            "notice",
+                            f"the model kept repeating itself ({looped.repeats} times a {looped.period}-character "
+                            "block); generation stopped",
+                        )
+                        token.cancel()
+                        text_loop = looped
+                        part.add(Finished("length", "the model kept repeating itself"))
+                        break
+                    if isinstance(event, ReasoningDelta) and thought_guard.feed(event.text) and earlier is None:
+                        thought_loop = True  # like a spent thinking budget: answer without thinking
                     if isinstance(event, ReasoningDelta):
                         yield StreamChunk("reasoning", event.text)
                         if watch_budget:
@@ -538,7 +555,7 @@ class ChatEngine:
                     elif isinstance(event, ToolCallError):
                         yield StreamChunk("tool_call_error", event.message, tool_call_error=event)
                     # the producer may be far ahead of us: stop reading, not just generating
-                    if run.cancelled or over_budget:
+                    if run.cancelled or over_budget or thought_loop:
                         token.cancel()
                         part.add(Finished("cancelled", "generation cancelled"))
                         break
@@ -546,12 +563,11 @@ class ChatEngine:
                 raise translate_generation_error(exc) from exc
             finally:
                 await _aclose(events)
-            if over_budget and not run.cancelled and earlier is None:
+            if (over_budget or thought_loop) and not run.cancelled and earlier is None:
                 earlier = part
-                yield StreamChunk(
-                    "notice",
-                    f"thinking budget of {budget} tokens reached; the model answers without further thinking",
-                )
+                why = ("its thinking went round in circles" if thought_loop
+                       else f"thinking budget of {budget} tokens reached")
+                yield StreamChunk("notice", f"{why}; the model answers without further thinking")
                 request = replace(request, enable_thinking=False, thinking_budget=None)
                 watch_budget = False
                 continue
@@ -562,7 +578,8 @@ class ChatEngine:
         if result.finish_reason != "cancelled" and turn.record:
             self._history.append(
                 AssistantMessage(
-                    content=result.text,
+                    # one copy of a loop the guard stopped: the history must not teach the model the loop
+                    content=result.text[: len(result.text) - text_loop.surplus] if text_loop else result.text,
                     reasoning=(result.reasoning or None) if self._keep_thinking else None,
                     tool_calls=tuple(part.tool_calls),
                 )
