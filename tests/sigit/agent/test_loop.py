@@ -205,3 +205,35 @@ async def test_whole_file_rewrite_asks_with_a_real_diff(open_session: OpenSessio
     assert (workdir / "m.py").read_text() == "a = 1\nb = 3\n"
     session.rewind()
     assert (workdir / "m.py").read_text() == "a = 1\nb = 2\n"
+
+
+async def test_session_grants_survive_a_resume_but_allow_flags_do_not(
+    workdir: Path, tmp_path: Path
+) -> None:
+    from qwen_runtime.backends.scripted import ScriptedRuntime
+    from sigit.app import SessionHost
+    from sigit.options import HostOptions
+
+    async def always(request: PermissionAsked) -> PermissionReply:
+        return PermissionReply(True, "session")
+
+    runtime = ScriptedRuntime([call("run_command", command="echo hi there"), "ok"])
+    host = SessionHost(HostOptions(config_dir=tmp_path / "config", allow_tools=("glob",)), runtime=runtime)
+    first = await host.open(workdir, approver=always)
+    await collect(first, "echo")
+    saved = host.store.load(first.id)
+    assert saved.grants == ["run_command(echo hi*)"]  # the --allow-tool rule is not kept
+
+    asked: list[PermissionAsked] = []
+
+    async def record(request: PermissionAsked) -> PermissionReply:
+        asked.append(request)
+        return PermissionReply(False)
+
+    runtime.add_turns(call("run_command", command="echo hi again"), "done")
+    again = await SessionHost(HostOptions(config_dir=tmp_path / "config"), runtime=runtime).open(
+        workdir, session=saved, approver=record
+    )
+    events = await collect(again, "echo again")
+    assert asked == []  # the grant made before the resume still holds
+    assert any(isinstance(e, ToolFinished) and "again" in e.output for e in events)

@@ -124,7 +124,7 @@ class SessionHost:
         )
         engine.set_system_prompt(system_prompt)
         engine.set_history(session.messages)
-        for rule in self.options.allow_tools:
+        for rule in [*session.grants, *self.options.allow_tools]:
             policy.add_session_rule(rule, "allow")
         for rule in self.options.deny_tools:
             policy.add_session_rule(rule, "deny")
@@ -170,6 +170,7 @@ class SessionHost:
             session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands
         )
         opened.on_close = lambda: self.release(name)
+        opened.flag_rules = set(self.options.allow_tools) - set(session.grants)
         return opened
 
     @property
@@ -250,6 +251,8 @@ class AgentSession:
         self.running = False
         self._pending_notices = list(notices)
         self.on_close: Callable[[], None] | None = None
+        self.flag_rules: set[str] = set()
+        """--allow-tool rules: they last one run and are not saved with the session's own grants."""
         self.commands = commands if commands is not None else CommandSet([], [])
 
     def expand_command(self, text: str) -> str:
@@ -300,6 +303,7 @@ class AgentSession:
         self.session.messages = list(self.agent.engine.history_messages())
         self.session.checkpoints = self.agent.checkpoints.to_json()
         self.session.todos = [{"content": t.content, "status": t.status} for t in self.agent.context.todos]
+        self.session.grants = [g for g in self.agent.policy.session_grants if g not in self.flag_rules]
         if self.session.messages:
             self.store.save(self.session)
 

@@ -45,6 +45,8 @@ class Session:
     checkpoints: dict[str, Any] = field(default_factory=dict)
     todos: list[dict[str, str]] = field(default_factory=list)
     parent_id: str | None = None
+    grants: list[str] = field(default_factory=list)
+    """"Always allow for this session" rules, kept so that a resumed session does not ask again."""
 
     @classmethod
     def create(cls, cwd: Path, model: str = "") -> Session:
@@ -71,6 +73,7 @@ class Session:
             "checkpoints": self.checkpoints,
             "todos": self.todos,
             "parent_id": self.parent_id,
+            "grants": self.grants,
         }
 
     def to_jsonl(self) -> str:
@@ -113,6 +116,7 @@ class Session:
             checkpoints=dict(head.get("checkpoints") or {}),
             todos=list(head.get("todos") or []),
             parent_id=head.get("parent_id"),
+            grants=[str(g) for g in head.get("grants") or []],
         )
 
 
