@@ -283,6 +283,16 @@ def test_mcp_json_problems_are_warnings(tmp_path: Path) -> None:
     assert 'expected an object with "mcpServers"' in load_mcp_json(path)[1][0]
 
 
+def test_url_variables_are_expanded_before_the_scheme_check() -> None:
+    environ = {"API_BASE": "https://api.example.com"}
+    server = parse_server("api", {"type": "http", "url": "${API_BASE}/mcp"}, "test", environ)
+    assert server.url == "https://api.example.com/mcp"
+    defaulted = parse_server("api", {"url": "${MISSING:-http://localhost:9}/mcp"}, "test", {})
+    assert defaulted.url == "http://localhost:9/mcp"
+    with pytest.raises(McpConfigError, match="http:// or https://"):
+        parse_server("api", {"type": "http", "url": "${API_BASE}/mcp"}, "test", {"API_BASE": "ftp://h"})
+
+
 def test_settings_and_acp_shapes() -> None:
     servers, warnings = settings_servers(
         {"servers": {"s": {"command": "srv", "env": {"K": "v"}}}, "timeout": 3}

@@ -121,7 +121,8 @@ async def test_background_command_output_is_polled(registry: ToolRegistry, ctx: 
     assert "finished with exit code 0" in second.text
     assert "end" in second.text and "start" not in second.text
     third = await registry.invoke("command_output", {"task_id": "bg1"}, ctx)
-    assert "(no new output)" in third.text
+    assert third.is_error and "already ended (exit code 0)" in third.text
+    assert ctx.processes.ids() == []
 
 
 async def test_kill_command_ends_the_background_group(registry: ToolRegistry, ctx: ToolContext) -> None:
@@ -135,7 +136,8 @@ async def test_kill_command_ends_the_background_group(registry: ToolRegistry, ct
     assert "Killed task bg1" in killed.text
     assert await wait_gone(child)
     unknown = await registry.invoke("kill_command", {"task_id": "bg9"}, ctx)
-    assert unknown.is_error and "bg9" in unknown.text and "bg1" in unknown.text
+    assert unknown.is_error and "bg9" in unknown.text and "ended: bg1" in unknown.text
+    assert ctx.processes.ids() == []
 
 
 async def test_kill_all_ends_every_background_command(registry: ToolRegistry, ctx: ToolContext) -> None:
@@ -148,6 +150,7 @@ async def test_kill_all_ends_every_background_command(registry: ToolRegistry, ct
         assert job is not None
         pids.append(job.proc.pid)
     await ctx.processes.kill_all()
+    assert ctx.processes.ids() == []
     for pid in pids:
         assert await wait_gone(pid)
     assert os.getpid() not in pids

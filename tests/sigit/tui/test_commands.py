@@ -161,3 +161,18 @@ async def test_mcp_skills_and_agents_commands(make_app: MakeApp, workdir) -> Non
         assert "reviewer" in notices(app) and "Reviews diffs" in notices(app)
         await send(app, pilot, "/commands")
         assert "No custom commands" in notices(app)
+
+
+async def test_fork_session_resumes_into_a_copy(make_app: MakeApp, workdir, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from qwen_runtime.types import UserMessage
+    from sigit.sessions import Session, SessionStore
+
+    store = SessionStore(tmp_path / "config" / "sessions")
+    original = Session.create(workdir)
+    original.messages = [UserMessage("first question")]
+    store.save(original)
+    app, _ = make_app([], resume=original.id, fork=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        assert app.agent_session is not None and app.agent_session.id != original.id
+        assert app.agent_session.session.parent_id == original.id

@@ -26,12 +26,12 @@ import numpy.typing as npt
 from llguidance import LLMatcher, LLTokenizer
 
 from .errors import QwenRuntimeError
+from .parsing.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
 from .types import ToolSpec
 
-THINK_OPEN = "<think>"
-THINK_CLOSE = "</think>"
-CALL_OPEN = "<tool_call>"
-CALL_CLOSE = "</tool_call>"
+_THINK_OPEN_B = THINK_OPEN.encode()
+_THINK_CLOSE_B = THINK_CLOSE.encode()
+_CALL_OPEN_B = CALL_OPEN.encode()
 
 #: Qwen 3's own spacing; no flexible whitespace (weak models run away with spaces)
 JSON_OPTIONS: dict[str, Any] = {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "}
@@ -238,10 +238,14 @@ class ToolCallConstraint:
 
     # ---------------------------------------------------------------- masks
 
+    def _bans_stop_tokens(self) -> bool:
+        """Thinking while a call is owed ("required"): the turn may not end before the call."""
+        return self.phase is Phase.THINK and self.required and bool(self._stop_tokens.size)
+
     def allowed_mask(self) -> npt.NDArray[np.bool_] | None:
         """Allowed next tokens (one bool per vocabulary entry), or None when any token may follow."""
         if self._matcher is None:
-            if self.phase is Phase.THINK and self.required and self._stop_tokens.size:
+            if self._bans_stop_tokens():
                 allowed = np.ones(self.vocab_size, dtype=np.bool_)
                 allowed[self._stop_tokens] = False
                 return allowed
@@ -259,7 +263,7 @@ class ToolCallConstraint:
         self.only_token = None
         try:
             if self._matcher is None:
-                if self.phase is Phase.THINK and self.required and self._stop_tokens.size:
+                if self._bans_stop_tokens():
                     logits[self._stop_tokens[self._stop_tokens < logits.shape[0]]] = -np.inf
                 return
             if not self._fill_mask():
@@ -342,20 +346,24 @@ class ToolCallConstraint:
         start = len(self._tail)
         self._tail += piece
         if self.phase is Phase.THINK:
-            at = self._tail.find(CALL_OPEN.encode(), max(0, start - len(CALL_OPEN) + 1))
-            if at >= 0 and self._tail.find(THINK_CLOSE.encode()) < 0:  # a call written while thinking
-                self._open_call(self._tail[at + len(CALL_OPEN) :])
+            close_at = self._tail.find(_THINK_CLOSE_B)
+            at = self._tail.find(_CALL_OPEN_B, max(0, start - len(_CALL_OPEN_B) + 1))
+            if at >= 0 and close_at < 0:  # a call written while thinking
+                self._open_call(self._tail[at + len(_CALL_OPEN_B) :])
                 return
-            tag = THINK_CLOSE.encode()
+            tag = _THINK_CLOSE_B
+            lo = max(0, start - len(tag) + 1)
+            # the first `</think>` anywhere is the one after `lo` unless an older one sits before it
+            at = close_at if close_at < 0 or close_at >= lo else self._tail.find(tag, lo)
         else:
-            at = self._tail.find(THINK_OPEN.encode(), max(0, start - len(THINK_OPEN) + 1))
+            at = self._tail.find(_THINK_OPEN_B, max(0, start - len(_THINK_OPEN_B) + 1))
             if at >= 0 and not self._seen_text and not self._tail[:at].strip():
                 self.phase = Phase.THINK
-                self._tail = self._tail[at + len(THINK_OPEN) :]
+                self._tail = self._tail[at + len(_THINK_OPEN_B) :]
                 self._scan(b"")
                 return
-            tag = CALL_OPEN.encode()
-        at = self._tail.find(tag, max(0, start - len(tag) + 1))
+            tag = _CALL_OPEN_B
+            at = self._tail.find(tag, max(0, start - len(tag) + 1))
         if at < 0:
             if self._tail.strip():
                 self._seen_text = self._seen_text or self.phase is Phase.FREE

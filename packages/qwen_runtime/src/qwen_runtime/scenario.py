@@ -10,11 +10,14 @@ Server-only fault fields: `"error": 500`, `"delay": 1.5` (seconds before replyin
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import QwenRuntimeError
+
+_N = TypeVar("_N", int, float)
 
 
 @dataclass(frozen=True)
@@ -37,23 +40,21 @@ class ScriptedTurn:
     repeat: int = 1
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ScriptedTurn:
+    def from_dict(cls, data: dict[str, Any], where: str = "scenario turn") -> ScriptedTurn:
+        """`where` names the turn in errors ("scenario turn 3")."""
         if not isinstance(data, dict):
-            raise QwenRuntimeError(f"a scenario turn must be a string or an object, not {data!r}")
+            raise QwenRuntimeError(f"{where} must be a string or an object, not {data!r}")
         unknown = set(data) - {
             "text", "reasoning", "tool_calls", "raw", "finish_reason", "error", "delay",
             "drop_after", "repeat",
         }
         if unknown:
-            raise QwenRuntimeError(f"scenario turn has unknown keys {sorted(unknown)}: {data}")
+            raise QwenRuntimeError(f"{where} has unknown keys {sorted(unknown)}: {data}")
         calls = []
         for raw_call in data.get("tool_calls", []):
             if not isinstance(raw_call, dict) or not isinstance(raw_call.get("name"), str):
-                raise QwenRuntimeError(f"scenario tool call needs a name: {raw_call!r}")
-            args = raw_call.get("arguments", {})
-            if isinstance(args, str):
-                args = json.loads(args)
-            calls.append(ScriptedCall(raw_call["name"], dict(args), raw_call.get("id")))
+                raise QwenRuntimeError(f"{where}: tool call needs a name: {raw_call!r}")
+            calls.append(ScriptedCall(raw_call["name"], _arguments(raw_call, where), raw_call.get("id")))
         return cls(
             text=str(data.get("text", "")),
             reasoning=str(data.get("reasoning", "")),
@@ -61,9 +62,9 @@ class ScriptedTurn:
             raw=data.get("raw"),
             finish_reason=data.get("finish_reason"),
             error=data.get("error"),
-            delay=float(data.get("delay", 0.0)),
+            delay=_number(data, "delay", 0.0, float, where),
             drop_after=data.get("drop_after"),
-            repeat=int(data.get("repeat", 1)),
+            repeat=_number(data, "repeat", 1, int, where),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +83,37 @@ class ScriptedTurn:
         return out
 
 
+def _arguments(call: dict[str, Any], where: str) -> dict[str, Any]:
+    """A scripted call's arguments: an object, or a string holding a JSON object."""
+    args = call.get("arguments", {})
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except json.JSONDecodeError as exc:
+            raise QwenRuntimeError(
+                f"{where}: arguments of tool call {call['name']!r} are not valid JSON: {exc}"
+            ) from None
+    if not isinstance(args, dict):
+        raise QwenRuntimeError(
+            f"{where}: arguments of tool call {call['name']!r} must be a JSON object, got {args!r:.80}"
+        )
+    return dict(args)
+
+
+def _number(data: dict[str, Any], key: str, default: _N, kind: type[_N], where: str) -> _N:
+    value = data.get(key, default)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise QwenRuntimeError(f"{where}: {key!r} must be a number, got {value!r}") from None
+
+
+def chunks(text: str, size: int) -> Iterator[str]:
+    """`text` in pieces of `size` characters, as a scripted model streams it."""
+    for start in range(0, len(text), size):
+        yield text[start : start + size]
+
+
 def load_scenario(path: str | Path) -> list[ScriptedTurn]:
     """Read a scenario file; a clear error names the file and what is wrong with it."""
     p = Path(path)
@@ -94,4 +126,7 @@ def load_scenario(path: str | Path) -> list[ScriptedTurn]:
     turns = data.get("turns") if isinstance(data, dict) else data
     if not isinstance(turns, list):
         raise QwenRuntimeError(f"scenario file {p} needs a list of turns (or {{\"turns\": [...]}})")
-    return [ScriptedTurn(text=t) if isinstance(t, str) else ScriptedTurn.from_dict(t) for t in turns]
+    return [
+        ScriptedTurn(text=t) if isinstance(t, str) else ScriptedTurn.from_dict(t, f"scenario file {p}, turn {i}")
+        for i, t in enumerate(turns, 1)
+    ]

@@ -117,7 +117,14 @@ class ToolSpec:
             raise ValueError(f"tool definition without a name: {json.dumps(data)[:200]}")
         params = data.get("parameters") or {"type": "object", "properties": {}}
         if isinstance(params, str):
-            params = json.loads(params)
+            try:
+                params = json.loads(params)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"parameters of tool {data['name']!r} are not valid JSON: {exc}") from None
+            if not isinstance(params, dict):
+                raise ValueError(
+                    f"parameters of tool {data['name']!r} must be a JSON object (a schema), got {params!r:.80}"
+                )
         return cls(name=data["name"], description=str(data.get("description", "")), parameters=params)
 
 

@@ -7,6 +7,7 @@ agent themselves. One host serves many sessions (ACP) and shares one loaded mode
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -30,7 +31,7 @@ from .options import HostOptions
 from .permissions import PermissionPolicy
 from .prompt import build_system_prompt
 from .sessions import Session, SessionStore
-from .tools import ToolContext, ToolRegistry, default_registry
+from .tools import Todo, ToolContext, ToolRegistry, default_registry
 from .tools.skill import make_skill_tool
 from .tools.task import make_task_tool
 
@@ -100,10 +101,9 @@ class SessionHost:
         cwd = Path(cwd).resolve()
         if not cwd.is_dir():
             raise FileNotFoundError(f"working directory does not exist: {cwd}")
-        settings = self.settings(cwd)
+        settings = await asyncio.to_thread(self.settings, cwd)  # reads TOML files: not on the event loop
         name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
-        self._users[name] = self._users.get(name, 0) + 1
         session = session or Session.create(cwd, name)
         session.model = name
         registry = tools or default_registry()
@@ -131,7 +131,8 @@ class SessionHost:
         hooks = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=notices.append)
         notices += hooks.config_warnings
         mcp = None
-        if mcp_servers or settings.mcp or (project_root(cwd) / ".mcp.json").is_file():
+        has_mcp_json = await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
+        if mcp_servers or settings.mcp or has_mcp_json:
             from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
 
             mcp = McpManager(
@@ -143,9 +144,9 @@ class SessionHost:
                 notices += await mcp.add_servers(list(mcp_servers))
             for mcp_tool in mcp.tools():
                 registry.register(mcp_tool)
-        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer)
+        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos))
         checkpoints = (
-            CheckpointStore.from_json(session.checkpoints) if session.checkpoints else CheckpointStore()
+            CheckpointStore.from_json(session.checkpoints, cwd) if session.checkpoints else CheckpointStore(cwd)
         )
         agent = Agent(
             engine=engine, tools=registry, context=context, policy=policy, approver=approver,
@@ -160,22 +161,22 @@ class SessionHost:
             # evaluate the system prompt and tool schemas now, while the user types: the first turn
             # then starts from the KV cache (a no-op for servers and scripted models)
             warm = ChatRequest((SystemMessage(system_prompt),), tools=tuple(registry.to_specs()))
-            self._prefills.add(asyncio.ensure_future(asyncio.to_thread(_prefill, runtime, warm)))
-            for task in list(self._prefills):
-                if task.done():
-                    self._prefills.discard(task)
+            task = asyncio.ensure_future(asyncio.to_thread(_prefill, runtime, warm))
+            self._prefills.add(task)  # a reference, so the task is not collected mid-way
+            task.add_done_callback(self._prefills.discard)
         commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
         notices += [str(w) for w in commands.warnings]
         opened = AgentSession(
             session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands
         )
+        self._users[name] = self._users.get(name, 0) + 1  # counted once the session really exists
         opened.on_close = lambda: self.release(name)
         opened.flag_rules = set(self.options.allow_tools) - set(session.grants)
         return opened
 
     @property
     def loaded_models(self) -> list[str]:
-        """Names of the models loaded now (the Status tab shows them)."""
+        """Names of the models loaded now."""
         with self._lock:
             return list(self._runtimes)
 
@@ -190,7 +191,6 @@ class SessionHost:
         if runtime is not None:
             log.info("unloading %s: no session uses it", name)
             runtime.close()
-
 
     async def _register_extensions(
         self, cwd: Path, registry: ToolRegistry, engine: ChatEngine, policy: PermissionPolicy
@@ -209,9 +209,14 @@ class SessionHost:
             )
         return [str(w) for w in [*skills.warnings, *agent_types.warnings]]
 
-    def commands(self, cwd: Path) -> CommandSet:
-        """Custom slash commands (markdown files) for this directory."""
-        return discover_commands(cwd, self.config_dir)
+
+def _todos(saved: list[dict[str, str]]) -> list[Todo]:
+    """The saved plan, so a resumed session shows it again (entries that no longer validate are dropped)."""
+    todos = []
+    for entry in saved:
+        with contextlib.suppress(ValueError):
+            todos.append(Todo.model_validate(entry))
+    return todos
 
 
 def _seconds(table: dict[str, Any], key: str, default: float) -> float:
@@ -287,14 +292,12 @@ class AgentSession:
                     yield TurnFinished("refusal", "", 0, f"blocked by a user_prompt_submit hook: {refusal}")
                     return
             async for event in self.agent.run(self.expand_command(text)):
-                if isinstance(event, TurnFinished):
-                    self.save()
                 yield event
             if self.hooks is not None and self.hooks.has("stop"):
                 await self.hooks.stop()
         finally:
             self.running = False
-            self.save()
+            await asyncio.to_thread(self.save)  # once a turn, an fsync'd write: not on the event loop
 
     def cancel(self) -> None:
         self.agent.cancel()

@@ -86,38 +86,54 @@ class Session:
 
     @classmethod
     def from_jsonl(cls, text: str, where: str = "session") -> Session:
+        """Parse a session file; anything malformed is a SessionError naming the file and line."""
         lines = [line for line in text.splitlines() if line.strip()]
         if not lines:
             raise SessionError(f"{where}: empty session file")
-        try:
-            head = json.loads(lines[0])
-        except json.JSONDecodeError as exc:
-            raise SessionError(f"{where}: line 1 is not JSON: {exc}") from None
-        if not isinstance(head, dict) or head.get("format") != FORMAT:
-            raise SessionError(f"{where}: not a siGit session file (no {FORMAT!r} header)")
+        session = _header(lines[0], where)
         from onde.history import message_from_dict
 
-        messages: list[Message] = []
         for number, line in enumerate(lines[1:], start=2):
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise SessionError(f"{where}: line {number} is not JSON: {exc}") from None
-            data.pop("type", None)
-            messages.append(message_from_dict(data, f"{where} line {number}"))
-        return cls(
-            id=str(head["id"]),
-            cwd=Path(head["cwd"]),
-            model=str(head.get("model", "")),
-            title=str(head.get("title", "")),
-            created_at=str(head.get("created_at", _now())),
-            updated_at=str(head.get("updated_at", _now())),
-            messages=messages,
-            checkpoints=dict(head.get("checkpoints") or {}),
-            todos=list(head.get("todos") or []),
-            parent_id=head.get("parent_id"),
-            grants=[str(g) for g in head.get("grants") or []],
-        )
+            if not isinstance(data, dict):
+                raise SessionError(f"{where}: line {number} is not a JSON object")
+            fields = {k: v for k, v in data.items() if k != "type"}
+            try:
+                session.messages.append(message_from_dict(fields, f"{where} line {number}"))
+            except ValueError as exc:
+                raise SessionError(str(exc)) from None
+        return session
+
+
+def _header(line: str, where: str) -> Session:
+    """The session described by a file's first line, without its messages."""
+    try:
+        head = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise SessionError(f"{where}: line 1 is not JSON: {exc}") from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise SessionError(f"{where}: not a siGit session file (no {FORMAT!r} header)")
+    for key in ("id", "cwd"):
+        if not isinstance(head.get(key), str) or not head[key]:
+            raise SessionError(f"{where}: the header has no {key!r}")
+    checkpoints, todos, grants = head.get("checkpoints") or {}, head.get("todos") or [], head.get("grants") or []
+    if not isinstance(checkpoints, dict) or not isinstance(todos, list) or not isinstance(grants, list):
+        raise SessionError(f"{where}: the header's checkpoints, todos or grants are malformed")
+    return Session(
+        id=head["id"],
+        cwd=Path(head["cwd"]),
+        model=str(head.get("model", "")),
+        title=str(head.get("title", "")),
+        created_at=str(head.get("created_at", _now())),
+        updated_at=str(head.get("updated_at", _now())),
+        checkpoints=checkpoints,
+        todos=[t for t in todos if isinstance(t, dict)],
+        parent_id=head.get("parent_id"),
+        grants=[str(g) for g in grants],
+    )
 
 
 @dataclass(frozen=True)
@@ -173,19 +189,34 @@ class SessionStore:
         out: list[SessionSummary] = []
         if not self.root.is_dir():
             return out
+        wanted = Path(cwd).resolve() if cwd is not None else None
         for path in self.root.glob("*.jsonl"):
-            try:
-                session = Session.from_jsonl(path.read_text(encoding="utf-8"), str(path))
-            except (OSError, SessionError, ValueError, KeyError):
+            try:  # the header line is enough for a listing; messages are only counted
+                with path.open(encoding="utf-8") as handle:
+                    session = _header(handle.readline(), str(path))
+                    count = sum(1 for line in handle if line.strip())
+            except (OSError, UnicodeDecodeError, SessionError):
+                continue  # an unreadable file is skipped, never fatal to the listing
+            if wanted is not None and session.cwd != wanted:
                 continue
-            if cwd is not None and session.cwd != Path(cwd).resolve():
-                continue
-            out.append(
-                SessionSummary(session.id, session.title or session.default_title(), session.cwd,
-                               session.model, session.updated_at, len(session.messages))
-            )
+            out.append(SessionSummary(session.id, session.title or "(untitled)", session.cwd, session.model,
+                                      session.updated_at, count))
         out.sort(key=lambda s: s.updated_at, reverse=True)
         return out
+
+    def resolve(self, cwd: Path, *, resume: str | None, continue_last: bool, fork: bool) -> Session | None:
+        """The saved session a frontend's --resume / --continue / --fork-session flags ask for (None: a new
+        one). Blocking file I/O: call it from a thread in async code."""
+        session = None
+        if resume:
+            session = self.load(resume)
+        elif continue_last:
+            session = self.latest(cwd)
+            if session is None:
+                raise SessionError(f"no saved session for {cwd} to continue")
+        if session is not None and fork:
+            session = self.fork(session.id)
+        return session
 
     def latest(self, cwd: Path) -> Session | None:
         found = self.list(cwd)

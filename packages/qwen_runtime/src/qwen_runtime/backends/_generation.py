@@ -25,12 +25,13 @@ from ..chat_format import render_prompt
 from ..constrain import ToolCallConstraint
 from ..errors import ContextOverflowError, QwenRuntimeError
 from ..parsing import ReplyParser
+from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
 from ..types import ChatRequest, Event, Finished, FinishReason, Sampling, ToolCallEvent, Usage, UserMessage
 
 log = logging.getLogger(__name__)
 
-THINK_CLOSE_TEXT = "\n</think>\n\n"
+THINK_CLOSE_TEXT = f"\n{THINK_CLOSE}\n\n"
 """What the runtime appends when `thinking_budget` runs out (Qwen's own spacing)."""
 
 _ASSISTANT_OPEN = "<|im_start|>assistant"
@@ -39,7 +40,7 @@ _ASSISTANT_OPEN = "<|im_start|>assistant"
 def starts_in_think(prompt: str) -> bool:
     """True when the generation prompt already opened `<think>` (templates that pre-fill it)."""
     tail = prompt[prompt.rfind(_ASSISTANT_OPEN) :] if _ASSISTANT_OPEN in prompt else prompt[-64:]
-    return tail.rfind("<think>") > tail.rfind("</think>")
+    return tail.rfind(THINK_OPEN) > tail.rfind(THINK_CLOSE)
 
 
 @dataclass

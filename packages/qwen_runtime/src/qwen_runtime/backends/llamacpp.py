@@ -47,6 +47,7 @@ class LlamaCppRuntime(LocalRuntime):
         if not path.is_file():
             raise ModelNotFoundError(f"GGUF model file not found: {path}")
         try:
+            import llama_cpp
             from llama_cpp import Llama
         except ImportError as exc:  # pragma: no cover - a declared dependency
             raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
@@ -61,6 +62,9 @@ class LlamaCppRuntime(LocalRuntime):
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
         self.model_path = path
+        # bound once: the per-token methods (is_end, logits) should not re-run an import each call
+        self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
+        self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
         metadata: dict[str, str] = dict(self._llm.metadata)
         self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
         self._vocab = self._llm._model.vocab
@@ -132,9 +136,7 @@ class LlamaCppRuntime(LocalRuntime):
         return frozenset(i for i in ids if 0 <= i < self._n_vocab)
 
     def is_end(self, token: int) -> bool:
-        import llama_cpp
-
-        return token in self._stop_ids or bool(llama_cpp.llama_vocab_is_eog(self._vocab, token))
+        return token in self._stop_ids or bool(self._vocab_is_eog(self._vocab, token))
 
     def lltokenizer(self) -> Any:
         """llguidance's view of the vocabulary, built on first use (~1 s for 150k tokens)."""
@@ -180,9 +182,7 @@ class LlamaCppRuntime(LocalRuntime):
 
     def logits(self) -> npt.NDArray[np.float32]:
         """The last evaluated position's logits, as a writable view into llama.cpp's buffer."""
-        import llama_cpp
-
-        ptr = llama_cpp.llama_get_logits_ith(self._llm.ctx, -1)
+        ptr = self._get_logits_ith(self._llm.ctx, -1)
         address = ctypes.cast(ptr, ctypes.c_void_p).value
         if address != self._logits_address or self._logits_view is None:  # llama.cpp moved its buffer
             self._logits_view = np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))

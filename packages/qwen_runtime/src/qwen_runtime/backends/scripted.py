@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import QwenRuntimeError
 from ..runtime import CancelToken, Runtime
-from ..scenario import ScriptedCall, ScriptedTurn, load_scenario
+from ..scenario import ScriptedCall, ScriptedTurn, chunks, load_scenario
 from ..types import (
     ChatRequest,
     Event,
@@ -149,13 +149,13 @@ class ScriptedRuntime(Runtime):
             from ..parsing import ReplyParser
 
             parser = ReplyParser(request.offered_tools(), id_factory=lambda: f"call_{next(self._ids)}")
-            for piece in _chunks(turn.raw, self.chunk_size):
+            for piece in chunks(turn.raw, self.chunk_size):
                 yield from parser.feed(piece)
             yield from parser.finish()
             return
-        for piece in _chunks(turn.reasoning, self.chunk_size):
+        for piece in chunks(turn.reasoning, self.chunk_size):
             yield ReasoningDelta(piece)
-        for piece in _chunks(turn.text, self.chunk_size):
+        for piece in chunks(turn.text, self.chunk_size):
             yield TextDelta(piece)
         for call in turn.tool_calls:
             yield ToolCallEvent(self._to_call(call))
@@ -172,8 +172,3 @@ def _as_turn(value: object) -> ScriptedTurn:
     if isinstance(value, dict):
         return ScriptedTurn.from_dict(value)
     raise TypeError(f"a scripted turn must be a ScriptedTurn, str or dict, not {type(value).__name__}")
-
-
-def _chunks(text: str, size: int) -> Iterator[str]:
-    for start in range(0, len(text), size):
-        yield text[start : start + size]

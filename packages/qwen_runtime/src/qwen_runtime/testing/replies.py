@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..scenario import ScriptedTurn
+from ..scenario import ScriptedTurn, chunks
 
 
 @dataclass(frozen=True)
@@ -169,8 +169,3 @@ def ollama_lines(
 
 def tokens(message: object) -> int:
     return max(1, len(json.dumps(message, ensure_ascii=False)) // 4)
-
-
-def chunks(text: str, size: int) -> Iterator[str]:
-    for start in range(0, len(text), size):
-        yield text[start : start + size]

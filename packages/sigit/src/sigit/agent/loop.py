@@ -240,7 +240,12 @@ class Agent:
             if allowed and reply.scope == "session":
                 self.policy.grant_session(name, args)
             elif allowed and reply.scope == "project":
-                self.policy.grant_project(name, args)
+                try:  # writes .sigit/settings.toml: not on the event loop
+                    await asyncio.to_thread(self.policy.grant_project, name, args)
+                except (OSError, ValueError) as exc:  # a broken settings file must not end the turn
+                    self.policy.grant_session(name, args)
+                    yield Notice(f"Could not save the rule for the project ({exc}); allowed for this session.",
+                                 "warning")
             reason = reply.reason or ("allowed" if allowed else "denied by the user")
             yield PermissionAnswered(call.id, allowed, reply.scope, reason)
             if not allowed:
@@ -257,8 +262,7 @@ class Agent:
             yield ToolFinished(call.id, name, output.text, is_error=True)
             yield output
             return
-        for path in paths_touched(name, args, self.context.cwd):
-            self.checkpoints.snapshot(path)
+        await asyncio.to_thread(self._checkpoint, name, args)  # reads the files: not on the event loop
         yield ToolStarted(call.id, name, title)
         output = await self.tools.invoke(name, args, self.context)
         if self.post_tool_hook is not None:
@@ -283,6 +287,10 @@ class Agent:
         return PermissionReply(False, reason="cancelled by the user")
 
     # ------------------------------------------------------------------ helpers
+
+    def _checkpoint(self, name: str, args: dict[str, Any]) -> None:
+        for path in paths_touched(name, args, self.context.cwd):
+            self.checkpoints.snapshot(path)
 
     def _push_results(self, results: Sequence[ToolResult]) -> None:
         """Keep history consistent after a cancel: every call the model made gets an answer."""

@@ -14,6 +14,7 @@ from pathlib import Path
 from sigit.extensions.frontmatter import (
     ExtensionWarning,
     FrontmatterError,
+    first_line,
     read_document,
     text_field,
 )
@@ -114,7 +115,7 @@ def load_command(path: Path, name: str, scope: Scope = "project") -> CustomComma
     if isinstance(document, ExtensionWarning):
         return document
     try:
-        description = text_field(document.metadata, "description") or _first_line(document.body)
+        description = text_field(document.metadata, "description") or first_line(document.body, 120)
         hint = _hint(document.metadata.get("argument-hint"))
     except FrontmatterError as exc:
         return ExtensionWarning(path, str(exc))
@@ -132,11 +133,3 @@ def _hint(value: object) -> str:
     if isinstance(value, dict):
         raise FrontmatterError("'argument-hint' must be text, got a mapping")
     return str(value).strip()
-
-
-def _first_line(body: str) -> str:
-    for line in body.splitlines():
-        text = line.strip().lstrip("#").strip()
-        if text:
-            return text[:120]
-    return ""

@@ -153,3 +153,12 @@ def text_field(metadata: dict[str, Any], key: str) -> str | None:
     if isinstance(value, (dict, list)):
         raise FrontmatterError(f"'{key}' must be text, got a {type(value).__name__}")
     return str(value).strip()
+
+
+def first_line(body: str, limit: int) -> str:
+    """The first non-empty line of a body, heading marks removed, cut to `limit` (a fallback description)."""
+    for line in body.splitlines():
+        text = line.strip().lstrip("#").strip()
+        if text:
+            return text[:limit]
+    return ""

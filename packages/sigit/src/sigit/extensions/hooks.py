@@ -21,7 +21,6 @@ import contextlib
 import json
 import logging
 import os
-import signal
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from sigit.permissions.rules import (
     pattern_matches,
     string_arg,
 )
+from sigit.tools.processes import OutputBuffer, kill_group, pump, wait_exit
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ TOOL_EVENTS: Final = frozenset({"pre_tool_use", "post_tool_use"})
 BLOCKING_EVENTS: Final = frozenset({"pre_tool_use", "user_prompt_submit"})
 BLOCK_EXIT_CODE: Final = 2
 DEFAULT_TIMEOUT_SECS: Final = 30.0
-OUTPUT_LIMIT: Final = 10_000  # characters of a hook's stdout/stderr kept for messages
+OUTPUT_LIMIT: Final = 10_000  # bytes of a hook's stdout/stderr kept for messages (head and tail)
 
 
 @dataclass(frozen=True)
@@ -284,32 +284,41 @@ class HookRunner:
             )
         except OSError as exc:
             return HookResult(hook.command, 127, "", f"cannot start the hook: {exc.strerror or exc}")
-        communicate = asyncio.ensure_future(proc.communicate(stdin))
+        out, err = OutputBuffer(OUTPUT_LIMIT), OutputBuffer(OUTPUT_LIMIT)
+        work = asyncio.ensure_future(_communicate(proc, stdin, out, err))
         try:
-            stdout, stderr = await asyncio.wait_for(asyncio.shield(communicate), hook.timeout_secs)
+            await asyncio.wait_for(asyncio.shield(work), hook.timeout_secs)
         except TimeoutError:
-            _kill_group(proc.pid)
+            await kill_group(proc)
             with contextlib.suppress(Exception):
-                stdout, stderr = await asyncio.wait_for(communicate, 5)
-                # It exited in time but a child it left behind held its output open.
-                if proc.returncode is not None and proc.returncode >= 0:
-                    return HookResult(hook.command, proc.returncode, _text(stdout), _text(stderr))
+                await asyncio.wait_for(work, 5)
+            # It exited in time but a child it left behind held its output open.
+            if proc.returncode is not None and proc.returncode >= 0:
+                return HookResult(hook.command, proc.returncode, out.render(), err.render())
             return HookResult(hook.command, None, "", "", timed_out=True)
         except BaseException:
-            _kill_group(proc.pid)
-            communicate.cancel()
+            work.cancel()
+            await kill_group(proc)
             raise
-        return HookResult(hook.command, proc.returncode, _text(stdout), _text(stderr))
+        return HookResult(hook.command, proc.returncode, out.render(), err.render())
 
 
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+async def _communicate(
+    proc: asyncio.subprocess.Process, stdin: bytes, out: OutputBuffer, err: OutputBuffer
+) -> None:
+    """Write the payload while reading both outputs (bounded), until the pipes close and it exits."""
+    await asyncio.gather(_write(proc.stdin, stdin), pump(proc.stdout, out), pump(proc.stderr, err))
+    await wait_exit(proc)
 
 
-def _text(data: bytes | None) -> str:
-    text = (data or b"").decode("utf-8", errors="replace")
-    return text if len(text) <= OUTPUT_LIMIT else text[:OUTPUT_LIMIT] + "\n[output truncated]"
+async def _write(stream: asyncio.StreamWriter | None, data: bytes) -> None:
+    if stream is None:
+        return
+    # A hook that never reads its stdin is fine.
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+        stream.write(data)
+        await stream.drain()
+    stream.close()
 
 
 def _short(command: str) -> str:

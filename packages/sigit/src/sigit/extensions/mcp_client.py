@@ -32,7 +32,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sigit.config.paths import project_root
-from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
 
 log = logging.getLogger(__name__)
 
@@ -122,10 +122,11 @@ def parse_server(
             name, "stdio", text(command, "command"), tuple(text(a, "args") for a in args), table("env"),
             source=source,
         )
-    url = raw.get("url")
+    raw_url = raw.get("url")
+    url = _expand(raw_url, env_vars) if isinstance(raw_url, str) else raw_url
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         raise McpConfigError(f"{where} needs `url`, an http:// or https:// address, got {url!r}")
-    return McpServerConfig(name, kind, url=text(url, "url"), headers=table("headers"), source=source)
+    return McpServerConfig(name, kind, url=url, headers=table("headers"), source=source)
 
 
 def _expand(value: str, environ: Mapping[str, str]) -> str:
@@ -227,10 +228,7 @@ def result_text(result: Any, limit: int = RESULT_LIMIT) -> str:
 
 
 def cap(text: str, limit: int = RESULT_LIMIT) -> str:
-    if len(text) <= limit:
-        return text
-    note = f"\n[output truncated: {len(text) - limit} more characters]"
-    return text[:limit] + note
+    return truncate(text, limit, lambda kept: f"\n[output truncated: {len(text) - kept} more characters]")
 
 
 def clean_schema(schema: Any) -> dict[str, Any]:
@@ -516,9 +514,6 @@ class McpManager:
         """Servers an ACP client passed (stdio or http shapes); a name in use is replaced."""
         configs, warnings = acp_servers(servers)
         return warnings + await self._connect(configs)
-
-    async def add_configs(self, configs: Sequence[McpServerConfig]) -> list[str]:
-        return await self._connect(configs)
 
     def tools(self) -> list[McpTool]:
         """Tools of the connected servers; a name already taken (after sanitizing) is skipped."""

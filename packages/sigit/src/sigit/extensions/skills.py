@@ -13,6 +13,7 @@ from pathlib import Path
 from sigit.extensions.frontmatter import (
     ExtensionWarning,
     FrontmatterError,
+    first_line,
     read_document,
     text_field,
 )
@@ -87,17 +88,9 @@ def load_skill(path: Path, scope: Scope = "project") -> Skill | ExtensionWarning
         return document
     try:
         name = text_field(document.metadata, "name") or path.parent.name
-        description = text_field(document.metadata, "description") or _first_line(document.body)
+        description = text_field(document.metadata, "description") or first_line(document.body, 200)
     except FrontmatterError as exc:
         return ExtensionWarning(path, str(exc))
     if not document.body.strip():
         return ExtensionWarning(path, "the skill has no instructions after its frontmatter")
     return Skill(name, description, path, document.body, scope)
-
-
-def _first_line(body: str) -> str:
-    for line in body.splitlines():
-        text = line.strip().lstrip("#").strip()
-        if text:
-            return text[:200]
-    return ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import signal
 import sys
@@ -28,7 +29,6 @@ from ..agent.events import (
 from ..app import AgentSession, SessionHost
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
-from ..sessions import SessionError
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -45,10 +45,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
 
 
 def run_headless(args: argparse.Namespace) -> int:
-    try:
-        return asyncio.run(_run(args, args.prompt))
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+    return run_headless_prompt(args, args.prompt)
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -67,18 +64,11 @@ def run_headless_prompt(args: argparse.Namespace, prompt: str) -> int:
 
 async def open_session(host: SessionHost, args: argparse.Namespace) -> AgentSession:
     cwd = Path(args.cwd)
-    session = None
-    if args.resume:
-        session = host.store.load(args.resume)
-    elif args.continue_last:
-        session = host.store.latest(cwd)
-        if session is None:
-            raise SessionError(f"no saved session for {cwd} to continue")
-    if session is not None:
-        if getattr(args, "fork_session", False):
-            session = host.store.fork(session.id)
-        cwd = session.cwd
-    return await host.open(cwd, session=session)
+    session = await asyncio.to_thread(
+        host.store.resolve, cwd, resume=args.resume, continue_last=args.continue_last,
+        fork=getattr(args, "fork_session", False),
+    )
+    return await host.open(session.cwd if session is not None else cwd, session=session)
 
 
 async def _run(args: argparse.Namespace, prompt: str) -> int:
@@ -87,8 +77,10 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
     host = SessionHost(host_options(args))
     try:
         agent_session = await open_session(host, args)
-    except SessionError as exc:
+    except (ValueError, FileNotFoundError) as exc:
+        # what the user asked for is wrong: a session, a settings file, a checkpoint, a model name, a cwd
         print(f"sigit: {exc}", file=sys.stderr)
+        out.result(None, "error", str(exc), started, session_id="", is_error=True)
         return EXIT_USAGE
     except Exception as exc:  # model loading: a clear line, not a traceback
         message = f"could not load model {args.model or '(default)'}: {exc}"
@@ -97,11 +89,9 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
         return EXIT_ERROR
     out.init(agent_session, host)
     loop = asyncio.get_running_loop()
-    try:
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers: Windows, non-main thread
         loop.add_signal_handler(signal.SIGINT, agent_session.cancel)
         loop.add_signal_handler(signal.SIGTERM, agent_session.cancel)
-    except (NotImplementedError, RuntimeError):
-        pass
     finished: TurnFinished | None = None
     try:
         async for event in agent_session.prompt(prompt):

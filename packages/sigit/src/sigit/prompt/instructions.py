@@ -33,7 +33,8 @@ class Instructions:
     unreadable: list[str]  # "path: why"
 
 
-def _pick(directory: Path) -> Path | None:
+def pick_instruction_file(directory: Path) -> Path | None:
+    """The instruction file a directory contributes: the first of INSTRUCTION_NAMES that exists."""
     for name in INSTRUCTION_NAMES:
         candidate = directory / name
         if candidate.is_file():
@@ -51,7 +52,7 @@ def find_instruction_files(cwd: Path, config_dir: Path) -> list[Path]:
     found: list[Path] = []
     seen: set[Path] = set()
     for directory in [config_dir, *reversed(directories)]:
-        picked = _pick(directory)
+        picked = pick_instruction_file(directory)
         if picked is not None and picked.resolve() not in seen:
             seen.add(picked.resolve())
             found.append(picked)

@@ -191,6 +191,19 @@ class Tool(Generic[P]):
             )
 
 
+def truncate(text: str, limit: int, note: Callable[[int], str], *, note_inside: bool = False) -> str:
+    """`text` cut to `limit` characters plus `note(kept)`, so the model knows something is missing.
+
+    With `note_inside` the note counts against the limit. Text within the limit is returned as is.
+    """
+    if len(text) <= limit:
+        return text
+    if not note_inside:
+        return text[:limit] + note(limit)
+    keep = max(0, limit - len(note(limit)))
+    return text[:keep] + note(keep)
+
+
 def format_validation_error(tool: Tool[Any], exc: ValidationError) -> str:
     problems = []
     for err in exc.errors():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -52,7 +53,7 @@ def _describe(plan: EditPlan) -> str:
 
 
 async def _apply(path_arg: str, edits: list[EditSpec], ctx: ToolContext, tool: str) -> ToolOutput:
-    path = require_file(ctx, path_arg)
+    path = await asyncio.to_thread(require_file, ctx, path_arg)
     shown = ctx.display(path)
     original = await ctx.fs.read_text(path)
     crlf = "\r\n" in original

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import itertools
+import os
 from pathlib import Path
 
 from pydantic import Field
@@ -30,7 +32,10 @@ def unified_diff(before: str, after: str, label: str) -> str:
 
 
 def missing_path_error(ctx: ToolContext, path: Path, what: str = "File") -> ToolError:
-    """'not found', with the closest names in that directory, or the deepest directory that exists."""
+    """'not found', with the closest names in that directory, or the deepest directory that exists.
+
+    It lists a directory: call it through `asyncio.to_thread` from async code.
+    """
     shown = ctx.display(path)
     parent = path.parent
     if parent.is_dir():
@@ -50,6 +55,7 @@ def missing_path_error(ctx: ToolContext, path: Path, what: str = "File") -> Tool
 
 
 def require_file(ctx: ToolContext, raw: str) -> Path:
+    """The path of an existing file; blocking, so call it through `asyncio.to_thread`."""
     path = ctx.resolve(raw)
     if path.is_dir():
         raise ToolError(f"{ctx.display(path)} is a directory, not a file; use list_directory to see it.")
@@ -72,7 +78,7 @@ class ReadFileArgs(ToolArgs):
 
 
 async def read_file(args: ReadFileArgs, ctx: ToolContext) -> ToolOutput:
-    path = require_file(ctx, args.path)
+    path = await asyncio.to_thread(require_file, ctx, args.path)
     shown = ctx.display(path)
     text = await ctx.fs.read_text(path)
     title = f"Read {shown}"
@@ -155,7 +161,7 @@ async def list_directory(args: ListDirectoryArgs, ctx: ToolContext) -> ToolOutpu
     path = ctx.resolve(args.path)
     shown = ctx.display(path)
     if not path.exists():
-        raise missing_path_error(ctx, path, "Directory")
+        raise await asyncio.to_thread(missing_path_error, ctx, path, "Directory")
     if not path.is_dir():
         raise ToolError(f"{shown} is a file, not a directory; use read_file to read it.")
     entries = await asyncio.to_thread(_list, path)
@@ -221,21 +227,27 @@ async def create_file(args: CreateFileArgs, ctx: ToolContext) -> ToolOutput:
     )
 
 
+def _first_names(directory: Path, count: int) -> list[str]:
+    """Up to `count` entry names, sorted, without reading a huge directory to the end."""
+    with os.scandir(directory) as entries:
+        return sorted(entry.name for entry in itertools.islice(entries, count))
+
+
 async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
     path = ctx.resolve(args.path)
     shown = ctx.display(path)
     if path.is_dir() and not path.is_symlink():
-        remaining = sorted(p.name for p in path.iterdir())
+        remaining = await asyncio.to_thread(_first_names, path, 6)
         if remaining:
             listed = ", ".join(remaining[:5]) + (", ..." if len(remaining) > 5 else "")
             raise ToolError(
-                f"{shown} is a directory with {len(remaining)} entries ({listed}); "
+                f"{shown} is a directory that is not empty ({listed}); "
                 "only files and empty directories can be deleted."
             )
         await asyncio.to_thread(path.rmdir)
         return ToolOutput(f"Deleted empty directory {shown}.", locations=[path], title=f"Delete {shown}")
     if not path.exists() and not path.is_symlink():
-        raise missing_path_error(ctx, path)
+        raise await asyncio.to_thread(missing_path_error, ctx, path)
     try:
         before = await ctx.fs.read_text(path)
         diff: str | None = unified_diff(before, "", shown)

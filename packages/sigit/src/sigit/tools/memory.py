@@ -7,11 +7,12 @@ from pathlib import Path
 
 from pydantic import Field
 
+from sigit.config.paths import find_repo_root
+from sigit.prompt.instructions import INSTRUCTION_NAMES, pick_instruction_file
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.files import unified_diff
 
 HEADING = "## Remembered notes"
-INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md")
 
 
 class RememberArgs(ToolArgs):
@@ -20,24 +21,28 @@ class RememberArgs(ToolArgs):
     )
 
 
-def git_root(start: Path) -> Path | None:
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory
-    return None
-
-
 def memory_file(cwd: Path) -> Path:
-    """The nearest instruction file from cwd up to the repository root, else AGENTS.md at that root."""
-    root = git_root(cwd)
-    stop = root or cwd
-    for directory in (cwd, *cwd.parents):
-        for name in INSTRUCTION_FILES:
-            if (directory / name).is_file():
-                return directory / name
+    """The nearest instruction file from cwd up to the repository root, else AGENTS.md at that root.
+
+    Uses the same root and file choice as the system prompt, so a note is read back next session.
+    """
+    start = cwd.resolve()
+    stop = find_repo_root(start) or start
+    for directory in (start, *start.parents):
+        picked = pick_instruction_file(directory)
+        if picked is not None:
+            return _under(cwd, start, picked)
         if directory == stop:
             break
-    return stop / "AGENTS.md"
+    return _under(cwd, start, stop / INSTRUCTION_NAMES[0])
+
+
+def _under(cwd: Path, resolved_cwd: Path, path: Path) -> Path:
+    """`path` spelled under `cwd` when inside it (cwd may be a symlink), so it displays relative."""
+    try:
+        return cwd / path.relative_to(resolved_cwd)
+    except ValueError:
+        return path
 
 
 def add_note(text: str, note: str) -> str:

@@ -171,7 +171,7 @@ async def kill_group(proc: asyncio.subprocess.Process, grace: float = KILL_GRACE
     if _signal_group(pgid, signal.SIGTERM):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
-        while _group_alive(pgid) and loop.time() < deadline:
+        while loop.time() < deadline and await asyncio.to_thread(_group_alive, pgid):
             await asyncio.sleep(0.02)
         _signal_group(pgid, signal.SIGKILL)
     await wait_exit(proc)
@@ -202,10 +202,15 @@ class Poll:
 
 
 class ProcessManager:
-    """A session's background commands, addressed by task id ("bg1", "bg2", ...)."""
+    """A session's background commands, addressed by task id ("bg1", "bg2", ...).
+
+    A job is dropped once its end has been reported (a poll that saw it finished, a kill), so a long
+    session does not keep every finished process and its output; only its exit code is remembered.
+    """
 
     def __init__(self) -> None:
         self._jobs: dict[str, BackgroundProcess] = {}
+        self._ended: dict[str, int | None] = {}  # task id -> exit code, for a clear error later
         self._ids = itertools.count(1)
 
     async def start(self, command: str, cwd: Path) -> str:
@@ -223,34 +228,47 @@ class ProcessManager:
         return self._jobs.get(task_id)
 
     async def poll(self, task_id: str) -> Poll:
+        """New output; once it reports the command finished, the job is dropped."""
         job = self._require(task_id)
-        if not job.running:
+        running = job.running
+        if not running:
             # let the reader drain what the process wrote before exiting
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(job.reader), 0.5)
+            self._drop(job)
         else:
             await asyncio.sleep(0)
-        return Poll(job.buffer.take(), job.running, job.proc.returncode)
+        return Poll(job.buffer.take(), running, job.proc.returncode)
 
     async def kill(self, task_id: str) -> Poll:
         job = self._require(task_id)
         await kill_group(job.proc)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.shield(job.reader), 0.5)
-        job.reader.cancel()
+        self._drop(job)
         return Poll(job.buffer.take(), False, job.proc.returncode)
 
     async def kill_all(self) -> None:
         """End every background command (session end)."""
-        for task_id in list(self._jobs):
-            job = self._jobs[task_id]
-            if job.running or _group_alive(job.proc.pid):
+        for job in list(self._jobs.values()):
+            if job.running or await asyncio.to_thread(_group_alive, job.proc.pid):
                 await kill_group(job.proc)
-            job.reader.cancel()
+            self._drop(job)
+
+    def _drop(self, job: BackgroundProcess) -> None:
+        job.reader.cancel()
+        if self._jobs.pop(job.task_id, None) is not None:
+            self._ended[job.task_id] = job.proc.returncode
 
     def _require(self, task_id: str) -> BackgroundProcess:
         job = self._jobs.get(task_id)
-        if job is None:
-            known = ", ".join(self._jobs) or "none"
-            raise UnknownTaskError(f"No background command with task_id {task_id!r} (known: {known}).")
-        return job
+        if job is not None:
+            return job
+        if task_id in self._ended:
+            raise UnknownTaskError(
+                f"Background command {task_id} already ended (exit code {self._ended[task_id]}) "
+                "and its final output was returned."
+            )
+        known = ", ".join(self._jobs) or "none"
+        ended = f"; ended: {', '.join(self._ended)}" if self._ended else ""
+        raise UnknownTaskError(f"No background command with task_id {task_id!r} (known: {known}{ended}).")

@@ -83,7 +83,7 @@ class SearchFilesArgs(ToolArgs):
 
 
 async def search_files(args: SearchFilesArgs, ctx: ToolContext) -> ToolOutput:
-    root = _search_root(ctx, args.path)
+    root = await asyncio.to_thread(_search_root, ctx, args.path)
     limit = min(args.max_results, MAX_RESULTS_CAP)
     # rg searches in parallel (`--sort path` would make it single-threaded, 2x slower); matches are
     # sorted here instead, which is deterministic whenever they number under `read_limit`
@@ -166,7 +166,7 @@ def _mtime(path: Path) -> float:
 
 
 async def glob(args: GlobArgs, ctx: ToolContext) -> ToolOutput:
-    root = _search_root(ctx, args.path)
+    root = await asyncio.to_thread(_search_root, ctx, args.path)
     if not root.is_dir():
         raise ToolError(f"{ctx.display(root)} is a file, not a directory.")
     pattern = args.pattern.strip()

@@ -19,7 +19,7 @@ from qwen_runtime.runtime import Runtime
 from sigit.agent.events import AgentEvent, PermissionAsked, TurnFinished
 from sigit.extensions.agent_types import AgentType, AgentTypeSet, subagent_tools
 from sigit.permissions import PermissionPolicy
-from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, ToolRegistry
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, ToolRegistry, truncate
 
 if TYPE_CHECKING:
     from sigit.agent.loop import Agent, Approver
@@ -238,7 +238,7 @@ def _output(finished: TurnFinished | None, label: str, limit: int) -> ToolOutput
 
 
 def _cap(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    note = f"\n[answer truncated: {limit} of {len(text)} characters shown]"
-    return text[: max(0, limit - len(note))] + note
+    def note(_kept: int) -> str:
+        return f"\n[answer truncated: {limit} of {len(text)} characters shown]"
+
+    return truncate(text, limit, note, note_inside=True)

@@ -12,7 +12,7 @@ import html2text
 import requests
 from pydantic import Field
 
-from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, truncate
 
 TIMEOUT_S = 20.0
 TEXT_LIMIT = 20_000
@@ -119,8 +119,9 @@ async def read_website(args: ReadWebsiteArgs, ctx: ToolContext) -> ToolOutput:
         not page.content_type and body.lstrip()[:15].lower().startswith(("<!doctype html", "<html"))
     )
     text = html_to_text(body) if is_html else body
-    if len(text) > TEXT_LIMIT or page.truncated:
-        text = text[:TEXT_LIMIT] + f"\n[Truncated at {TEXT_LIMIT:,} characters.]"
+    if page.truncated and len(text) <= TEXT_LIMIT:
+        text += f"\n[Truncated at {TEXT_LIMIT:,} characters.]"
+    text = truncate(text, TEXT_LIMIT, lambda kept: f"\n[Truncated at {kept:,} characters.]")
     return ToolOutput(text or "(the page is empty)", title=title)
 
 

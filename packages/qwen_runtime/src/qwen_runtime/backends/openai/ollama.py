@@ -28,7 +28,7 @@ from ...types import (
     message_to_dict,
 )
 from .request import data_url
-from .stream import Decoder, call_event
+from .stream import MALFORMED, Decoder, call_event
 from .transport import Transport
 
 OLLAMA_DEFAULT_MAX_CTX = 32768
@@ -121,6 +121,12 @@ class OllamaDecoder(Decoder):
             raise ServerError(self.url, f"sent a stream line that is not an object: {text[:200]!r}")
         if "error" in chunk:
             raise self.server_error(chunk)
+        try:
+            return self._chunk(chunk)
+        except MALFORMED as exc:
+            raise self.malformed(text, exc) from exc
+
+    def _chunk(self, chunk: dict[str, Any]) -> list[Event]:
         events: list[Event] = []
         message = chunk.get("message") or {}
         if isinstance(message.get("thinking"), str) and message["thinking"]:

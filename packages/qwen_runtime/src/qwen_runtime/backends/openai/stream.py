@@ -9,8 +9,10 @@ backends use, and reassembled tool-call arguments are repaired and validated lik
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +40,7 @@ class PendingCall:
 
 
 @dataclass
-class Decoder:
+class Decoder(ABC):
     """Turns one response's lines into events; `finish()` emits what waits for the end."""
 
     request: ChatRequest
@@ -55,8 +57,9 @@ class Decoder:
         self.tools = self.request.offered_tools()
         self.parser = ReplyParser(self.tools, id_factory=new_call_id)
 
+    @abstractmethod
     def line(self, text: str) -> list[Event]:
-        raise NotImplementedError
+        """The events of one line of the response (an SSE `data:` line, or one NDJSON object)."""
 
     def content(self, text: str) -> list[Event]:
         events = self.parser.feed(text)
@@ -81,9 +84,7 @@ class Decoder:
         )
         usage = self.usage
         if not usage.generation_ms:
-            usage = Usage(
-                **{**usage_fields(usage), "generation_ms": (time.perf_counter() - self.started) * 1000}
-            )
+            usage = dataclasses.replace(usage, generation_ms=(time.perf_counter() - self.started) * 1000)
         return [*events, usage, Finished(reason, detail or "")]
 
     def server_error(self, payload: Any) -> ServerError:
@@ -91,9 +92,13 @@ class Decoder:
         message = error.get("message") if isinstance(error, dict) else error
         return ServerError(self.url, f"the server reported an error mid-stream: {message}")
 
+    def malformed(self, payload: str, exc: Exception) -> ServerError:
+        """A chunk that parses as JSON but is not shaped as the protocol says (a field of the wrong type)."""
+        return ServerError(self.url, f"sent a malformed stream chunk: {payload[:200]!r} ({exc})")
 
-def usage_fields(usage: Usage) -> dict[str, Any]:
-    return {k: v for k, v in usage.to_dict().items()}
+
+#: what reading a chunk of the wrong shape raises (`.get` on a list, `int("x")`, iterating a number)
+MALFORMED = (AttributeError, TypeError, ValueError)
 
 
 class SSEDecoder(Decoder):
@@ -124,6 +129,12 @@ class SSEDecoder(Decoder):
             raise ServerError(self.url, f"sent a stream chunk that is not an object: {payload[:200]!r}")
         if "error" in chunk:
             raise self.server_error(chunk)
+        try:
+            return self._chunk(chunk)
+        except MALFORMED as exc:
+            raise self.malformed(payload, exc) from exc
+
+    def _chunk(self, chunk: dict[str, Any]) -> list[Event]:
         self._read_usage(chunk)
         events: list[Event] = []
         for choice in chunk.get("choices") or []:
@@ -169,8 +180,7 @@ class SSEDecoder(Decoder):
         timings = chunk.get("timings")
         if not isinstance(usage, dict) and not isinstance(timings, dict):
             return
-        fields = usage_fields(self.usage)
-        fields["context_size"] = self.context_size
+        fields: dict[str, Any] = {"context_size": self.context_size}
         if isinstance(usage, dict):
             fields["prompt_tokens"] = int(usage.get("prompt_tokens") or 0)
             fields["completion_tokens"] = int(usage.get("completion_tokens") or 0)
@@ -183,9 +193,10 @@ class SSEDecoder(Decoder):
         if isinstance(timings, dict):  # llama-server
             fields["prompt_ms"] = float(timings.get("prompt_ms") or 0.0)
             fields["generation_ms"] = float(timings.get("predicted_ms") or 0.0)
-            if not fields["cached_prompt_tokens"] and timings.get("cache_n"):
+            cached_now = fields.get("cached_prompt_tokens", self.usage.cached_prompt_tokens)
+            if not cached_now and timings.get("cache_n"):
                 fields["cached_prompt_tokens"] = int(timings["cache_n"])
-        self.usage = Usage(**fields)
+        self.usage = dataclasses.replace(self.usage, **fields)
 
 
 def call_event(call_id: str, name: str, raw: str, tools: tuple[ToolSpec, ...]) -> Event:

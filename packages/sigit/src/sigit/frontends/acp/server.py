@@ -329,7 +329,6 @@ class SigitAcpAgent:
             policy.add_session_rule(rule, "allow")
         for rule in live.denied:
             policy.add_session_rule(rule, "deny")
-        new.agent.context.todos = old.agent.context.todos
         # background commands keep running under the new session
         new.agent.context.processes, old.agent.context.processes = old.agent.context.processes, ProcessManager()
         switched = self._wire(new, name, live.mcp_servers)

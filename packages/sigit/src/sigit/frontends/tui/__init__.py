@@ -12,7 +12,8 @@ def run_tui(args: argparse.Namespace) -> int:
     from ..headless import host_options
     from .app import SigitApp, TuiOptions
 
-    options = TuiOptions(Path(args.cwd).resolve(), host_options(args), args.resume, args.continue_last)
+    options = TuiOptions(Path(args.cwd).resolve(), host_options(args), args.resume, args.continue_last,
+                         args.fork_session)
     app = SigitApp(options)
     code = app.run()
     return int(code or 0)

@@ -45,6 +45,7 @@ class TuiOptions:
     host: HostOptions = field(default_factory=HostOptions)
     resume: str | None = None
     continue_last: bool = False
+    fork: bool = False
 
 
 class SigitApp(App[int]):
@@ -106,7 +107,8 @@ class SigitApp(App[int]):
         with TabbedContent(initial="session", id="tabs"):
             with TabPane("Session", id="session"):
                 yield SessionView(self.command_list(), cwd=options.cwd, resume=options.resume,
-                                  continue_last=options.continue_last, model=options.host.model)
+                                  continue_last=options.continue_last, fork=options.fork,
+                                  model=options.host.model)
             for pane in SIDE_PANES:
                 yield TabPane(pane.title(), id=pane)
         yield Static("", id="statusbar")
@@ -384,8 +386,9 @@ def create_app(
     deny_tools: tuple[str, ...] = (),
     resume: str | None = None,
     continue_last: bool = False,
+    fork: bool = False,
 ) -> SigitApp:
     """The app factory (tests pass a ScriptedRuntime)."""
     host = HostOptions(model=model, permission_mode=permission_mode, allow_tools=allow_tools,
                        deny_tools=deny_tools, config_dir=config_dir)
-    return SigitApp(TuiOptions(Path(cwd).resolve(), host, resume, continue_last), runtime=runtime)
+    return SigitApp(TuiOptions(Path(cwd).resolve(), host, resume, continue_last, fork), runtime=runtime)

@@ -37,6 +37,7 @@ class SessionView(Vertical):
         session: Session | None = None,
         resume: str | None = None,
         continue_last: bool = False,
+        fork: bool = False,
         model: str | None = None,
         **kwargs: Any,
     ) -> None:
@@ -46,6 +47,7 @@ class SessionView(Vertical):
         self._to_open = session
         self._resume = resume
         self._continue_last = continue_last
+        self._fork = fork
         self.model: str | None = model
         """The model this tab asked for (None: the host's or the settings' choice)."""
         self.model_name = model or "(default)"
@@ -87,12 +89,16 @@ class SessionView(Vertical):
         host = await app.load_host()
         try:
             if first and self._resume:
-                session = await asyncio.to_thread(host.store.load, self._resume)
-            elif first and self._continue_last:
+                session = await asyncio.to_thread(
+                    host.store.resolve, cwd, resume=self._resume, continue_last=False, fork=self._fork
+                )
+            elif first and self._continue_last:  # unlike headless, nothing to continue is not an error here
                 session = await asyncio.to_thread(host.store.latest, cwd)
                 if session is None:
                     await self.notice(f"No saved session for {cwd} to continue; starting a new one.",
                                       "warning")
+                elif self._fork:
+                    session = await asyncio.to_thread(host.store.fork, session.id)
             if session is not None:
                 cwd = session.cwd
             opened = await host.open(cwd, session=session, approver=self.ask_permission, model=self.model)
