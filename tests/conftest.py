@@ -1,10 +1,15 @@
-"""Session-wide fixtures: the tiny Qwen 3-shaped test model, built once per test run into a tmp dir."""
+"""Session-wide fixtures: the tiny Qwen 3-shaped test model, built once per test run into a tmp dir;
+and the check that every scripted model a test builds used up its whole script."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from qwen_runtime.backends.scripted import ScriptedRuntime
 from qwen_runtime.testmodel import write_test_gguf, write_test_hf
 
 
@@ -18,3 +23,25 @@ def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_hf_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same tiny model as a transformers folder (importing torch makes this the slow one)."""
     return write_test_hf(tmp_path_factory.mktemp("tiny-hf"))
+
+
+@pytest.fixture(autouse=True)
+def scripts_fully_used(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A scripted turn nobody asked for means the agent stopped earlier than the test thinks.
+
+    Every ScriptedRuntime built during a test is checked at teardown. A test that means to leave turns
+    unused (a cancelled turn, a refused prompt) says so with `@pytest.mark.script_may_remain`.
+    """
+    built: list[ScriptedRuntime] = []
+    original = ScriptedRuntime.__init__
+
+    @functools.wraps(original)  # keeps the signature: load_runtime reads it to pick options
+    def record(self: ScriptedRuntime, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        built.append(self)
+
+    monkeypatch.setattr(ScriptedRuntime, "__init__", record)
+    yield
+    if request.node.get_closest_marker("script_may_remain") is None:
+        for runtime in built:
+            runtime.assert_consumed()

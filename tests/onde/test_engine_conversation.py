@@ -123,7 +123,7 @@ def test_tool_choice_and_tool_lists_are_validated(tools: list[ToolDefinition], c
 
 
 def test_a_model_without_tool_support_refuses_tools(tools: list[ToolDefinition]) -> None:
-    engine = ChatEngine(ScriptedRuntime(["x"], supports_tools=False))
+    engine = ChatEngine(ScriptedRuntime([], supports_tools=False))
     assert not engine.info().tool_capable
     with pytest.raises(InferenceError, match="does not support tool calling"):
         engine.send_message_with_tools("go", tools)
@@ -143,7 +143,7 @@ def test_generate_is_stateless() -> None:
 
 
 def test_sampling_and_system_prompt_settings_reach_the_request() -> None:
-    runtime = ScriptedRuntime(["a", "b", "c"])
+    runtime = ScriptedRuntime(["a", "b"])
     engine = ChatEngine(runtime)
     engine.set_sampling(SamplingConfig.qwen3_non_thinking(max_tokens=99))
     engine.set_system_prompt("S")

@@ -41,7 +41,7 @@ def test_load_replaces_the_model_resets_history_and_closes_the_old_one() -> None
 
 
 def test_unload_and_info() -> None:
-    runtime = ClosingRuntime(["a"], context_size=4096)
+    runtime = ClosingRuntime([], context_size=4096)
     engine = ChatEngine(runtime)
     info = engine.info()
     assert (info.status, info.model_name, info.runtime, info.context_size) == (

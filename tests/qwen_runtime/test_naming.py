@@ -153,6 +153,7 @@ def test_options_a_backend_does_not_take_are_dropped(tmp_path: Path) -> None:
         f"scripted:{_scenario(tmp_path)}", n_ctx=4096, n_gpu_layers=99, device="cpu", context_size=1234
     )
     assert runtime.context_size == 1234
+    assert runtime.complete(ChatRequest(messages=(UserMessage("hi"),))).text == "hello there"
 
 
 def test_missing_local_files_are_model_not_found(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ command = "cat > hook-input.json; echo 'no commands on Fridays' >&2; exit 2"
 
 async def test_user_prompt_hook_can_refuse_a_prompt(open_session: Any, workdir: Path) -> None:
     project_settings(workdir, '[[hooks.user_prompt_submit]]\ncommand = "echo nope >&2; exit 2"\n')
-    session, runtime = await open_session(["never sent"])
+    session, runtime = await open_session([])
     events = await collect(session, "hello")
     assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "refusal"
     assert runtime.requests == []

@@ -89,7 +89,7 @@ async def test_repetition_guard_stops_third_identical_call(open_session: OpenSes
 
 
 async def test_round_limit_offers_no_tools_on_last_round(open_session: OpenSession, workdir: Path) -> None:
-    turns = [call("list_directory", path=".")] + [call("glob", pattern=f"*{i}") for i in range(3)]
+    turns = [call("list_directory", path=".")] + [call("glob", pattern=f"*{i}") for i in range(2)]
     session, runtime = await open_session(turns, max_rounds=3)
     events = await collect(session, "loop")
     assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "max_turns"
@@ -167,7 +167,7 @@ async def test_a_model_no_session_uses_is_unloaded(tmp_path: Path, workdir: Path
     from sigit.options import HostOptions
 
     scenario = tmp_path / "s.json"
-    scenario.write_text('{"turns": ["a", "b"]}')
+    scenario.write_text('{"turns": []}')
     host = SessionHost(HostOptions(config_dir=tmp_path / "config", model=f"scripted:{scenario}"))
     first = await host.open(workdir)
     second = await host.open(workdir)

@@ -53,7 +53,7 @@ def test_chat_screen(make_app: MakeApp, workdir: Path, snap_compare: Any) -> Non
 def test_permission_modal(make_app: MakeApp, workdir: Path, snap_compare: Any) -> None:
     (workdir / "f.txt").write_text("alpha\nbeta\n")
     app, _ = make_app([{"tool_calls": [{"name": "edit_file", "arguments": {
-        "path": "f.txt", "old_text": "beta", "new_text": "gamma"}}]}, "done"])
+        "path": "f.txt", "old_text": "beta", "new_text": "gamma"}}]}])
 
     async def run_before(pilot: Pilot[Any]) -> None:
         still(pilot)

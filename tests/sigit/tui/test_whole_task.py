@@ -71,7 +71,7 @@ async def test_blocking_hook_stops_run_command_in_the_tui(make_app: MakeApp, wor
 async def test_download_progress_shows_in_the_status_bar(make_app: MakeApp) -> None:
     import asyncio
 
-    app, _ = make_app(["hi"])
+    app, _ = make_app([])
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
         app.view.agent_session = None  # as while a model is still loading
