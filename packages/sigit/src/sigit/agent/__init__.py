@@ -1,0 +1,1 @@
+"""The agent loop, its events and compaction: the part every frontend drives."""
