@@ -24,7 +24,8 @@ def prepared(cwd: Path, name: str, args: dict[str, Any]) -> PreparedCall:
     """The call as the agent loop hands it to hooks."""
     tool = REGISTRY.get(name)
     assert tool is not None
-    call = tool.prepare({**{k: v for k, v in FILLER.items() if k in tool.params.model_fields}, **args}, ToolContext(cwd=cwd))
+    call = tool.prepare({**{k: v for k, v in FILLER.items() if k in tool.params.model_fields}, **args},
+                        ToolContext(cwd=cwd))
     assert isinstance(call, PreparedCall), call
     return call
 

@@ -37,7 +37,8 @@ def call(policy: PermissionPolicy, name: str, args: dict[str, object], *, read_o
         tool = McpTool(name=name, description="", params=ToolArgs, run=_run, read_only=read_only)
     elif tool is None:
         tool = Tool(name=name, description="", params=ToolArgs, run=_run, read_only=read_only)
-    prepared = tool.prepare({**{k: v for k, v in FILLER.items() if k in tool.params.model_fields}, **args}, ToolContext(cwd=policy.cwd))
+    prepared = tool.prepare({**{k: v for k, v in FILLER.items() if k in tool.params.model_fields}, **args},
+                        ToolContext(cwd=policy.cwd))
     assert isinstance(prepared, PreparedCall), prepared
     return prepared
 
