@@ -352,10 +352,6 @@ class ToolRegistry:
         wanted = None if names is None else set(names)
         return [tool.spec() for tool in self._tools.values() if wanted is None or tool.name in wanted]
 
-    def find(self, name: str) -> Tool[Any] | None:
-        """The tool called `name`, or known by that Claude Code alias."""
-        return self._tools.get(name) or next((t for t in self._tools.values() if name in t.aliases), None)
-
     def prepare(self, tool_name: str, raw_args: Any, ctx: ToolContext) -> PreparedCall | ToolOutput:
         """The validated call, or the error result for an unknown tool or bad arguments."""
         tool = self._tools.get(tool_name)
