@@ -102,10 +102,10 @@ def _card_text(text: str) -> list[ToolContent]:
 
 
 def call_locations(
-    tools: ToolRegistry, name: str, arguments: dict[str, Any], cwd: Path
+    tools: ToolRegistry, name: str, arguments: dict[str, Any], ctx: ToolContext
 ) -> list[ToolCallLocation]:
     """The paths a saved call declares (the tool says which), for a replayed card."""
-    prepared = tools.prepare(name, arguments, ToolContext(cwd=cwd))
+    prepared = tools.prepare(name, arguments, ctx)
     if isinstance(prepared, ToolOutput):
         return []
     return [ToolCallLocation(path=str(path)) for path in prepared.subjects.paths]
@@ -262,6 +262,7 @@ def replay_updates(messages: Sequence[Message], tools: ToolRegistry, cwd: Path) 
     """A saved conversation as the updates a client would have seen live (session/load)."""
     out: list[SessionUpdate] = []
     names: dict[str, str] = {}
+    ctx = ToolContext(cwd=cwd)  # only to resolve the saved calls' paths as their tools would
     for message in messages:
         if isinstance(message, UserMessage):
             if message.content:
@@ -276,7 +277,7 @@ def replay_updates(messages: Sequence[Message], tools: ToolRegistry, cwd: Path) 
                 args = call.arguments if isinstance(call.arguments, dict) else {}
                 out.append(start_tool_call(
                     call.id, tool_title(tools, call.name, args), kind=tool_kind(tools, call.name),
-                    status="pending", locations=call_locations(tools, call.name, args, cwd), raw_input=args,
+                    status="pending", locations=call_locations(tools, call.name, args, ctx), raw_input=args,
                 ))
         elif isinstance(message, ToolMessage):
             failed = message.content.startswith(("Not run:", "Cancelled by the user"))
