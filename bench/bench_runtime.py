@@ -320,10 +320,11 @@ def session_opening() -> tuple[str, tuple[ToolSpec, ...]]:
         from sigit.tools import default_registry
     except ImportError:
         return SYSTEM, TOOLS
-    tools = tuple(default_registry().to_specs())
+    registry = default_registry()
+    tools = tuple(registry.to_specs())
     with tempfile.TemporaryDirectory() as config_dir:
         system = build_system_prompt(
-            Path.cwd(), tool_names=[t.name for t in tools], config_dir=Path(config_dir), attribution=None
+            Path.cwd(), tools=registry.tools(), config_dir=Path(config_dir), attribution=None
         )
     return system, tools
 

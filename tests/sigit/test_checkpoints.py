@@ -3,10 +3,31 @@ from pathlib import Path
 
 import pytest
 from sigit.checkpoints import CheckpointError, CheckpointStore, paths_touched
+from sigit.tools import ToolContext, default_registry
+from sigit.tools.subjects import PreparedCall
+
+REGISTRY = default_registry()
+FILLER: dict[str, object] = {
+    "old_text": "a",
+    "new_text": "b",
+    "content": "",
+    "edits": [{"old_text": "a", "new_text": "b"}],
+}
+
+
+def touched(tool: str, args: dict[str, object], cwd: Path) -> list[Path]:
+    """The paths the call declares it changes, as the agent loop snapshots them."""
+    found = REGISTRY.get(tool)
+    assert found is not None
+    call = found.prepare(
+        {**{k: v for k, v in FILLER.items() if k in found.params.model_fields}, **args}, ToolContext(cwd=cwd)
+    )
+    assert isinstance(call, PreparedCall), call
+    return paths_touched(call.subjects)
 
 
 def touch_all(store: CheckpointStore, tool: str, args: dict[str, str], cwd: Path) -> None:
-    for path in paths_touched(tool, args, cwd):
+    for path in touched(tool, args, cwd):
         store.snapshot(path)
 
 
@@ -26,7 +47,7 @@ def test_rewind_restores_an_edited_file(tmp_path: Path) -> None:
 def test_rewind_deletes_created_file_and_its_new_directories(tmp_path: Path) -> None:
     store = CheckpointStore(tmp_path)
     store.begin_turn()
-    paths = paths_touched("create_file", {"path": "new/deep/f.txt"}, tmp_path)
+    paths = touched("create_file", {"path": "new/deep/f.txt"}, tmp_path)
     assert paths == [tmp_path / "new", tmp_path / "new" / "deep", tmp_path / "new" / "deep" / "f.txt"]
     for path in paths:
         store.snapshot(path)
@@ -129,7 +150,7 @@ def test_bad_checkpoint_data_is_a_clear_error(data: object, fragment: str) -> No
 
 
 def test_commands_and_read_tools_touch_no_paths(tmp_path: Path) -> None:
-    assert paths_touched("run_command", {"command": "rm -rf x"}, tmp_path) == []
-    assert paths_touched("read_file", {"path": "a"}, tmp_path) == []
-    assert paths_touched("edit_file", {}, tmp_path) == []
-    assert paths_touched("multi_edit", {"path": "../x"}, tmp_path / "w") == [tmp_path / "x"]
+    assert touched("run_command", {"command": "rm -rf x"}, tmp_path) == []
+    assert touched("read_file", {"path": "a"}, tmp_path) == []
+    assert touched("multi_edit", {"path": "../x"}, tmp_path / "w") == [tmp_path / "x"]
+    assert touched("edit_file", {"path": "./src/../a.py"}, tmp_path) == [tmp_path / "a.py"]

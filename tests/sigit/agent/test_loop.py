@@ -237,3 +237,42 @@ async def test_session_grants_survive_a_resume_but_allow_flags_do_not(
     events = await collect(again, "echo again")
     assert asked == []  # the grant made before the resume still holds
     assert any(isinstance(e, ToolFinished) and "again" in e.output for e in events)
+
+
+async def test_invalid_arguments_are_reported_without_asking(open_session: OpenSession, workdir: Path) -> None:
+    asked: list[PermissionAsked] = []
+
+    async def approve(request: PermissionAsked) -> PermissionReply:
+        asked.append(request)
+        return PermissionReply(True)
+
+    session, runtime = await open_session([call("edit_file", path="a.py"), "gave up"], approver=approve)
+    events = await collect(session, "edit a.py")
+    result = next(e for e in events if isinstance(e, ToolFinished))
+    assert result.is_error and "Invalid arguments for edit_file" in result.output
+    assert asked == [] and not any(isinstance(e, ToolStarted) for e in events)
+    assert "`old_text` is required" in runtime.requests[1].messages[-1].content
+
+
+async def test_permission_prompt_carries_what_the_tool_declares(open_session: OpenSession, workdir: Path) -> None:
+    (workdir / "m.py").write_text("a = 1\nb = 2\n")
+    asked: list[PermissionAsked] = []
+
+    async def approve(request: PermissionAsked) -> PermissionReply:
+        asked.append(request)
+        return PermissionReply(False)
+
+    edits = [{"old_text": "a = 1", "new_text": "a = 10"}, {"old_text": "b = 2", "new_text": "b = 20"}]
+    session, _ = await open_session(
+        [{"tool_calls": [
+            {"name": "multi_edit", "arguments": {"path": "./sub/../m.py", "edits": edits}},
+            {"name": "run_command", "arguments": {"command": "make test"}},
+        ]}, "ok"],
+        approver=approve,
+    )
+    await collect(session, "change both")
+    edit, command = asked
+    assert edit.kind == "edit" and edit.locations == (str(workdir / "m.py"),) and edit.command is None
+    assert edit.preview is not None and "+a = 10" in edit.preview and "+b = 20" in edit.preview
+    assert edit.change is not None and edit.change.new_text == "a = 10\nb = 20\n"
+    assert command.kind == "execute" and command.command == "make test" and command.preview == "make test"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from qwen_runtime.backends.scripted import ScriptedRuntime
+from sigit.agent.subagent import make_task_tool
 from sigit.extensions import discover_agent_types, discover_commands, discover_skills
+from sigit.extensions.skill_tool import make_skill_tool
 from sigit.tools import ToolContext, default_registry
-from sigit.tools.skill import make_skill_tool
-from sigit.tools.task import make_task_tool
 
 if TYPE_CHECKING:
     from conftest import Layout  # the fixture's type; conftest is not importable at run time

@@ -10,7 +10,24 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
+from sigit.config.settings import PermissionSettings, Settings
 from sigit.extensions.hooks import HookRunner, parse_hooks
+from sigit.permissions.policy import PermissionPolicy
+from sigit.tools import ToolContext, default_registry
+from sigit.tools.subjects import PreparedCall
+
+REGISTRY = default_registry()
+FILLER = {"old_text": "a", "new_text": "b", "content": ""}  # what the file tools need besides `path`
+
+
+def prepared(cwd: Path, name: str, args: dict[str, Any]) -> PreparedCall:
+    """The call as the agent loop hands it to hooks."""
+    tool = REGISTRY.get(name)
+    assert tool is not None
+    call = tool.prepare({**{k: v for k, v in FILLER.items() if k in tool.params.model_fields}, **args},
+                        ToolContext(cwd=cwd))
+    assert isinstance(call, PreparedCall), call
+    return call
 
 
 def runner(tmp_path: Path, hooks: dict[str, Any], warnings: list[str] | None = None) -> HookRunner:
@@ -21,37 +38,37 @@ def runner(tmp_path: Path, hooks: dict[str, Any], warnings: list[str] | None = N
 
 async def test_exit_2_blocks_the_tool_call_with_stderr_as_reason(tmp_path: Path) -> None:
     hooks = {"pre_tool_use": [{"command": "echo 'pushing is not allowed here' >&2; exit 2"}]}
-    reason = await runner(tmp_path, hooks).pre_tool_use("run_command", {"command": "git push"})
+    reason = await runner(tmp_path, hooks).pre_tool_use(prepared(tmp_path, "run_command", {"command": "git push"}))
     assert reason == "pushing is not allowed here"
 
 
 async def test_exit_0_allows_the_call(tmp_path: Path) -> None:
     hooks = {"pre_tool_use": [{"command": "echo fine; exit 0"}]}
-    assert await runner(tmp_path, hooks).pre_tool_use("run_command", {"command": "ls"}) is None
+    assert await runner(tmp_path, hooks).pre_tool_use(prepared(tmp_path, "run_command", {"command": "ls"})) is None
 
 
 async def test_other_failure_warns_but_does_not_block(tmp_path: Path) -> None:
     warnings: list[str] = []
     hooks = {"pre_tool_use": [{"command": "echo oops >&2; exit 1"}]}
-    assert await runner(tmp_path, hooks, warnings).pre_tool_use("read_file", {"path": "a"}) is None
+    assert await runner(tmp_path, hooks, warnings).pre_tool_use(prepared(tmp_path, "read_file", {"path": "a"})) is None
     assert len(warnings) == 1 and "status 1" in warnings[0] and "oops" in warnings[0]
 
 
 async def test_matcher_limits_hooks_to_matching_calls(tmp_path: Path) -> None:
     hooks = {"pre_tool_use": [{"command": "echo no >&2; exit 2", "matcher": "run_command(git push*)"}]}
     hook = runner(tmp_path, hooks)
-    assert await hook.pre_tool_use("run_command", {"command": "git status"}) is None
-    assert await hook.pre_tool_use("edit_file", {"path": "git push"}) is None
-    assert await hook.pre_tool_use("run_command", {"command": "git  push origin"}) == "no"
-    assert await hook.pre_tool_use("run_command", {"command": "cd x && git push"}) == "no"
+    assert await hook.pre_tool_use(prepared(tmp_path, "run_command", {"command": "git status"})) is None
+    assert await hook.pre_tool_use(prepared(tmp_path, "edit_file", {"path": "git push"})) is None
+    assert await hook.pre_tool_use(prepared(tmp_path, "run_command", {"command": "git  push origin"})) == "no"
+    assert await hook.pre_tool_use(prepared(tmp_path, "run_command", {"command": "cd x && git push"})) == "no"
 
 
 async def test_matcher_by_tool_name_alternatives_and_aliases(tmp_path: Path) -> None:
     hooks = {"pre_tool_use": [{"command": "exit 2", "matcher": "edit_file|Write"}]}
     hook = runner(tmp_path, hooks)
-    assert await hook.pre_tool_use("edit_file", {"path": "a"}) is not None
-    assert await hook.pre_tool_use("create_file", {"path": "a"}) is not None
-    assert await hook.pre_tool_use("read_file", {"path": "a"}) is None
+    assert await hook.pre_tool_use(prepared(tmp_path, "edit_file", {"path": "a"})) is not None
+    assert await hook.pre_tool_use(prepared(tmp_path, "create_file", {"path": "a"})) is not None
+    assert await hook.pre_tool_use(prepared(tmp_path, "read_file", {"path": "a"})) is None
 
 
 async def test_hook_sees_payload_on_stdin_and_env_vars(tmp_path: Path) -> None:
@@ -61,7 +78,7 @@ async def test_hook_sees_payload_on_stdin_and_env_vars(tmp_path: Path) -> None:
         f'"$SIGIT_HOOK_SESSION_ID" "$SIGIT_HOOK_CWD" "$SIGIT_HOOK_INPUT" > {out}.env; pwd > {out}.pwd'
     )
     hook = runner(tmp_path, {"post_tool_use": [{"command": command}]})
-    outcome = await hook.post_tool_use("run_command", {"command": "ls -l"}, "a\nb")
+    outcome = await hook.post_tool_use(prepared(tmp_path, "run_command", {"command": "ls -l"}), "a\nb")
     assert not outcome.blocked and outcome.outputs[0].exit_code == 0
     payload = json.loads(Path(f"{out}.json").read_text())
     assert payload["event"] == "post_tool_use"
@@ -140,7 +157,7 @@ async def test_bad_config_is_warned_not_fatal(tmp_path: Path) -> None:
 
 
 async def test_no_hooks_means_nothing_runs(tmp_path: Path) -> None:
-    outcome = await runner(tmp_path, {}).run("pre_tool_use", tool_name="x")
+    outcome = await runner(tmp_path, {}).run("pre_tool_use", call=prepared(tmp_path, "read_file", {"path": "x"}))
     assert outcome.outputs == [] and not outcome.blocked
 
 
@@ -148,3 +165,18 @@ async def test_no_hooks_means_nothing_runs(tmp_path: Path) -> None:
 def test_matcher_parsing_never_crashes(matcher: str) -> None:
     hooks, warnings = parse_hooks({"pre_tool_use": [{"command": "true", "matcher": matcher}]})
     assert len(hooks["pre_tool_use"]) + len(warnings) == 1
+
+
+async def test_matcher_and_policy_agree_on_dotted_and_absolute_paths(tmp_path: Path) -> None:
+    """A guard hook sees the same normalised path as the permission policy, however it is spelled."""
+    hooks = {"pre_tool_use": [{"command": "echo guarded >&2; exit 2", "matcher": "Edit(secret.txt)"}]}
+    hook = runner(tmp_path, hooks)
+    settings = Settings(permissions=PermissionSettings(default="allow", deny=["Edit(secret.txt)"]))
+    policy = PermissionPolicy(settings, tmp_path)
+    for spelling in ("secret.txt", "./src/../secret.txt", str(tmp_path / "secret.txt")):
+        call = prepared(tmp_path, "edit_file", {"path": spelling})
+        assert await hook.pre_tool_use(call) == "guarded", spelling
+        assert policy.decide(call).kind == "deny", spelling
+    other = prepared(tmp_path, "edit_file", {"path": "src/secret.txt"})
+    assert await hook.pre_tool_use(other) is None
+    assert policy.decide(other).kind == "allow"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sigit.extensions.skill_tool import make_skill_tool
 from sigit.extensions.skills import discover_skills
 from sigit.tools import ToolContext
-from sigit.tools.skill import make_skill_tool
 
 if TYPE_CHECKING:
     from conftest import Layout  # the fixture's type; conftest is not importable at run time

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from sigit.agent.events import ToolFinished, TurnFinished
+from sigit.agent.subagent import ANSWER_LIMIT, DEFAULT_SUBAGENT_PROMPT, make_task_tool
 from sigit.app import SessionHost
 from sigit.extensions.agent_types import discover_agent_types
 from sigit.options import HostOptions
 from sigit.tools import ToolContext, default_registry
-from sigit.tools.task import ANSWER_LIMIT, DEFAULT_SUBAGENT_PROMPT, make_task_tool
 
 if TYPE_CHECKING:
     from conftest import Layout  # the fixture's type; conftest is not importable at run time
@@ -51,7 +51,7 @@ async def test_subagent_has_only_read_only_tools_and_cannot_write(tmp_path: Path
     names = offered(runtime, 0)
     assert names == {"read_file", "list_directory", "search_files", "glob", "read_website", "command_output"}
     refusal = runtime.requests[1].messages[-1].content
-    assert "create_file is not available to a subagent" in refusal and "read_file" in refusal
+    assert "Unknown tool 'create_file'" in refusal and "Available tools: read_file" in refusal
     assert out.text == "I could not write."
 
 

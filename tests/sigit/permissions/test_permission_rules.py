@@ -12,6 +12,8 @@ from sigit.permissions.rules import (
     pattern_matches,
     split_command,
 )
+from sigit.tools.files import READ_FILE
+from sigit.tools.shell import RUN_COMMAND
 
 
 def test_plain_and_patterned_rules() -> None:
@@ -20,9 +22,11 @@ def test_plain_and_patterned_rules() -> None:
     assert (rule.tool, rule.pattern, rule.text) == ("run_command", "git log*", "run_command(git log*)")
 
 
-def test_claude_code_names_map_to_sigit_tools() -> None:
+def test_claude_code_names_match_the_tool_that_declares_them() -> None:
     rule = parse_rule("Bash(git log:*)")
-    assert rule.tool == "run_command"
+    assert rule.tool == "Bash"
+    assert rule.matches_tool(RUN_COMMAND.name, RUN_COMMAND.aliases)
+    assert not rule.matches_tool(READ_FILE.name, READ_FILE.aliases)
     assert rule.matches_subject("git log --oneline")
     assert rule.matches_subject("git log")
     assert not rule.matches_subject("git logx")

@@ -7,6 +7,7 @@ import pytest
 from sigit.config.settings import DEFAULT_ATTRIBUTION
 from sigit.prompt import system_prompt
 from sigit.prompt.system_prompt import build_system_prompt, git_summary
+from sigit.tools import all_tools
 
 TOOLS = ["read_file", "edit_file", "create_file", "run_command", "write_todos", "search_files", "glob"]
 
@@ -31,9 +32,13 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
+def offered(names: list[str]) -> list[object]:
+    return [tool for tool in all_tools() if tool.name in names]
+
+
 def build(cwd: Path, tmp_path: Path, **kwargs: object) -> str:
     options: dict[str, object] = {
-        "tool_names": TOOLS,
+        "tools": offered(TOOLS),
         "config_dir": tmp_path / "config",
         "attribution": DEFAULT_ATTRIBUTION,
         "now": datetime(2025, 3, 14, 9, 26),
@@ -96,7 +101,7 @@ def test_attribution_on_and_off(repo: Path, tmp_path: Path) -> None:
 
 
 def test_guidance_only_mentions_offered_tools(repo: Path, tmp_path: Path) -> None:
-    prompt = build(repo, tmp_path, tool_names=["read_file", "search_files"])
+    prompt = build(repo, tmp_path, tools=offered(["read_file", "search_files"]))
     assert "write_todos" not in prompt and "edit_file" not in prompt and "run_command" not in prompt
     assert "# Git" not in prompt
     full = build(repo, tmp_path)

@@ -21,19 +21,19 @@ from qwen_runtime.types import ChatRequest, SystemMessage
 from .agent.compaction import Compactor
 from .agent.events import AgentEvent, Notice, TurnFinished, TurnStarted
 from .agent.loop import Agent, Approver, deny_all
+from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
 from .config.settings import Settings, load_settings
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
+from .extensions.skill_tool import make_skill_tool
 from .options import HostOptions
-from .permissions import PermissionPolicy
+from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
 from .sessions import Session, SessionStore
 from .tools import Todo, ToolContext, ToolRegistry, default_registry
-from .tools.skill import make_skill_tool
-from .tools.task import make_task_tool
 
 if TYPE_CHECKING:
     from .extensions.mcp_client import McpManager
@@ -112,14 +112,15 @@ class SessionHost:
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
         budget = settings.thinking_budget or max_tokens // 2
         engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
-        policy = PermissionPolicy(settings, cwd, self.options.permission_mode or None)
+        mode = self.options.permission_mode
+        policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None)
         notices = [f"settings: {w}" for w in settings.warnings]
         if not runtime.supports_tools:
             registry = ToolRegistry([])
         else:
             notices += await self._register_extensions(cwd, registry, engine, policy)
         system_prompt = await asyncio.to_thread(  # runs git: not in the event loop
-            build_system_prompt, cwd, tool_names=registry.names(), config_dir=self.config_dir,
+            build_system_prompt, cwd, tools=registry.tools(), config_dir=self.config_dir,
             attribution=settings.attribution_trailer,
         )
         engine.set_system_prompt(system_prompt)

@@ -1,8 +1,9 @@
 """File checkpoints: what files held before the agent changed them, so a turn can be rewound.
 
-Before each mutating file tool runs, the agent loop snapshots the paths it will touch. Only the
-first snapshot of a path in a turn is kept: that is the state to go back to. Changes made by
-run_command are not covered (a command can touch any file), which the rewind summary cannot know.
+Before each call runs, the agent loop snapshots the paths the call declares it writes
+(`Subjects.writes`). Only the first snapshot of a path in a turn is kept: that is the state to go
+back to. Changes made by shell commands are not covered (a command can touch any file), which the
+rewind summary cannot know.
 """
 
 from __future__ import annotations
@@ -10,20 +11,17 @@ from __future__ import annotations
 import base64
 import os
 import stat
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from sigit.tools.subjects import Subjects
 
 MAX_SNAPSHOT_BYTES = 10 * 1024 * 1024
 FORMAT_VERSION = 1
 
 EntryKind = Literal["file", "dir", "absent", "too_large", "unreadable"]
 
-# Tools whose `path` argument is the file or directory they change.
-_PATH_TOOLS = frozenset({"create_file", "edit_file", "multi_edit", "delete_file", "create_directory"})
-# Tools that create missing parent directories, which a rewind should remove again.
-_CREATING_TOOLS = frozenset({"create_file", "create_directory"})
 
 
 class CheckpointError(ValueError):
@@ -38,23 +36,24 @@ class _Entry:
     mode: int | None = None
 
 
-def paths_touched(tool_name: str, args: Mapping[str, Any], cwd: Path) -> list[Path]:
-    """Absolute paths a file tool call will change, missing parent directories first.
+def paths_touched(subjects: Subjects) -> list[Path]:
+    """Absolute paths a call will change, missing parent directories first when it creates them.
 
-    run_command and unknown tools give none: what a shell command changes cannot be known
-    before it runs, so its changes are not checkpointed.
+    Blocking (it checks which parents exist). A command declares no writes: what a shell command
+    changes cannot be known before it runs, so its changes are not checkpointed.
     """
-    raw = args.get("path")
-    if tool_name not in _PATH_TOOLS or not isinstance(raw, str) or not raw.strip():
-        return []
-    target = Path(os.path.expanduser(raw))
-    target = Path(os.path.abspath(target if target.is_absolute() else cwd / target))
-    paths = [target]
-    if tool_name in _CREATING_TOOLS:
-        for parent in target.parents:
-            if parent.exists() or parent.is_symlink():
-                break
-            paths.insert(0, parent)
+    paths: list[Path] = []
+    for target in subjects.writes:
+        target = Path(os.path.abspath(target))
+        if subjects.creates_parents:
+            missing: list[Path] = []
+            for parent in target.parents:
+                if parent.exists() or parent.is_symlink():
+                    break
+                missing.insert(0, parent)
+            paths.extend(p for p in missing if p not in paths)
+        if target not in paths:
+            paths.append(target)
     return paths
 
 

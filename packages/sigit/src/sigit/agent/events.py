@@ -38,7 +38,20 @@ class ToolCallRequested:
     arguments: dict[str, Any]
     title: str
     read_only: bool
+    kind: str = "other"
+    """The tool's ACP kind (read, edit, delete, search, execute, fetch, think, other)."""
+    locations: tuple[str, ...] = ()
+    """Absolute paths the call declares it reads or writes."""
     type: Literal["tool_call_requested"] = "tool_call_requested"
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """A file edit awaiting approval: the text the file holds now (None: new file) and after."""
+
+    path: str
+    new_text: str
+    old_text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +64,11 @@ class PermissionAsked:
     suggested_rule: str
     preview: str | None = None
     """A diff of the edit about to be made, or the command about to run."""
+    kind: str = "other"
+    command: str | None = None
+    """The command line the call would run, when it runs one (shown as shell code)."""
+    change: FileChange | None = None
+    locations: tuple[str, ...] = ()
     type: Literal["permission_asked"] = "permission_asked"
 
 

@@ -7,11 +7,9 @@ any of this. Permission prompts are injected as an `Approver`.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from onde import ChatEngine, ChatMessage, InferenceError, ToolAwareResult, ToolCallRequest, ToolResult
@@ -20,9 +18,11 @@ from qwen_runtime.types import ToolSpec
 from ..checkpoints import CheckpointStore, paths_touched
 from ..permissions import PermissionPolicy
 from ..tools import ToolContext, ToolOutput, ToolRegistry
+from ..tools.subjects import PreparedCall, Preview, Subjects
 from .compaction import Compactor
 from .events import (
     AgentEvent,
+    FileChange,
     Notice,
     PermissionAnswered,
     PermissionAsked,
@@ -55,9 +55,9 @@ async def deny_all(request: PermissionAsked) -> PermissionReply:
 
 
 # A hook point for pre-tool checks (settings hooks plug in here): returns a refusal message or None.
-PreToolHook = Callable[[str, dict[str, Any]], Awaitable[str | None]]
+PreToolHook = Callable[[PreparedCall], Awaitable[str | None]]
 # Called after a tool ran (settings hooks: post_tool_use) with the tool's output text.
-PostToolHook = Callable[[str, dict[str, Any], str], Awaitable[object]]
+PostToolHook = Callable[[PreparedCall, str], Awaitable[object]]
 
 
 class Agent:
@@ -215,6 +215,7 @@ class Agent:
                 yield chunk.result
 
     async def _run_tool(self, call: ToolCallRequest) -> AsyncIterator[AgentEvent | ToolOutput]:
+        """One call: prepared once (validated, its subjects declared), judged, run."""
         name = call.function_name
         try:
             args = call.parsed_arguments
@@ -223,27 +224,35 @@ class Agent:
             yield ToolFinished(call.id, name, output.text, is_error=True)
             yield output
             return
-        tool = self.tools.get(name)
-        read_only = tool.read_only if tool is not None else False
-        title = tool.title_for(args) if tool is not None else name
-        yield ToolCallRequested(call.id, name, args, title, read_only)
-        decision = self.policy.decide(name, read_only, args)
+        prepared = self.tools.prepare(name, args, self.context)
+        if isinstance(prepared, ToolOutput):  # an unknown tool or invalid arguments: nothing to judge
+            yield ToolFinished(call.id, name, prepared.text, is_error=True)
+            yield prepared
+            return
+        tool, subjects = prepared.tool, prepared.subjects
+        locations = tuple(str(path) for path in subjects.paths)
+        yield ToolCallRequested(
+            call.id, name, prepared.arguments, prepared.title, prepared.read_only, tool.kind, locations
+        )
+        decision = self.policy.decide(prepared)
         allowed = decision.kind == "allow"
         if decision.kind == "ask":
-            preview = await asyncio.to_thread(_preview, name, args, self.context.cwd)  # may read the file
+            preview = await asyncio.to_thread(tool.preview, prepared, self.context)  # may read the file
             asked = PermissionAsked(
-                call.id, name, args, title, decision.reason, self.policy.suggested_rule(name, args), preview
+                call.id, name, prepared.arguments, prepared.title, decision.reason,
+                self.policy.suggested_rule(prepared), preview.text if preview is not None else None,
+                kind=tool.kind, command=subjects.command, change=_change(preview), locations=locations,
             )
             yield asked
             reply = await self._ask(asked)
             allowed = reply.allowed
             if allowed and reply.scope == "session":
-                self.policy.grant_session(name, args)
+                self.policy.grant_session(prepared)
             elif allowed and reply.scope == "project":
                 try:  # writes .sigit/settings.toml: not on the event loop
-                    await asyncio.to_thread(self.policy.grant_project, name, args)
+                    await asyncio.to_thread(self.policy.grant_project, prepared)
                 except (OSError, ValueError) as exc:  # a broken settings file must not end the turn
-                    self.policy.grant_session(name, args)
+                    self.policy.grant_session(prepared)
                     yield Notice(f"Could not save the rule for the project ({exc}); allowed for this session.",
                                  "warning")
             reason = reply.reason or ("allowed" if allowed else "denied by the user")
@@ -254,7 +263,7 @@ class Agent:
             yield PermissionAnswered(call.id, allowed, "rule", decision.reason)
             reason = decision.reason
         if allowed and self.pre_tool_hook is not None:
-            refusal = await self.pre_tool_hook(name, args)
+            refusal = await self.pre_tool_hook(prepared)
             if refusal is not None:
                 allowed, reason = False, f"Blocked by a hook: {refusal}"
         if not allowed:
@@ -262,17 +271,17 @@ class Agent:
             yield ToolFinished(call.id, name, output.text, is_error=True)
             yield output
             return
-        await asyncio.to_thread(self._checkpoint, name, args)  # reads the files: not on the event loop
-        yield ToolStarted(call.id, name, title)
-        output = await self.tools.invoke(name, args, self.context)
+        await asyncio.to_thread(self._checkpoint, subjects)  # reads the files: not on the event loop
+        yield ToolStarted(call.id, name, prepared.title)
+        output = await tool.execute(prepared, self.context)
         if self.post_tool_hook is not None:
-            await self.post_tool_hook(name, args, output.text)
+            await self.post_tool_hook(prepared, output.text)
         yield ToolFinished(
             call.id, name, output.text, output.is_error, output.diff,
             tuple(str(p) for p in output.locations),
         )
-        if name == "write_todos":
-            yield TodosUpdated(tuple((t.content, t.status) for t in self.context.todos))
+        if output.todos is not None:
+            yield TodosUpdated(output.todos)
         yield output
 
     async def _ask(self, request: PermissionAsked) -> PermissionReply:
@@ -288,8 +297,8 @@ class Agent:
 
     # ------------------------------------------------------------------ helpers
 
-    def _checkpoint(self, name: str, args: dict[str, Any]) -> None:
-        for path in paths_touched(name, args, self.context.cwd):
+    def _checkpoint(self, subjects: Subjects) -> None:
+        for path in paths_touched(subjects):
             self.checkpoints.snapshot(path)
 
     def _push_results(self, results: Sequence[ToolResult]) -> None:
@@ -337,25 +346,7 @@ def _format_call_errors(result: ToolAwareResult) -> str:
     return "\n".join(lines)
 
 
-def _preview(name: str, args: dict[str, Any], cwd: Path) -> str | None:
-    """What the user is asked to approve: the command, or the text about to be written."""
-    if name == "create_file" and args.get("overwrite"):
-        target = cwd / str(args.get("path", ""))
-        try:
-            old = target.read_text(encoding="utf-8") if target.is_file() else ""
-        except (OSError, UnicodeDecodeError):
-            old = ""
-        new = str(args.get("content", ""))
-        return "".join(difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True),
-            f"a/{args.get('path')}", f"b/{args.get('path')}",
-        )) or f"(no change to {args.get('path')})"
-    if name == "run_command":
-        return str(args.get("command", ""))
-    if name == "edit_file":
-        return f"--- {args.get('path')}\n-{args.get('old_text', '')}\n+{args.get('new_text', '')}"
-    if name == "create_file":
-        return f"+++ {args.get('path')}\n{args.get('content', '')}"
-    if name == "delete_file":
-        return f"delete {args.get('path')}"
-    return json.dumps(args, ensure_ascii=False)[:2000] if args else None
+def _change(preview: Preview | None) -> FileChange | None:
+    if preview is None or preview.path is None or preview.new_text is None:
+        return None
+    return FileChange(str(preview.path), preview.new_text, preview.old_text)

@@ -21,7 +21,7 @@ import tomlkit.exceptions
 from tomlkit.items import AoT, Array, InlineTable, Table
 
 from sigit.config.paths import project_settings_path, user_settings_path
-from sigit.permissions.rules import RuleSyntaxError, parse_rule
+from sigit.config.rules import RuleSyntaxError, parse_rule
 
 DEFAULT_MODEL = "qwen3-8b"
 DEFAULT_MAX_TOKENS = 8192

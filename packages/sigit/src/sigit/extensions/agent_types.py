@@ -1,7 +1,8 @@
 """Agent types for the `task` tool: a markdown file whose body is the subagent's system prompt.
 
 Subagents only ever get read-only tools. A `tools` list naming others (or Claude Code's names for
-mutating tools, such as Bash or Edit) is cut down to the read-only ones, with a warning per tool.
+mutating tools, such as Bash or Edit: each tool declares its Claude Code aliases) is cut down to the
+read-only ones, with a warning per tool.
 """
 
 from __future__ import annotations
@@ -20,35 +21,11 @@ from sigit.extensions.frontmatter import (
 from sigit.extensions.locations import Scope, extension_files, markdown_files
 from sigit.tools import Tool, ToolRegistry, default_registry
 
-# Claude Code's tool names, so its agent files work unchanged.
-CLAUDE_TOOL_NAMES = {
-    "read": "read_file",
-    "grep": "search_files",
-    "glob": "glob",
-    "ls": "list_directory",
-    "webfetch": "read_website",
-    "bash": "run_command",
-    "bashoutput": "command_output",
-    "killbash": "kill_command",
-    "killshell": "kill_command",
-    "edit": "edit_file",
-    "multiedit": "multi_edit",
-    "write": "create_file",
-    "todowrite": "write_todos",
-    "task": "task",
-    "skill": "skill",
-}
-# Read-only, but not a subagent's business: its todo list would be thrown away, and no recursion.
-NOT_FOR_SUBAGENTS = frozenset({"task", "write_todos"})
-
 
 def subagent_tools(tools: Iterable[Tool[Any]]) -> list[Tool[Any]]:
-    """The tools any subagent may have: read-only, not MCP (never trusted as read-only), not task."""
-    return [
-        tool
-        for tool in tools
-        if tool.read_only and tool.name not in NOT_FOR_SUBAGENTS and not tool.name.startswith("mcp__")
-    ]
+    """The tools any subagent may have: read-only ones that declare themselves fit for a subagent
+    (not `task`: no recursion; not `write_todos`: the list would be thrown away; not MCP tools)."""
+    return [tool for tool in tools if tool.read_only and tool.subagent_ok]
 
 
 @dataclass(frozen=True)
@@ -91,12 +68,10 @@ def discover_agent_types(
     against its read-only part.
     """
     registry = tools if tools is not None else default_registry()
-    allowed = {tool.name for tool in subagent_tools(registry)}
-    known = set(registry.names()) | set(NOT_FOR_SUBAGENTS)
     result = AgentTypeSet()
     seen: set[str] = set()
     for root, path in extension_files("agents", cwd, config_dir, home, markdown_files, result.warnings):
-        loaded = load_agent_type(path, allowed, known, result.warnings, root.scope)
+        loaded = load_agent_type(path, registry, result.warnings, root.scope)
         if loaded is None or loaded.name in seen:
             continue
         seen.add(loaded.name)
@@ -106,8 +81,9 @@ def discover_agent_types(
 
 
 def load_agent_type(
-    path: Path, allowed: set[str], known: set[str], warnings: list[str], scope: Scope = "project"
+    path: Path, registry: ToolRegistry, warnings: list[str], scope: Scope = "project"
 ) -> AgentType | None:
+    """One agent file; its `tools` may use Claude Code's names (any case), cut to subagent tools."""
     document = read_document(path)
     if isinstance(document, ExtensionWarning):
         warnings.append(document)
@@ -124,22 +100,31 @@ def load_agent_type(
         return None
     tools: tuple[str, ...] | None = None
     if requested is not None:
+        allowed = subagent_tools(registry)
         kept: list[str] = []
         for raw in requested:
             base = raw.split("(", 1)[0].strip()  # Claude Code's `Bash(git log:*)` names the tool Bash
-            tool = CLAUDE_TOOL_NAMES.get(base.lower(), base)
-            if tool in allowed:
-                if tool not in kept:
-                    kept.append(tool)
-            elif tool in known:
+            tool = _named(registry, base)
+            if tool is not None and tool in allowed:
+                if tool.name not in kept:
+                    kept.append(tool.name)
+            elif tool is not None:
                 warnings.append(ExtensionWarning(
                     path, f"tool {raw!r} dropped: subagents may only use read-only tools "
-                    f"({', '.join(sorted(allowed))})",
+                    f"({', '.join(sorted(t.name for t in allowed))})",
                 ))
             else:
                 warnings.append(ExtensionWarning(path, f"tool {raw!r} dropped: no such tool"))
         tools = tuple(kept)
     return AgentType(name, description, document.body.strip(), tools, path, scope)
+
+
+def _named(registry: ToolRegistry, name: str) -> Tool[Any] | None:
+    found = registry.get(name)
+    if found is not None:
+        return found
+    wanted = name.lower()
+    return next((t for t in registry if t.name.lower() == wanted or wanted in map(str.lower, t.aliases)), None)
 
 
 def _tool_list(value: object) -> list[str] | None:

@@ -26,17 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from sigit.permissions.rules import (
-    RUN_COMMAND,
-    Rule,
-    RuleSyntaxError,
-    deny_parts,
-    normalize_command,
-    parse_rule,
-    pattern_matches,
-    string_arg,
-)
+from sigit.config.rules import Rule, RuleSyntaxError, parse_rule
+from sigit.permissions.rules import CallSubject, subject_matches
 from sigit.tools.processes import OutputBuffer, kill_group, pump, wait_exit
+from sigit.tools.subjects import PreparedCall
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +49,16 @@ class HookConfig:
     timeout_secs: float = DEFAULT_TIMEOUT_SECS
     rules: tuple[Rule, ...] = ()  # the matcher parsed; empty means every tool
 
-    def matches(self, tool_name: str | None, tool_input: Mapping[str, Any]) -> bool:
-        if not self.rules or tool_name is None:
+    def matches(self, call: PreparedCall | None, cwd: Path) -> bool:
+        """Whether the hook runs for this call: judged like a deny rule, on the paths and command
+        the call declares (normalised as the permission policy sees them)."""
+        if not self.rules or call is None:
             return True
-        return any(_rule_matches(rule, tool_name, tool_input) for rule in self.rules)
+        subject = CallSubject.of(call, cwd)
+        return any(
+            rule.matches_tool(call.name, call.tool.aliases) and subject_matches(rule, subject, cwd)
+            for rule in self.rules
+        )
 
 
 @dataclass(frozen=True)
@@ -153,25 +152,6 @@ def _alternatives(matcher: str) -> list[str]:
     return [part.strip() for part in parts]
 
 
-def _rule_matches(rule: Rule, tool_name: str, tool_input: Mapping[str, Any]) -> bool:
-    if not rule.matches_tool(tool_name):
-        return False
-    if rule.pattern is None:
-        return True
-    if tool_name == RUN_COMMAND:
-        command = string_arg(tool_input, "command")
-        if command is None:
-            return False
-        # Any simple command in the line counts: a guard hook must see `cd x && git push`.
-        subjects = (normalize_command(command), *deny_parts(command))
-        return any(pattern_matches(rule.pattern, subject) for subject in subjects)
-    for key in ("path", "url", "pattern"):
-        value = string_arg(tool_input, key)
-        if value is not None:
-            return pattern_matches(rule.pattern, value)
-    return False
-
-
 class HookRunner:
     """Runs the configured hooks of one session. Hooks never raise: problems become warnings."""
 
@@ -197,17 +177,15 @@ class HookRunner:
         self,
         event: str,
         payload: Mapping[str, Any] | None = None,
-        tool_name: str | None = None,
-        tool_input: Mapping[str, Any] | None = None,
+        call: PreparedCall | None = None,
     ) -> HookOutcome:
         """Run the event's matching hooks in order; a block stops the rest."""
         if event not in EVENTS:
             raise ValueError(f"unknown hook event {event!r}; events are {', '.join(EVENTS)}")
         outcome = HookOutcome()
-        if tool_input is None and payload is not None and isinstance(payload.get("tool_input"), Mapping):
-            tool_input = payload["tool_input"]
-        args = tool_input or {}
-        hooks = [hook for hook in self.hooks[event] if hook.matches(tool_name, args)]
+        tool_name = call.name if call is not None else None
+        args: Mapping[str, Any] = call.arguments if call is not None else {}
+        hooks = [hook for hook in self.hooks[event] if hook.matches(call, self.cwd)]
         if not hooks:
             return outcome
         body: dict[str, Any] = {
@@ -245,14 +223,14 @@ class HookRunner:
                 self._warn(outcome, f"{label} failed with status {result.exit_code}{suffix}")
         return outcome
 
-    async def pre_tool_use(self, tool_name: str, args: dict[str, Any]) -> str | None:
+    async def pre_tool_use(self, call: PreparedCall) -> str | None:
         """Fits the agent loop's PreToolHook: the reason to block, or None to let the call run."""
-        outcome = await self.run("pre_tool_use", tool_name=tool_name, tool_input=args)
+        outcome = await self.run("pre_tool_use", call=call)
         return outcome.message if outcome.blocked else None
 
-    async def post_tool_use(self, tool_name: str, args: dict[str, Any], output_text: str) -> HookOutcome:
+    async def post_tool_use(self, call: PreparedCall, output_text: str) -> HookOutcome:
         payload = {"tool_output": output_text, "tool_response": output_text}
-        return await self.run("post_tool_use", payload, tool_name=tool_name, tool_input=args)
+        return await self.run("post_tool_use", payload, call=call)
 
     async def session_start(self) -> HookOutcome:
         return await self.run("session_start")

@@ -33,6 +33,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sigit.config.paths import project_root
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
+from sigit.tools.subjects import UNKNOWN, PreparedCall
 
 log = logging.getLogger(__name__)
 
@@ -277,25 +278,30 @@ class McpTool(Tool[ToolArgs]):
     def parameters_schema(self) -> dict[str, Any]:
         return clean_schema(self.input_schema)
 
-    async def invoke(self, raw_args: Any, ctx: ToolContext) -> ToolOutput:
-        raw_args = decode_arguments(self.name, raw_args)
-        if isinstance(raw_args, ToolOutput):
-            return raw_args
+    def prepare(self, raw_args: Any, ctx: ToolContext) -> PreparedCall | ToolOutput:
+        """The server validates the arguments; what a call touches is unknown, so it is never
+        treated as read-only and no path or command rule can vouch for it."""
+        arguments = decode_arguments(self.name, raw_args)
+        if isinstance(arguments, ToolOutput):
+            return arguments
+        return PreparedCall(self, arguments, ToolArgs(), UNKNOWN, self.title(arguments))
+
+    async def execute(self, call: PreparedCall, ctx: ToolContext) -> ToolOutput:
         if self.connection is None:
             message = f"{self.name}: not connected to MCP server {self.server!r}"
             return ToolOutput(message, True, title=self.name)
-        call = asyncio.ensure_future(self.connection.call(self.remote_name, raw_args))
+        remote = asyncio.ensure_future(self.connection.call(self.remote_name, call.arguments))
         if ctx.cancel is not None:
             stop = asyncio.ensure_future(ctx.cancel.wait())
-            await asyncio.wait({call, stop}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({remote, stop}, return_when=asyncio.FIRST_COMPLETED)
             stop.cancel()
-            if not call.done():
-                call.cancel()
+            if not remote.done():
+                remote.cancel()
                 with contextlib.suppress(BaseException):
-                    await call
-                return ToolOutput(f"{self.name}: cancelled by the user", True, title=self.title_for(raw_args))
-        output = await call
-        output.title = self.title_for(raw_args)
+                    await remote
+                return ToolOutput(f"{self.name}: cancelled by the user", True, title=call.title)
+        output = await remote
+        output.title = call.title
         return output
 
 
@@ -433,6 +439,7 @@ class _ServerConnection:
                 run=_unused_run,
                 read_only=False,  # mutating unless an allow rule says otherwise
                 kind="other",
+                subagent_ok=False,
                 server=self.config.name,
                 remote_name=tool.name,
                 input_schema=dict(tool.input_schema or {}),

@@ -1,8 +1,7 @@
-"""Permission rules: `tool` or `tool(pattern)`, and what a pattern is matched against.
+"""What a permission rule's pattern is matched against: command lines split into simple commands,
+and paths in the forms a rule must see. The rule grammar itself lives in `sigit.config.rules`.
 
-The pattern is matched against the `command` of run_command and the `path` of file tools.
-`pattern*` is a prefix match; Claude Code's `Bash(git log:*)` form is accepted too and means
-"the words `git log`, alone or followed by more". Anything else must match exactly.
+A rule's pattern is matched against the command a call declares (`Subjects.command`) or its paths.
 """
 
 from __future__ import annotations
@@ -14,76 +13,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-RUN_COMMAND = "run_command"
+from sigit.config.rules import Rule, RuleSyntaxError, parse_rule, pattern_matches
+from sigit.tools.subjects import PreparedCall
 
-# Claude Code's tool names, so that rules copied from its settings mean the same here.
-TOOL_ALIASES: dict[str, str] = {
-    "Bash": RUN_COMMAND,
-    "Read": "read_file",
-    "Edit": "edit_file",
-    "MultiEdit": "multi_edit",
-    "Write": "create_file",
-    "Glob": "glob",
-    "Grep": "search_files",
-    "LS": "list_directory",
-    "WebFetch": "read_website",
-    "TodoWrite": "write_todos",
-    "Task": "task",
-}
-
-_RULE_RE = re.compile(r"^\s*(?P<tool>[A-Za-z0-9_.\-]+\*?)\s*(?:\((?P<pattern>.*)\))?\s*$", re.DOTALL)
-
-
-class RuleSyntaxError(ValueError):
-    """A rule that is not `tool` or `tool(pattern)`."""
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One parsed rule; `text` is how it is written in settings and shown to the user."""
-
-    tool: str
-    pattern: str | None
-    text: str
-
-    def matches_tool(self, tool_name: str) -> bool:
-        if self.tool.endswith("*"):
-            return tool_name.startswith(self.tool[:-1])
-        return tool_name == self.tool
-
-    def matches_subject(self, subject: str) -> bool:
-        """Whether the pattern covers `subject` (a normalized command or path)."""
-        if self.pattern is None:
-            return True
-        return pattern_matches(self.pattern, subject)
-
-
-def parse_rule(text: str) -> Rule:
-    if not isinstance(text, str):
-        raise RuleSyntaxError(f"a permission rule must be a string, not {type(text).__name__}")
-    match = _RULE_RE.match(text)
-    if match is None:
-        raise RuleSyntaxError(
-            f"invalid permission rule {text!r}: expected `tool` or `tool(pattern)`, "
-            "for example `run_command(git status*)` or `edit_file(src/*)`"
-        )
-    tool = TOOL_ALIASES.get(match["tool"], match["tool"])
-    pattern = match["pattern"]
-    if pattern is not None:
-        pattern = pattern.strip()
-        if not pattern:
-            raise RuleSyntaxError(f"invalid permission rule {text!r}: the pattern in () is empty")
-    return Rule(tool=tool, pattern=pattern, text=text.strip())
-
-
-def pattern_matches(pattern: str, subject: str) -> bool:
-    if pattern.endswith(":*"):
-        stem = pattern[:-2].rstrip()
-        return subject == stem or (subject.startswith(stem) and subject[len(stem) : len(stem) + 1].isspace())
-    if pattern.endswith("*"):
-        return subject.startswith(pattern[:-1])
-    return subject == pattern
-
+__all__ = [
+    "CallSubject",
+    "Rule",
+    "RuleSyntaxError",
+    "deny_parts",
+    "display_path",
+    "is_inside",
+    "normalize_command",
+    "normalize_pattern",
+    "parse_rule",
+    "path_candidates",
+    "path_matches",
+    "pattern_matches",
+    "split_command",
+    "string_arg",
+    "subject_matches",
+]
 
 def normalize_command(command: str) -> str:
     """Whitespace runs collapsed, so `git  push` cannot slip past a rule for `git push`."""
@@ -271,3 +220,69 @@ def is_inside(path: Path, directory: Path) -> bool:
 def string_arg(args: Mapping[str, Any], key: str) -> str | None:
     value = args.get(key)
     return value if isinstance(value, str) and value.strip() else None
+
+
+@dataclass(frozen=True)
+class CallSubject:
+    """What rules are matched against for one prepared call, in every form a deny rule must see.
+
+    Built from the call's declared `Subjects`, so the policy and hook matchers judge the same
+    normalised paths and command the tool will use.
+    """
+
+    command: str | None  # the whole line, whitespace-normalised
+    command_parts: list[str] | None  # its simple commands, None if not analysable
+    deny_parts: tuple[str, ...]  # every command in the line, substitutions included
+    path_forms: tuple[tuple[str, str], ...]  # per path: (lexical, resolved), relative to cwd when inside
+    url: str | None
+    outside_target: str | None  # a write target outside the working directory, for the message
+    outside_form: str | None  # that target's resolved form, which an allow rule must name
+
+    @classmethod
+    def of(cls, call: PreparedCall, cwd: Path) -> CallSubject:
+        subjects = call.subjects
+        root = Path(os.path.abspath(cwd)).resolve()
+        command = subjects.command
+        forms = tuple(path_candidates(str(path), cwd) for path in subjects.paths)
+        outside: str | None = None
+        outside_form: str | None = None
+        if not call.read_only:
+            if command is not None and subjects.command_cwd is not None:
+                run_path = subjects.command_cwd.resolve()
+                if not is_inside(run_path, root):
+                    outside = run_path.as_posix()
+            for lexical, resolved in (path_candidates(str(path), cwd) for path in subjects.writes):
+                if outside is None and (Path(resolved).is_absolute() or Path(lexical).is_absolute()):
+                    outside = resolved if Path(resolved).is_absolute() else lexical
+                    outside_form = resolved
+        return cls(
+            command=normalize_command(command) if command is not None else None,
+            command_parts=split_command(command) if command is not None else None,
+            deny_parts=tuple(deny_parts(command)) if command is not None else (),
+            path_forms=forms,
+            url=subjects.url,
+            outside_target=outside,
+            outside_form=outside_form,
+        )
+
+
+def subject_matches(rule: Rule, subject: CallSubject, cwd: Path) -> bool:
+    """Whether a rule's pattern covers any form of what the call touches (deny rules, hook matchers):
+    any simple command of the line, either form of any path, or the URL."""
+    if rule.pattern is None:
+        return True
+    if subject.command is not None:
+        return any(rule.matches_subject(text) for text in (subject.command, *subject.deny_parts))
+    if subject.path_forms:
+        pattern = normalize_pattern(rule.pattern, cwd)
+        return any(path_matches(pattern, form) for forms in subject.path_forms for form in forms)
+    if subject.url is not None:
+        return rule.matches_subject(subject.url)
+    return False
+
+
+def path_matches(pattern: str, path: str) -> bool:
+    if pattern_matches(pattern, path):
+        return True
+    # `dir/*` also covers `dir` itself (deleting or creating the directory).
+    return pattern.endswith("/*") and path == pattern[:-2]

@@ -11,6 +11,7 @@ import subprocess
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from sigit.config.paths import find_repo_root
 from sigit.prompt.instructions import load_instructions, render_instructions
@@ -23,86 +24,51 @@ INTRO = (
     "tasks in the working directory below by calling the tools you are given."
 )
 
-# (tools that must all be offered, the instruction); lines whose tools are missing are left out.
-_RULES: list[tuple[tuple[str, ...], str]] = [
-    ((), "Be concise: a few sentences or a short list. No preamble, no restating the question."),
-    (
-        (),
-        "Never invent file contents, paths, functions or command output. If you have not seen it, "
-        "look first; if you cannot find out, say so.",
-    ),
-    (
-        ("read_file",),
-        "Read a file with read_file before you change it, and read the code around what you change.",
-    ),
-    (
-        ("search_files",),
-        "Find code with search_files (a regex over file contents) rather than reading files at random.",
-    ),
-    (("glob",), "Find files by name with glob, e.g. `**/*.py`."),
-    (
-        ("edit_file",),
-        "edit_file replaces old_text with new_text. Copy old_text exactly from the read_file output: "
-        "same spaces, tabs and line breaks, without line numbers. Include just enough surrounding "
-        "lines that it occurs once. If an edit fails, read the file again before retrying.",
-    ),
-    (("multi_edit",), "Use multi_edit for several changes to one file in one call."),
-    (("create_file",), "Use create_file for new files. To rewrite most of a file you have read, create_file "
-     "with overwrite=true and the whole new content is often easier than many edits."),
-    (
-        (),
-        "Make small, focused changes that do what was asked and nothing more. Keep the existing style.",
-    ),
-    (
-        ("run_command",),
-        "After changing code, run the project's tests or build with run_command and fix what fails. "
-        "Commands run with `sh -c` in the working directory.",
-    ),
-    (
-        ("write_todos",),
-        "For a task with several steps, write a todo list with write_todos first and update it as "
-        "each step is done.",
-    ),
-    (
-        ("task",),
-        "For a broad search of a large codebase, hand it to a read-only subagent with task.",
-    ),
-    (
-        ("remember",),
-        "When the user tells you a lasting fact or preference about this project, save it with remember.",
-    ),
-    (
-        (),
-        "If a tool call fails, read the error and change your approach; do not repeat the same call. "
-        "If the user refuses a tool call, do not retry it: adapt, or ask what they want.",
-    ),
-    (
-        (),
-        "Ask before anything destructive or hard to undo (deleting data, force-pushing, rewriting "
-        "history) unless the user asked for exactly that.",
-    ),
-    (
-        (),
-        "When the task is done, stop calling tools and answer in plain text: what you changed, and "
-        "anything the user must check or decide.",
-    ),
-]
+# The working rules before and after the offered tools' own lines of guidance (`Tool.prompt_hint`).
+_RULES_BEFORE = (
+    "Be concise: a few sentences or a short list. No preamble, no restating the question.",
+    "Never invent file contents, paths, functions or command output. If you have not seen it, "
+    "look first; if you cannot find out, say so.",
+    "Make small, focused changes that do what was asked and nothing more. Keep the existing style.",
+)
+_RULES_AFTER = (
+    "If a tool call fails, read the error and change your approach; do not repeat the same call. "
+    "If the user refuses a tool call, do not retry it: adapt, or ask what they want.",
+    "Ask before anything destructive or hard to undo (deleting data, force-pushing, rewriting "
+    "history) unless the user asked for exactly that.",
+    "When the task is done, stop calling tools and answer in plain text: what you changed, and "
+    "anything the user must check or decide.",
+)
+
+
+class OfferedTool(Protocol):
+    """What the prompt needs of a tool (a `sigit.tools.Tool`): its guidance, and whether it runs commands."""
+
+    @property
+    def prompt_hint(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def read_only(self) -> bool: ...
 
 
 def build_system_prompt(
     cwd: Path,
     *,
-    tool_names: Sequence[str],
+    tools: Sequence[OfferedTool],
     config_dir: Path,
     attribution: str | None,
     now: datetime | None = None,
 ) -> str:
-    offered = set(tool_names)
-    rules = [text for needs, text in _RULES if all(name in offered for name in needs)]
+    hints = [tool.prompt_hint for tool in tools if tool.prompt_hint]
+    rules = [*_RULES_BEFORE, *dict.fromkeys(hints), *_RULES_AFTER]
+    runs_commands = any(tool.kind == "execute" and not tool.read_only for tool in tools)
     sections = [
         INTRO,
         "# How to work\n" + "\n".join(f"- {rule}" for rule in rules),
-        _git_rules(attribution, "run_command" in offered),
+        _git_rules(attribution, runs_commands),
         _environment(cwd, now),
         render_instructions(load_instructions(cwd, config_dir), cwd),
     ]

@@ -1,8 +1,10 @@
 """The tool object, the per-session context every tool receives, and the registry.
 
 A tool is declared once: name, description, a pydantic model for its arguments (which gives both the
-JSON schema shown to the model and the validation with precise errors), read-only or not, and its
-implementation. The registry is a plain list of these.
+JSON schema shown to the model and the validation with precise errors), its implementation, and what
+it means: read-only or an edit, what a call touches (`Subjects`), its permission-prompt preview, its
+ACP kind, its Claude Code names and its line of guidance in the system prompt. Nothing outside the
+tool switches on its name. The registry is a plain list of these.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import asyncio
 import difflib
 import json
 import os
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -20,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from qwen_runtime.types import ToolSpec
 
 from sigit.tools.processes import ProcessManager
+from sigit.tools.subjects import PreparedCall, Preview, Subjects
 
 if TYPE_CHECKING:
     from sigit.tools.todos import Todo
@@ -132,6 +135,8 @@ class ToolOutput:
     diff: str | None = None
     locations: list[Path] = field(default_factory=list)
     title: str = ""
+    todos: tuple[tuple[str, str], ...] | None = None
+    """The session's todo list after this call, as (content, status) pairs, when the call changed it."""
 
 
 class ToolArgs(BaseModel):
@@ -145,7 +150,15 @@ P = TypeVar("P", bound=BaseModel)
 
 @dataclass(frozen=True)
 class Tool(Generic[P]):
-    """Everything about one tool. `kind` is the ACP tool kind (read, edit, delete, search, execute, ...)."""
+    """Everything about one tool.
+
+    `kind` is the ACP tool kind (read, edit, delete, search, execute, fetch, think, other). `edit`:
+    accept-edits mode lets it through inside the working directory. `aliases`: Claude Code's names
+    for it, so rules and agent files written for Claude Code work. `subagent_ok`: a read-only tool a
+    subagent may get. `timeout`: seconds after which a call is stopped (None: the tool bounds itself).
+    `prompt_hint`: its line in the system prompt's working rules. `subjects_of` says what a call
+    touches; `preview_of` what a permission prompt shows (it may read files: run it in a thread).
+    """
 
     name: str
     description: str
@@ -153,6 +166,13 @@ class Tool(Generic[P]):
     run: Callable[[P, ToolContext], Awaitable[ToolOutput]]
     read_only: bool = False
     kind: str = "other"
+    edit: bool = False
+    aliases: tuple[str, ...] = ()
+    subagent_ok: bool = True
+    timeout: float | None = None
+    prompt_hint: str = ""
+    subjects_of: Callable[[P, ToolContext], Subjects] | None = None
+    preview_of: Callable[[P, ToolContext], Preview | None] | None = None
 
     def parameters_schema(self) -> dict[str, Any]:
         return plain_schema(self.params)
@@ -160,35 +180,64 @@ class Tool(Generic[P]):
     def spec(self) -> ToolSpec:
         return ToolSpec(name=self.name, description=self.description, parameters=self.parameters_schema())
 
-    def title_for(self, raw_args: dict[str, Any]) -> str:
+    def known_as(self, name: str) -> bool:
+        """Whether `name` is this tool's name or one of its Claude Code aliases."""
+        return name == self.name or name in self.aliases
+
+    def title(self, arguments: Mapping[str, Any]) -> str:
         """A one-line label for a pending call, before it runs."""
         for key in ("path", "command", "pattern", "url", "note", "task_id"):
-            value = raw_args.get(key)
+            value = arguments.get(key)
             if isinstance(value, str) and value:
                 return f"{self.name} {value if len(value) <= 80 else value[:77] + '...'}"
         return self.name
 
-    async def invoke(self, raw_args: Any, ctx: ToolContext) -> ToolOutput:
-        """Validate the arguments and run; every failure becomes an error result, never an exception."""
-        raw_args = decode_arguments(self.name, raw_args)
-        if isinstance(raw_args, ToolOutput):
-            return raw_args
+    def subjects(self, params: P, ctx: ToolContext) -> Subjects:
+        return self.subjects_of(params, ctx) if self.subjects_of is not None else Subjects()
+
+    def preview(self, call: PreparedCall, ctx: ToolContext) -> Preview | None:
+        """What the user is asked to approve; by default the arguments as JSON. May read files."""
+        if self.preview_of is not None:
+            return self.preview_of(call.params, ctx)  # type: ignore[arg-type]
+        if not call.arguments:
+            return None
+        return Preview(json.dumps(call.arguments, ensure_ascii=False)[:2000])
+
+    def prepare(self, raw_args: Any, ctx: ToolContext) -> PreparedCall | ToolOutput:
+        """Decode and validate the arguments and declare what the call touches, or the error result."""
+        arguments = decode_arguments(self.name, raw_args)
+        if isinstance(arguments, ToolOutput):
+            return arguments
         try:
-            args = self.params.model_validate(raw_args)
+            params = self.params.model_validate(arguments)
         except ValidationError as exc:
             return ToolOutput(format_validation_error(self, exc), True, title=self.name)
+        return PreparedCall(self, arguments, params, self.subjects(params, ctx), self.title(arguments))
+
+    async def execute(self, call: PreparedCall, ctx: ToolContext) -> ToolOutput:
+        """Run a prepared call; every failure becomes an error result, never an exception."""
         try:
-            return await self.run(args, ctx)
+            work = self.run(call.params, ctx)  # type: ignore[arg-type]
+            if self.timeout is None:
+                return await work
+            return await asyncio.wait_for(work, self.timeout)
+        except TimeoutError:
+            return ToolOutput(f"{self.name} timed out after {self.timeout:g} s.", True, title=call.title)
         except ToolError as exc:
-            return ToolOutput(str(exc), True, title=self.title_for(raw_args))
+            return ToolOutput(str(exc), True, title=call.title)
         except OSError as exc:
             detail = exc.strerror or str(exc)
             where = f": {exc.filename}" if exc.filename else ""
-            return ToolOutput(f"{self.name} failed: {detail}{where}", True, title=self.title_for(raw_args))
+            return ToolOutput(f"{self.name} failed: {detail}{where}", True, title=call.title)
         except Exception as exc:
-            return ToolOutput(
-                f"{self.name} failed: {type(exc).__name__}: {exc}", True, title=self.title_for(raw_args)
-            )
+            return ToolOutput(f"{self.name} failed: {type(exc).__name__}: {exc}", True, title=call.title)
+
+    async def invoke(self, raw_args: Any, ctx: ToolContext) -> ToolOutput:
+        """Validate the arguments and run; every failure becomes an error result, never an exception."""
+        call = self.prepare(raw_args, ctx)
+        if isinstance(call, ToolOutput):
+            return call
+        return await self.execute(call, ctx)
 
 
 def truncate(text: str, limit: int, note: Callable[[int], str], *, note_inside: bool = False) -> str:
@@ -303,7 +352,8 @@ class ToolRegistry:
         wanted = None if names is None else set(names)
         return [tool.spec() for tool in self._tools.values() if wanted is None or tool.name in wanted]
 
-    async def invoke(self, tool_name: str, raw_args: Any, ctx: ToolContext) -> ToolOutput:
+    def prepare(self, tool_name: str, raw_args: Any, ctx: ToolContext) -> PreparedCall | ToolOutput:
+        """The validated call, or the error result for an unknown tool or bad arguments."""
         tool = self._tools.get(tool_name)
         if tool is None:
             close = difflib.get_close_matches(tool_name, list(self._tools), n=1)
@@ -313,7 +363,13 @@ class ToolRegistry:
                 True,
                 title=tool_name,
             )
-        return await tool.invoke(raw_args, ctx)
+        return tool.prepare(raw_args, ctx)
+
+    async def invoke(self, tool_name: str, raw_args: Any, ctx: ToolContext) -> ToolOutput:
+        call = self.prepare(tool_name, raw_args, ctx)
+        if isinstance(call, ToolOutput):
+            return call
+        return await call.tool.execute(call, ctx)
 
 
 def decode_arguments(tool_name: str, raw_args: Any) -> dict[str, Any] | ToolOutput:

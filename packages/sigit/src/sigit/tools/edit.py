@@ -11,6 +11,7 @@ from pydantic import Field, field_validator
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.files import require_file, unified_diff
 from sigit.tools.matching import EditPlan, MatchError, plan_edit
+from sigit.tools.subjects import Preview, Subjects
 
 
 class EditFileArgs(ToolArgs):
@@ -97,6 +98,29 @@ async def multi_edit(args: MultiEditArgs, ctx: ToolContext) -> ToolOutput:
     return await _apply(args.path, args.edits, ctx, "multi_edit")
 
 
+def _edits_path(args: EditFileArgs | MultiEditArgs, ctx: ToolContext) -> Subjects:
+    return Subjects(writes=(ctx.resolve(args.path),))
+
+
+def _edit_preview(args: EditFileArgs, ctx: ToolContext) -> Preview:
+    text = f"--- {args.path}\n-{args.old_text}\n+{args.new_text}"
+    return Preview(text, ctx.resolve(args.path), args.old_text, args.new_text)
+
+
+def _multi_edit_preview(args: MultiEditArgs, ctx: ToolContext) -> Preview:
+    """The real diff of all edits (reads the file); the edits as JSON when they would not apply."""
+    path = ctx.resolve(args.path)
+    try:
+        before = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        after = before
+        for edit in args.edits:
+            old, new = edit.old_text.replace("\r\n", "\n"), edit.new_text.replace("\r\n", "\n")
+            after = plan_edit(after, old, new, edit.replace_all).apply(after)
+    except (OSError, UnicodeDecodeError, MatchError):
+        return Preview(args.model_dump_json())
+    return Preview(unified_diff(before, after, args.path), path, before, after)
+
+
 EDIT_FILE = Tool(
     name="edit_file",
     description=(
@@ -107,6 +131,13 @@ EDIT_FILE = Tool(
     params=EditFileArgs,
     run=edit_file,
     kind="edit",
+    edit=True,
+    aliases=("Edit",),
+    prompt_hint="edit_file replaces old_text with new_text. Copy old_text exactly from the read_file output: "
+    "same spaces, tabs and line breaks, without line numbers. Include just enough surrounding "
+    "lines that it occurs once. If an edit fails, read the file again before retrying.",
+    subjects_of=_edits_path,
+    preview_of=_edit_preview,
 )
 
 MULTI_EDIT = Tool(
@@ -115,4 +146,9 @@ MULTI_EDIT = Tool(
     params=MultiEditArgs,
     run=multi_edit,
     kind="edit",
+    edit=True,
+    aliases=("MultiEdit",),
+    prompt_hint="Use multi_edit for several changes to one file in one call.",
+    subjects_of=_edits_path,
+    preview_of=_multi_edit_preview,
 )

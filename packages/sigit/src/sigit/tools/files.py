@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import Field
 
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.subjects import Preview, Subjects
 
 READ_LIMIT = 10_000
 LIST_LIMIT = 1000
@@ -118,6 +119,10 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(out, title=f"Read {shown}:{start}-{last}", locations=[path])
 
 
+def reads_path(args: ReadFileArgs | ListDirectoryArgs, ctx: ToolContext) -> Subjects:
+    return Subjects(reads=(ctx.resolve(args.path),))
+
+
 READ_FILE = Tool(
     name="read_file",
     description=(
@@ -128,6 +133,9 @@ READ_FILE = Tool(
     run=read_file,
     read_only=True,
     kind="read",
+    aliases=("Read",),
+    prompt_hint="Read a file with read_file before you change it, and read the code around what you change.",
+    subjects_of=reads_path,
 )
 
 
@@ -173,12 +181,18 @@ async def list_directory(args: ListDirectoryArgs, ctx: ToolContext) -> ToolOutpu
     return ToolOutput("\n".join(lines), title=f"List {shown}", locations=[path])
 
 
+def _creates(args: PathArgs | CreateFileArgs, ctx: ToolContext) -> Subjects:
+    return Subjects(writes=(ctx.resolve(args.path),), creates_parents=True)
+
+
 CREATE_DIRECTORY = Tool(
     name="create_directory",
     description="Create a directory, with any missing parents (like mkdir -p).",
     params=PathArgs,
     run=create_directory,
     kind="edit",
+    edit=True,
+    subjects_of=_creates,
 )
 
 LIST_DIRECTORY = Tool(
@@ -188,6 +202,8 @@ LIST_DIRECTORY = Tool(
     run=list_directory,
     read_only=True,
     kind="read",
+    aliases=("LS",),
+    subjects_of=reads_path,
 )
 
 
@@ -257,12 +273,38 @@ async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(f"Deleted {shown}.", diff=diff, locations=[path], title=f"Delete {shown}")
 
 
+def _create_preview(args: CreateFileArgs, ctx: ToolContext) -> Preview:
+    """The whole new content, or a real diff when an existing file is rewritten. Reads the file."""
+    path = ctx.resolve(args.path)
+    if not args.overwrite:
+        return Preview(f"+++ {args.path}\n{args.content}", path, None, args.content)
+    try:
+        old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        old = ""
+    diff = "".join(difflib.unified_diff(
+        old.splitlines(keepends=True), args.content.splitlines(keepends=True),
+        f"a/{args.path}", f"b/{args.path}",
+    ))
+    return Preview(diff or f"(no change to {args.path})", path, None, args.content)
+
+
+def _deletes(args: PathArgs, ctx: ToolContext) -> Subjects:
+    return Subjects(writes=(ctx.resolve(args.path),))
+
+
 CREATE_FILE = Tool(
     name="create_file",
     description="Create a new file with the given content (parents are created). Fails if it exists.",
     params=CreateFileArgs,
     run=create_file,
     kind="edit",
+    edit=True,
+    aliases=("Write",),
+    prompt_hint="Use create_file for new files. To rewrite most of a file you have read, create_file "
+    "with overwrite=true and the whole new content is often easier than many edits.",
+    subjects_of=_creates,
+    preview_of=_create_preview,
 )
 
 DELETE_FILE = Tool(
@@ -271,4 +313,6 @@ DELETE_FILE = Tool(
     params=PathArgs,
     run=delete_file,
     kind="delete",
+    subjects_of=_deletes,
+    preview_of=lambda args, ctx: Preview(f"delete {args.path}"),
 )

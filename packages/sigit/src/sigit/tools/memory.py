@@ -11,6 +11,7 @@ from sigit.config.paths import find_repo_root
 from sigit.prompt.instructions import INSTRUCTION_NAMES, pick_instruction_file
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.files import unified_diff
+from sigit.tools.subjects import Preview, Subjects
 
 HEADING = "## Remembered notes"
 
@@ -80,10 +81,23 @@ async def remember(args: RememberArgs, ctx: ToolContext) -> ToolOutput:
     )
 
 
+def _remember_subjects(args: RememberArgs, ctx: ToolContext) -> Subjects:
+    """The instruction file the note goes to, so the policy judges that path (it may lie above cwd)."""
+    return Subjects(writes=(ctx.resolve(memory_file(ctx.cwd)),))
+
+
+def _remember_preview(args: RememberArgs, ctx: ToolContext) -> Preview:
+    path = memory_file(ctx.cwd)
+    return Preview(f"Add to {ctx.display(ctx.resolve(path))}:\n- {' '.join(args.note.split())}")
+
+
 REMEMBER = Tool(
     name="remember",
     description="Save a short note for future sessions under '## Remembered notes' in AGENTS.md.",
     params=RememberArgs,
     run=remember,
     kind="edit",
+    prompt_hint="When the user tells you a lasting fact or preference about this project, save it with remember.",
+    subjects_of=_remember_subjects,
+    preview_of=_remember_preview,
 )

@@ -16,6 +16,7 @@ from wcmatch import glob as wglob
 
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.files import missing_path_error
+from sigit.tools.subjects import Subjects
 
 MAX_RESULTS_CAP = 1000
 GLOB_CAP = 1000
@@ -135,6 +136,10 @@ async def search_files(args: SearchFilesArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(text, title=title, locations=[root])
 
 
+def _searched(args: SearchFilesArgs | GlobArgs, ctx: ToolContext) -> Subjects:
+    return Subjects(reads=(ctx.resolve(args.path),) if args.path else ())
+
+
 SEARCH_FILES = Tool(
     name="search_files",
     description=(
@@ -145,6 +150,9 @@ SEARCH_FILES = Tool(
     run=search_files,
     read_only=True,
     kind="search",
+    aliases=("Grep",),
+    prompt_hint="Find code with search_files (a regex over file contents) rather than reading files at random.",
+    subjects_of=_searched,
 )
 
 
@@ -218,4 +226,7 @@ GLOB = Tool(
     run=glob,
     read_only=True,
     kind="search",
+    aliases=("Glob",),
+    prompt_hint="Find files by name with glob, e.g. `**/*.py`.",
+    subjects_of=_searched,
 )

@@ -12,6 +12,7 @@ from pydantic import Field
 from sigit.tools.attribution import add_trailer_if_new_commit, head_commit
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.processes import OutputBuffer, UnknownTaskError, kill_group, pump, spawn, wait_exit
+from sigit.tools.subjects import Preview, Subjects
 
 READ_AFTER_EXIT_S = 0.5
 
@@ -154,6 +155,11 @@ async def kill_command(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(head + tail, title=f"kill {args.task_id}")
 
 
+def command_subjects(args: RunCommandArgs, ctx: ToolContext) -> Subjects:
+    """The command line and the directory it runs in (what run_command is judged by)."""
+    return Subjects(command=args.command, command_cwd=ctx.resolve(args.cwd) if args.cwd else ctx.cwd)
+
+
 RUN_COMMAND = Tool(
     name="run_command",
     description=(
@@ -164,6 +170,11 @@ RUN_COMMAND = Tool(
     params=RunCommandArgs,
     run=run_command,
     kind="execute",
+    aliases=("Bash",),
+    prompt_hint="After changing code, run the project's tests or build with run_command and fix what fails. "
+    "Commands run with `sh -c` in the working directory.",
+    subjects_of=command_subjects,
+    preview_of=lambda args, ctx: Preview(args.command),
 )
 
 COMMAND_OUTPUT = Tool(
@@ -173,6 +184,7 @@ COMMAND_OUTPUT = Tool(
     run=command_output,
     read_only=True,
     kind="execute",
+    aliases=("BashOutput",),
 )
 
 KILL_COMMAND = Tool(
@@ -181,4 +193,5 @@ KILL_COMMAND = Tool(
     params=TaskIdArgs,
     run=kill_command,
     kind="execute",
+    aliases=("KillBash", "KillShell"),
 )

@@ -60,11 +60,12 @@ def render_todos(todos: list[Todo]) -> str:
 
 async def write_todos(args: WriteTodosArgs, ctx: ToolContext) -> ToolOutput:
     ctx.todos = list(args.todos)
+    todos = tuple((t.content, t.status) for t in args.todos)
     if not args.todos:
-        return ToolOutput("The todo list is now empty.", title="Todos")
+        return ToolOutput("The todo list is now empty.", title="Todos", todos=todos)
     done = sum(t.status == "completed" for t in args.todos)
     text = f"Todos ({done}/{len(args.todos)} completed):\n{render_todos(args.todos)}"
-    return ToolOutput(text, title="Todos")
+    return ToolOutput(text, title="Todos", todos=todos)
 
 
 WRITE_TODOS = Tool(
@@ -77,4 +78,8 @@ WRITE_TODOS = Tool(
     run=write_todos,
     read_only=True,
     kind="think",
+    aliases=("TodoWrite",),
+    subagent_ok=False,  # a subagent's list would be thrown away
+    prompt_hint="For a task with several steps, write a todo list with write_todos first and update it as "
+    "each step is done.",
 )

@@ -13,6 +13,7 @@ import requests
 from pydantic import Field
 
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, truncate
+from sigit.tools.subjects import Subjects
 
 TIMEOUT_S = 20.0
 TEXT_LIMIT = 20_000
@@ -132,4 +133,6 @@ READ_WEBSITE = Tool(
     run=read_website,
     read_only=True,
     kind="fetch",
+    aliases=("WebFetch",),
+    subjects_of=lambda args, ctx: Subjects(url=args.url),
 )

@@ -44,12 +44,13 @@ from ...permissions.policy import parse_mode
 from ...sessions import Session, SessionError
 from ...tools.base import LocalFileSystem
 from ...tools.processes import ProcessManager
+from ...tools.shell import RUN_COMMAND
 from .client_fs import ClientFileSystem, RecordingFileSystem
 from .commands import available_commands, model_names, parse_command, run_command
 from .content import prompt_text
 from .handshake import initialize_result
 from .terminal import TerminalCalls, terminal_run_command
-from .updates import SessionUpdate, UpdateMapper, replay_updates, tool_kind
+from .updates import SessionUpdate, UpdateMapper, as_kind, replay_updates
 
 log = logging.getLogger("sigit.acp")
 
@@ -290,8 +291,8 @@ class SigitAcpAgent:
         context.fs = recorder
         calls = TerminalCalls()
         tools = agent_session.agent.tools
-        if self._client_caps.terminal and "run_command" in tools:
-            tools.unregister("run_command")
+        if self._client_caps.terminal and RUN_COMMAND.name in tools:
+            tools.unregister(RUN_COMMAND.name)
             tools.register(terminal_run_command(self._conn, session_id, calls))
         mapper = UpdateMapper(tools, agent_session.cwd, recorder, terminals=calls.terminals)
         live = LiveSession(agent_session, mapper, model, mcp_servers=mcp_servers, calls=calls)
@@ -373,22 +374,19 @@ class SigitAcpAgent:
 
     async def _ask_permission(self, session_id: str, request: PermissionAsked) -> PermissionReply:
         live = self._sessions.get(session_id)
-        tools = live.session.agent.tools if live is not None else None
         rule = request.suggested_rule
         content: list[Any] = []
         args = request.arguments
-        if request.name == "edit_file" and isinstance(args.get("path"), str):
-            content.append(tool_diff_content(_abs(live, args["path"]), str(args.get("new_text", "")),
-                                             str(args.get("old_text", ""))))
-        elif request.name == "create_file" and isinstance(args.get("path"), str):
-            content.append(tool_diff_content(_abs(live, args["path"]), str(args.get("content", ""))))
+        if request.change is not None:
+            change = request.change
+            content.append(tool_diff_content(change.path, change.new_text, change.old_text))
         elif request.preview:
             content.append(tool_content(text_block(request.preview)))
         if request.reason:
             content.append(tool_content(text_block(request.reason)))
         tool_call = ToolCallUpdate(
             tool_call_id=request.call_id, title=request.title, status="pending", raw_input=args,
-            kind=tool_kind(tools, request.name) if tools is not None else "other", content=content or None,
+            kind=as_kind(request.kind), content=content or None,
         )
         options = [
             PermissionOption(option_id="allow_once", name="Allow once", kind="allow_once"),
@@ -485,13 +483,6 @@ def _fork_unsaved(original: LiveSession | None) -> Session:
         raise SessionError("no such session to fork")
     source = original.session.session
     return Session.create(source.cwd, source.model)
-
-
-def _abs(live: LiveSession | None, path: str) -> str:
-    p = Path(path)
-    if p.is_absolute() or live is None:
-        return str(p)
-    return str(live.session.cwd / p)
 
 
 def _message(text: str) -> SessionUpdate:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from acp import tool_terminal_ref, update_tool_call
@@ -60,10 +60,7 @@ def terminal_run_command(client: TerminalClient, session_id: str, calls: Termina
         runner = _TerminalRun(client, session_id, calls)
         return await runner.run(args, ctx)
 
-    return Tool(
-        name=RUN_COMMAND.name, description=RUN_COMMAND.description, params=RunCommandArgs, run=run,
-        read_only=RUN_COMMAND.read_only, kind=RUN_COMMAND.kind,
-    )
+    return replace(RUN_COMMAND, run=run)  # every declaration of run_command, another runner
 
 
 def format_output(output: str, truncated: bool) -> str:

@@ -52,7 +52,7 @@ from ...agent.events import (
     TurnFinished,
     UsageUpdated,
 )
-from ...tools import ToolRegistry
+from ...tools import ToolContext, ToolOutput, ToolRegistry
 from .client_fs import RecordingFileSystem
 
 SessionUpdate: TypeAlias = (
@@ -86,7 +86,11 @@ def tool_kind(tools: ToolRegistry, name: str) -> ToolKind:
 
 def tool_title(tools: ToolRegistry, name: str, arguments: dict[str, Any]) -> str:
     tool = tools.get(name)
-    return tool.title_for(arguments) if tool is not None else name
+    return tool.title(arguments) if tool is not None else name
+
+
+def as_kind(kind: str) -> ToolKind:
+    return cast(ToolKind, kind if kind in TOOL_KINDS else "other")
 
 
 def _card_text(text: str) -> list[ToolContent]:
@@ -97,12 +101,14 @@ def _card_text(text: str) -> list[ToolContent]:
     return [tool_content(text_block(text))]
 
 
-def argument_locations(arguments: dict[str, Any], cwd: Path) -> list[ToolCallLocation]:
-    path = arguments.get("path")
-    if not isinstance(path, str) or not path:
+def call_locations(
+    tools: ToolRegistry, name: str, arguments: dict[str, Any], ctx: ToolContext
+) -> list[ToolCallLocation]:
+    """The paths a saved call declares (the tool says which), for a replayed card."""
+    prepared = tools.prepare(name, arguments, ctx)
+    if isinstance(prepared, ToolOutput):
         return []
-    p = Path(path).expanduser()
-    return [ToolCallLocation(path=str(p if p.is_absolute() else cwd / p))]
+    return [ToolCallLocation(path=str(path)) for path in prepared.subjects.paths]
 
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
@@ -204,8 +210,8 @@ class UpdateMapper:
         if isinstance(event, ToolCallRequested):
             self._cards.add(event.call_id)
             return [start_tool_call(
-                event.call_id, event.title, kind=tool_kind(self.tools, event.name), status="pending",
-                locations=argument_locations(event.arguments, self.cwd), raw_input=event.arguments,
+                event.call_id, event.title, kind=as_kind(event.kind), status="pending",
+                locations=[ToolCallLocation(path=p) for p in event.locations], raw_input=event.arguments,
             )]
         if isinstance(event, ToolStarted):
             if self.recorder is not None:
@@ -236,7 +242,7 @@ class UpdateMapper:
         if event.call_id not in self._cards:  # refused before a card existed (bad arguments, repeat guard)
             self._cards.add(event.call_id)
             out.append(start_tool_call(event.call_id, event.name, kind=kind, status="pending"))
-        terminal = self.terminals.get(event.call_id) if event.name == "run_command" else None
+        terminal = self.terminals.get(event.call_id)  # only calls that ran in an editor terminal have one
         content: list[ToolContent]
         if terminal is not None:  # the terminal shows the output; add only what it cannot (a kill, a note)
             extra = event.output if event.is_error and not event.output.startswith("Exit code") else ""
@@ -256,6 +262,7 @@ def replay_updates(messages: Sequence[Message], tools: ToolRegistry, cwd: Path) 
     """A saved conversation as the updates a client would have seen live (session/load)."""
     out: list[SessionUpdate] = []
     names: dict[str, str] = {}
+    ctx = ToolContext(cwd=cwd)  # only to resolve the saved calls' paths as their tools would
     for message in messages:
         if isinstance(message, UserMessage):
             if message.content:
@@ -270,7 +277,7 @@ def replay_updates(messages: Sequence[Message], tools: ToolRegistry, cwd: Path) 
                 args = call.arguments if isinstance(call.arguments, dict) else {}
                 out.append(start_tool_call(
                     call.id, tool_title(tools, call.name, args), kind=tool_kind(tools, call.name),
-                    status="pending", locations=argument_locations(args, cwd), raw_input=args,
+                    status="pending", locations=call_locations(tools, call.name, args, ctx), raw_input=args,
                 ))
         elif isinstance(message, ToolMessage):
             failed = message.content.startswith(("Not run:", "Cancelled by the user"))

@@ -28,7 +28,7 @@ ANSWERS: dict[str, PermissionReply] = {
 
 def preview_renderable(request: PermissionAsked) -> Syntax | Text:
     preview = request.preview or ""
-    if request.name == "run_command":
+    if request.command is not None:
         return Syntax(preview, "bash", theme="ansi_dark", word_wrap=True, background_color="default")
     if preview.startswith(("---", "+++")):
         return diff_renderable(preview)

@@ -10,19 +10,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from onde import ChatEngine, SamplingConfig
 from pydantic import Field
 from qwen_runtime.runtime import Runtime
-
-from sigit.agent.events import AgentEvent, PermissionAsked, TurnFinished
+from sigit.agent.events import AgentEvent, PermissionAsked, PermissionReply, TurnFinished
+from sigit.agent.loop import Agent, Approver
+from sigit.config.settings import Settings
 from sigit.extensions.agent_types import AgentType, AgentTypeSet, subagent_tools
 from sigit.permissions import PermissionPolicy
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, ToolRegistry, truncate
-
-if TYPE_CHECKING:
-    from sigit.agent.loop import Agent, Approver
 
 SUBAGENT_MAX_ROUNDS = 8
 # what models trained on other agents call the default type
@@ -106,9 +103,6 @@ def make_task_tool(
             system_prompt=_system_prompt(agent_type, ctx.cwd, tools, max_rounds),
             sampling=sampling() if sampling is not None else default_subagent_sampling(),
         )
-        # imported here: the agent loop imports the tools package
-        from sigit.agent.loop import Agent
-
         sub_context = ToolContext(
             cwd=ctx.cwd, processes=ctx.processes, todos=[], attribution=ctx.attribution, fs=ctx.fs,
             command_timeout=ctx.command_timeout,
@@ -131,6 +125,9 @@ def make_task_tool(
         run=run,
         read_only=True,
         kind="other",
+        aliases=("Task",),
+        subagent_ok=False,  # no recursion
+        prompt_hint="For a broad search of a large codebase, hand it to a read-only subagent with task.",
     )
 
 
@@ -169,7 +166,6 @@ def _system_prompt(agent_type: AgentType | None, cwd: Path, tools: ToolRegistry,
 
 def _refuse_for(tools: ToolRegistry) -> Approver:
     """Nobody is asked on a subagent's behalf: anything needing permission is refused, with why."""
-    from sigit.agent.events import PermissionReply
 
     async def refuse(request: PermissionAsked) -> PermissionReply:
         names = ", ".join(tools.names()) or "none"
@@ -183,8 +179,6 @@ def _refuse_for(tools: ToolRegistry) -> Approver:
 
 
 def _read_only_policy(cwd: Path) -> PermissionPolicy:
-    from sigit.config.settings import Settings
-
     return PermissionPolicy(Settings(), cwd)
 
 

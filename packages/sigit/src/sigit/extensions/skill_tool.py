@@ -66,6 +66,7 @@ def make_skill_tool(skills: SkillSet) -> Tool[SkillArgs]:
         run=run,
         read_only=True,
         kind="read",
+        aliases=("Skill",),
     )
 
 
