@@ -10,7 +10,8 @@ import asyncio
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
 
 from onde import ChatEngine, ChatMessage, InferenceError, ToolAwareResult, ToolCallRequest, ToolResult
 from qwen_runtime.types import ToolSpec
@@ -58,6 +59,38 @@ async def deny_all(request: PermissionAsked) -> PermissionReply:
 PreToolHook = Callable[[PreparedCall], Awaitable[str | None]]
 # Called after a tool ran (settings hooks: post_tool_use) with the tool's output text.
 PostToolHook = Callable[[PreparedCall, str], Awaitable[object]]
+
+
+Outcome: TypeAlias = Literal["answer", "retry", "calls"]
+
+
+@dataclass
+class _Turn:
+    """What the rounds of one prompt share: the tools offered, the guards' state, the latest reply."""
+
+    specs: list[ToolSpec]
+    next_round: AsyncIterator[Any]
+    """The model's next reply, streaming."""
+    rounds: int = 0
+    text: str = ""
+    outcome: Outcome = "answer"
+    reply: ToolAwareResult | None = None
+    finished: TurnFinished | None = None
+    force_text: bool = False
+    """The repetition guard fired: the next round offers no tools."""
+    seen: Counter[str] = field(default_factory=Counter)
+
+    def repeated(self, call: ToolCallRequest) -> str | None:
+        """The refusal for the REPEAT_LIMIT-th identical call of this prompt (it is not run), else None."""
+        key = f"{call.function_name}:{_canonical(call.arguments)}"
+        self.seen[key] += 1
+        if self.seen[key] < REPEAT_LIMIT:
+            return None
+        self.force_text = True
+        return (
+            f"Not run: this exact {call.function_name} call was already made {self.seen[key] - 1} times "
+            "in this turn with the same result. Do not repeat it; answer the user in text with what you have."
+        )
 
 
 class Agent:
@@ -114,92 +147,93 @@ class Agent:
     # ------------------------------------------------------------------ the loop
 
     async def run(self, prompt: str) -> AsyncIterator[AgentEvent]:
+        """One prompt: model rounds until the model answers in text, the round limit, a cancel or an error."""
         self._cancel = asyncio.Event()
         self.context.cancel = asyncio.Event()
         self.checkpoints.begin_turn()
         yield TurnStarted(prompt, self.session_id)
         specs = self.tool_specs()
-        seen: Counter[str] = Counter()
-        force_text = False
-        stream = self.engine.astream_message_with_tools(prompt, specs)
-        rounds = 0
-        text = ""
+        turn = _Turn(specs, self.engine.astream_message_with_tools(prompt, specs))
+        while turn.finished is None:
+            async for event in self.step(turn):
+                yield event
+            if turn.outcome == "calls":
+                async for event in self.run_calls(turn):
+                    yield event
+        yield turn.finished
+
+    async def step(self, turn: _Turn) -> AsyncIterator[AgentEvent]:
+        """One model round, then its outcome: "answer" (the turn ends), "retry" (a malformed call was
+        explained to the model) or "calls" (tool calls for `run_calls`)."""
+        turn.rounds += 1
+        turn.outcome = "answer"
+        reply: ToolAwareResult | None = None
         try:
-            while True:
-                rounds += 1
-                result: ToolAwareResult | None = None
-                async for event in self._model_round(stream):
-                    if isinstance(event, ToolAwareResult):
-                        result = event
-                    else:
-                        yield event
-                if self.cancelled or result is None:
-                    yield self._finished("cancelled", text, rounds)
-                    return
-                yield self._usage(result)
-                text = result.text
-                if self.compactor is not None and self.last_usage is not None:
-                    async for notice in self.compactor.maybe_compact(self.engine, self.last_usage):
-                        yield notice
-                if not result.tool_calls:
-                    if result.tool_call_errors and rounds < self.max_rounds and not force_text:
-                        # the model tried to call a tool but it could not be parsed: tell it, retry
-                        stream = self.engine.astream_message_with_tools(
-                            _format_call_errors(result), specs
-                        )
-                        yield Notice(_format_call_errors(result), "warning")
-                        continue
-                    if result.empty_reason:
-                        yield Notice(f"The model returned an empty reply: {result.empty_reason}", "warning")
-                    reason: StopReason = "max_tokens" if result.finish_reason == "length" else "end_turn"
-                    yield self._finished(reason, text, rounds)
-                    return
-                if rounds >= self.max_rounds:
-                    yield Notice(f"Stopped after {self.max_rounds} rounds of tool calls.", "warning")
-                    self._answer_unrun(result.tool_calls, "not run: the round limit was reached")
-                    yield self._finished("max_turns", text, rounds)
-                    return
-                results: list[ToolResult] = []
-                for call in result.tool_calls:
-                    if self.cancelled:
-                        results.append(ToolResult(call.id, "Cancelled by the user.", call.function_name))
-                        continue
-                    key = f"{call.function_name}:{_canonical(call.arguments)}"
-                    seen[key] += 1
-                    if seen[key] >= REPEAT_LIMIT:
-                        force_text = True
-                        message = (
-                            f"Not run: this exact {call.function_name} call was already made "
-                            f"{seen[key] - 1} times in this turn with the same result. Do not repeat it; "
-                            "answer the user in text with what you have."
-                        )
-                        yield Notice(f"Repetition guard: {call.function_name} called again with the "
-                                     "same arguments; the model must now answer in text.", "warning")
-                        yield ToolFinished(call.id, call.function_name, message, is_error=True)
-                        results.append(ToolResult(call.id, message, call.function_name))
-                        continue
-                    output: ToolOutput | None = None
-                    async for item in self._run_tool(call):
-                        if isinstance(item, ToolOutput):
-                            output = item
-                        else:
-                            yield item
-                    assert output is not None
-                    content = output.text
-                    if result.tool_call_errors:
-                        content += "\n\n" + _format_call_errors(result)
-                    results.append(ToolResult(call.id, content, call.function_name))
-                if self.cancelled:
-                    self._push_results(results)
-                    yield self._finished("cancelled", text, rounds)
-                    return
-                last_round = force_text or rounds >= self.max_rounds - 1
-                stream = self.engine.astream_tool_results(results, None if last_round else specs)
+            async for item in self._model_round(turn.next_round):
+                if isinstance(item, ToolAwareResult):
+                    reply = item
+                else:
+                    yield item
         except InferenceError as exc:
+            self._end(turn, "cancelled" if self.cancelled else "error", None if self.cancelled else str(exc))
+            return
+        if self.cancelled or reply is None:
+            self._end(turn, "cancelled")
+            return
+        yield self._usage(reply)
+        turn.text = reply.text
+        if self.compactor is not None and self.last_usage is not None:
+            async for notice in self.compactor.maybe_compact(self.engine, self.last_usage):
+                yield notice
+        if reply.tool_calls and turn.rounds >= self.max_rounds:
+            yield Notice(f"Stopped after {self.max_rounds} rounds of tool calls.", "warning")
+            self._answer_unrun(reply.tool_calls, "not run: the round limit was reached")
+            self._end(turn, "max_turns")
+        elif reply.tool_calls:
+            turn.outcome, turn.reply = "calls", reply
+        elif reply.tool_call_errors and turn.rounds < self.max_rounds and not turn.force_text:
+            # the model tried to call a tool but the call could not be parsed: tell it, let it retry
+            explanation = _format_call_errors(reply)
+            yield Notice(explanation, "warning")
+            turn.outcome = "retry"
+            turn.next_round = self.engine.astream_message_with_tools(explanation, turn.specs)
+        else:
+            if reply.empty_reason:
+                yield Notice(f"The model returned an empty reply: {reply.empty_reason}", "warning")
+            self._end(turn, "max_tokens" if reply.finish_reason == "length" else "end_turn")
+
+    async def run_calls(self, turn: _Turn) -> AsyncIterator[AgentEvent]:
+        """Run the reply's tool calls in order, then send their results back as the next round."""
+        assert turn.reply is not None
+        reply, results = turn.reply, []
+        for call in reply.tool_calls:
             if self.cancelled:
-                yield self._finished("cancelled", text, rounds)
-            else:
-                yield self._finished("error", text, rounds, error=str(exc))
+                results.append(ToolResult(call.id, "Cancelled by the user.", call.function_name))
+                continue
+            refusal = turn.repeated(call)
+            if refusal is not None:
+                yield Notice(f"Repetition guard: {call.function_name} called again with the same arguments; "
+                             "the model must now answer in text.", "warning")
+                yield ToolFinished(call.id, call.function_name, refusal, is_error=True)
+                results.append(ToolResult(call.id, refusal, call.function_name))
+                continue
+            output: ToolOutput | None = None
+            async for item in self._run_tool(call):
+                if isinstance(item, ToolOutput):
+                    output = item
+                else:
+                    yield item
+            assert output is not None
+            content = output.text
+            if reply.tool_call_errors:  # some calls parsed, others did not: the model hears of both
+                content += "\n\n" + _format_call_errors(reply)
+            results.append(ToolResult(call.id, content, call.function_name))
+        if self.cancelled:
+            self._push_results(results)
+            self._end(turn, "cancelled")
+            return
+        last_round = turn.force_text or turn.rounds >= self.max_rounds - 1
+        turn.next_round = self.engine.astream_tool_results(results, None if last_round else turn.specs)
 
     async def _model_round(self, stream: AsyncIterator[Any]) -> AsyncIterator[AgentEvent | ToolAwareResult]:
         async for chunk in stream:
@@ -321,13 +355,14 @@ class Agent:
         )
         return self.last_usage
 
-    def _finished(self, reason: StopReason, text: str, rounds: int, error: str | None = None) -> TurnFinished:
+    def _end(self, turn: _Turn, reason: StopReason, error: str | None = None) -> None:
         usage = {
             "input_tokens": self.total_prompt_tokens,
             "output_tokens": self.total_completion_tokens,
             "cache_read_input_tokens": self.last_usage.cached_prompt_tokens if self.last_usage else 0,
         }
-        return TurnFinished(reason, text, rounds, error, usage)
+        turn.outcome = "answer"
+        turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage)
 
 
 def _canonical(arguments: str) -> str:

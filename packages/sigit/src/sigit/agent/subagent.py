@@ -14,6 +14,7 @@ from pathlib import Path
 from onde import ChatEngine, SamplingConfig
 from pydantic import Field
 from qwen_runtime.runtime import Runtime
+
 from sigit.agent.events import AgentEvent, PermissionAsked, PermissionReply, TurnFinished
 from sigit.agent.loop import Agent, Approver
 from sigit.config.settings import Settings
