@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from sigit.errors import UsageError
 from sigit.tools.subjects import Subjects
 
 MAX_SNAPSHOT_BYTES = 10 * 1024 * 1024
@@ -24,7 +25,7 @@ EntryKind = Literal["file", "dir", "absent", "too_large", "unreadable"]
 
 
 
-class CheckpointError(ValueError):
+class CheckpointError(UsageError, ValueError):
     """Checkpoint data (from a session file) that cannot be loaded."""
 
 

@@ -17,11 +17,13 @@ from typing import Any
 
 from qwen_runtime.types import Message, UserMessage
 
+from sigit.errors import UsageError
+
 FORMAT = "sigit.session"
 VERSION = 1
 
 
-class SessionError(ValueError):
+class SessionError(UsageError, ValueError):
     pass
 
 

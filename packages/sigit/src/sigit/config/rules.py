@@ -14,10 +14,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sigit.errors import UsageError
+
 _RULE_RE = re.compile(r"^\s*(?P<tool>[A-Za-z0-9_.\-]+\*?)\s*(?:\((?P<pattern>.*)\))?\s*$", re.DOTALL)
 
 
-class RuleSyntaxError(ValueError):
+class RuleSyntaxError(UsageError, ValueError):
     """A rule that is not `tool` or `tool(pattern)`."""
 
 

@@ -22,6 +22,7 @@ from tomlkit.items import AoT, Array, InlineTable, Table
 
 from sigit.config.paths import project_settings_path, user_settings_path
 from sigit.config.rules import RuleSyntaxError, parse_rule
+from sigit.errors import UsageError
 
 DEFAULT_MODEL = "qwen3-8b"
 DEFAULT_MAX_TOKENS = 8192
@@ -44,7 +45,7 @@ MODE_ALIASES = {
 _TRAILER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: \S[^\n]*$")
 
 
-class SettingsError(ValueError):
+class SettingsError(UsageError, ValueError):
     """A settings file that cannot be read or holds a bad value; the message names the file."""
 
 

@@ -13,10 +13,12 @@ from typing import Any
 
 import yaml
 
+from sigit.errors import UsageError
+
 MAX_FILE_BYTES = 256 * 1024
 
 
-class FrontmatterError(ValueError):
+class FrontmatterError(UsageError, ValueError):
     """Frontmatter that cannot be read; the message says what is wrong and where."""
 
 

@@ -32,6 +32,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sigit.config.paths import project_root
+from sigit.errors import UsageError
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
 from sigit.tools.subjects import UNKNOWN, PreparedCall
 
@@ -52,7 +53,7 @@ _NAME_RE = re.compile(r"[^A-Za-z0-9_-]")
 _VAR_RE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
-class McpConfigError(ValueError):
+class McpConfigError(UsageError, ValueError):
     """A server entry that cannot be used; the message names where it came from."""
 
 
