@@ -14,8 +14,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from onde import ChatEngine, ChatMessage, InferenceError, ToolAwareResult, ToolCallRequest, ToolResult
-from qwen_runtime.types import ToolSpec
+from onde import (
+    ChatEngine,
+    ChatMessage,
+    Done,
+    GuardNotice,
+    InferenceError,
+    StreamEvent,
+    ToolAwareResult,
+    ToolCallRequest,
+    ToolResult,
+    ToolSpec,
+)
 
 from ..checkpoints import CheckpointStore, paths_touched
 from ..permissions import PermissionPolicy
@@ -162,21 +172,21 @@ class Agent:
                 results: list[ToolResult] = []
                 for call in result.tool_calls:
                     if self.cancelled:
-                        results.append(ToolResult(call.id, "Cancelled by the user.", call.function_name))
+                        results.append(ToolResult(call.id, "Cancelled by the user.", call.name))
                         continue
-                    key = f"{call.function_name}:{_canonical(call.arguments)}"
+                    key = f"{call.name}:{_canonical(call.arguments)}"
                     seen[key] += 1
                     if seen[key] >= REPEAT_LIMIT:
                         force_text = True
                         message = (
-                            f"Not run: this exact {call.function_name} call was already made "
+                            f"Not run: this exact {call.name} call was already made "
                             f"{seen[key] - 1} times in this turn with the same result. Do not repeat it; "
                             "answer the user in text with what you have."
                         )
-                        yield Notice(f"Repetition guard: {call.function_name} called again with the "
+                        yield Notice(f"Repetition guard: {call.name} called again with the "
                                      "same arguments; the model must now answer in text.", "warning")
-                        yield ToolFinished(call.id, call.function_name, message, is_error=True)
-                        results.append(ToolResult(call.id, message, call.function_name))
+                        yield ToolFinished(call.id, call.name, message, is_error=True)
+                        results.append(ToolResult(call.id, message, call.name))
                         continue
                     output: ToolOutput | None = None
                     async for item in self._run_tool(call):
@@ -188,7 +198,7 @@ class Agent:
                     content = output.text
                     if result.tool_call_errors:
                         content += "\n\n" + _format_call_errors(result)
-                    results.append(ToolResult(call.id, content, call.function_name))
+                    results.append(ToolResult(call.id, content, call.name))
                 if self.cancelled:
                     self._push_results(results)
                     yield self._finished("cancelled", text, rounds)
@@ -201,21 +211,21 @@ class Agent:
             else:
                 yield self._finished("error", text, rounds, error=str(exc))
 
-    async def _model_round(self, stream: AsyncIterator[Any]) -> AsyncIterator[AgentEvent | ToolAwareResult]:
-        async for chunk in stream:
-            if chunk.kind == "reasoning":
-                yield ReasoningDelta(chunk.delta)
-            elif chunk.kind == "text":
-                yield TextDelta(chunk.delta)
-            elif chunk.kind == "notice":
-                yield Notice(chunk.delta, "warning")
-            elif chunk.kind == "done" and chunk.result is not None:
-                if chunk.finish_reason == "cancelled":
+    async def _model_round(
+        self, stream: AsyncIterator[StreamEvent]
+    ) -> AsyncIterator[AgentEvent | ToolAwareResult]:
+        async for event in stream:
+            if isinstance(event, ReasoningDelta | TextDelta):
+                yield event
+            elif isinstance(event, GuardNotice):
+                yield Notice(event.message, "warning")
+            elif isinstance(event, Done):
+                if event.finish_reason == "cancelled":
                     self._cancel.set()
-                yield chunk.result
+                yield event.result
 
     async def _run_tool(self, call: ToolCallRequest) -> AsyncIterator[AgentEvent | ToolOutput]:
-        name = call.function_name
+        name = call.name
         try:
             args = call.parsed_arguments
         except ValueError as exc:
@@ -298,7 +308,7 @@ class Agent:
             self.engine.push_history(ChatMessage.tool(res.tool_call_id, res.content, res.name))
 
     def _answer_unrun(self, calls: Sequence[ToolCallRequest], why: str) -> None:
-        self._push_results([ToolResult(c.id, f"Not run: {why}.", c.function_name) for c in calls])
+        self._push_results([ToolResult(c.id, f"Not run: {why}.", c.name) for c in calls])
 
     def _usage(self, result: ToolAwareResult) -> UsageUpdated:
         usage = result.usage
