@@ -8,7 +8,7 @@ a `ToolAwareResult`.
 History rules: the input of a turn (user text, tool results) is recorded when the turn starts and
 stays even when the generation is cancelled or fails; the reply is recorded only when it completes.
 A cancelled turn leaves no assistant message (its partial reply rides on `Cancelled.partial` and
-on the stream's last chunk). Thinking is dropped from recorded replies unless `keep_thinking`.
+on the stream's last event, `Done`). Thinking is dropped from recorded replies unless `keep_thinking`.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ Tools = Sequence[ToolDefinition | ToolSpec]
 class ChatEngine:
     """A chat with history, tools and sampling presets over a qwen_runtime backend.
 
-    `runtime` is a backend object, a runtime name for `qwen_runtime.naming.load_runtime`
+    `runtime` is a backend object, a runtime name for `onde.load_runtime`
     ("openai:http://127.0.0.1:8080/v1#qwen3", a .gguf path, ...), or None to load one later.
     """
 
