@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from onde import ChatEngine, GgufModelConfig, SamplingConfig
+from onde import ChatEngine, Done, GgufModelConfig, SamplingConfig, TextDelta
 
 
 def main() -> None:
@@ -36,11 +36,11 @@ def main() -> None:
 
     # the next reply, streamed as it is generated
     print("assistant (streaming): ", end="", flush=True)
-    for chunk in engine.stream_message("And their sum?"):
-        if chunk.kind == "text":
-            print(chunk.delta, end="", flush=True)
-        elif chunk.done and chunk.usage is not None:
-            print(f"\n[{chunk.finish_reason}, {chunk.usage.completion_tokens} tokens]")
+    for event in engine.stream_message("And their sum?"):
+        if isinstance(event, TextDelta):
+            print(event.text, end="", flush=True)
+        elif isinstance(event, Done):
+            print(f"\n[{event.finish_reason}, {event.usage.completion_tokens} tokens]")
 
     # the history is typed and saves to JSON; a new engine continues from it
     saved = engine.history_to_json()

@@ -30,8 +30,8 @@ MAX_ROUNDS = 3
 def run_tool(call: ToolCallRequest) -> str:
     """Execute one call; errors go back to the model as text, so it can correct itself."""
     try:
-        if call.function_name != "days_until":
-            return f"error: unknown tool {call.function_name}"
+        if call.name != "days_until":
+            return f"error: unknown tool {call.name}"
         target = date.fromisoformat(call.parsed_arguments["date"])
         return f"{(target - date.today()).days} days"
     except (ValueError, KeyError) as exc:
@@ -58,7 +58,7 @@ def main() -> None:
         results = []
         for call in result.tool_calls:
             output = run_tool(call)
-            print(f"-> {call.function_name}({call.arguments}) = {output}")
+            print(f"-> {call.name}({call.arguments}) = {output}")
             results.append(ToolResult(call.id, output))
         # the last round offers no tools, so the model must answer in text
         result = engine.send_tool_results(results, TOOLS if rounds < MAX_ROUNDS else None)

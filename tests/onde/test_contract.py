@@ -2,40 +2,72 @@
 
 from __future__ import annotations
 
+import dataclasses
+import typing
+
 import onde
 from onde import (
     AlreadyLoaded,
+    BadModelName,
     Busy,
     Cancelled,
+    ContextOverflow,
+    Done,
+    GuardNotice,
     Inference,
     InferenceError,
     ModelBuild,
     NoModelLoaded,
     Other,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallFailed,
+    ToolCallReady,
 )
 
 EXPECTED_ALL = [
     "AlreadyLoaded",
+    "AssistantMessage",
+    "BadModelName",
     "Busy",
     "Cancelled",
     "ChatEngine",
     "ChatHistory",
     "ChatMessage",
     "ChatRole",
+    "ContextOverflow",
+    "Done",
     "EngineInfo",
+    "FinishReason",
     "GgufModelConfig",
+    "GuardNotice",
     "Inference",
     "InferenceError",
+    "Message",
     "ModelBuild",
+    "ModelInfo",
     "NoModelLoaded",
     "Other",
+    "ReasoningDelta",
+    "Runtime",
     "SamplingConfig",
-    "StreamChunk",
+    "StreamEvent",
+    "SystemMessage",
+    "TextDelta",
     "ToolAwareResult",
+    "ToolCallError",
+    "ToolCallFailed",
+    "ToolCallReady",
     "ToolCallRequest",
     "ToolDefinition",
+    "ToolMessage",
     "ToolResult",
+    "ToolSpec",
     "Usage",
+    "UserMessage",
+    "is_gguf_model",
+    "list_models",
+    "load_runtime",
     "message_from_dict",
     "message_to_dict",
 ]
@@ -48,9 +80,32 @@ def test_all_is_pinned_and_importable() -> None:
 
 
 def test_error_variants_are_subclasses_and_reachable_from_the_base() -> None:
-    for variant in (NoModelLoaded, AlreadyLoaded, ModelBuild, Inference, Cancelled, Busy, Other):
+    for variant in (
+        NoModelLoaded, AlreadyLoaded, ModelBuild, BadModelName, Inference, ContextOverflow, Cancelled, Busy, Other
+    ):
         assert issubclass(variant, InferenceError)
         assert getattr(InferenceError, variant.__name__) is variant
+    # narrower errors stay catchable by their older, wider handlers
+    assert issubclass(ContextOverflow, Inference)
+    assert issubclass(BadModelName, ModelBuild) and issubclass(BadModelName, ValueError)
+
+
+def test_stream_events_are_told_apart_by_a_type_literal() -> None:
+    kinds = {
+        cls: dataclasses.fields(cls)[-1]
+        for cls in (ReasoningDelta, TextDelta, ToolCallReady, ToolCallFailed, GuardNotice, Done)
+    }
+    assert {cls.__name__: field.default for cls, field in kinds.items()} == {
+        "ReasoningDelta": "reasoning",
+        "TextDelta": "text",
+        "ToolCallReady": "tool_call_ready",
+        "ToolCallFailed": "tool_call_failed",
+        "GuardNotice": "guard_notice",
+        "Done": "done",
+    }
+    assert all(field.name == "type" and cls.__dataclass_params__.frozen for cls, field in kinds.items())
+    assert typing.get_args(onde.StreamEvent) == tuple(kinds)
+    assert set(typing.get_args(onde.FinishReason)) == {"stop", "length", "tool_calls", "cancelled", "error"}
 
 
 def test_engine_has_sync_and_async_forms_of_each_call() -> None:
@@ -61,9 +116,11 @@ def test_engine_has_sync_and_async_forms_of_each_call() -> None:
         "generate",
         "load_gguf_model",
         "load",
+        "prefill",
     ):
         assert callable(getattr(onde.ChatEngine, name))
         assert callable(getattr(onde.ChatEngine, "a" + name))
     for name in ("stream_message", "stream_message_with_tools", "stream_tool_results", "stream_generate"):
         assert callable(getattr(onde.ChatEngine, name))
         assert callable(getattr(onde.ChatEngine, "a" + name))
+    assert callable(onde.ChatEngine.fork)

@@ -57,7 +57,7 @@ def test_tool_call_round_trip(tools: list[ToolDefinition], call_turn: CallTurn) 
     result = engine.send_message_with_tools("what is in notes.txt?", tools)
     assert result.finish_reason == "tool_calls" and result.text == "" and result.empty_reason is None
     [call] = result.tool_calls
-    assert (call.function_name, call.parsed_arguments) == ("read_file", {"path": "notes.txt"})
+    assert (call.name, call.parsed_arguments) == ("read_file", {"path": "notes.txt"})
     assert runtime.requests[0].tools == (tools[0].to_spec(),)
     assert runtime.requests[0].tool_choice == "auto"
 

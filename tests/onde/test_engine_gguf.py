@@ -6,7 +6,18 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from onde import ChatEngine, ChatMessage, GgufModelConfig, SamplingConfig, ToolDefinition, ToolResult
+from onde import (
+    ChatEngine,
+    ChatMessage,
+    ContextOverflow,
+    Done,
+    GgufModelConfig,
+    Inference,
+    SamplingConfig,
+    TextDelta,
+    ToolDefinition,
+    ToolResult,
+)
 from qwen_runtime.runtime import CancelToken
 from qwen_runtime.types import ChatRequest, Event
 
@@ -40,10 +51,11 @@ def test_load_info_and_unload(tiny_gguf: Path, engine: ChatEngine) -> None:
 def test_send_stream_and_generate(engine: ChatEngine) -> None:
     result = engine.send_message("hello")
     assert result.finish_reason in ("stop", "length") and result.usage.prompt_tokens > 0
-    chunks = list(engine.stream_message("again"))
-    assert chunks[-1].done and chunks[-1].result is not None
-    streamed = "".join(c.delta for c in chunks if c.kind == "text")
-    assert streamed == chunks[-1].result.text
+    events = list(engine.stream_message("again"))
+    last = events[-1]
+    assert isinstance(last, Done)
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert streamed == last.result.text
     assert len(engine.history()) == 4
     alone = engine.generate([ChatMessage.user("hello")], SAMPLING)
     assert alone.usage.prompt_tokens > 0 and len(engine.history()) == 4
@@ -59,7 +71,7 @@ def test_tool_call_round_trip(engine: ChatEngine) -> None:
     result = engine.send_message_with_tools("look up 'cat'", [LOOKUP], tool_choice="required")
     assert result.tool_calls, result.tool_call_errors
     call = result.tool_calls[0]
-    assert call.function_name == "lookup" and isinstance(call.parsed_arguments["word"], str)
+    assert call.name == "lookup" and isinstance(call.parsed_arguments["word"], str)
     final = engine.send_tool_results([ToolResult(call.id, "a small animal")], None)
     assert not final.tool_calls and final.finish_reason in ("stop", "length")
     assert [m.role.value for m in engine.history()] == ["user", "assistant", "tool", "assistant"]
@@ -75,9 +87,9 @@ def test_the_runtime_closes_thinking_at_the_budget(engine: ChatEngine) -> None:
 def test_cancel_mid_stream(engine: ChatEngine) -> None:
     engine.set_sampling(SamplingConfig.deterministic(max_tokens=1500, seed=1))
     kinds = []
-    for chunk in engine.stream_message("write a lot"):
-        kinds.append(chunk.kind)
-        if chunk.kind == "text":
+    for event in engine.stream_message("write a lot"):
+        kinds.append(event.type)
+        if isinstance(event, TextDelta):
             engine.cancel()
     assert kinds[-1] == "done" and kinds.count("text") < 50
     assert [m.role.value for m in engine.history()] == ["user"]
@@ -114,3 +126,34 @@ def test_a_reloaded_history_gives_the_identical_next_prompt_and_reply(
     other.unload_model()
     assert requests[0] == requests[1]
     assert (first.text, first.tool_calls) == (second.text, second.tool_calls)
+
+
+def test_a_prompt_longer_than_the_context_raises_context_overflow(engine: ChatEngine) -> None:
+    with pytest.raises(ContextOverflow, match="context window is 2048") as caught:
+        engine.send_message("cat " * 3000)
+    assert isinstance(caught.value, Inference)  # old handlers still catch it
+    assert caught.value.context_size == 2048
+    assert caught.value.prompt_tokens is not None and caught.value.prompt_tokens > 2048
+    assert [m.role.value for m in engine.history()] == ["user"]  # the input stays: compact it and retry
+    engine.clear_history()
+    assert engine.send_message("hello").usage.prompt_tokens > 0  # the engine is usable again
+
+
+def test_prefill_puts_the_system_prompt_and_tools_in_the_cache(engine: ChatEngine) -> None:
+    cached = engine.prefill([LOOKUP])
+    assert cached > 0
+    result = engine.send_message_with_tools("look up 'cat'", [LOOKUP])
+    assert result.usage.cached_prompt_tokens >= cached - 1
+    engine.set_system_prompt("word " * 3000)
+    with pytest.raises(ContextOverflow):
+        engine.prefill([LOOKUP])
+
+
+def test_a_fork_generates_on_the_same_model(engine: ChatEngine) -> None:
+    engine.send_message("hello")
+    child = engine.fork("Answer in one word.")
+    assert child.runtime is engine.runtime and child.info().context_size == 2048
+    assert child.send_message("hi").finish_reason in ("stop", "length") and len(child.history()) == 2
+    child.close()
+    assert engine.is_loaded() and engine.send_message("again").finish_reason in ("stop", "length")
+    assert len(engine.history()) == 4

@@ -9,7 +9,10 @@ import pytest
 from onde import (
     ChatEngine,
     ChatMessage,
+    ContextOverflow,
+    Done,
     GgufModelConfig,
+    GuardNotice,
     Inference,
     InferenceError,
     ModelBuild,
@@ -97,9 +100,10 @@ class FailingRuntime(Runtime):
 def test_runtime_errors_become_inference_errors_with_the_cause() -> None:
     overflow = ContextOverflowError(9000, 8192)
     engine = ChatEngine(FailingRuntime(overflow))
-    with pytest.raises(Inference, match="context window is 8192") as caught:
+    with pytest.raises(ContextOverflow, match="context window is 8192") as caught:
         engine.send_message("hi")
-    assert caught.value.__cause__ is overflow
+    assert caught.value.__cause__ is overflow and isinstance(caught.value, Inference)
+    assert (caught.value.prompt_tokens, caught.value.context_size) == (9000, 8192)
     assert engine.history() == [ChatMessage.user("hi")]  # the input stays, as with cancel
     with pytest.raises(Other, match="RuntimeError: boom"):
         ChatEngine(FailingRuntime(RuntimeError("boom"))).send_message("hi")
@@ -129,11 +133,15 @@ def test_thinking_budget_closes_runaway_thinking_and_re_asks_without_thinking() 
     engine = ChatEngine(
         runtime, sampling=SamplingConfig.qwen3_thinking(thinking_budget=20), keep_thinking=True
     )
-    chunks = list(engine.stream_message("hard question"))
-    kinds = [c.kind for c in chunks]
-    assert "notice" in kinds and "text" in kinds[kinds.index("notice") :]
-    result = chunks[-1].result
-    assert result is not None and result.text == "the answer" and result.thinking_truncated
+    events = list(engine.stream_message("hard question"))
+    kinds = [e.type for e in events]
+    assert "guard_notice" in kinds and "text" in kinds[kinds.index("guard_notice") :]
+    notice = next(e for e in events if isinstance(e, GuardNotice))
+    assert "thinking budget of 20 tokens reached" in notice.message
+    last = events[-1]
+    assert isinstance(last, Done)
+    result = last.result
+    assert result.text == "the answer" and result.thinking_truncated
     assert 0 < len(result.reasoning) < len("hmm " * 500)
     first, second = runtime.requests
     assert (first.enable_thinking, first.thinking_budget) == (True, 20)

@@ -9,7 +9,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from onde import Busy, Cancelled, ChatEngine, ChatMessage, StreamChunk, ToolDefinition, ToolResult
+from onde import (
+    Busy,
+    Cancelled,
+    ChatEngine,
+    ChatMessage,
+    Done,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallReady,
+    ToolDefinition,
+    ToolResult,
+)
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from qwen_runtime.types import UserMessage
 
@@ -19,26 +31,29 @@ CallTurn = Callable[..., dict[str, Any]]
 def test_stream_keeps_reasoning_and_text_apart_and_ends_with_the_result() -> None:
     runtime = ScriptedRuntime([{"reasoning": "thinking hard", "text": "the answer is 42"}], chunk_size=4)
     engine = ChatEngine(runtime)
-    chunks = list(engine.stream_message("question"))
-    reasoning = "".join(c.delta for c in chunks if c.kind == "reasoning")
-    text = "".join(c.delta for c in chunks if c.kind == "text")
+    events = list(engine.stream_message("question"))
+    reasoning = "".join(e.text for e in events if isinstance(e, ReasoningDelta))
+    text = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert (reasoning, text) == ("thinking hard", "the answer is 42")
-    assert sum(c.kind == "text" for c in chunks) > 1  # really streamed
-    last = chunks[-1]
-    assert last.done and last.finish_reason == "stop" and last.usage is not None
-    assert last.result is not None and last.result.text == "the answer is 42"
-    assert all(not c.done for c in chunks[:-1])
+    assert sum(isinstance(e, TextDelta) for e in events) > 1  # really streamed
+    last = events[-1]
+    assert isinstance(last, Done) and last.type == "done"
+    assert last.finish_reason == "stop" and last.usage.completion_tokens > 0
+    assert last.result.text == "the answer is 42"
+    assert not any(isinstance(e, Done) for e in events[:-1])
+    assert {e.type for e in events[:-1]} == {"reasoning", "text"}
     assert engine.history()[-1] == ChatMessage.assistant("the answer is 42")
 
 
 def test_stream_with_tools_then_stream_results(tools: list[ToolDefinition], call_turn: CallTurn) -> None:
     engine = ChatEngine(ScriptedRuntime([call_turn(path="a.txt"), "read it"]))
-    chunks = list(engine.stream_message_with_tools("go", tools))
-    calls = [c.tool_call for c in chunks if c.kind == "tool_call"]
-    assert len(calls) == 1 and calls[0] is not None and calls[0].parsed_arguments == {"path": "a.txt"}
-    assert chunks[-1].finish_reason == "tool_calls"
+    events = list(engine.stream_message_with_tools("go", tools))
+    calls = [e.call for e in events if isinstance(e, ToolCallReady)]
+    assert len(calls) == 1 and calls[0].name == "read_file" and calls[0].parsed_arguments == {"path": "a.txt"}
+    last = events[-1]
+    assert isinstance(last, Done) and last.finish_reason == "tool_calls"
     after = list(engine.stream_tool_results([ToolResult(calls[0].id, "x")], None))
-    assert "".join(c.delta for c in after if c.kind == "text") == "read it"
+    assert "".join(e.text for e in after if isinstance(e, TextDelta)) == "read it"
 
 
 async def test_async_forms_share_the_same_behaviour(tools: list[ToolDefinition], call_turn: CallTurn) -> None:
@@ -47,10 +62,10 @@ async def test_async_forms_share_the_same_behaviour(tools: list[ToolDefinition],
     result = await engine.asend_message_with_tools("go", tools)
     final = await engine.asend_tool_results([ToolResult(result.tool_calls[0].id, "x")], tools)
     assert final.text == "done"
-    chunks: list[StreamChunk] = [c async for c in engine.astream_message("more")]
-    assert chunks[-1].result is not None and chunks[-1].result.text == "streamed"
+    events: list[StreamEvent] = [e async for e in engine.astream_message("more")]
+    assert isinstance(events[-1], Done) and events[-1].result.text == "streamed"
     assert (await engine.agenerate([ChatMessage.user("q")])).text == "stateless"
-    assert [c.delta async for c in engine.astream_generate([UserMessage("q")]) if c.kind == "text"] == [
+    assert [e.text async for e in engine.astream_generate([UserMessage("q")]) if isinstance(e, TextDelta)] == [
         "gen-stre",
         "am",
     ]
@@ -99,12 +114,13 @@ def test_cancel_from_another_thread_stops_a_send_and_keeps_history_consistent() 
 
 
 @pytest.mark.script_may_remain  # the turn after the cancelled one is never asked for
-def test_a_cancelled_stream_ends_with_a_cancelled_done_chunk() -> None:
+def test_a_cancelled_stream_ends_with_a_cancelled_done_event() -> None:
     engine, _ = _slow_engine()
     thread = _cancel_soon(engine)
-    chunks = list(engine.stream_message("write a lot"))
+    events = list(engine.stream_message("write a lot"))
     thread.join()
-    assert chunks[-1].done and chunks[-1].finish_reason == "cancelled"
+    last = events[-1]
+    assert isinstance(last, Done) and last.finish_reason == "cancelled"
     assert len(engine.history()) == 1
 
 
@@ -122,8 +138,8 @@ async def test_cancelling_the_async_task_stops_generation() -> None:
 
 def test_leaving_a_sync_stream_early_frees_the_engine() -> None:
     engine, _ = _slow_engine()
-    for chunk in engine.stream_message("write a lot"):
-        assert chunk.kind == "text"
+    for event in engine.stream_message("write a lot"):
+        assert isinstance(event, TextDelta)
         break
     assert engine.info().status == "ready"
     assert engine.history() == [ChatMessage.user("write a lot")]

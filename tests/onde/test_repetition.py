@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from onde import ChatEngine
+from onde import ChatEngine, Done, GuardNotice, TextDelta
 from onde.repetition import RepetitionGuard, find_loop
 from qwen_runtime.backends.scripted import ScriptedRuntime
 
@@ -48,12 +48,14 @@ def test_engine_stops_a_looping_reply_and_keeps_one_copy() -> None:
     loop = "I will check the file again. "
     runtime = ScriptedRuntime([loop * 200], chunk_size=8)
     engine = ChatEngine(runtime)
-    chunks = list(engine.stream_message("go"))
-    notices = [c.delta for c in chunks if c.kind == "notice"]
+    events = list(engine.stream_message("go"))
+    notices = [e.message for e in events if isinstance(e, GuardNotice)]
     assert notices and "repeating itself" in notices[0]
-    result = chunks[-1].result
-    assert result is not None and result.finish_reason == "length"
-    streamed = "".join(c.delta for c in chunks if c.kind == "text")
+    last = events[-1]
+    assert isinstance(last, Done)
+    result = last.result
+    assert result.finish_reason == "length"
+    streamed = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert result.text == streamed and len(streamed) < len(loop * 200)  # stopped early, result = what was seen
     kept = engine.history()[-1].content
     assert 1 <= kept.count("I will check the file again.") <= 2  # the history does not learn the loop

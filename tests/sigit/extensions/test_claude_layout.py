@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from onde import ChatEngine
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from sigit.agent.subagent import make_task_tool
 from sigit.extensions import discover_agent_types, discover_commands, discover_skills
@@ -75,7 +76,7 @@ async def test_claude_code_folder_works_unchanged(layout: Layout) -> None:
     assert {w.message.split("'")[1] for w in agents.warnings} == {"NotebookRead", "TodoWrite", "WebSearch"}
 
     runtime = ScriptedRuntime(["Auth lives in auth.py."])
-    task = make_task_tool(lambda: runtime, agents, default_registry())
+    task = make_task_tool(lambda: ChatEngine(runtime), agents, default_registry())
     result = await task.invoke(
         {"description": "trace auth", "prompt": "How does auth work?", "subagent_type": "code-explorer"},
         ToolContext(cwd=layout.cwd),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from onde import ChatEngine
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from sigit.agent.events import ToolFinished, TurnFinished
 from sigit.agent.subagent import ANSWER_LIMIT, DEFAULT_SUBAGENT_PROMPT, make_task_tool
@@ -32,7 +33,7 @@ def offered(runtime: ScriptedRuntime, index: int) -> set[str]:
 async def test_subagent_reads_a_file_and_its_answer_is_the_result(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("the answer is 42\n")
     runtime = ScriptedRuntime([call("read_file", path="notes.txt"), "notes.txt says the answer is 42."])
-    tool = make_task_tool(lambda: runtime, None, default_registry())
+    tool = make_task_tool(lambda: ChatEngine(runtime), None, default_registry())
     out = await tool.invoke(task_args(), ToolContext(cwd=tmp_path))
     assert not out.is_error and out.text == "notes.txt says the answer is 42."
     first, second = runtime.requests
@@ -45,7 +46,7 @@ async def test_subagent_reads_a_file_and_its_answer_is_the_result(tmp_path: Path
 
 async def test_subagent_has_only_read_only_tools_and_cannot_write(tmp_path: Path) -> None:
     runtime = ScriptedRuntime([call("create_file", path="x.txt", content="boom"), "I could not write."])
-    tool = make_task_tool(lambda: runtime, None, default_registry())
+    tool = make_task_tool(lambda: ChatEngine(runtime), None, default_registry())
     out = await tool.invoke(task_args("write x.txt"), ToolContext(cwd=tmp_path))
     assert not (tmp_path / "x.txt").exists()
     names = offered(runtime, 0)
@@ -62,7 +63,7 @@ async def test_agent_type_gives_prompt_and_tool_subset(layout: Layout) -> None:
     )
     types = discover_agent_types(layout.cwd, layout.config)
     runtime = ScriptedRuntime(["found nothing"])
-    tool = make_task_tool(lambda: runtime, types, default_registry())
+    tool = make_task_tool(lambda: ChatEngine(runtime), types, default_registry())
     assert "- finder: Finds files" in tool.description
     out = await tool.invoke(task_args(subagent_type="finder"), ToolContext(cwd=layout.cwd))
     assert out.text == "found nothing"
@@ -75,7 +76,7 @@ async def test_unknown_type_is_a_clear_error(layout: Layout) -> None:
     layout.write(layout.repo / ".claude" / "agents" / "reviewer.md", "---\nname: reviewer\n---\nReview.")
     runtime = ScriptedRuntime([])
     types = discover_agent_types(layout.cwd, layout.config)
-    tool = make_task_tool(lambda: runtime, types, default_registry())
+    tool = make_task_tool(lambda: ChatEngine(runtime), types, default_registry())
     out = await tool.invoke(task_args(subagent_type="planner"), ToolContext(cwd=layout.cwd))
     assert out.is_error
     assert "Unknown subagent_type 'planner'" in out.text and "explorer, reviewer" in out.text
@@ -85,7 +86,7 @@ async def test_unknown_type_is_a_clear_error(layout: Layout) -> None:
 async def test_long_answer_is_capped(tmp_path: Path) -> None:
     long_answer = "".join(f"line {i}: finding\n" for i in range(2000))[:20_000]  # varied, not a loop
     runtime = ScriptedRuntime([long_answer])
-    out = await make_task_tool(lambda: runtime, None, default_registry()).invoke(
+    out = await make_task_tool(lambda: ChatEngine(runtime), None, default_registry()).invoke(
         task_args(), ToolContext(cwd=tmp_path)
     )
     assert len(out.text) <= ANSWER_LIMIT and "truncated" in out.text and "20000" in out.text
@@ -93,21 +94,23 @@ async def test_long_answer_is_capped(tmp_path: Path) -> None:
 
 async def test_empty_reply_and_model_failure_are_reported(tmp_path: Path) -> None:
     runtime = ScriptedRuntime([""])
-    out = await make_task_tool(lambda: runtime, None, default_registry()).invoke(
+    out = await make_task_tool(lambda: ChatEngine(runtime), None, default_registry()).invoke(
         task_args(), ToolContext(cwd=tmp_path)
     )
     assert out.is_error and "without an answer" in out.text
     broken = ScriptedRuntime([])  # the model errors on its first request
-    out = await make_task_tool(lambda: broken, None, default_registry()).invoke(
+    out = await make_task_tool(lambda: ChatEngine(broken), None, default_registry()).invoke(
         task_args(), ToolContext(cwd=tmp_path)
     )
     assert out.is_error and out.text.startswith("The subagent failed:")
+    out = await make_task_tool(ChatEngine, None, default_registry()).invoke(task_args(), ToolContext(cwd=tmp_path))
+    assert out.is_error and "no model is loaded" in out.text
 
 
 async def test_round_limit_forces_a_text_answer(tmp_path: Path) -> None:
     turns: list[Any] = [call("glob", pattern=f"*.{i}") for i in range(7)] + ["gave up looking"]
     runtime = ScriptedRuntime(turns)
-    out = await make_task_tool(lambda: runtime, None, default_registry()).invoke(
+    out = await make_task_tool(lambda: ChatEngine(runtime), None, default_registry()).invoke(
         task_args(), ToolContext(cwd=tmp_path)
     )
     assert out.text == "gave up looking" and len(runtime.requests) == 8
@@ -126,7 +129,7 @@ async def test_parent_agent_uses_task_end_to_end(tmp_path: Path, monkeypatch: An
         "My subagent says 42.",  # parent
     ])
     registry = default_registry()
-    registry.register(make_task_tool(lambda: runtime, None, registry))
+    registry.register(make_task_tool(lambda: ChatEngine(runtime), None, registry))
     host = SessionHost(HostOptions(config_dir=tmp_path / "config"), runtime=runtime)
     session = await host.open(work, tools=registry)
     events = [event async for event in session.prompt("what is the answer?")]
@@ -146,7 +149,7 @@ async def test_cancelling_the_parent_stops_the_subagent(tmp_path: Path) -> None:
 
     runtime = ScriptedRuntime(["word " * 400], chunk_size=4, chunk_delay=0.01)
     ctx = ToolContext(cwd=tmp_path, cancel=asyncio.Event())
-    tool = make_task_tool(lambda: runtime, None, default_registry())
+    tool = make_task_tool(lambda: ChatEngine(runtime), None, default_registry())
     running = asyncio.ensure_future(tool.invoke(task_args(), ctx))
     await asyncio.sleep(0.1)
     ctx.cancel.set()  # type: ignore[union-attr]

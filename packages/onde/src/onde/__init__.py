@@ -1,25 +1,51 @@
-"""Onde: the ChatEngine SDK over qwen_runtime (history, tool calling, sampling presets)."""
+"""Onde: the ChatEngine SDK over qwen_runtime (history, tool calling, sampling presets).
 
-from qwen_runtime.types import Usage
+The only door to inference for apps built on it: models by name, the engine, its typed stream
+events and errors, and the message and tool types a conversation is made of.
+"""
+
+from qwen_runtime.runtime import Runtime
+from qwen_runtime.types import (
+    AssistantMessage,
+    Message,
+    SystemMessage,
+    ToolCallError,
+    ToolMessage,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
 
 from .config import GgufModelConfig, SamplingConfig
 from .engine import ChatEngine
 from .errors import (
     AlreadyLoaded,
+    BadModelName,
     Busy,
     Cancelled,
+    ContextOverflow,
     Inference,
     InferenceError,
     ModelBuild,
     NoModelLoaded,
     Other,
 )
+from .events import (
+    Done,
+    FinishReason,
+    GuardNotice,
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallFailed,
+    ToolCallReady,
+)
 from .history import ChatHistory, message_from_dict, message_to_dict
+from .models import ModelInfo, is_gguf_model, list_models, load_runtime
 from .types import (
     ChatMessage,
     ChatRole,
     EngineInfo,
-    StreamChunk,
     ToolAwareResult,
     ToolCallRequest,
     ToolDefinition,
@@ -28,26 +54,47 @@ from .types import (
 
 __all__ = [
     "AlreadyLoaded",
+    "AssistantMessage",
+    "BadModelName",
     "Busy",
     "Cancelled",
     "ChatEngine",
     "ChatHistory",
     "ChatMessage",
     "ChatRole",
+    "ContextOverflow",
+    "Done",
     "EngineInfo",
+    "FinishReason",
     "GgufModelConfig",
+    "GuardNotice",
     "Inference",
     "InferenceError",
+    "Message",
     "ModelBuild",
+    "ModelInfo",
     "NoModelLoaded",
     "Other",
+    "ReasoningDelta",
+    "Runtime",
     "SamplingConfig",
-    "StreamChunk",
+    "StreamEvent",
+    "SystemMessage",
+    "TextDelta",
     "ToolAwareResult",
+    "ToolCallError",
+    "ToolCallFailed",
+    "ToolCallReady",
     "ToolCallRequest",
     "ToolDefinition",
+    "ToolMessage",
     "ToolResult",
+    "ToolSpec",
     "Usage",
+    "UserMessage",
+    "is_gguf_model",
+    "list_models",
+    "load_runtime",
     "message_from_dict",
     "message_to_dict",
 ]

@@ -1,13 +1,14 @@
 """ChatEngine: a conversation with a local (or served) model, with tool calling.
 
-One code path: `_run` is an async generator over `runtime.astream` that yields StreamChunks. The
-async methods consume it directly, the sync ones step it on a private loop (`_loop`), and the
-non-streaming ones fold it into a `ToolAwareResult`.
+One code path: `_run` drives a `Generation` (`_generation`), an async generator over
+`runtime.astream` that yields `StreamEvent`s and ends with `Done`. The async methods consume it
+directly, the sync ones step it on a private loop (`_loop`), and the non-streaming ones fold it into
+a `ToolAwareResult`.
 
 History rules: the input of a turn (user text, tool results) is recorded when the turn starts and
 stays even when the generation is cancelled or fails; the reply is recorded only when it completes.
 A cancelled turn leaves no assistant message (its partial reply rides on `Cancelled.partial` and
-on the stream's last chunk). Thinking is dropped from recorded replies unless `keep_thinking`.
+on the stream's last event, `Done`). Thinking is dropped from recorded replies unless `keep_thinking`.
 """
 
 from __future__ import annotations
@@ -15,30 +16,22 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from qwen_runtime.runtime import CancelToken, Runtime
+from qwen_runtime.runtime import Runtime
 from qwen_runtime.types import (
     AssistantMessage,
     ChatRequest,
-    Completion,
-    Event,
-    Finished,
     Message,
-    ReasoningDelta,
     SystemMessage,
-    TextDelta,
-    ToolCallError,
-    ToolCallEvent,
     ToolMessage,
     ToolSpec,
-    Usage,
     UserMessage,
 )
 
+from ._generation import Generation, InFlight, Turn
 from ._loop import iterate_sync, run_sync
 from .config import GgufModelConfig, SamplingConfig
 from .errors import (
@@ -50,14 +43,13 @@ from .errors import (
     translate_generation_error,
     translate_load_error,
 )
+from .events import Done, StreamEvent
 from .history import ChatHistory
-from .repetition import Loop, RepetitionGuard
+from .models import load_runtime
 from .types import (
     ChatMessage,
     EngineInfo,
-    StreamChunk,
     ToolAwareResult,
-    ToolCallRequest,
     ToolDefinition,
     ToolResult,
 )
@@ -68,41 +60,10 @@ if TYPE_CHECKING:
 Tools = Sequence[ToolDefinition | ToolSpec]
 
 
-@dataclass(frozen=True)
-class _Turn:
-    messages: tuple[Message, ...]
-    tools: tuple[ToolSpec, ...]
-    tool_choice: str
-    sampling: SamplingConfig
-    record: bool
-    """Whether the reply goes into history (False for the stateless `generate`)."""
-
-
-class _Run:
-    """The generation in flight: what `cancel()` reaches from another thread."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.cancelled = False
-        self._token: CancelToken | None = None
-
-    def attach(self, token: CancelToken) -> None:
-        with self._lock:
-            self._token = token
-            if self.cancelled:
-                token.cancel()
-
-    def cancel(self) -> None:
-        with self._lock:
-            self.cancelled = True
-            if self._token is not None:
-                self._token.cancel()
-
-
 class ChatEngine:
     """A chat with history, tools and sampling presets over a qwen_runtime backend.
 
-    `runtime` is a backend object, a runtime name for `qwen_runtime.naming.load_runtime`
+    `runtime` is a backend object, a runtime name for `onde.load_runtime`
     ("openai:http://127.0.0.1:8080/v1#qwen3", a .gguf path, ...), or None to load one later.
     """
 
@@ -116,6 +77,8 @@ class ChatEngine:
         **runtime_options: Any,
     ) -> None:
         self._runtime: Runtime | None = None
+        self._owns_runtime = True
+        """False for a fork: the runtime is its parent's, and closing the fork leaves it loaded."""
         self._model: GgufModelConfig | None = None
         self._model_name: str | None = None
         self._system_prompt = system_prompt
@@ -125,7 +88,7 @@ class ChatEngine:
         self._last_tools: tuple[ToolSpec, ...] = ()
         self._busy = threading.Lock()
         self._state = threading.Lock()
-        self._current: _Run | None = None
+        self._current: InFlight | None = None
         if runtime is not None:
             self.load(runtime, **runtime_options)
 
@@ -146,7 +109,7 @@ class ChatEngine:
         """
         started = time.perf_counter()
         if isinstance(runtime, str):
-            built = self._build_named(runtime, **runtime_options)
+            built = load_runtime(runtime, **runtime_options)
         elif isinstance(runtime, Runtime):
             built = runtime
         else:
@@ -156,15 +119,6 @@ class ChatEngine:
 
     async def aload(self, runtime: Runtime | str, **kwargs: Any) -> float:
         return await asyncio.to_thread(self.load, runtime, **kwargs)
-
-    @staticmethod
-    def _build_named(name: str, **options: Any) -> Runtime:
-        try:
-            from qwen_runtime.naming import load_runtime
-
-            return load_runtime(name, **options)
-        except Exception as exc:
-            raise translate_load_error(exc) from exc
 
     def load_gguf_model(
         self,
@@ -213,6 +167,7 @@ class ChatEngine:
     ) -> None:
         with self._exclusive():
             old, self._runtime = self._runtime, runtime
+            owned, self._owns_runtime = self._owns_runtime, True
             self._model, self._model_name = config, name
             self._history.clear()
             self._last_tools = ()
@@ -220,17 +175,45 @@ class ChatEngine:
                 self._system_prompt = system_prompt
             if sampling is not None:
                 self._sampling = sampling
-        if old is not None and old is not runtime:
+        if old is not None and old is not runtime and owned:
             old.close()
 
     def unload_model(self) -> bool:
-        """Free the model (history is kept); False when none was loaded."""
+        """Free the model (history is kept); False when none was loaded. A fork only lets go of it."""
         with self._exclusive():
             old, self._runtime, self._model, self._model_name = self._runtime, None, None, None
+            owned, self._owns_runtime = self._owns_runtime, True
         if old is None:
             return False
-        old.close()
+        if owned:
+            old.close()
         return True
+
+    def fork(
+        self,
+        system_prompt: str | None,
+        *,
+        sampling: SamplingConfig | None = None,
+        keep_thinking: bool | None = None,
+    ) -> ChatEngine:
+        """A new engine on this engine's model with its own system prompt and an empty history: a
+        subagent. `sampling` and `keep_thinking` default to this engine's.
+
+        The two share one model: do not generate on both at once (a local runtime serializes the
+        two generations and each evicts the other's KV cache). Closing the fork leaves the model
+        loaded; unloading this engine unloads it for the fork too.
+        """
+        runtime = self._runtime
+        if runtime is None:
+            raise NoModelLoaded()
+        fork = ChatEngine(
+            system_prompt=system_prompt,
+            sampling=sampling or self._sampling,
+            keep_thinking=self._keep_thinking if keep_thinking is None else keep_thinking,
+        )
+        fork._runtime, fork._owns_runtime = runtime, False
+        fork._model, fork._model_name = self._model, self._model_name
+        return fork
 
     def is_loaded(self) -> bool:
         return self._runtime is not None
@@ -353,22 +336,22 @@ class ChatEngine:
     ) -> ToolAwareResult:
         return run_sync(self.agenerate(messages, sampling))
 
-    def stream_message(self, text: str) -> Iterator[StreamChunk]:
+    def stream_message(self, text: str) -> Iterator[StreamEvent]:
         return iterate_sync(self.astream_message(text))
 
     def stream_message_with_tools(
         self, text: str, tools: Tools, *, tool_choice: str = "auto"
-    ) -> Iterator[StreamChunk]:
+    ) -> Iterator[StreamEvent]:
         return iterate_sync(self.astream_message_with_tools(text, tools, tool_choice=tool_choice))
 
     def stream_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
-    ) -> Iterator[StreamChunk]:
+    ) -> Iterator[StreamEvent]:
         return iterate_sync(self.astream_tool_results(results, tools, tool_choice=tool_choice))
 
     def stream_generate(
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
-    ) -> Iterator[StreamChunk]:
+    ) -> Iterator[StreamEvent]:
         return iterate_sync(self.astream_generate(messages, sampling))
 
     # ------------------------------------------------------------ conversation: async
@@ -391,27 +374,27 @@ class ChatEngine:
     ) -> ToolAwareResult:
         return await _collect(self.astream_generate(messages, sampling))
 
-    def astream_message(self, text: str) -> AsyncIterator[StreamChunk]:
+    def astream_message(self, text: str) -> AsyncIterator[StreamEvent]:
         return self._run(lambda: self._user_turn(text, (), "auto"))
 
     def astream_message_with_tools(
         self, text: str, tools: Tools, *, tool_choice: str = "auto"
-    ) -> AsyncIterator[StreamChunk]:
+    ) -> AsyncIterator[StreamEvent]:
         return self._run(lambda: self._user_turn(text, _specs(tools), tool_choice))
 
     def astream_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
-    ) -> AsyncIterator[StreamChunk]:
+    ) -> AsyncIterator[StreamEvent]:
         return self._run(lambda: self._results_turn(results, tools, tool_choice))
 
     def astream_generate(
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
-    ) -> AsyncIterator[StreamChunk]:
-        def turn() -> _Turn:
+    ) -> AsyncIterator[StreamEvent]:
+        def turn() -> Turn:
             converted = tuple(_to_runtime_message(m) for m in messages)
             if not converted:
                 raise ValueError("generate() needs at least one message")
-            return _Turn(converted, (), "auto", sampling or self._sampling, record=False)
+            return Turn(converted, (), "auto", sampling or self._sampling, record=False)
 
         return self._run(turn)
 
@@ -423,6 +406,31 @@ class ChatEngine:
             return False
         run.cancel()
         return True
+
+    def prefill(self, tools: Tools = ()) -> int:
+        """Evaluate the system prompt and `tools` into the model's KV cache now (while the user types),
+        so the first turn, which starts with them, evaluates only the rest. Returns the tokens cached:
+        0 for runtimes without a local cache (servers, scripted). Blocking; `aprefill` in async code.
+
+        It does not take the engine's turn: a send that starts meanwhile waits for the model, it does
+        not fail with `Busy`. Errors are onde's (`ContextOverflow` when the prompt alone is too long).
+        """
+        runtime = self._runtime
+        if runtime is None:
+            raise NoModelLoaded()
+        system = (SystemMessage(self._system_prompt),) if self._system_prompt else ()
+        specs = _specs(tools)
+        if not system and not specs:
+            return 0
+        thinking = self._sampling.enable_thinking
+        request = ChatRequest(system, tools=specs, enable_thinking=thinking if thinking is not None else True)
+        try:
+            return runtime.prefill(request)
+        except Exception as exc:
+            raise translate_generation_error(exc) from exc
+
+    async def aprefill(self, tools: Tools = ()) -> int:
+        return await asyncio.to_thread(self.prefill, tools)
 
     # ------------------------------------------------------------ turns
 
@@ -443,16 +451,16 @@ class ChatEngine:
                 f"got {tool_choice!r}"
             )
 
-    def _user_turn(self, text: str, tools: tuple[ToolSpec, ...], tool_choice: str) -> _Turn:
+    def _user_turn(self, text: str, tools: tuple[ToolSpec, ...], tool_choice: str) -> Turn:
         if not isinstance(text, str):
             raise TypeError(f"message text must be a str, not {type(text).__name__}")
         self._check_tools(tools, tool_choice)
         self._history.append(UserMessage(text))
         if tools:
             self._last_tools = tools
-        return _Turn(self._prompt(), tools, tool_choice, self._sampling, record=True)
+        return Turn(self._prompt(), tools, tool_choice, self._sampling, record=True)
 
-    def _results_turn(self, results: Sequence[ToolResult], tools: Tools | None, tool_choice: str) -> _Turn:
+    def _results_turn(self, results: Sequence[ToolResult], tools: Tools | None, tool_choice: str) -> Turn:
         if not results:
             raise ValueError("send_tool_results needs at least one ToolResult")
         pending = {call.id: call for call in self._history.last_tool_calls()}
@@ -478,113 +486,32 @@ class ChatEngine:
             self._check_tools(specs, tool_choice)
             self._last_tools = specs
         self._history.append(*messages)
-        return _Turn(self._prompt(), specs, tool_choice, self._sampling, record=True)
+        return Turn(self._prompt(), specs, tool_choice, self._sampling, record=True)
 
     # ------------------------------------------------------------ the one code path
 
-    async def _run(self, prepare: Callable[[], _Turn]) -> AsyncIterator[StreamChunk]:
+    async def _run(self, prepare: Callable[[], Turn]) -> AsyncIterator[StreamEvent]:
         if not self._busy.acquire(blocking=False):
             raise Busy()
-        run = _Run()
+        in_flight = InFlight()
         with self._state:
-            self._current = run
+            self._current = in_flight
         try:
             runtime = self._runtime
             if runtime is None:
                 raise NoModelLoaded()
             turn = prepare()
-            async for chunk in self._generate(runtime, turn, run):
-                yield chunk
+            generation = Generation(runtime, turn, in_flight, self._record if turn.record else None)
+            async for event in generation.events():
+                yield event
         finally:
             with self._state:
                 self._current = None
             self._busy.release()
 
-    async def _generate(self, runtime: Runtime, turn: _Turn, run: _Run) -> AsyncIterator[StreamChunk]:
-        started = time.perf_counter()
-        sampling = turn.sampling
-        thinking = sampling.enable_thinking if sampling.enable_thinking is not None else True
-        budget = sampling.thinking_budget if thinking else None
-        watch_budget = budget is not None and not _enforces_budget(runtime)
-        request = ChatRequest(
-            messages=turn.messages,
-            tools=turn.tools,
-            sampling=sampling.to_runtime(),
-            enable_thinking=thinking,
-            tool_choice=turn.tool_choice,
-            thinking_budget=budget,
-        )
-        earlier: Completion | None = None  # the attempt the thinking budget cut short
-        text_loop: Loop | None = None
-        while True:
-            token = CancelToken()
-            run.attach(token)
-            part = Completion()
-            thought_tokens = 0
-            over_budget = False
-            text_guard, thought_guard = RepetitionGuard(), RepetitionGuard()
-            thought_loop = False
-            events = runtime.astream(request, token)
-            try:
-                async for event in events:
-                    if isinstance(event, ToolCallEvent) and not event.call.id:
-                        event = ToolCallEvent(replace(event.call, id=f"call_{uuid.uuid4().hex[:12]}"))
-                    part.add(event)
-                    if isinstance(event, TextDelta) and (looped := text_guard.feed(event.text)) is not None:
-                        yield StreamChunk("text", event.text)
-                        yield StreamChunk(
-                            "notice",
-                            f"the model kept repeating itself ({looped.repeats} times a {looped.period}-character "
-                            "block); generation stopped",
-                        )
-                        token.cancel()
-                        text_loop = looped
-                        part.add(Finished("length", "the model kept repeating itself"))
-                        break
-                    if isinstance(event, ReasoningDelta) and thought_guard.feed(event.text) and earlier is None:
-                        thought_loop = True  # like a spent thinking budget: answer without thinking
-                    if isinstance(event, ReasoningDelta):
-                        yield StreamChunk("reasoning", event.text)
-                        if watch_budget:
-                            thought_tokens += runtime.count_tokens(event.text)
-                            over_budget = budget is not None and thought_tokens > budget
-                    elif isinstance(event, TextDelta):
-                        yield StreamChunk("text", event.text)
-                    elif isinstance(event, ToolCallEvent):
-                        yield StreamChunk("tool_call", tool_call=ToolCallRequest.from_runtime(event.call))
-                    elif isinstance(event, ToolCallError):
-                        yield StreamChunk("tool_call_error", event.message, tool_call_error=event)
-                    # the producer may be far ahead of us: stop reading, not just generating
-                    if run.cancelled or over_budget or thought_loop:
-                        token.cancel()
-                        part.add(Finished("cancelled", "generation cancelled"))
-                        break
-            except Exception as exc:
-                raise translate_generation_error(exc) from exc
-            finally:
-                await _aclose(events)
-            if (over_budget or thought_loop) and not run.cancelled and earlier is None:
-                earlier = part
-                why = ("its thinking went round in circles" if thought_loop
-                       else f"thinking budget of {budget} tokens reached")
-                yield StreamChunk("notice", f"{why}; the model answers without further thinking")
-                request = replace(request, enable_thinking=False, thinking_budget=None)
-                watch_budget = False
-                continue
-            break
-        if part.finish_reason == "error":
-            raise Inference(part.finish_detail or "the runtime reported a generation error")
-        result = _result(part, earlier, time.perf_counter() - started, sampling.max_tokens)
-        if result.finish_reason != "cancelled" and turn.record:
-            self._history.append(
-                AssistantMessage(
-                    # one copy of a loop the guard stopped: the history must not teach the model the loop
-                    content=result.text[: len(result.text) - text_loop.surplus] if text_loop else result.text,
-                    reasoning=(result.reasoning or None) if self._keep_thinking else None,
-                    tool_calls=tuple(part.tool_calls),
-                )
-            )
-        yield StreamChunk("done", finish_reason=result.finish_reason, usage=result.usage, result=result)
+    def _record(self, reply: AssistantMessage) -> None:
+        """A completed reply goes into history, its thinking only when `keep_thinking`."""
+        self._history.append(reply if self._keep_thinking else replace(reply, reasoning=None))
 
     def _exclusive(self) -> _Exclusive:
         return _Exclusive(self._busy)
@@ -604,12 +531,12 @@ class _Exclusive:
         self._lock.release()
 
 
-async def _collect(chunks: AsyncIterator[StreamChunk]) -> ToolAwareResult:
+async def _collect(events: AsyncIterator[StreamEvent]) -> ToolAwareResult:
     result: ToolAwareResult | None = None
-    async for chunk in chunks:
-        if chunk.result is not None:
-            result = chunk.result
-    if result is None:  # _generate always ends with a done chunk
+    async for event in events:
+        if isinstance(event, Done):
+            result = event.result
+    if result is None:  # a generation always ends with Done
         raise Inference("the generation ended without a result")
     if result.finish_reason == "cancelled":
         raise Cancelled(partial=result)
@@ -639,59 +566,3 @@ def _to_runtime_message(message: ChatMessage | Message) -> Message:
     if isinstance(message, SystemMessage | UserMessage | AssistantMessage | ToolMessage):
         return message
     raise TypeError(f"expected a ChatMessage (or a qwen_runtime message), not {type(message).__name__}")
-
-
-async def _aclose(events: AsyncIterator[Event]) -> None:
-    aclose = getattr(events, "aclose", None)
-    if aclose is not None:
-        await aclose()
-
-
-def _enforces_budget(runtime: Runtime) -> bool:
-    """Whether the runtime closes `</think>` at `thinking_budget` itself (else the engine watches)."""
-    return bool(runtime.enforces_thinking_budget)
-
-
-def _merge_usage(first: Usage, second: Usage) -> Usage:
-    return replace(
-        second,
-        completion_tokens=first.completion_tokens + second.completion_tokens,
-        reasoning_tokens=first.reasoning_tokens + second.reasoning_tokens,
-        prompt_ms=first.prompt_ms + second.prompt_ms,
-        generation_ms=first.generation_ms + second.generation_ms,
-    )
-
-
-def _result(part: Completion, earlier: Completion | None, seconds: float, max_tokens: int) -> ToolAwareResult:
-    reasoning = (earlier.reasoning if earlier else "") + part.reasoning
-    result = ToolAwareResult(
-        text=part.text,
-        reasoning=reasoning,
-        tool_calls=[ToolCallRequest.from_runtime(c) for c in part.tool_calls],
-        tool_call_errors=list(part.tool_call_errors),
-        usage=_merge_usage(earlier.usage, part.usage) if earlier else part.usage,
-        duration_secs=seconds,
-        finish_reason=part.finish_reason,
-        thinking_truncated=earlier is not None,
-    )
-    return replace(result, empty_reason=_empty_reason(result, max_tokens))
-
-
-def _empty_reason(result: ToolAwareResult, max_tokens: int) -> str | None:
-    if result.text.strip() or result.tool_calls:
-        return None
-    if result.finish_reason == "cancelled":
-        return "the generation was cancelled before the model answered"
-    if result.tool_call_errors:
-        first = result.tool_call_errors[0]
-        return f"the model tried to call a tool but the call was invalid: {first.message}"
-    if result.finish_reason == "length":
-        if result.reasoning:
-            return (
-                f"the model spent all {max_tokens} tokens (max_tokens) thinking and gave no answer; "
-                "raise max_tokens or set a thinking_budget"
-            )
-        return f"the model hit max_tokens ({max_tokens}) before answering"
-    if result.reasoning:
-        return "the model spent its tokens thinking and gave no answer"
-    return "the model returned an empty reply"

@@ -8,7 +8,9 @@ attributes of the base (`except InferenceError.Cancelled`), the way the Rust enu
     ├── NoModelLoaded    a call that needs a model before one was loaded
     ├── AlreadyLoaded    kept for parity with the original (loading replaces, so onde never raises it)
     ├── ModelBuild       the model could not be found, downloaded or loaded
-    ├── Inference        generation failed (context overflow, server error, runtime failure)
+    │   └── BadModelName     the name itself is malformed or unknown (also a ValueError)
+    ├── Inference        generation failed (server error, runtime failure)
+    │   └── ContextOverflow  the prompt does not fit the context window (compact and retry)
     ├── Cancelled        cancel() stopped the generation; `partial` holds what was produced
     ├── Busy             a second call while a generation is running on the same engine
     └── Other            anything else the runtime raised
@@ -28,7 +30,9 @@ class InferenceError(Exception):
     NoModelLoaded: ClassVar[type[NoModelLoaded]]
     AlreadyLoaded: ClassVar[type[AlreadyLoaded]]
     ModelBuild: ClassVar[type[ModelBuild]]
+    BadModelName: ClassVar[type[BadModelName]]
     Inference: ClassVar[type[Inference]]
+    ContextOverflow: ClassVar[type[ContextOverflow]]
     Cancelled: ClassVar[type[Cancelled]]
     Busy: ClassVar[type[Busy]]
     Other: ClassVar[type[Other]]
@@ -47,8 +51,26 @@ class ModelBuild(InferenceError):
     pass
 
 
+class BadModelName(ModelBuild, ValueError):
+    """A runtime name that names nothing loadable; its message lists the accepted forms."""
+
+
 class Inference(InferenceError):
     pass
+
+
+class ContextOverflow(Inference):
+    """The prompt does not fit the model's context window: shorten (compact) the history and retry.
+
+    `prompt_tokens` and `context_size` are the runtime's counts, None when it did not say.
+    """
+
+    def __init__(
+        self, message: str, *, prompt_tokens: int | None = None, context_size: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.prompt_tokens = prompt_tokens
+        self.context_size = context_size
 
 
 class Cancelled(InferenceError):
@@ -71,7 +93,9 @@ class Other(InferenceError):
 InferenceError.NoModelLoaded = NoModelLoaded
 InferenceError.AlreadyLoaded = AlreadyLoaded
 InferenceError.ModelBuild = ModelBuild
+InferenceError.BadModelName = BadModelName
 InferenceError.Inference = Inference
+InferenceError.ContextOverflow = ContextOverflow
 InferenceError.Cancelled = Cancelled
 InferenceError.Busy = Busy
 InferenceError.Other = Other
@@ -86,10 +110,12 @@ def translate_load_error(exc: BaseException) -> InferenceError:
 
 def translate_generation_error(exc: BaseException) -> InferenceError:
     """A runtime's generation failure as onde's variant (caller raises it `from exc`)."""
-    from qwen_runtime.errors import GenerationCancelled, QwenRuntimeError
+    from qwen_runtime.errors import ContextOverflowError, GenerationCancelled, QwenRuntimeError
 
     if isinstance(exc, InferenceError):
         return exc
+    if isinstance(exc, ContextOverflowError):
+        return ContextOverflow(str(exc), prompt_tokens=exc.prompt_tokens, context_size=exc.context_size)
     if isinstance(exc, GenerationCancelled):
         return Cancelled(str(exc) or "generation cancelled")
     if isinstance(exc, QwenRuntimeError):

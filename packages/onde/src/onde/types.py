@@ -1,4 +1,4 @@
-"""The SDK's value types: messages, tools, results and stream chunks.
+"""The SDK's value types: messages, tools and results (the stream's events are in `events`).
 
 They mirror the original's (ToolDefinition with a JSON-string schema, ToolCallRequest with JSON-string
 arguments) and convert losslessly to and from qwen_runtime's protocol types, which history stores.
@@ -14,6 +14,7 @@ from typing import Any, Literal
 from qwen_runtime.registry import human_size
 from qwen_runtime.types import (
     AssistantMessage,
+    FinishReason,
     Message,
     SystemMessage,
     ToolCall,
@@ -47,24 +48,25 @@ class ToolCallRequest:
     """A tool call the model made; `arguments` is the JSON text, `parsed_arguments` the object."""
 
     id: str
-    function_name: str
+    name: str
+    """The tool's name (as in `ToolDefinition.name` and `ToolResult.name`)."""
     arguments: str = "{}"
 
     def __post_init__(self) -> None:
-        if not self.function_name:
-            raise ValueError("a tool call needs a function_name")
-        _json_object(self.arguments, f"arguments of tool call {self.function_name!r}")
+        if not self.name:
+            raise ValueError("a tool call needs a name")
+        _json_object(self.arguments, f"arguments of tool call {self.name!r}")
 
     @property
     def parsed_arguments(self) -> dict[str, Any]:
-        return _json_object(self.arguments, f"arguments of tool call {self.function_name!r}")
+        return _json_object(self.arguments, f"arguments of tool call {self.name!r}")
 
     @classmethod
     def from_runtime(cls, call: ToolCall) -> ToolCallRequest:
-        return cls(id=call.id, function_name=call.name, arguments=call.arguments_json())
+        return cls(id=call.id, name=call.name, arguments=call.arguments_json())
 
     def to_runtime(self) -> ToolCall:
-        return ToolCall(id=self.id, name=self.function_name, arguments=self.parsed_arguments)
+        return ToolCall(id=self.id, name=self.name, arguments=self.parsed_arguments)
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,7 @@ class ToolAwareResult:
     tool_call_errors: list[ToolCallError] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     duration_secs: float = 0.0
-    finish_reason: str = "stop"
+    finish_reason: FinishReason = "stop"
     empty_reason: str | None = None
     thinking_truncated: bool = False
     """True when the thinking budget cut the reasoning short and the model answered without it."""
@@ -213,27 +215,6 @@ class ToolAwareResult:
     @property
     def is_empty(self) -> bool:
         return self.empty_reason is not None
-
-
-ChunkKind = Literal["reasoning", "text", "tool_call", "tool_call_error", "notice", "done"]
-
-
-@dataclass(frozen=True)
-class StreamChunk:
-    """A piece of a streamed reply. Reasoning and text arrive as separate kinds; the last chunk is
-    `done` and carries the finish reason, usage and the whole `result`."""
-
-    kind: ChunkKind
-    delta: str = ""
-    tool_call: ToolCallRequest | None = None
-    tool_call_error: ToolCallError | None = None
-    finish_reason: str | None = None
-    usage: Usage | None = None
-    result: ToolAwareResult | None = None
-
-    @property
-    def done(self) -> bool:
-        return self.kind == "done"
 
 
 @dataclass(frozen=True)

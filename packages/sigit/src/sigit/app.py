@@ -14,9 +14,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from onde import ChatEngine, SamplingConfig
-from qwen_runtime.runtime import Runtime
-from qwen_runtime.types import ChatRequest, SystemMessage
+from onde import ChatEngine, Runtime, SamplingConfig, ToolSpec, is_gguf_model, load_runtime
 
 from .agent.compaction import Compactor
 from .agent.events import AgentEvent, Notice, TurnFinished, TurnStarted
@@ -69,15 +67,13 @@ class SessionHost:
             return self._fixed_runtime
         with self._lock:
             if name not in self._runtimes:
-                from qwen_runtime.naming import load_runtime, parse_runtime_name
-
                 options = dict(self.options.runtime_options)
                 report = self.options.on_download
                 if report is not None:
                     options["progress"] = lambda done, total: report(name, done, total)
                 if settings.n_ctx:
                     options.setdefault("n_ctx", settings.n_ctx)
-                elif parse_runtime_name(name).kind in ("registry", "gguf", "hf"):
+                elif is_gguf_model(name):
                     # an agent needs room: ~5k tokens of system prompt and tools, then files and output
                     options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
                 self._runtimes[name] = load_runtime(name, **options)
@@ -161,8 +157,7 @@ class SessionHost:
         if registry.names():
             # evaluate the system prompt and tool schemas now, while the user types: the first turn
             # then starts from the KV cache (a no-op for servers and scripted models)
-            warm = ChatRequest((SystemMessage(system_prompt),), tools=tuple(registry.to_specs()))
-            task = asyncio.ensure_future(asyncio.to_thread(_prefill, runtime, warm))
+            task = asyncio.ensure_future(asyncio.to_thread(_prefill, engine, registry.to_specs()))
             self._prefills.add(task)  # a reference, so the task is not collected mid-way
             task.add_done_callback(self._prefills.discard)
         commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
@@ -205,7 +200,7 @@ class SessionHost:
             registry.register(make_skill_tool(skills))
         if "task" not in registry:  # a caller's own registry may bring its own
             registry.register(
-                make_task_tool(lambda: engine.runtime, agent_types, registry, sampling=lambda: engine.sampling,
+                make_task_tool(lambda: engine, agent_types, registry, sampling=lambda: engine.sampling,
                                policy=policy)
             )
         return [str(w) for w in [*skills.warnings, *agent_types.warnings]]
@@ -225,9 +220,9 @@ def _seconds(table: dict[str, Any], key: str, default: float) -> float:
     return float(value) if isinstance(value, int | float) and value > 0 else default
 
 
-def _prefill(runtime: Runtime, request: ChatRequest) -> int:
+def _prefill(engine: ChatEngine, tools: Sequence[ToolSpec]) -> int:
     try:
-        return runtime.prefill(request)
+        return engine.prefill(tools)
     except Exception:  # a warm-up that fails costs only speed; the real turn reports real errors
         log.debug("prefill failed", exc_info=True)
         return 0

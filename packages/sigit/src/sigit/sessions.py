@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from qwen_runtime.types import Message, UserMessage
+from onde import Message, UserMessage
 
 from sigit.errors import UsageError
 

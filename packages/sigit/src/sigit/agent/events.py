@@ -1,13 +1,17 @@
 """The one stream of typed events the agent yields; every frontend is an adapter over it.
 
 Event names are API (headless stream-json, ACP updates and the TUI all read them), so each is a
-frozen dataclass told apart by its `type` literal.
+frozen dataclass told apart by its `type` literal. Reasoning and text fragments are onde's (the
+runtime's) own `ReasoningDelta` and `TextDelta`: one type from the model to the screen.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
+
+from onde import ReasoningDelta as ReasoningDelta
+from onde import TextDelta as TextDelta
 
 StopReason: TypeAlias = Literal["end_turn", "max_turns", "max_tokens", "cancelled", "error", "refusal"]
 
@@ -17,18 +21,6 @@ class TurnStarted:
     prompt: str
     session_id: str
     type: Literal["turn_started"] = "turn_started"
-
-
-@dataclass(frozen=True)
-class ReasoningDelta:
-    text: str
-    type: Literal["reasoning_delta"] = "reasoning_delta"
-
-
-@dataclass(frozen=True)
-class TextDelta:
-    text: str
-    type: Literal["text_delta"] = "text_delta"
 
 
 @dataclass(frozen=True)

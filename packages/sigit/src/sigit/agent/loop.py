@@ -13,8 +13,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from onde import ChatEngine, ChatMessage, InferenceError, ToolAwareResult, ToolCallRequest, ToolResult
-from qwen_runtime.types import ToolSpec
+from onde import (
+    ChatEngine,
+    ChatMessage,
+    Done,
+    GuardNotice,
+    InferenceError,
+    StreamEvent,
+    ToolAwareResult,
+    ToolCallRequest,
+    ToolResult,
+    ToolSpec,
+)
 
 from ..checkpoints import CheckpointStore, paths_touched
 from ..permissions import PermissionPolicy
@@ -82,13 +92,13 @@ class _Turn:
 
     def repeated(self, call: ToolCallRequest) -> str | None:
         """The refusal for the REPEAT_LIMIT-th identical call of this prompt (it is not run), else None."""
-        key = f"{call.function_name}:{_canonical(call.arguments)}"
+        key = f"{call.name}:{_canonical(call.arguments)}"
         self.seen[key] += 1
         if self.seen[key] < REPEAT_LIMIT:
             return None
         self.force_text = True
         return (
-            f"Not run: this exact {call.function_name} call was already made {self.seen[key] - 1} times "
+            f"Not run: this exact {call.name} call was already made {self.seen[key] - 1} times "
             "in this turn with the same result. Do not repeat it; answer the user in text with what you have."
         )
 
@@ -208,14 +218,14 @@ class Agent:
         reply, results = turn.reply, []
         for call in reply.tool_calls:
             if self.cancelled:
-                results.append(ToolResult(call.id, "Cancelled by the user.", call.function_name))
+                results.append(ToolResult(call.id, "Cancelled by the user.", call.name))
                 continue
             refusal = turn.repeated(call)
             if refusal is not None:
-                yield Notice(f"Repetition guard: {call.function_name} called again with the same arguments; "
+                yield Notice(f"Repetition guard: {call.name} called again with the same arguments; "
                              "the model must now answer in text.", "warning")
-                yield ToolFinished(call.id, call.function_name, refusal, is_error=True)
-                results.append(ToolResult(call.id, refusal, call.function_name))
+                yield ToolFinished(call.id, call.name, refusal, is_error=True)
+                results.append(ToolResult(call.id, refusal, call.name))
                 continue
             output: ToolOutput | None = None
             async for item in self._run_tool(call):
@@ -227,7 +237,7 @@ class Agent:
             content = output.text
             if reply.tool_call_errors:  # some calls parsed, others did not: the model hears of both
                 content += "\n\n" + _format_call_errors(reply)
-            results.append(ToolResult(call.id, content, call.function_name))
+            results.append(ToolResult(call.id, content, call.name))
         if self.cancelled:
             self._push_results(results)
             self._end(turn, "cancelled")
@@ -235,22 +245,22 @@ class Agent:
         last_round = turn.force_text or turn.rounds >= self.max_rounds - 1
         turn.next_round = self.engine.astream_tool_results(results, None if last_round else turn.specs)
 
-    async def _model_round(self, stream: AsyncIterator[Any]) -> AsyncIterator[AgentEvent | ToolAwareResult]:
-        async for chunk in stream:
-            if chunk.kind == "reasoning":
-                yield ReasoningDelta(chunk.delta)
-            elif chunk.kind == "text":
-                yield TextDelta(chunk.delta)
-            elif chunk.kind == "notice":
-                yield Notice(chunk.delta, "warning")
-            elif chunk.kind == "done" and chunk.result is not None:
-                if chunk.finish_reason == "cancelled":
+    async def _model_round(
+        self, stream: AsyncIterator[StreamEvent]
+    ) -> AsyncIterator[AgentEvent | ToolAwareResult]:
+        async for event in stream:
+            if isinstance(event, ReasoningDelta | TextDelta):
+                yield event
+            elif isinstance(event, GuardNotice):
+                yield Notice(event.message, "warning")
+            elif isinstance(event, Done):
+                if event.finish_reason == "cancelled":
                     self._cancel.set()
-                yield chunk.result
+                yield event.result
 
     async def _run_tool(self, call: ToolCallRequest) -> AsyncIterator[AgentEvent | ToolOutput]:
         """One call: prepared once (validated, its subjects declared), judged, run."""
-        name = call.function_name
+        name = call.name
         try:
             args = call.parsed_arguments
         except ValueError as exc:
@@ -341,7 +351,7 @@ class Agent:
             self.engine.push_history(ChatMessage.tool(res.tool_call_id, res.content, res.name))
 
     def _answer_unrun(self, calls: Sequence[ToolCallRequest], why: str) -> None:
-        self._push_results([ToolResult(c.id, f"Not run: {why}.", c.function_name) for c in calls])
+        self._push_results([ToolResult(c.id, f"Not run: {why}.", c.name) for c in calls])
 
     def _usage(self, result: ToolAwareResult) -> UsageUpdated:
         usage = result.usage

@@ -1,6 +1,6 @@
 """The `task` tool: hands a self-contained question to a subagent and returns its answer.
 
-The subagent is a fresh `ChatEngine` on the parent's runtime, so it has its own history and never
+The subagent is a fork of the parent's `ChatEngine` (the same model, its own history), so it never
 sees the parent's conversation. It gets read-only tools only and a few rounds. Sharing one local
 model is safe because the parent awaits the tool: the two never generate at the same time.
 """
@@ -11,9 +11,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from onde import ChatEngine, SamplingConfig
+from onde import ChatEngine, NoModelLoaded, SamplingConfig
 from pydantic import Field
-from qwen_runtime.runtime import Runtime
 
 from sigit.agent.events import AgentEvent, PermissionAsked, PermissionReply, TurnFinished
 from sigit.agent.loop import Agent, Approver
@@ -36,7 +35,7 @@ your read-only tools (read, list and search files) and then answer.
 - Your final reply is all the other agent will see. Make it self-contained and concise: the \
 findings, with file paths (and line numbers where useful), and say what you could not find."""
 
-RuntimeProvider = Callable[[], Runtime | None]
+EngineProvider = Callable[[], ChatEngine]
 SamplingProvider = Callable[[], SamplingConfig]
 EventSink = Callable[[AgentEvent], None]
 
@@ -74,7 +73,7 @@ def task_tool_description(agent_types: AgentTypeSet) -> str:
 
 
 def make_task_tool(
-    runtime_provider: RuntimeProvider,
+    engine_provider: EngineProvider,
     agent_types: AgentTypeSet | None,
     base_registry: ToolRegistry,
     *,
@@ -86,7 +85,7 @@ def make_task_tool(
 ) -> Tool[TaskArgs]:
     """The `task` tool.
 
-    `runtime_provider` returns the parent's loaded model (e.g. `lambda: engine.runtime`);
+    `engine_provider` returns the parent's engine (the subagent is its `fork()`);
     `base_registry` is read when a task starts, so tools registered later count; `sampling`
     returns the sampling to use (default: Qwen 3 thinking, 4096 tokens); `policy` is the parent's
     (its deny rules then bind the subagent too); `on_event` sees the subagent's events (progress).
@@ -95,15 +94,14 @@ def make_task_tool(
 
     async def run(args: TaskArgs, ctx: ToolContext) -> ToolOutput:
         agent_type = _resolve_type(args.subagent_type, types)
-        runtime = runtime_provider()
-        if runtime is None:
-            raise ToolError("task cannot run: no model is loaded.")
         tools = _registry_for(agent_type, base_registry)
-        engine = ChatEngine(
-            runtime,
-            system_prompt=_system_prompt(agent_type, ctx.cwd, tools, max_rounds),
-            sampling=sampling() if sampling is not None else default_subagent_sampling(),
-        )
+        try:
+            engine = engine_provider().fork(
+                _system_prompt(agent_type, ctx.cwd, tools, max_rounds),
+                sampling=sampling() if sampling is not None else default_subagent_sampling(),
+            )
+        except NoModelLoaded:
+            raise ToolError("task cannot run: no model is loaded.") from None
         sub_context = ToolContext(
             cwd=ctx.cwd, processes=ctx.processes, todos=[], attribution=ctx.attribution, fs=ctx.fs,
             command_timeout=ctx.command_timeout,
@@ -113,7 +111,7 @@ def make_task_tool(
             policy=policy if policy is not None else _read_only_policy(ctx.cwd),
             approver=_refuse_for(tools), max_rounds=max_rounds,
         )
-        if not runtime.supports_tools:
+        if not engine.info().tool_capable:
             agent.tools_enabled = False
         finished = await _drive(agent, args.prompt, ctx.cancel, on_event)
         label = args.description.strip() or "task"

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from onde import ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
-from qwen_runtime.types import ToolSpec
 
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects

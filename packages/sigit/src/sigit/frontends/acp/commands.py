@@ -72,9 +72,9 @@ def parse_command(text: str) -> tuple[str, str] | None:
 
 
 def model_names(current: str) -> list[str]:
-    from qwen_runtime.registry import REGISTRY
+    from onde import list_models
 
-    names = [entry.key for entry in REGISTRY]
+    names = [model.key for model in list_models()]
     return names if current in names else [current, *names]
 
 

@@ -38,7 +38,7 @@ from acp.schema import (
     UsageUpdate,
     UserMessageChunk,
 )
-from qwen_runtime.types import AssistantMessage, Message, ToolMessage, UserMessage
+from onde import AssistantMessage, Message, ToolMessage, UserMessage
 
 from ...agent.events import (
     AgentEvent,

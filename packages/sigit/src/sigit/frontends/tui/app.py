@@ -29,7 +29,7 @@ from .input import PromptInput
 from .session_view import SessionView
 
 if TYPE_CHECKING:
-    from qwen_runtime.runtime import Runtime
+    from onde import Runtime
 
     from ...app import AgentSession, SessionHost
 

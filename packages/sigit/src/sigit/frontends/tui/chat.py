@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Static
 
 if TYPE_CHECKING:
-    from qwen_runtime.types import Message
+    from onde import Message
     from rich.console import RenderableType
     from rich.syntax import Syntax
 
@@ -158,8 +158,8 @@ PastItem = Callable[[], Widget]
 
 def past_items(messages: Sequence[Message]) -> list[PastItem]:
     """One widget factory per thing shown for a saved conversation; widgets are built only when mounted."""
-    from qwen_runtime.types import AssistantMessage, ToolMessage
-    from qwen_runtime.types import UserMessage as RtUser
+    from onde import AssistantMessage, ToolMessage
+    from onde import UserMessage as RtUser
 
     results = {m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage)}
     items: list[PastItem] = []

@@ -78,15 +78,11 @@ class PermissionScreen(ModalScreen[PermissionReply]):
 
 def model_options(current: str) -> list[Option]:
     """Registry models with size, cached mark and tool-capable mark (the file lookup is a stat)."""
-    from qwen_runtime.download import cached_path
-    from qwen_runtime.registry import REGISTRY
+    from onde import list_models
 
     options = []
-    for entry in REGISTRY:
-        try:
-            cached = cached_path(entry.repo_id, entry.filename) is not None
-        except Exception:  # an unreadable cache is "not cached", never a crash
-            cached = False
+    for entry in list_models():
+        cached = entry.is_cached()  # an unreadable cache is "not cached", never a crash
         line = Text()
         line.append("● " if entry.key == current else "  ", style="bold green")
         line.append(f"{entry.key:<22}", style="bold")
