@@ -114,13 +114,15 @@ def test_engine_has_sync_and_async_forms_of_each_call() -> None:
         "send_message_with_tools",
         "send_tool_results",
         "generate",
+        "continue_reply",
         "load_gguf_model",
         "load",
         "prefill",
     ):
         assert callable(getattr(onde.ChatEngine, name))
         assert callable(getattr(onde.ChatEngine, "a" + name))
-    for name in ("stream_message", "stream_message_with_tools", "stream_tool_results", "stream_generate"):
+    for name in ("stream_message", "stream_message_with_tools", "stream_tool_results", "stream_generate",
+                 "stream_continue_reply"):
         assert callable(getattr(onde.ChatEngine, name))
         assert callable(getattr(onde.ChatEngine, "a" + name))
     assert callable(onde.ChatEngine.fork)

@@ -276,3 +276,45 @@ async def test_permission_prompt_carries_what_the_tool_declares(open_session: Op
     assert edit.preview is not None and "+a = 10" in edit.preview and "+b = 20" in edit.preview
     assert edit.change is not None and edit.change.new_text == "a = 10\nb = 20\n"
     assert command.kind == "execute" and command.command == "make test" and command.preview == "make test"
+
+
+def _overflowing_model(limit: int) -> Any:
+    """A scripted model whose context holds `limit` messages: longer prompts overflow, as in llama.cpp."""
+    from qwen_runtime.errors import ContextOverflowError
+    from qwen_runtime.types import ChatRequest
+    from sigit.agent.compaction import SUMMARY_PROMPT
+
+    def respond(request: ChatRequest) -> str:
+        if request.messages[-1].content == SUMMARY_PROMPT:
+            return "The user greeted the model several times."
+        if len(request.messages) > limit:
+            raise ContextOverflowError(len(request.messages) * 100, limit * 100)
+        return f"reply to {len(request.messages)} messages"
+
+    return respond
+
+
+async def test_a_context_overflow_compacts_the_conversation_and_retries(
+    open_session: OpenSession, workdir: Path
+) -> None:
+    session, runtime = await open_session(_overflowing_model(limit=9))
+    for n in range(4):
+        assert (await collect(session, f"hello {n}"))[-1].stop_reason == "end_turn"  # type: ignore[union-attr]
+    events = await collect(session, "and once more")
+    finished = events[-1]
+    assert isinstance(finished, TurnFinished) and finished.stop_reason == "end_turn", finished
+    assert finished.text == "reply to 8 messages" and finished.rounds == 1
+    notices = [e.message for e in events if isinstance(e, Notice)]
+    assert any("no longer fits" in m for m in notices) and any(m.startswith("Compacted 3 messages") for m in notices)
+    retried = runtime.requests[-1].messages
+    assert "[Conversation summary]" in retried[1].content and retried[-1].content == "and once more"
+    assert session.session.messages[-1].content == "reply to 8 messages"  # saved as the reply
+
+
+async def test_a_context_that_overflows_again_after_compacting_ends_the_turn_with_the_reason(
+    open_session: OpenSession, workdir: Path
+) -> None:
+    session, _ = await open_session(_overflowing_model(limit=1))
+    finished = (await collect(session, "hello"))[-1]
+    assert isinstance(finished, TurnFinished) and finished.stop_reason == "error"
+    assert finished.error is not None and "context window" in finished.error

@@ -331,6 +331,9 @@ class ChatEngine:
     ) -> ToolAwareResult:
         return run_sync(self.asend_tool_results(results, tools, tool_choice=tool_choice))
 
+    def continue_reply(self, tools: Tools | None, *, tool_choice: str = "auto") -> ToolAwareResult:
+        return run_sync(self.acontinue_reply(tools, tool_choice=tool_choice))
+
     def generate(
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
     ) -> ToolAwareResult:
@@ -348,6 +351,9 @@ class ChatEngine:
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
     ) -> Iterator[StreamEvent]:
         return iterate_sync(self.astream_tool_results(results, tools, tool_choice=tool_choice))
+
+    def stream_continue_reply(self, tools: Tools | None, *, tool_choice: str = "auto") -> Iterator[StreamEvent]:
+        return iterate_sync(self.astream_continue_reply(tools, tool_choice=tool_choice))
 
     def stream_generate(
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
@@ -369,6 +375,9 @@ class ChatEngine:
     ) -> ToolAwareResult:
         return await _collect(self.astream_tool_results(results, tools, tool_choice=tool_choice))
 
+    async def acontinue_reply(self, tools: Tools | None, *, tool_choice: str = "auto") -> ToolAwareResult:
+        return await _collect(self.astream_continue_reply(tools, tool_choice=tool_choice))
+
     async def agenerate(
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
     ) -> ToolAwareResult:
@@ -386,6 +395,14 @@ class ChatEngine:
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
     ) -> AsyncIterator[StreamEvent]:
         return self._run(lambda: self._results_turn(results, tools, tool_choice))
+
+    def astream_continue_reply(
+        self, tools: Tools | None, *, tool_choice: str = "auto"
+    ) -> AsyncIterator[StreamEvent]:
+        """The model's reply to the history as it stands, nothing appended first: after a
+        `ContextOverflow` the caller shortens the history (the turn's input is still in it) and asks
+        again with this. `tools` as in `send_tool_results` (None: same tools in the prompt, none offered)."""
+        return self._run(lambda: self._continue_turn(tools, tool_choice))
 
     def astream_generate(
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
@@ -477,16 +494,25 @@ class ChatEngine:
                     f"the last assistant turn made {', '.join(sorted(pending))}"
                 )
             messages.append(ToolMessage(result.tool_call_id, result.content, result.name or call.name))
-        if tools is None:
-            # keep the same tool list in the prompt (its prefix, and the KV cache, stay valid) but
-            # offer none: the model must answer in text
-            specs, tool_choice = self._last_tools, "none"
-        else:
-            specs = _specs(tools)
-            self._check_tools(specs, tool_choice)
-            self._last_tools = specs
+        specs, tool_choice = self._offer(tools, tool_choice)
         self._history.append(*messages)
         return Turn(self._prompt(), specs, tool_choice, self._sampling, record=True)
+
+    def _continue_turn(self, tools: Tools | None, tool_choice: str) -> Turn:
+        if not self._history.messages():
+            raise ValueError("there is no conversation to continue: the history is empty")
+        specs, tool_choice = self._offer(tools, tool_choice)
+        return Turn(self._prompt(), specs, tool_choice, self._sampling, record=True)
+
+    def _offer(self, tools: Tools | None, tool_choice: str) -> tuple[tuple[ToolSpec, ...], str]:
+        """The tools in the prompt and the choice offered. None keeps the last tool list in the prompt
+        (its prefix, and the KV cache, stay valid) but offers none: the model must answer in text."""
+        if tools is None:
+            return self._last_tools, "none"
+        specs = _specs(tools)
+        self._check_tools(specs, tool_choice)
+        self._last_tools = specs
+        return specs, tool_choice
 
     # ------------------------------------------------------------ the one code path
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from onde import ChatEngine, ChatMessage, ChatRole
+from onde import ChatEngine, ChatMessage, ChatRole, ContextOverflow
 
 from .events import Notice, UsageUpdated
 
@@ -47,10 +47,25 @@ class Compactor:
         # never start the kept tail on tool results whose calls were summarized away
         while tail_start < len(rest) and rest[tail_start].role is ChatRole.TOOL:
             tail_start += 1
-        request = [*history, ChatMessage.user(SUMMARY_PROMPT)]
-        result = await engine.agenerate(request)
-        summary = result.text.strip() or "(the model returned no summary)"
         kept = rest[tail_start:]
+        summary = await self._summarize(engine, system, rest[:tail_start])
         engine.set_history([*system, ChatMessage.user(f"[Conversation summary]\n{summary}"), *kept])
         dropped = len(rest) - len(kept)
         return Notice(f"Compacted {dropped} messages into a summary; kept the last {len(kept)}.")
+
+    async def _summarize(self, engine: ChatEngine, system: list[ChatMessage], older: list[ChatMessage]) -> str:
+        """The model's summary of `older`. When even that does not fit the context (compaction after a
+        `ContextOverflow`), the oldest half is left out, and the summary says so, until it fits."""
+        left_out = 0
+        while older:
+            try:
+                result = await engine.agenerate([*system, *older, ChatMessage.user(SUMMARY_PROMPT)])
+            except ContextOverflow:
+                cut = max(1, len(older) // 2)
+                while cut < len(older) and older[cut].role is ChatRole.TOOL:  # no orphaned tool results
+                    cut += 1
+                left_out, older = left_out + cut, older[cut:]
+                continue
+            summary = result.text.strip() or "(the model returned no summary)"
+            return f"({left_out} earlier messages did not fit and were left out.)\n{summary}" if left_out else summary
+        return f"({left_out} earlier messages did not fit the context and were left out.)"

@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeAlias
 from onde import (
     ChatEngine,
     ChatMessage,
+    ContextOverflow,
     Done,
     GuardNotice,
     InferenceError,
@@ -81,6 +82,8 @@ class _Turn:
     specs: list[ToolSpec]
     next_round: AsyncIterator[Any]
     """The model's next reply, streaming."""
+    offered: list[ToolSpec] | None
+    """The tools that round offers (None: none, answer in text); a retry after compaction offers the same."""
     rounds: int = 0
     text: str = ""
     outcome: Outcome = "answer"
@@ -89,6 +92,8 @@ class _Turn:
     force_text: bool = False
     """The repetition guard fired: the next round offers no tools."""
     seen: Counter[str] = field(default_factory=Counter)
+    compacted: bool = False
+    """The context overflowed once in this prompt and the conversation was compacted."""
 
     def repeated(self, call: ToolCallRequest) -> str | None:
         """The refusal for the REPEAT_LIMIT-th identical call of this prompt (it is not run), else None."""
@@ -163,7 +168,7 @@ class Agent:
         self.checkpoints.begin_turn()
         yield TurnStarted(prompt, self.session_id)
         specs = self.tool_specs()
-        turn = _Turn(specs, self.engine.astream_message_with_tools(prompt, specs))
+        turn = _Turn(specs, self.engine.astream_message_with_tools(prompt, specs), specs)
         while turn.finished is None:
             async for event in self.step(turn):
                 yield event
@@ -184,6 +189,13 @@ class Agent:
                     reply = item
                 else:
                     yield item
+        except ContextOverflow as exc:
+            if self.cancelled or turn.compacted or self.compactor is None:
+                self._end(turn, "cancelled" if self.cancelled else "error", None if self.cancelled else str(exc))
+                return
+            async for event in self._compact_and_retry(turn, exc):
+                yield event
+            return
         except InferenceError as exc:
             self._end(turn, "cancelled" if self.cancelled else "error", None if self.cancelled else str(exc))
             return
@@ -205,7 +217,7 @@ class Agent:
             # the model tried to call a tool but the call could not be parsed: tell it, let it retry
             explanation = _format_call_errors(reply)
             yield Notice(explanation, "warning")
-            turn.outcome = "retry"
+            turn.outcome, turn.offered = "retry", turn.specs
             turn.next_round = self.engine.astream_message_with_tools(explanation, turn.specs)
         else:
             if reply.empty_reason:
@@ -243,7 +255,22 @@ class Agent:
             self._end(turn, "cancelled")
             return
         last_round = turn.force_text or turn.rounds >= self.max_rounds - 1
-        turn.next_round = self.engine.astream_tool_results(results, None if last_round else turn.specs)
+        turn.offered = None if last_round else turn.specs
+        turn.next_round = self.engine.astream_tool_results(results, turn.offered)
+
+    async def _compact_and_retry(self, turn: _Turn, overflow: ContextOverflow) -> AsyncIterator[AgentEvent]:
+        """The prompt no longer fits the context: compact the conversation once, then ask again."""
+        assert self.compactor is not None
+        turn.compacted = True
+        yield Notice(f"The conversation no longer fits the model's context ({overflow}); compacting it.", "warning")
+        try:
+            yield await self.compactor.compact(self.engine)
+        except InferenceError as exc:
+            self._end(turn, "error", f"{overflow}; compacting the conversation failed too: {exc}")
+            return
+        turn.rounds -= 1  # the round that overflowed produced nothing: it does not count
+        turn.outcome = "retry"
+        turn.next_round = self.engine.astream_continue_reply(turn.offered)
 
     async def _model_round(
         self, stream: AsyncIterator[StreamEvent]
