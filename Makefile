@@ -20,6 +20,8 @@ setup:
 lint:
 	$(PY) -m ruff check packages tests bench examples
 	$(PY) -m mypy packages/qwen_runtime/src packages/onde/src packages/sigit/src
+	# layer contracts (pyproject's [tool.importlinter]): nothing imports upwards
+	.venv/bin/lint-imports --no-cache
 
 test: lint
 	$(PY) -m pytest -q tests
