@@ -92,7 +92,7 @@ async def test_round_limit_offers_no_tools_on_last_round(open_session: OpenSessi
     turns = [call("list_directory", path=".")] + [call("glob", pattern=f"*{i}") for i in range(2)]
     session, runtime = await open_session(turns, max_rounds=3)
     events = await collect(session, "loop")
-    assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "max_turns"
+    assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "max_rounds"
     assert runtime.requests[2].offered_tools() == ()
     assert runtime.requests[0].offered_tools() != ()
 

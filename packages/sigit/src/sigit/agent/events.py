@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeAlias
 from onde import ReasoningDelta as ReasoningDelta
 from onde import TextDelta as TextDelta
 
-StopReason: TypeAlias = Literal["end_turn", "max_turns", "max_tokens", "cancelled", "error", "refusal"]
+StopReason: TypeAlias = Literal["end_turn", "max_rounds", "max_tokens", "cancelled", "error", "refusal"]
 
 
 @dataclass(frozen=True)

@@ -210,7 +210,7 @@ class Agent:
         if reply.tool_calls and turn.rounds >= self.max_rounds:
             yield Notice(f"Stopped after {self.max_rounds} rounds of tool calls.", "warning")
             self._answer_unrun(reply.tool_calls, "not run: the round limit was reached")
-            self._end(turn, "max_turns")
+            self._end(turn, "max_rounds")
         elif reply.tool_calls:
             turn.outcome, turn.reply = "calls", reply
         elif reply.tool_call_errors and turn.rounds < self.max_rounds and not turn.force_text:

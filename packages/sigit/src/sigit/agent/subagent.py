@@ -220,7 +220,7 @@ def _output(finished: TurnFinished | None, label: str, limit: int) -> ToolOutput
         return ToolOutput(detail, True, title=title)
     if not text:
         why = {
-            "max_turns": f"it used all {finished.rounds} rounds without answering",
+            "max_rounds": f"it used all {finished.rounds} rounds without answering",
             "max_tokens": "it ran out of tokens (probably while thinking)",
         }.get(finished.stop_reason, "its reply was empty")
         return ToolOutput(

@@ -103,7 +103,7 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
     if finished is None:
         out.result(None, "error", "the turn ended without a result", started, agent_session.id, True)
         return EXIT_ERROR
-    subtype = {"end_turn": "success", "max_tokens": "success", "max_turns": "error_max_turns"}.get(
+    subtype = {"end_turn": "success", "max_tokens": "success", "max_rounds": "error_max_turns"}.get(
         finished.stop_reason, "error_during_execution"
     )
     is_error = subtype != "success"

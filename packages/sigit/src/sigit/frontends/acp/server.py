@@ -60,7 +60,7 @@ MODES: tuple[tuple[str, str, str], ...] = (
     ("plan", "Plan", "Read-only: investigate and answer with a plan; nothing is changed"),
     ("bypass", "Bypass permissions", "Run everything without asking (deny rules still apply)"),
 )
-STOP_REASONS = {"end_turn": "end_turn", "max_tokens": "max_tokens", "max_turns": "max_turn_requests",
+STOP_REASONS = {"end_turn": "end_turn", "max_tokens": "max_tokens", "max_rounds": "max_turn_requests",
                 "cancelled": "cancelled", "refusal": "refusal"}
 
 
