@@ -208,6 +208,8 @@ def test_a_launcher_that_cannot_confine_never_runs_the_command(
     done = subprocess.run(argv, env=wrapped.env, capture_output=True, text=True, check=False)
     assert done.returncode == 126
     assert "sigit sandbox: could not confine the command" in done.stderr
+    note = sandbox.explain(done.returncode, done.stderr)
+    assert note is not None and note.startswith("not run: the sandbox could not be set up (bind ")
     assert not (outside / "ran.txt").exists()
 
 

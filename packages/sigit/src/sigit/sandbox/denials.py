@@ -33,9 +33,9 @@ _PROTECTED_GIT = re.compile(r"(?:^|/)\.git/(?:modules/.+/)?(?:hooks(?:/|$)|confi
 
 @dataclass(frozen=True)
 class Denial:
-    """What the sandbox refused: a write to `path`, or the network."""
+    """What the sandbox refused: a write to `path`, the network, or the command itself (setup failed)."""
 
-    kind: Literal["write", "network"]
+    kind: Literal["write", "network", "setup"]
     sentence: str
     path: str | None = None
 
@@ -44,6 +44,9 @@ def find_denial(returncode: int, output: str, policy: SandboxPolicy) -> Denial |
     """The first denial the sandbox explains in `output`, or None (also when the command succeeded)."""
     if returncode == 0 or not policy.enabled:
         return None
+    setup = re.search(r"^sigit sandbox: could not confine the command: (.*)$", output, re.MULTILINE)
+    if setup is not None:
+        return Denial("setup", f"not run: the sandbox could not be set up ({setup.group(1).strip()})")
     for line in output.splitlines():
         if _WRITE_ERRORS.search(line):
             for candidate in _paths_in(line):

@@ -46,7 +46,8 @@ def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces:
     writable = [*policy.writable_roots(), *protection.writable]
     args: list[str] = []
     network_off = not policy.network
-    if namespaces:
+    namespaces = namespaces and bool(protection.pins or protection.read_only or network_off)
+    if namespaces:  # only when needed: they cost a millisecond or two per start
         args.append("--userns")
         if network_off:
             args.append("--netns")
