@@ -222,3 +222,24 @@ def test_files_in_the_workspace_cannot_hijack_the_launcher(
     result = run(make_sandbox(), "echo fine", workspace, PYTHONPATH=str(workspace), PYTHONSTARTUP=str(workspace))
     assert result.stdout == "fine\n"
     assert os.listdir(outside) == []
+
+
+@pytest.mark.parametrize("hide", ["dir", "socket"])
+def test_service_sockets_are_hidden(
+    make_sandbox: MakeSandbox, run: Run, workspace: Path, outside: Path, hide: str
+) -> None:
+    """A unix socket reached by path (a session bus, docker.sock) would run code outside the sandbox."""
+    service = outside / "run"
+    service.mkdir()
+    path = service / "bus.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        server.listen(4)
+        code = f"import socket; socket.socket(socket.AF_UNIX).connect({str(path)!r}); print('connected')"
+        connect = f'$PYTHON -c "{code}"'
+        open_door = run(make_sandbox(network=True, masked=()), connect, workspace)
+        assert "connected" in open_door.stdout  # without the mask, Landlock alone lets it through
+        masked = (str(service) if hide == "dir" else str(path),)
+        for network in (False, True):
+            hidden = run(make_sandbox(network=network, masked=masked), connect, workspace)
+            assert hidden.returncode != 0 and "connected" not in hidden.stdout, hidden.stdout

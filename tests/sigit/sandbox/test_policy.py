@@ -46,3 +46,12 @@ def test_bad_settings_name_the_key(tmp_path: Path, section: dict[str, object], m
     with pytest.raises(UsageError) as caught:
         SandboxPolicy.from_settings(section, workspace=tmp_path, mode=mode)
     assert message in str(caught.value)
+
+
+def test_masked_paths_never_hide_a_writable_root(tmp_path: Path) -> None:
+    (tmp_path / "run/sock").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    policy = SandboxPolicy(workspace=tmp_path / "ws", cache_dirs=(),
+                           masked=(str(tmp_path / "run"), str(tmp_path), str(tmp_path / "ws/sub"), "/no/such"))
+    assert policy.masked_paths() == ((tmp_path / "run").resolve(),)
+    assert "/run/user/{uid}" in SandboxPolicy(workspace=tmp_path).masked

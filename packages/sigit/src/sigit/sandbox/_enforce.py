@@ -20,6 +20,7 @@ Plan arguments (each option takes its values as separate words; paths are absolu
     --lo                  bring `lo` up in that network namespace
     --pin PATH            bind PATH onto itself, so it cannot be renamed or removed (EBUSY)
     --ro PATH             bind PATH onto itself read-only
+    --mask PATH           hide PATH: an empty read-only tmpfs over a directory, /dev/null over a file
     --fs MASK             Landlock file-system rights to handle (0: no file-system rules)
     --net MASK            Landlock network rights to handle (no port is allowed)
     --scope MASK          Landlock scopes (abstract unix sockets, signals)
@@ -207,6 +208,18 @@ def bind_read_only(path: str) -> None:
     _mount(None, path, MS_BIND | MS_REMOUNT | MS_RDONLY | _locked_flags(path), "remount read-only")
 
 
+def mask(path: str) -> None:
+    if os.path.isdir(path):
+        _mount_fs("tmpfs", path, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=755")
+    else:
+        _mount("/dev/null", path, MS_BIND, "hide")
+
+
+def _mount_fs(fstype: str, target: str, flags: int, data: str) -> None:
+    _check(int(_c().mount(fstype.encode(), target.encode(), fstype.encode(), ctypes.c_ulong(flags),
+                          data.encode())), f"hide {target}")
+
+
 def loopback_up() -> None:
     import _socket  # not `socket`: its enum import would add milliseconds to every start
 
@@ -229,6 +242,7 @@ class Plan:
         self.userns = self.netns = self.lo = False
         self.pins: list[str] = []
         self.read_only: list[str] = []
+        self.masks: list[str] = []
         self.fs = self.net = self.scope = 0
         self.rules: list[tuple[int, str]] = []
         self.argv: list[str] = []
@@ -245,8 +259,8 @@ def parse(args: Sequence[str]) -> Plan:
         if word in ("--userns", "--netns", "--lo"):
             setattr(plan, word[2:], True)
             i += 1
-        elif word in ("--pin", "--ro"):
-            (plan.pins if word == "--pin" else plan.read_only).append(args[i + 1])
+        elif word in ("--pin", "--ro", "--mask"):
+            {"--pin": plan.pins, "--ro": plan.read_only, "--mask": plan.masks}[word].append(args[i + 1])
             i += 2
         elif word in ("--fs", "--net", "--scope"):
             setattr(plan, word[2:], int(args[i + 1]))
@@ -269,6 +283,8 @@ def apply(plan: Plan) -> None:
             pin(path)
         for path in plan.read_only:
             bind_read_only(path)
+        for path in plan.masks:
+            mask(path)
         if plan.netns and plan.lo:
             loopback_up()
     if plan.fs or plan.net or plan.scope:

@@ -3,7 +3,8 @@
 Landlock restricts writes to the writable roots (reads stay open) and, from ABI 4, refuses TCP
 bind/connect; from ABI 6 it also keeps signals and abstract unix sockets inside the sandbox (a
 command cannot `kill` sigit or talk to a session bus). A user + mount namespace adds what Landlock
-cannot express: read-only `.git/hooks` and `.git/config` inside a writable workspace. With the
+cannot express: read-only `.git/hooks` and `.git/config` inside a writable workspace, and service
+sockets hidden (policy.DEFAULT_MASKED: connecting by path escapes Landlock). With the
 network off, a network namespace leaves the command only its own loopback (`lo` up only when
 `loopback = true`), which also stops UDP and DNS, which Landlock does not cover.
 """
@@ -46,7 +47,8 @@ def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces:
     writable = [*policy.writable_roots(), *protection.writable]
     args: list[str] = []
     network_off = not policy.network
-    namespaces = namespaces and bool(protection.pins or protection.read_only or network_off)
+    masked = policy.masked_paths() if namespaces else ()
+    namespaces = namespaces and bool(protection.pins or protection.read_only or masked or network_off)
     if namespaces:  # only when needed: they cost a millisecond or two per start
         args.append("--userns")
         if network_off:
@@ -57,6 +59,8 @@ def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces:
             args += ["--pin", str(path)]
         for path in protection.read_only:
             args += ["--ro", str(path)]
+        for path in masked:
+            args += ["--mask", str(path)]
     args += ["--fs", str(rights)]
     if network_off and support.landlock_network and not (policy.loopback and namespaces):
         # Landlock cannot tell loopback from the rest: with loopback allowed, the netns does the job.
@@ -86,6 +90,8 @@ def bwrap_argv(policy: SandboxPolicy, bwrap: str, argv: list[str]) -> list[str]:
         out += ["--bind", str(path), str(path)]
     for path in protection.read_only:
         out += ["--ro-bind", str(path), str(path)]
+    for path in policy.masked_paths():
+        out += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
     if not policy.network:
         out.append("--unshare-net")
     return [*out, "--", *argv]

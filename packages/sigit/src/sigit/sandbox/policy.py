@@ -63,6 +63,20 @@ DEVICE_DIRS: tuple[str, ...] = ("/dev/pts", "/dev/shm")
 # Relative to each writable root: kept read-only even though the root is writable.
 DEFAULT_PROTECTED: tuple[str, ...] = (".git/hooks", ".git/config")
 
+# Hidden from the command (an empty directory or /dev/null mounted over them): unix sockets of
+# services that would run code for it outside the sandbox. Landlock does not cover connecting to a
+# socket by path, so `systemd-run --user ...` through the session's systemd or bus in
+# /run/user/UID, or `docker run -v /:/host ...` through docker.sock, would otherwise escape.
+# `{uid}` is the user's id. Paths that hold a writable root are never hidden.
+DEFAULT_MASKED: tuple[str, ...] = (
+    "/run/user/{uid}",
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/run/podman/podman.sock",
+    "/run/containerd/containerd.sock",
+    "/run/snapd.socket",
+)
+
 _KEYS = {"mode", "network", "loopback", "writable_dirs", "cache_dirs"}
 
 
@@ -77,6 +91,7 @@ class SandboxPolicy:
     network: bool = False
     loopback: bool = False
     protected: tuple[str, ...] = DEFAULT_PROTECTED
+    masked: tuple[str, ...] = DEFAULT_MASKED
     temp_dir: Path | None = field(default=None)
 
     def __post_init__(self) -> None:
@@ -129,6 +144,21 @@ class SandboxPolicy:
         if self.temp_dir is not None and self.mode != "off":
             roots += _existing_dirs((self.temp_dir,))
         return tuple(dict.fromkeys(roots))
+
+    def masked_paths(self) -> tuple[Path, ...]:
+        """Existing `masked` paths, resolved, leaving out any that hold or sit in a writable root."""
+        if self.mode == "off":
+            return ()
+        roots = self.writable_roots()
+        found: list[Path] = []
+        for raw in self.masked:
+            path = Path(os.path.realpath(raw.format(uid=os.getuid())))
+            if not os.path.lexists(path):
+                continue
+            if any(path == r or path in r.parents or r in path.parents for r in roots):
+                continue
+            found.append(path)
+        return tuple(dict.fromkeys(found))
 
     def describe(self) -> str:
         """One line for a status bar or `/status`: `workspace-write, network off`."""

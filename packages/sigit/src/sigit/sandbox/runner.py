@@ -67,8 +67,8 @@ def decide(policy: SandboxPolicy, support: SandboxSupport) -> Enforcement:
         warnings: list[str] = []
         userns = support.user_namespaces
         if not userns:
-            warnings.append(f"sandbox: .git/hooks and .git/config stay writable: user namespaces are "
-                            f"unavailable ({userns_why})")
+            warnings.append(f"sandbox: .git/hooks and .git/config stay writable and service sockets "
+                            f"(/run/user/UID, docker.sock) reachable: user namespaces are unavailable ({userns_why})")
         net = False
         if wants_net_off:
             if userns or support.landlock_network:
