@@ -77,3 +77,20 @@ def test_without_git_nothing_is_pinned(tmp_path: Path, support: SandboxSupport) 
         assert "--pin" not in sandbox.wrap(["true"], {}).argv
     finally:
         sandbox.close()
+
+
+def test_a_workspace_inside_a_repository_does_not_get_its_git_dir(
+    tmp_path: Path, support: SandboxSupport, run: Run
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    git(repo, "init", "-q")
+    (repo / "top.txt").write_text("top\n")
+    with open_sandbox(SandboxPolicy(workspace=repo / "sub", cache_dirs=()), support) as sandbox:
+        commit = run(sandbox, "echo s > s.txt && git add s.txt", repo / "sub")
+        assert commit.returncode != 0
+        assert (sandbox.explain(commit.returncode, commit.stdout) or "").startswith(
+            f"blocked by the sandbox: write to {repo}/.git/index.lock outside the workspace"), commit.stdout
+        assert (repo / "sub/s.txt").exists()
+        assert run(sandbox, "echo x >> ../top.txt", repo / "sub").returncode != 0
+    assert (repo / "top.txt").read_text() == "top\n"

@@ -8,7 +8,10 @@ index stay writable: commits work.
 
 Linked worktrees and submodules keep their git directory elsewhere (`.git` is a file saying
 `gitdir: ...`); that directory (and the common one it shares) becomes writable so commits work there
-too, with the same read-only parts. A repository that a command creates (`git init` in a folder
+too, with the same read-only parts. A workspace that is a folder inside a repository does not get
+the repository's git directory: its working tree reaches beyond the workspace, and refs or an index
+written there would let a later checkout outside the sandbox write anywhere in it; commits from
+such a folder fail with a sandbox denial. A repository that a command creates (`git init` in a folder
 that had none) is protected from the next command on, not during the command that made it.
 """
 
@@ -41,13 +44,14 @@ def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
     """What to protect under each writable root, for the `protected` names (`.git/hooks`, ...)."""
     result = GitProtection()
     names = tuple(protected)
+    git_names = [n[len(".git/"):] for n in names if n.startswith(".git/")]
     for root in roots:
-        dot_git = root / ".git"
-        git_names = [n[len(".git/"):] for n in names if n.startswith(".git/")]
-        if git_names and (dot_git.is_dir() or dot_git.is_file()):
-            result.pins.append(dot_git)
+        dot_git = _find_dot_git(root)
+        if git_names and dot_git is not None:
+            if dot_git not in result.pins:
+                result.pins.append(dot_git)
             for git_dir in _git_dirs(dot_git):
-                if not _inside(git_dir, root):
+                if not _inside(git_dir, root) and git_dir not in result.writable:
                     result.writable.append(git_dir)
                 _protect_git_dir(git_dir, git_names, result)
         for name in names:
@@ -71,6 +75,11 @@ def _protect_git_dir(git_dir: Path, names: list[str], result: GitProtection) -> 
                 for name in (*names, *EXTRA_CONTROL):
                     result.add_read_only(Path(dirpath) / name)
                 dirnames[:] = [d for d in dirnames if d == "modules"]
+
+
+def _find_dot_git(root: Path) -> Path | None:
+    dot_git = root / ".git"
+    return dot_git if dot_git.is_dir() or dot_git.is_file() else None
 
 
 def _git_dirs(dot_git: Path) -> list[Path]:

@@ -121,6 +121,12 @@ class Sandbox:
     def warnings(self) -> tuple[str, ...]:
         return self.enforcement.warnings
 
+    def describe(self) -> str:
+        """For a status bar or `/status`: `workspace-write, network off`, or why it is off."""
+        if self.active or not self.policy.enabled:
+            return self.policy.describe()
+        return f"off ({self.policy.mode} unavailable here)"
+
     def wrap(self, argv: Sequence[str], env: Mapping[str, str]) -> SandboxedCommand:
         """The argv and environment that run `argv` confined (unchanged when the sandbox is off)."""
         command, environ = list(argv), dict(env)
