@@ -152,7 +152,7 @@ class SandboxPolicy:
         roots = self.writable_roots()
         found: list[Path] = []
         for raw in self.masked:
-            path = Path(os.path.realpath(raw.format(uid=os.getuid())))
+            path = Path(os.path.realpath(raw.format(uid=getattr(os, "getuid", lambda: 0)())))
             if not os.path.lexists(path):
                 continue
             if any(path == r or path in r.parents or r in path.parents for r in roots):
