@@ -18,7 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="siGit Code: a local-first coding agent. With no arguments in a terminal, opens the app.",
         epilog="Subcommands: `sigit acp` serves the Agent Client Protocol on stdio (for Zed); "
         "`sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` manages "
-        "saved sessions.",
+        "saved sessions; `sigit sandbox check` shows what the OS sandbox enforces here.",
     )
     parser.add_argument("--version", action="version", version=f"sigit {__version__}")
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
@@ -50,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         from .frontends.sessions_cli import run_sessions
 
         return run_sessions(args_list[1:])
+    if args_list and args_list[0] == "sandbox":
+        from .sandbox.check import run_check
+
+        return run_check(args_list[1:])
     if args_list and args_list[0] == "acp":
         args_list = ["--acp", *args_list[1:]]
     init = bool(args_list) and args_list[0] == "init"

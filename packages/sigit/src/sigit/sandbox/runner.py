@@ -1,0 +1,169 @@
+"""A policy made concrete on this machine: pick the mechanism once, then wrap each command.
+
+    sandbox = open_sandbox(policy)          # probes the OS once per process, makes the temp dir
+    for line in sandbox.warnings: ...       # say them: a weaker sandbox is never silent
+    cmd = sandbox.wrap(["sh", "-c", command], env)
+    proc = await asyncio.create_subprocess_exec(*cmd.argv, env=cmd.env, ...)
+    note = sandbox.explain(returncode, output)   # "blocked by the sandbox: ..." or None
+    sandbox.close()                         # removes the temp dir
+
+Linux: Landlock (+ user/mount/network namespaces where allowed), else bubblewrap, else off with a
+warning that names why. macOS: Seatbelt through `sandbox-exec` (untested here). Elsewhere: off, warned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .denials import explain_denial
+from .linux import bwrap_argv, landlock_plan
+from .macos import seatbelt_argv
+from .policy import SandboxMode, SandboxPolicy
+from .support import INTERPRETER, SandboxSupport, detect_support, launcher_argv
+
+Mechanism = Literal["landlock", "bubblewrap", "seatbelt", "none"]
+
+
+@dataclass(frozen=True)
+class Enforcement:
+    """What will actually be enforced for the policy on this machine."""
+
+    mechanism: Mechanism
+    filesystem: bool = False  # writes confined to the writable roots
+    git_read_only: bool = False  # .git/hooks and .git/config read-only
+    network: bool = False  # network off enforced (False when the policy allows the network)
+    namespaces: bool = False  # user namespaces in use (Landlock mechanism)
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SandboxedCommand:
+    """What to pass to `create_subprocess_exec`: the argv (launcher first) and the environment."""
+
+    argv: list[str]
+    env: dict[str, str]
+
+
+def decide(policy: SandboxPolicy, support: SandboxSupport) -> Enforcement:
+    """Choose the mechanism and list every way it falls short of the policy."""
+    if not policy.enabled:
+        return Enforcement("none")
+    wants_net_off = not policy.network
+    if support.system == "Darwin":
+        if support.sandbox_exec:
+            return Enforcement("seatbelt", True, True, wants_net_off)
+        return Enforcement("none", warnings=(f"sandbox off: {support.sandbox_exec or 'sandbox-exec'} "
+                                             "is missing on this Mac",))
+    if support.system != "Linux":
+        return Enforcement("none", warnings=(f"sandbox off: no sandbox for {support.system} yet",))
+    userns_why = support.user_namespaces_error or "not allowed"
+    if support.landlock_abi >= 1:
+        warnings: list[str] = []
+        userns = support.user_namespaces
+        if not userns:
+            warnings.append(f"sandbox: .git/hooks and .git/config stay writable and service sockets "
+                            f"(/run/user/UID, docker.sock) reachable: user namespaces are unavailable ({userns_why})")
+        net = False
+        if wants_net_off:
+            if userns or support.landlock_network:
+                net = True
+                if policy.loopback and not userns:
+                    warnings.append("sandbox: loopback refused too: allowing it needs user namespaces "
+                                    f"({userns_why}); only TCP is refused, UDP still works")
+                elif not userns:
+                    warnings.append(f"sandbox: only TCP is refused (UDP and DNS still work): user "
+                                    f"namespaces are unavailable ({userns_why})")
+            else:
+                warnings.append(f"sandbox: the network stays on: Landlock ABI {support.landlock_abi} has no "
+                                f"network rules (needs 4) and user namespaces are unavailable ({userns_why})")
+        if any(Path(INTERPRETER).is_relative_to(root) for root in policy.writable_roots()):
+            warnings.append(f"sandbox: the Python that starts sandboxed commands ({INTERPRETER}) is in a "
+                            "writable directory; a command could replace it")
+        return Enforcement("landlock", True, userns, net, userns, tuple(warnings))
+    if support.bwrap and support.user_namespaces:
+        return Enforcement("bubblewrap", True, True, wants_net_off,
+                           warnings=("sandbox: Landlock is missing; using bubblewrap",))
+    why = f"Landlock is not available (kernel {support.kernel})"
+    why += ", and bubblewrap is " + ("not installed" if not support.bwrap else f"unusable ({userns_why})")
+    return Enforcement("none", warnings=(f"sandbox off: {why}",))
+
+
+class Sandbox:
+    """One session's sandbox: its policy (with the private temp dir), its enforcement, its warnings."""
+
+    def __init__(self, policy: SandboxPolicy, support: SandboxSupport | None = None) -> None:
+        self.support = support if support is not None else (detect_support() if policy.enabled else None)
+        self.enforcement = decide(policy, self.support) if self.support else Enforcement("none")
+        if self.enforcement.mechanism != "none" and policy.temp_dir is None:
+            temp = Path(tempfile.mkdtemp(prefix="sigit-sandbox-")).resolve()
+            policy = dataclasses.replace(policy, temp_dir=temp)
+            self._owned_temp: Path | None = temp
+        else:
+            self._owned_temp = None
+        self.policy = policy
+
+    @property
+    def active(self) -> bool:
+        return self.enforcement.mechanism != "none"
+
+    @property
+    def mode(self) -> SandboxMode:
+        """The mode in force: the policy's, or `off` where nothing could enforce it."""
+        return self.policy.mode if self.active else "off"
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.enforcement.warnings
+
+    def describe(self) -> str:
+        """For a status bar or `/status`: `workspace-write, network off`, or why it is off."""
+        if self.active or not self.policy.enabled:
+            return self.policy.describe()
+        return f"off ({self.policy.mode} unavailable here)"
+
+    def wrap(self, argv: Sequence[str], env: Mapping[str, str]) -> SandboxedCommand:
+        """The argv and environment that run `argv` confined (unchanged when the sandbox is off)."""
+        command, environ = list(argv), dict(env)
+        if not self.active:
+            return SandboxedCommand(command, environ)
+        temp = str(self.policy.temp_dir)
+        environ.update(TMPDIR=temp, TMP=temp, TEMP=temp)
+        mechanism = self.enforcement.mechanism
+        if mechanism == "landlock":
+            assert self.support is not None
+            plan = landlock_plan(self.policy, self.support, namespaces=self.enforcement.namespaces)
+            return SandboxedCommand(launcher_argv(plan.args, command), environ)
+        if mechanism == "bubblewrap":
+            assert self.support is not None and self.support.bwrap is not None
+            return SandboxedCommand(bwrap_argv(self.policy, self.support.bwrap, command), environ)
+        assert self.support is not None and self.support.sandbox_exec is not None
+        return SandboxedCommand(seatbelt_argv(self.policy, command, self.support.sandbox_exec), environ)
+
+    def explain(self, returncode: int, output: str) -> str | None:
+        """The plain sentence for a sandbox denial in a failed command's output, or None."""
+        if not self.active:
+            return None
+        return explain_denial(returncode, output, self.policy)
+
+    def close(self) -> None:
+        """Remove the private temp dir (background commands should be ended first)."""
+        if self._owned_temp is not None:
+            shutil.rmtree(self._owned_temp, ignore_errors=True)
+            self._owned_temp = None
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_sandbox(policy: SandboxPolicy, support: SandboxSupport | None = None) -> Sandbox:
+    """The sandbox for a session; `support` defaults to probing this machine (cached)."""
+    return Sandbox(policy, support)
