@@ -221,12 +221,15 @@ class SigitApp(App[int]):
             return
         view = self.view
         pane_id = str(view.query_ancestor(TabPane).id)
-        await view.close()
-        tabs = self.query_one(TabbedContent)
-        await tabs.remove_pane(pane_id)
-        remaining = self.views[-1].query_ancestor(TabPane)
-        self._current = str(remaining.id)
+        remaining = [v for v in self.views if v is not view][-1]
+        # Show the remaining tab BEFORE removing this one: removing the active tab makes Textual
+        # activate its right-hand neighbour (History) by a message that could arrive after ours.
+        self._current = str(remaining.query_ancestor(TabPane).id)
         self.show_tab(self._current)
+        await view.close()
+        await self.query_one(TabbedContent).remove_pane(pane_id)
+        remaining.prompt_input.focus()
+        self.refresh_status()
 
     # ------------------------------------------------------------------ turns and commands
 
