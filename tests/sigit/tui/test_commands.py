@@ -39,14 +39,17 @@ async def test_plan_and_permissions_change_the_mode(make_app: MakeApp) -> None:
     app, _ = make_app([])
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
-        policy = app.require_session().agent.policy
+        session = app.require_session()
         await send(app, pilot, "/plan")
-        assert policy.mode == "plan"
+        assert session.mode == "plan"
         assert "mode plan" in str(app.query_one("#statusbar").render())
         await send(app, pilot, "/plan")
-        assert policy.mode == "default"
+        assert session.mode == "default"
         await send(app, pilot, "/permissions accept-edits")
-        assert policy.mode == "accept-edits"
+        assert session.mode == "accept-edits"
+        await send(app, pilot, "/plan on")
+        await send(app, pilot, "/plan off")
+        assert session.mode == "accept-edits"  # back to the mode before plan
         await send(app, pilot, "/permissions nonsense")
         assert "unknown permission mode 'nonsense'" in notices(app)
 
@@ -56,13 +59,13 @@ async def test_thinking_toggle_and_clear(make_app: MakeApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
         await send(app, pilot, "/thinking off")
-        assert app.require_session().agent.engine.sampling.enable_thinking is False
+        assert app.require_session().thinking is False
         await send(app, pilot, "hello")
         await idle(app, pilot)
         assert app.query(AssistantMessage)
         await send(app, pilot, "/clear")
         assert not app.query(AssistantMessage)
-        assert app.require_session().agent.engine.history_messages() == ()
+        assert app.require_session().status().messages == 0
 
 
 async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: MakeApp) -> None:
