@@ -179,3 +179,27 @@ async def test_fork_session_resumes_into_a_copy(make_app: MakeApp, workdir, tmp_
         await ready(app, pilot)
         assert app.agent_session is not None and app.agent_session.id != original.id
         assert app.agent_session.session.parent_id == original.id
+
+
+async def test_switching_model_keeps_the_permission_mode_and_grants(make_app: MakeApp) -> None:
+    app, _ = make_app(["first", "second"])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await send(app, pilot, "hello")
+        await idle(app, pilot)
+        await send(app, pilot, "/permissions accept-edits")
+        app.require_session().grant("run_command(make test)")
+        before = app.require_session()
+        await send(app, pilot, "/load qwen3-4b")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if app.agent_session is not None and app.agent_session is not before:
+                break
+        session = app.require_session()
+        assert session.session.model == "qwen3-4b" and session.id == before.id
+        assert session.mode == "accept-edits"  # the TUI used to fall back to the default mode
+        assert "run_command(make test)" in session.session_grants
+        assert "mode accept-edits" in str(app.query_one("#statusbar").render())
+        await send(app, pilot, "again")
+        await idle(app, pilot)
+        assert session.status().messages == 4
