@@ -63,7 +63,7 @@ async def test_a_failed_switch_leaves_the_session_as_it_was(workdir: Path, tmp_p
     host = SessionHost(HostOptions(config_dir=tmp_path / "config", model=f"scripted:{scenario}"))
     old = await host.open(workdir)  # a host that loads models by name
     old.set_mode("bypass")
-    with pytest.raises(Exception, match="missing.json"):
+    with pytest.raises(Exception, match=r"missing\.json"):
         await host.switch_model(old, f"scripted:{tmp_path / 'missing.json'}")
     assert old.session.model != f"scripted:{tmp_path / 'missing.json'}"
     assert old.mode == "bypass"
