@@ -122,8 +122,9 @@ async def run(context: CommandContext, text: str) -> CommandResult | None:
         if custom is not None and custom.get(name) is not None:
             return CommandResult(prompt=text.strip(), shown=text.strip())  # the session expands it
         known = [c.name for c in builtins(context.frontend)] + (custom.names() if custom is not None else [])
-        near = ", ".join(f"/{n}" for n in suggest(name, known)) or "see /help"
-        return CommandResult(f"Unknown command /{name}. Did you mean: {near}", "error")
+        near = ", ".join(f"/{n}" for n in suggest(name, known))
+        hint = f"Did you mean: {near}" if near else "See /help."
+        return CommandResult(f"Unknown command /{name}. {hint}", "error")
     if command.needs_session and session is None:
         return CommandResult(f"/{name} needs a session; the model is still loading.", "warning")
     if context.running and not command.while_running:
