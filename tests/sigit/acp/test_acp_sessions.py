@@ -52,6 +52,25 @@ async def test_switching_model_keeps_the_history_and_the_next_prompt_goes_to_the
     assert json.loads(_saved_texts(config_dir, sid)[0])["model"] == f"scripted:{model_b}"
 
 
+async def test_switching_model_keeps_the_mode_and_the_rejections(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    call = {"name": "run_command", "arguments": {"command": "echo hi > a.txt"}}
+    model_a = write_scenario(tmp_path / "a.json", [{"tool_calls": [call]}, {"text": "refused"}])
+    model_b = write_scenario(tmp_path / "b.json", [{"tool_calls": [call]}, {"text": "refused again"}])
+    client = RecordingClient("reject_always")
+    async with running_agent(client, model_a, config_dir) as conn:
+        sid = (await conn.new_session(cwd=str(project))).session_id
+        await conn.set_session_mode(session_id=sid, mode_id="accept-edits")
+        await conn.prompt(session_id=sid, prompt=[text_block("run it")])
+        reply = await conn.set_config_option(config_id="model", session_id=sid, value=f"scripted:{model_b}")
+        await conn.prompt(session_id=sid, prompt=[text_block("run it on B")])
+    assert _option(reply.config_options, "mode").current_value == "accept-edits"
+    assert len(client.permissions) == 1  # "always reject" outlived the switch: B's call was refused unasked
+    assert not (project / "a.txt").exists()
+    assert "refusedrefused again" in client.text()
+
+
 async def test_fork_copies_the_history_and_then_goes_its_own_way(
     tmp_path: Path, config_dir: Path, project: Path
 ) -> None:

@@ -43,4 +43,4 @@ async def send(app: SigitApp, pilot: Pilot[int], text: str) -> None:
 
 
 def notices(app: SigitApp) -> str:
-    return "\n".join(str(n.render()) for n in app.query(NoticeLine))
+    return "\n".join(n.message for n in app.query(NoticeLine))

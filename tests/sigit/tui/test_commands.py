@@ -39,14 +39,17 @@ async def test_plan_and_permissions_change_the_mode(make_app: MakeApp) -> None:
     app, _ = make_app([])
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
-        policy = app.require_session().agent.policy
+        session = app.require_session()
         await send(app, pilot, "/plan")
-        assert policy.mode == "plan"
+        assert session.mode == "plan"
         assert "mode plan" in str(app.query_one("#statusbar").render())
         await send(app, pilot, "/plan")
-        assert policy.mode == "default"
+        assert session.mode == "default"
         await send(app, pilot, "/permissions accept-edits")
-        assert policy.mode == "accept-edits"
+        assert session.mode == "accept-edits"
+        await send(app, pilot, "/plan on")
+        await send(app, pilot, "/plan off")
+        assert session.mode == "accept-edits"  # back to the mode before plan
         await send(app, pilot, "/permissions nonsense")
         assert "unknown permission mode 'nonsense'" in notices(app)
 
@@ -56,13 +59,13 @@ async def test_thinking_toggle_and_clear(make_app: MakeApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
         await send(app, pilot, "/thinking off")
-        assert app.require_session().agent.engine.sampling.enable_thinking is False
+        assert app.require_session().thinking is False
         await send(app, pilot, "hello")
         await idle(app, pilot)
         assert app.query(AssistantMessage)
         await send(app, pilot, "/clear")
         assert not app.query(AssistantMessage)
-        assert app.require_session().agent.engine.history_messages() == ()
+        assert app.require_session().status().messages == 0
 
 
 async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: MakeApp) -> None:
@@ -176,3 +179,27 @@ async def test_fork_session_resumes_into_a_copy(make_app: MakeApp, workdir, tmp_
         await ready(app, pilot)
         assert app.agent_session is not None and app.agent_session.id != original.id
         assert app.agent_session.session.parent_id == original.id
+
+
+async def test_switching_model_keeps_the_permission_mode_and_grants(make_app: MakeApp) -> None:
+    app, _ = make_app(["first", "second"])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        await send(app, pilot, "hello")
+        await idle(app, pilot)
+        await send(app, pilot, "/permissions accept-edits")
+        app.require_session().grant("run_command(make test)")
+        before = app.require_session()
+        await send(app, pilot, "/load qwen3-4b")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if app.agent_session is not None and app.agent_session is not before:
+                break
+        session = app.require_session()
+        assert session.session.model == "qwen3-4b" and session.id == before.id
+        assert session.mode == "accept-edits"  # the TUI used to fall back to the default mode
+        assert "run_command(make test)" in session.session_grants
+        assert "mode accept-edits" in str(app.query_one("#statusbar").render())
+        await send(app, pilot, "again")
+        await idle(app, pilot)
+        assert session.status().messages == 4

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,15 +25,17 @@ from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
-from .config.settings import Settings, load_settings
+from .config.settings import PermissionMode, Settings, load_settings
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
 from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
+from .prompt.init_prompt import INIT_PROMPT
 from .sessions import Session, SessionStore
-from .tools import Todo, ToolContext, ToolRegistry, default_registry
+from .status import SessionStatus
+from .tools import FileSystem, ProcessManager, Todo, Tool, ToolContext, ToolRegistry, default_registry
 
 if TYPE_CHECKING:
     from .extensions.mcp_client import McpManager
@@ -40,6 +44,20 @@ log = logging.getLogger(__name__)
 
 DEFAULT_AGENT_CONTEXT = 16384
 """Context window for local GGUF models unless settings say `n_ctx` (Qwen 3 was trained on 40,960)."""
+
+INIT_RULES = ("create_file(AGENTS.md)", "edit_file(AGENTS.md)", "multi_edit(AGENTS.md)")
+"""What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
+
+
+@dataclass(frozen=True)
+class OpenArgs:
+    """What a frontend opened a session with, so switching models reopens it the same way."""
+
+    approver: Approver = deny_all
+    tools: tuple[Tool[Any], ...] | None = None
+    mcp_servers: tuple[Any, ...] = ()
+    fs: FileSystem | None = None
+    replace_tools: tuple[Tool[Any], ...] = ()
 
 
 class SessionHost:
@@ -88,12 +106,18 @@ class SessionHost:
         tools: ToolRegistry | None = None,
         mcp_servers: Sequence[Any] = (),
         model: str | None = None,
+        fs: FileSystem | None = None,
+        replace_tools: Sequence[Tool[Any]] = (),
     ) -> AgentSession:
         """Open (or resume) a session in `cwd`.
 
         `mcp_servers` are extra servers an ACP client passed; `model` overrides the host's and the
-        settings' model for this session (switching models = reopening the session on another one).
+        settings' model for this session. `fs` is how tools read and write files (ACP: through the
+        editor); `replace_tools` take the place of the tools of the same name (ACP: `run_command` in
+        the editor's terminal), where the session has such a tool.
         """
+        args = OpenArgs(approver, tuple(tools) if tools is not None else None, tuple(mcp_servers), fs,
+                        tuple(replace_tools))
         cwd = Path(cwd).resolve()
         if not cwd.is_dir():
             raise FileNotFoundError(f"working directory does not exist: {cwd}")
@@ -103,6 +127,9 @@ class SessionHost:
         session = session or Session.create(cwd, name)
         session.model = name
         registry = tools or default_registry()
+        replacements = {tool.name: tool for tool in replace_tools}
+        if replacements.keys() & set(registry.names()):
+            registry = ToolRegistry([replacements.get(tool.name, tool) for tool in registry])
         thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
         max_tokens = self.options.max_tokens or settings.max_tokens
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
@@ -142,6 +169,8 @@ class SessionHost:
             for mcp_tool in mcp.tools():
                 registry.register(mcp_tool)
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos))
+        if fs is not None:
+            context.fs = fs
         checkpoints = (
             CheckpointStore.from_json(session.checkpoints, cwd) if session.checkpoints else CheckpointStore(cwd)
         )
@@ -163,12 +192,47 @@ class SessionHost:
         commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
         notices += [str(w) for w in commands.warnings]
         opened = AgentSession(
-            session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands
+            session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands,
+            opened_with=args,
         )
         self._users[name] = self._users.get(name, 0) + 1  # counted once the session really exists
         opened.on_close = lambda: self.release(name)
         opened.flag_rules = set(self.options.allow_tools) - set(session.grants)
         return opened
+
+    async def switch_model(self, old: AgentSession, name: str) -> AgentSession:
+        """`old`'s conversation reopened on model `name`, `old` closed; the one way frontends switch.
+
+        The new session keeps the conversation, the todos and the checkpoints (through the saved
+        session), the permission mode, the session's grants and rejections, the thinking switch and
+        the background commands, and is opened the way `old` was (approver, file system, tools).
+        If the model cannot be loaded the error is raised and `old` stays as it was.
+        """
+        if name == old.session.model:
+            return old
+        if old.running:
+            raise RuntimeError("a turn is running: wait for it (or cancel it) before switching models")
+        old.save()
+        saved = old.session
+        previous = saved.model
+        args = old.opened_with
+        try:
+            new = await self.open(
+                old.cwd, session=saved, approver=args.approver, mcp_servers=args.mcp_servers, model=name,
+                tools=ToolRegistry(args.tools) if args.tools is not None else None, fs=args.fs,
+                replace_tools=args.replace_tools,
+            )
+        except BaseException:
+            saved.model = previous
+            raise
+        new.take_over(old)
+        new.save()
+        try:
+            await old.close()
+        except Exception:
+            log.exception("closing session %s on model %s failed", old.id, previous)
+        log.info("session %s switched from %s to %s", new.id, previous, name)
+        return new
 
     @property
     def loaded_models(self) -> list[str]:
@@ -196,13 +260,12 @@ class SessionHost:
             asyncio.to_thread(discover_skills, cwd, self.config_dir),
             asyncio.to_thread(discover_agent_types, cwd, self.config_dir),
         )
-        if skills.skills and "skill" not in registry:
-            registry.register(make_skill_tool(skills))
-        if "task" not in registry:  # a caller's own registry may bring its own
-            registry.register(
-                make_task_tool(lambda: engine, agent_types, registry, sampling=lambda: engine.sampling,
-                               policy=policy)
-            )
+        offered: list[Tool[Any]] = [make_skill_tool(skills)] if skills.skills else []
+        offered.append(make_task_tool(lambda: engine, agent_types, registry, sampling=lambda: engine.sampling,
+                                      policy=policy))
+        for tool in offered:
+            if tool.name not in registry:  # a caller's own registry may bring its own
+                registry.register(tool)
         return [str(w) for w in [*skills.warnings, *agent_types.warnings]]
 
 
@@ -242,6 +305,7 @@ class AgentSession:
         mcp: McpManager | None = None,
         notices: Sequence[str] = (),
         commands: CommandSet | None = None,
+        opened_with: OpenArgs | None = None,
     ) -> None:
         self.session = session
         self.agent = agent
@@ -255,6 +319,10 @@ class AgentSession:
         self.flag_rules: set[str] = set()
         """--allow-tool rules: they last one run and are not saved with the session's own grants."""
         self.commands = commands if commands is not None else CommandSet([], [])
+        self.opened_with = opened_with or OpenArgs(approver=agent.approver)
+        self.denials: list[str] = []
+        """Rules the user rejected for the rest of the session ("always reject")."""
+        self.mode_before_plan: PermissionMode = "default"
 
     def expand_command(self, text: str) -> str:
         """`/name args` of a custom command (markdown in .sigit/commands, .claude/commands, ...) becomes
@@ -297,6 +365,96 @@ class AgentSession:
 
     def cancel(self) -> None:
         self.agent.cancel()
+
+    # ------------------------------------------------------------------ what frontends may change
+
+    @property
+    def tools(self) -> ToolRegistry:
+        """The tools the model is offered (frontends read them to show calls; they never change them)."""
+        return self.agent.tools
+
+    @property
+    def mode(self) -> PermissionMode:
+        mode: PermissionMode = self.agent.policy.mode
+        return mode
+
+    def set_mode(self, mode: str) -> PermissionMode:
+        """Set the permission mode (Claude Code's names accepted); ValueError for an unknown one."""
+        parsed = parse_mode(mode)
+        if parsed == "plan" and self.mode != "plan":
+            self.mode_before_plan = self.mode
+        self.agent.policy.mode = parsed
+        return parsed
+
+    def set_plan(self, on: bool | None = None) -> PermissionMode:
+        """Plan mode on, off (back to the mode before it), or toggled (None)."""
+        if on is None:
+            on = self.mode != "plan"
+        if on:
+            return self.set_mode("plan")
+        return self.set_mode(self.mode_before_plan) if self.mode == "plan" else self.mode
+
+    @property
+    def thinking(self) -> bool:
+        return self.agent.engine.sampling.enable_thinking is not False
+
+    def set_thinking(self, on: bool) -> None:
+        engine = self.agent.engine
+        engine.set_sampling(dataclasses.replace(engine.sampling, enable_thinking=on))
+
+    @property
+    def session_grants(self) -> list[str]:
+        grants: list[str] = self.agent.policy.session_grants
+        return grants
+
+    def grant(self, rule: str) -> None:
+        """Allow calls matching `rule` for the rest of the session (saved with it)."""
+        self.agent.policy.add_session_rule(rule, "allow")
+
+    def deny(self, rule: str) -> None:
+        """Refuse calls matching `rule` for the rest of the session, without asking."""
+        self.agent.policy.add_session_rule(rule, "deny")
+        if rule not in self.denials:
+            self.denials.append(rule)
+
+    def init(self) -> str:
+        """The `/init` prompt, with writing AGENTS.md allowed: the user asked for exactly that."""
+        for rule in INIT_RULES:
+            self.grant(rule)
+        return INIT_PROMPT
+
+    def status(self) -> SessionStatus:
+        agent, perms = self.agent, self.settings.permissions
+        info = agent.engine.info()
+        usage = agent.last_usage
+        servers = self.settings.mcp.get("servers") if isinstance(self.settings.mcp, dict) else None
+        if self.mcp is not None:
+            servers = [s.name for s in self.mcp.status()]
+        return SessionStatus(
+            session_id=self.id, cwd=self.cwd, model=self.session.model, runtime=info.runtime or "?",
+            runtime_state=info.status, context_size=info.context_size, tool_capable=info.tool_capable,
+            messages=info.history_length, mode=self.mode, default_answer=perms.default,
+            allow_rules=tuple(perms.allow), deny_rules=tuple(perms.deny),
+            tool_answers=tuple(perms.tools.items()), session_grants=tuple(self.session_grants),
+            session_denials=tuple(self.denials), tools=tuple(agent.tools.names()),
+            mcp_servers=tuple(sorted(servers or ())), thinking=self.thinking,
+            context_used=usage.prompt_tokens + usage.completion_tokens if usage is not None else None,
+            prompt_tokens=agent.total_prompt_tokens, completion_tokens=agent.total_completion_tokens,
+            warnings=tuple(self.settings.warnings),
+        )
+
+    def take_over(self, old: AgentSession) -> None:
+        """Carry what the user set in `old` (same conversation, another model) into this session."""
+        self.agent.policy.mode = old.mode
+        self.mode_before_plan = old.mode_before_plan
+        for rule in old.session_grants:
+            self.grant(rule)
+        for rule in old.denials:
+            self.deny(rule)
+        self.flag_rules = set(old.flag_rules)
+        self.set_thinking(old.thinking)
+        # background commands keep running under the new session
+        self.agent.context.processes, old.agent.context.processes = old.agent.context.processes, ProcessManager()
 
     def save(self) -> None:
         self.session.messages = list(self.agent.engine.history_messages())

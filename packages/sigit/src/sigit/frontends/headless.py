@@ -26,7 +26,7 @@ from ..agent.events import (
     ToolFinished,
     TurnFinished,
 )
-from ..app import AgentSession, SessionHost
+from ..app import INIT_RULES, AgentSession, SessionHost
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
 
@@ -50,8 +50,7 @@ def run_headless(args: argparse.Namespace) -> int:
 
 def run_init(args: argparse.Namespace) -> int:
     """`sigit init`: the model explores the repository and writes or improves AGENTS.md."""
-    args.allow_tool = [*args.allow_tool, "create_file(AGENTS.md)", "edit_file(AGENTS.md)",
-                       "multi_edit(AGENTS.md)"]
+    args.allow_tool = [*args.allow_tool, *INIT_RULES]
     return run_headless_prompt(args, INIT_PROMPT)
 
 
@@ -138,8 +137,8 @@ class _Output:
         if self.fmt == "stream-json":
             self._emit({
                 "type": "system", "subtype": "init", "session_id": session.id, "cwd": str(session.cwd),
-                "model": session.session.model, "tools": session.agent.tools.names(),
-                "permissionMode": session.agent.policy.mode,
+                "model": session.session.model, "tools": session.tools.names(),
+                "permissionMode": session.mode,
             })
 
     def _flush_round(self) -> None:

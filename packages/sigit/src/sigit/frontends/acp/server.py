@@ -40,13 +40,12 @@ from acp.schema import (
 
 from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished
 from ...app import AgentSession, SessionHost
-from ...permissions.policy import parse_mode
+from ...commands import CommandContext, CommandResult, model_names
+from ...commands import run as run_command
 from ...sessions import Session, SessionError
-from ...tools.base import LocalFileSystem
-from ...tools.processes import ProcessManager
-from ...tools.shell import RUN_COMMAND
+from ...tools.base import LocalFileSystem, Tool
 from .client_fs import ClientFileSystem, RecordingFileSystem
-from .commands import available_commands, model_names, parse_command, run_command
+from .commands import available_commands
 from .content import prompt_text
 from .handshake import initialize_result
 from .terminal import TerminalCalls, terminal_run_command
@@ -68,13 +67,13 @@ STOP_REASONS = {"end_turn": "end_turn", "max_tokens": "max_tokens", "max_rounds"
 class LiveSession:
     session: AgentSession
     mapper: UpdateMapper
-    model: str
-    mcp_servers: list[Any] = field(default_factory=list)
+    recorder: RecordingFileSystem
     calls: TerminalCalls = field(default_factory=TerminalCalls)
-    denied: list[str] = field(default_factory=list)
-    """Rules the user rejected for the session ("Always reject"): kept across a model switch."""
     busy: bool = False
-    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def model(self) -> str:
+        return self.session.session.model
 
 
 class SigitAcpAgent:
@@ -130,7 +129,7 @@ class SigitAcpAgent:
             saved = self._load_saved(session_id)
             live = await self._open(_session_dir(cwd, saved.cwd), saved, mcp_servers, announce=False)
         opened = live.session
-        for update in replay_updates(opened.session.messages, opened.agent.tools, opened.cwd):
+        for update in replay_updates(opened.session.messages, opened.tools, opened.cwd):
             await self._send(session_id, update)
         self._after_reply(session_id, self._announce(live, mcp_servers))
         return LoadSessionResponse(modes=_modes(live), config_options=_config_options(live))
@@ -203,13 +202,9 @@ class SigitAcpAgent:
         live.busy = True
         try:
             text = await prompt_text(prompt)
-            command = parse_command(text)
-            if command is not None:
-                result = await run_command(*command, live.session, live.model)
-                if result.reply:
-                    await self._send(session_id, _message(result.reply))
-                if result.mode is not None:
-                    await self._send(session_id, update_current_mode(result.mode))
+            result = await run_command(self._command_context(live), text)
+            if result is not None:
+                await self._show(live, result)
                 if result.prompt is None:
                     return PromptResponse(stop_reason="end_turn")
                 text = result.prompt
@@ -218,6 +213,16 @@ class SigitAcpAgent:
             return await self._run_turn(live, text)
         finally:
             live.busy = False
+
+    def _command_context(self, live: LiveSession) -> CommandContext:
+        return CommandContext("acp", live.session, live.session.cwd, self.host.config_dir, live.model)
+
+    async def _show(self, live: LiveSession, result: CommandResult) -> None:
+        """A slash command's result as the editor shows it (actions are the TUI's: none is offered here)."""
+        if result.text:
+            await self._send(live.session.id, _message(result.text))
+        if result.mode_changed:
+            await self._send(live.session.id, update_current_mode(live.session.mode))
 
     async def _run_turn(self, live: LiveSession, text: str) -> PromptResponse:
         finished: TurnFinished | None = None
@@ -261,86 +266,63 @@ class SigitAcpAgent:
         if saved is not None and saved.cwd != cwd:
             session.cwd = cwd
         session_id = session.id
+        recorder, calls = self._file_system(session_id), TerminalCalls()
         try:
             agent_session = await self.host.open(
-                cwd, session=session, approver=self._approver(session_id), mcp_servers=list(mcp_servers or ())
+                cwd, session=session, approver=self._approver(session_id), mcp_servers=list(mcp_servers or ()),
+                fs=recorder, replace_tools=self._editor_tools(session_id, calls),
             )
         except (FileNotFoundError, NotADirectoryError) as exc:
             raise RequestError.invalid_params({"details": str(exc)}) from None
         except Exception as exc:
             log.exception("could not open a session")
             raise RequestError.internal_error({"details": f"could not load model {model}: {exc}"}) from None
-        live = self._wire(agent_session, model, list(mcp_servers or ()))
+        live = self._register(agent_session, recorder, calls)
         log.info("session %s opened in %s (model %s)", session_id, cwd, model)
         if announce:
             self._after_reply(session_id, self._announce(live, mcp_servers))
         return live
 
-    def _wire(self, agent_session: AgentSession, model: str, mcp_servers: list[Any]) -> LiveSession:
-        """Put the editor in the session's way: its files, its terminals, the diff recorder; register it."""
-        session_id = agent_session.id
+    def _file_system(self, session_id: str) -> RecordingFileSystem:
+        """The session's files: through the editor when it offers fs, recorded for diff cards."""
         fs_caps = self._client_caps.fs
         can_read = bool(fs_caps and fs_caps.read_text_file)
         can_write = bool(fs_caps and fs_caps.write_text_file)
-        context = agent_session.agent.context
-        inner = context.fs
         if can_read or can_write:
-            inner = ClientFileSystem(self._conn, session_id, LocalFileSystem(), can_read=can_read,
-                                     can_write=can_write)
-        recorder = RecordingFileSystem(inner)
-        context.fs = recorder
-        calls = TerminalCalls()
-        tools = agent_session.agent.tools
-        if self._client_caps.terminal and RUN_COMMAND.name in tools:
-            tools.unregister(RUN_COMMAND.name)
-            tools.register(terminal_run_command(self._conn, session_id, calls))
-        mapper = UpdateMapper(tools, agent_session.cwd, recorder, terminals=calls.terminals)
-        live = LiveSession(agent_session, mapper, model, mcp_servers=mcp_servers, calls=calls)
-        self._sessions[session_id] = live
+            return RecordingFileSystem(ClientFileSystem(self._conn, session_id, LocalFileSystem(),
+                                                        can_read=can_read, can_write=can_write))
+        return RecordingFileSystem(LocalFileSystem())
+
+    def _editor_tools(self, session_id: str, calls: TerminalCalls) -> list[Tool[Any]]:
+        """run_command in the editor's terminal, when it offers terminals."""
+        return [terminal_run_command(self._conn, session_id, calls)] if self._client_caps.terminal else []
+
+    def _register(self, agent_session: AgentSession, recorder: RecordingFileSystem, calls: TerminalCalls
+                  ) -> LiveSession:
+        mapper = UpdateMapper(agent_session.tools, agent_session.cwd, recorder, terminals=calls.terminals)
+        live = LiveSession(agent_session, mapper, recorder, calls=calls)
+        self._sessions[agent_session.id] = live
         return live
 
     async def _switch_model(self, live: LiveSession, name: str) -> LiveSession:
-        """Reopen the session on model `name` with its history, mode and grants; the old one is closed."""
+        """The session on model `name` (`SessionHost.switch_model` carries everything over)."""
         if name == live.model:
             return live
         if live.busy:
             raise RequestError.invalid_request({"details": "wait for the running prompt to finish (or cancel "
                                                 "it) before switching models"})
-        old = live.session
-        old.save()
-        saved = old.session
-        previous = saved.model
         live.busy = True  # a prompt arriving meanwhile is refused rather than run on the old model
         try:
-            new = await self.host.open(old.cwd, session=saved, approver=self._approver(old.id), model=name,
-                                       mcp_servers=live.mcp_servers)
+            new = await self.host.switch_model(live.session, name)
         except (ValueError, FileNotFoundError) as exc:
-            saved.model = previous
             raise RequestError.invalid_params({"details": f"cannot switch to model {name!r}: {exc}"}) from None
         except Exception as exc:
-            saved.model = previous
-            log.warning("could not switch session %s to model %s: %s", old.id, name, exc)
+            log.warning("could not switch session %s to model %s: %s", live.session.id, name, exc)
             raise RequestError.internal_error({"details": f"could not load model {name}: {exc}; "
                                                f"still using {live.model}"}) from None
         finally:
             live.busy = False
-        policy, before = new.agent.policy, old.agent.policy
-        policy.mode = before.mode
-        for rule in before.session_grants:
-            policy.add_session_rule(rule, "allow")
-        for rule in live.denied:
-            policy.add_session_rule(rule, "deny")
-        # background commands keep running under the new session
-        new.agent.context.processes, old.agent.context.processes = old.agent.context.processes, ProcessManager()
-        switched = self._wire(new, name, live.mcp_servers)
-        switched.denied = list(live.denied)
-        new.save()
-        try:
-            await old.close()
-        except Exception:
-            log.exception("closing session %s on the old model failed", old.id)
-        log.info("session %s switched from %s to %s", old.id, live.model, name)
-        return switched
+        return self._register(new, live.recorder, live.calls)
 
     async def _announce(self, live: LiveSession, mcp_servers: Sequence[Any] | None) -> None:
         await self._send(live.session.id, update_available_commands(available_commands(live.session)))
@@ -418,14 +400,13 @@ class SigitAcpAgent:
         if choice == "allow_project":
             return PermissionReply(True, "project")
         if choice == "reject_always" and live is not None:
-            live.session.agent.policy.add_session_rule(rule, "deny")
-            live.denied.append(rule)
+            live.session.deny(rule)
             return PermissionReply(False, reason=f"The user denied {rule} for the rest of this session.")
         return PermissionReply(False)
 
     def _set_mode(self, live: LiveSession, mode_id: str) -> None:
         try:
-            live.session.agent.policy.mode = parse_mode(mode_id)
+            live.session.set_mode(mode_id)
         except ValueError as exc:
             raise RequestError.invalid_params({"details": str(exc)}) from None
 
@@ -493,7 +474,7 @@ def _message(text: str) -> SessionUpdate:
 
 def _modes(live: LiveSession) -> SessionModeState:
     return SessionModeState(
-        current_mode_id=live.session.agent.policy.mode,
+        current_mode_id=live.session.mode,
         available_modes=[SessionMode(id=i, name=n, description=d) for i, n, d in MODES],
     )
 
@@ -507,7 +488,7 @@ def _config_options(live: LiveSession) -> list[Any]:
         ),
         SessionConfigOptionSelect(
             id="mode", name="Permissions", category="mode", type="select",
-            current_value=live.session.agent.policy.mode,
+            current_value=live.session.mode,
             options=[SessionConfigSelectOption(value=i, name=n, description=d) for i, n, d in MODES],
         ),
     ]

@@ -100,7 +100,7 @@ class SigitApp(App[int]):
     # ------------------------------------------------------------------ layout
 
     def command_list(self) -> list[tuple[str, str]]:
-        return [(c.name, c.help) for c in commands.COMMANDS.values()]
+        return commands.command_list()
 
     def compose(self) -> ComposeResult:
         options = self.options
@@ -221,12 +221,15 @@ class SigitApp(App[int]):
             return
         view = self.view
         pane_id = str(view.query_ancestor(TabPane).id)
-        await view.close()
-        tabs = self.query_one(TabbedContent)
-        await tabs.remove_pane(pane_id)
-        remaining = self.views[-1].query_ancestor(TabPane)
-        self._current = str(remaining.id)
+        remaining = [v for v in self.views if v is not view][-1]
+        # Show the remaining tab BEFORE removing this one: removing the active tab makes Textual
+        # activate its right-hand neighbour (History) by a message that could arrive after ours.
+        self._current = str(remaining.query_ancestor(TabPane).id)
         self.show_tab(self._current)
+        await view.close()
+        await self.query_one(TabbedContent).remove_pane(pane_id)
+        remaining.prompt_input.focus()
+        self.refresh_status()
 
     # ------------------------------------------------------------------ turns and commands
 
@@ -239,25 +242,19 @@ class SigitApp(App[int]):
         self.start_turn(text)
 
     async def run_command(self, text: str) -> None:
-        name, arg = commands.parse(text)
-        command = commands.COMMANDS.get(name)
+        """A slash command, run by `sigit.commands`; text that only looks like one goes to the model."""
+        from ...commands import CommandContext
+        from ...commands import run as run_command
+
         view = self.view
-        if command is None:
-            custom = view.agent_session.commands if view.agent_session is not None else None
-            if custom is not None and custom.get(name) is not None:
-                view.start_turn(text)  # the session expands the command into its prompt
-                return
-            known = [*commands.COMMANDS, *(custom.names() if custom is not None else [])]
-            near = ", ".join(f"/{n}" for n in commands.suggest(name, known)) or "see /help"
-            await self.notice(f"Unknown command /{name}. Did you mean: {near}", "error")
+        host = await self.load_host()
+        context = CommandContext("tui", view.agent_session, view.cwd, host.config_dir, view.model_name,
+                                 running=view.turn_running, keys_help=commands.KEYS_HELP)
+        result = await run_command(context, text)
+        if result is None:
+            self.start_turn(text)
             return
-        if command.needs_session and view.agent_session is None:
-            await self.notice(f"/{name} needs a session; the model is still loading.", "warning")
-            return
-        if view.turn_running and not command.while_running:
-            await self.notice(f"/{name} must wait: a turn is running (Esc cancels it).", "warning")
-            return
-        await command.handler(self, arg)
+        await commands.show(self, result)
 
     # ------------------------------------------------------------------ status
 
@@ -288,8 +285,10 @@ class SigitApp(App[int]):
         if self.query_one(TabbedContent).active == "status":
             from .tabs import StatusPane, status_text
 
+            session = view.agent_session
+            status = session.status() if session is not None else None
             for pane in self.query(StatusPane):
-                pane.show(status_text(self.host, view.agent_session, view.model_name))
+                pane.show(status_text(self.host.config_dir, status, view.model_name))
 
     # ------------------------------------------------------------------ actions
 

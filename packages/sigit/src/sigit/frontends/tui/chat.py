@@ -138,8 +138,12 @@ class ToolCallBlock(Collapsible):
 
 
 class NoticeLine(Static):
-    def __init__(self, message: str, level: str = "info") -> None:
-        super().__init__(Text(message), classes=f"notice notice-{level}")
+    """A line from the app, not the model: plain text, or Markdown (a slash command's result)."""
+
+    def __init__(self, message: str, level: str = "info", *, markdown: bool = False) -> None:
+        super().__init__(markdown_renderable(message) if markdown else Text(message),
+                         classes=f"notice notice-{level}")
+        self.message = message
 
 
 class LoadEarlier(Button):

@@ -77,21 +77,20 @@ class PermissionScreen(ModalScreen[PermissionReply]):
 
 
 def model_options(current: str) -> list[Option]:
-    """Registry models with size, cached mark and tool-capable mark (the file lookup is a stat)."""
-    from onde import list_models
+    """Known models with size, cached mark and tool-capable mark."""
+    from ...commands import model_choices
 
     options = []
-    for entry in list_models():
-        cached = entry.is_cached()  # an unreadable cache is "not cached", never a crash
+    for choice in model_choices():
         line = Text()
-        line.append("● " if entry.key == current else "  ", style="bold green")
-        line.append(f"{entry.key:<22}", style="bold")
-        line.append(f"{entry.name:<22}")
-        line.append(f"{entry.size_display:>10}  ")
-        line.append("cached " if cached else "       ", style="green")
-        tools = entry.tool_capable
+        line.append("● " if choice.key == current else "  ", style="bold green")
+        line.append(f"{choice.key:<22}", style="bold")
+        line.append(f"{choice.name:<22}")
+        line.append(f"{choice.size:>10}  ")
+        line.append("cached " if choice.cached else "       ", style="green")
+        tools = choice.tool_capable
         line.append("tools" if tools else "no tools", style="cyan" if tools else "dim")
-        options.append(Option(line, id=entry.key))
+        options.append(Option(line, id=choice.key))
     return options
 
 

@@ -7,6 +7,7 @@ holds what is shared (the host, the status bar, the tabs).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -18,9 +19,10 @@ from .chat import ChatLog, NoticeLine, ThinkingBlock, ToolCallBlock, UserMessage
 from .input import PromptArea, PromptInput
 
 if TYPE_CHECKING:
+    from textual.worker import Worker
+
     from ...agent.events import PermissionAsked, PermissionReply, TurnFinished, UsageUpdated
     from ...app import AgentSession
-    from ...config.settings import PermissionMode
     from ...sessions import Session
     from .app import SigitApp
     from .reply import AssistantMessage
@@ -55,7 +57,7 @@ class SessionView(Vertical):
         self.turn_running = False
         self.usage: UsageUpdated | None = None
         self.load_state = "Loading model…"
-        self.mode_before_plan: PermissionMode = "default"
+        self._turn: Worker[None] | None = None
 
     @property
     def sigit(self) -> SigitApp:
@@ -139,15 +141,35 @@ class SessionView(Vertical):
         return self.agent_session
 
     def switch_model(self, name: str) -> None:
-        """Reopen this conversation on another model (loaded in a worker)."""
+        """Move this conversation to another model (loaded in a worker); a running turn is cancelled."""
         self.cancel_turn()
-        session = None
-        if self.agent_session is not None:
-            self.agent_session.save()
-            session = self.agent_session.session
-        self.model = self.model_name = name
         self.call_later(self.notice, f"Switching to {name}…")
-        self.open_session(session)
+        self._switch_model(name)
+
+    @work(exclusive=True, group="session")
+    async def _switch_model(self, name: str) -> None:
+        old = self.agent_session
+        if old is None:  # no model loaded yet (or it failed): open the conversation on this one
+            self.model = self.model_name = name
+            self.open_session()
+            return
+        if self._turn is not None and not self._turn.is_finished:
+            with contextlib.suppress(Exception):  # its end (cancelled or failed) is all we wait for
+                await self._turn.wait()
+        app = self.sigit
+        self.load_state = f"Loading {name}…"
+        app.refresh_status()
+        try:
+            opened = await (await app.load_host()).switch_model(old, name)
+        except Exception as exc:  # a model that fails to load: the conversation stays on the old one
+            self.load_state = ""
+            await self.notice(f"Could not load model {name}: {exc}; still using {self.model_name}.", "error")
+            app.refresh_status()
+            return
+        self.agent_session, self.model, self.model_name = opened, name, name
+        self.load_state = ""
+        self.usage = None
+        app.session_opened(self)
 
     # ------------------------------------------------------------------ permission prompt
 
@@ -183,7 +205,7 @@ class SessionView(Vertical):
             self.call_later(self.notice, "A turn is running; Esc cancels it.", "warning")
             return
         self.turn_running = True
-        self.run_turn(self.agent_session, text, shown or text)
+        self._turn = self.run_turn(self.agent_session, text, shown or text)
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, session: AgentSession, text: str, shown: str) -> None:
@@ -273,8 +295,8 @@ class SessionView(Vertical):
         elif event.stop_reason == "max_tokens":
             await self.notice("The reply hit the token limit.", "warning")
 
-    async def notice(self, message: str, level: str = "info") -> None:
-        await self.chat.add(NoticeLine(message, level))
+    async def notice(self, message: str, level: str = "info", *, markdown: bool = False) -> None:
+        await self.chat.add(NoticeLine(message, level, markdown=markdown))
 
     def cancel_turn(self) -> bool:
         if self.turn_running and self.agent_session is not None:
@@ -287,7 +309,7 @@ class SessionView(Vertical):
         if self.load_state:
             parts.append(self.load_state)
         if self.agent_session is not None:
-            parts.append(f"mode {self.agent_session.agent.policy.mode}")
+            parts.append(f"mode {self.agent_session.mode}")
         if self.usage is not None:
             parts.append(f"tokens {self.usage.total_prompt_tokens}↑ {self.usage.total_completion_tokens}↓")
             parts.append(f"context {self.usage.context_fill:.0%} of {self.usage.context_size}")

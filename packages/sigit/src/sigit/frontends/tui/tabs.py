@@ -22,7 +22,7 @@ from textual.widgets import Button, DataTable, Label, Static
 from ...sessions import SessionStore, SessionSummary
 
 if TYPE_CHECKING:
-    from ...app import AgentSession, SessionHost
+    from ...status import SessionStatus
 
 
 class HistoryPane(Vertical):
@@ -172,7 +172,7 @@ class RepoPane(VerticalScroll):
             self.query_one("#repo-body", Static).update(body)
 
 
-def status_text(host: SessionHost, session: AgentSession | None, model: str) -> Text:
+def status_text(config_dir: Path, status: SessionStatus | None, model: str) -> Text:
     out = Text()
 
     def row(label: str, value: str) -> None:
@@ -180,24 +180,23 @@ def status_text(host: SessionHost, session: AgentSession | None, model: str) -> 
         out.append(value + "\n")
 
     row("Model", model)
-    row("Config dir", str(host.config_dir))
-    if session is None:
+    row("Config dir", str(config_dir))
+    if status is None:
         row("Session", "loading…")
         return out
-    info = session.agent.engine.info()
-    row("Runtime", f"{info.runtime or '?'} ({info.status}, context {info.context_size}, "
-        f"{'tools' if info.tool_capable else 'no tools'})")
-    row("Session", f"{session.id}  ({info.history_length} messages)")
-    row("Working dir", str(session.cwd))
-    policy = session.agent.policy
-    row("Permissions", f"mode {policy.mode}, default {session.settings.permissions.default}")
-    row("Allow rules", ", ".join(session.settings.permissions.allow) or "none")
-    row("Deny rules", ", ".join(session.settings.permissions.deny) or "none")
-    row("Session grants", ", ".join(policy.session_grants) or "none")
-    row("Tools", ", ".join(session.agent.tools.names()) or "none")
-    servers = session.settings.mcp.get("servers") if isinstance(session.settings.mcp, dict) else None
-    row("MCP servers", ", ".join(sorted(servers)) if servers else "none configured")
-    for warning in session.settings.warnings:
+    row("Runtime", f"{status.runtime} ({status.runtime_state}, context {status.context_size}, "
+        f"{'tools' if status.tool_capable else 'no tools'})")
+    row("Session", f"{status.session_id}  ({status.messages} messages)")
+    row("Working dir", str(status.cwd))
+    row("Permissions", f"mode {status.mode}, default {status.default_answer}")
+    row("Allow rules", ", ".join(status.allow_rules) or "none")
+    row("Deny rules", ", ".join(status.deny_rules) or "none")
+    row("Session grants", ", ".join(status.session_grants) or "none")
+    if status.session_denials:
+        row("Rejected", ", ".join(status.session_denials))
+    row("Tools", ", ".join(status.tools) or "none")
+    row("MCP servers", ", ".join(status.mcp_servers) or "none configured")
+    for warning in status.warnings:
         out.append(f"warning: {warning}\n", style="yellow")
     return out
 
