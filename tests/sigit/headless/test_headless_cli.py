@@ -109,6 +109,8 @@ def test_usage_errors_exit_2(dirs: tuple[Path, Path]) -> None:
     assert run_sigit(["--bogus-flag"], work, config).returncode == 2
     assert run_sigit(["-p", "x", "--resume", "nope"], work, config).returncode == 2
     assert run_sigit(["-p", "x", "--cwd", str(work / "missing")], work, config).returncode == 2
+    bad_model = run_sigit(["-p", "x", "--model", "no-such-model"], work, config)
+    assert bad_model.returncode == 2 and "no-such-model" in bad_model.stderr  # a UsageError, not a crash
     version = run_sigit(["--version"], work, config)
     assert version.returncode == 0 and version.stdout.startswith("sigit ")
 

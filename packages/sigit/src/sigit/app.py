@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from onde import ChatEngine, Runtime, SamplingConfig, ToolSpec, is_gguf_model, load_runtime
+from onde import (
+    BadModelName,
+    ChatEngine,
+    InferenceError,
+    Runtime,
+    SamplingConfig,
+    ToolSpec,
+    is_gguf_model,
+    load_runtime,
+)
 
 from .agent.compaction import Compactor
 from .agent.events import AgentEvent, Notice, TurnFinished, TurnStarted
@@ -26,6 +35,7 @@ from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
 from .config.settings import PermissionMode, Settings, load_settings
+from .errors import BadValueError, ModelError, SessionBusyError, WorkingDirectoryError
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
@@ -85,17 +95,25 @@ class SessionHost:
             return self._fixed_runtime
         with self._lock:
             if name not in self._runtimes:
-                options = dict(self.options.runtime_options)
-                report = self.options.on_download
-                if report is not None:
-                    options["progress"] = lambda done, total: report(name, done, total)
-                if settings.n_ctx:
-                    options.setdefault("n_ctx", settings.n_ctx)
-                elif is_gguf_model(name):
-                    # an agent needs room: ~5k tokens of system prompt and tools, then files and output
-                    options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
-                self._runtimes[name] = load_runtime(name, **options)
+                try:
+                    self._runtimes[name] = load_runtime(name, **self._load_options(name, settings))
+                except BadModelName as exc:
+                    raise BadValueError(str(exc)) from exc
+                except InferenceError as exc:
+                    raise ModelError(f"could not load model {name}: {exc}") from exc
             return self._runtimes[name]
+
+    def _load_options(self, name: str, settings: Settings) -> dict[str, Any]:
+        options = dict(self.options.runtime_options)
+        report = self.options.on_download
+        if report is not None:
+            options["progress"] = lambda done, total: report(name, done, total)
+        if settings.n_ctx:
+            options.setdefault("n_ctx", settings.n_ctx)
+        elif is_gguf_model(name):
+            # an agent needs room: ~5k tokens of system prompt and tools, then files and output
+            options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
+        return options
 
     async def open(
         self,
@@ -120,7 +138,7 @@ class SessionHost:
                         tuple(replace_tools))
         cwd = Path(cwd).resolve()
         if not cwd.is_dir():
-            raise FileNotFoundError(f"working directory does not exist: {cwd}")
+            raise WorkingDirectoryError(f"working directory does not exist: {cwd}")
         settings = await asyncio.to_thread(self.settings, cwd)  # reads TOML files: not on the event loop
         name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
@@ -211,7 +229,7 @@ class SessionHost:
         if name == old.session.model:
             return old
         if old.running:
-            raise RuntimeError("a turn is running: wait for it (or cancel it) before switching models")
+            raise SessionBusyError("a turn is running: wait for it (or cancel it) before switching models")
         old.save()
         saved = old.session
         previous = saved.model

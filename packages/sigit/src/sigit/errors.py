@@ -26,3 +26,15 @@ class UsageError(SigitError):
 
 class ModelError(SigitError):
     """The model could not be loaded, or generation failed; the message says which model and why."""
+
+
+class BadValueError(UsageError, ValueError):
+    """A value the user gave (a permission mode, a model name, a flag) that siGit does not accept."""
+
+
+class WorkingDirectoryError(UsageError, FileNotFoundError):
+    """The working directory asked for does not exist or is not a directory."""
+
+
+class SessionBusyError(UsageError, RuntimeError):
+    """An operation that needs the session idle (switching models) while a turn runs."""

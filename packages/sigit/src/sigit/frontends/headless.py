@@ -27,6 +27,7 @@ from ..agent.events import (
     TurnFinished,
 )
 from ..app import INIT_RULES, AgentSession, SessionHost
+from ..errors import SigitError, UsageError
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
 
@@ -76,15 +77,14 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
     host = SessionHost(host_options(args))
     try:
         agent_session = await open_session(host, args)
-    except (ValueError, FileNotFoundError) as exc:
+    except UsageError as exc:
         # what the user asked for is wrong: a session, a settings file, a checkpoint, a model name, a cwd
         print(f"sigit: {exc}", file=sys.stderr)
         out.result(None, "error", str(exc), started, session_id="", is_error=True)
         return EXIT_USAGE
-    except Exception as exc:  # model loading: a clear line, not a traceback
-        message = f"could not load model {args.model or '(default)'}: {exc}"
-        print(f"sigit: {message}", file=sys.stderr)
-        out.result(None, "error", message, started, session_id="", is_error=True)
+    except SigitError as exc:  # the model could not be loaded: a clear line, not a traceback
+        print(f"sigit: {exc}", file=sys.stderr)
+        out.result(None, "error", str(exc), started, session_id="", is_error=True)
         return EXIT_ERROR
     out.init(agent_session, host)
     loop = asyncio.get_running_loop()

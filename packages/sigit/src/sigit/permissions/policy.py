@@ -35,6 +35,7 @@ from sigit.config.settings import (
     Settings,
     save_project_rule,
 )
+from sigit.errors import BadValueError
 from sigit.permissions.rules import (
     CallSubject,
     normalize_command,
@@ -77,7 +78,7 @@ class PermissionPolicy:
         self._root = self.cwd.resolve()
         self.mode: PermissionMode = mode if mode is not None else settings.permissions.mode
         if self.mode not in PERMISSION_MODES:
-            raise ValueError(
+            raise BadValueError(
                 f"unknown permission mode {self.mode!r}; expected one of {', '.join(PERMISSION_MODES)}"
             )
         self._allow = [parse_rule(text) for text in settings.permissions.allow]
@@ -253,7 +254,7 @@ def _env_default(env: Mapping[str, str]) -> str | None:
     if not value:
         return None
     if value not in PERMISSION_DEFAULTS:
-        raise ValueError(
+        raise BadValueError(
             f"{PERMISSION_DEFAULT_ENV}={value!r} is not valid; "
             f"expected one of {', '.join(PERMISSION_DEFAULTS)}"
         )
@@ -264,5 +265,5 @@ def parse_mode(value: str) -> PermissionMode:
     """A mode name from a command line or slash command (Claude Code's names accepted)."""
     mode = MODE_ALIASES.get(value, value)
     if mode not in PERMISSION_MODES:
-        raise ValueError(f"unknown permission mode {value!r}; expected one of {', '.join(PERMISSION_MODES)}")
+        raise BadValueError(f"unknown permission mode {value!r}; expected one of {', '.join(PERMISSION_MODES)}")
     return mode  # type: ignore[return-value]

@@ -42,6 +42,7 @@ from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, Tool
 from ...app import AgentSession, SessionHost
 from ...commands import CommandContext, CommandResult, model_names
 from ...commands import run as run_command
+from ...errors import SigitError, UsageError
 from ...sessions import Session, SessionError
 from ...tools.base import LocalFileSystem, Tool
 from .client_fs import ClientFileSystem, RecordingFileSystem
@@ -272,11 +273,11 @@ class SigitAcpAgent:
                 cwd, session=session, approver=self._approver(session_id), mcp_servers=list(mcp_servers or ()),
                 fs=recorder, replace_tools=self._editor_tools(session_id, calls),
             )
-        except (FileNotFoundError, NotADirectoryError) as exc:
+        except UsageError as exc:
             raise RequestError.invalid_params({"details": str(exc)}) from None
-        except Exception as exc:
-            log.exception("could not open a session")
-            raise RequestError.internal_error({"details": f"could not load model {model}: {exc}"}) from None
+        except SigitError as exc:
+            log.warning("could not open a session: %s", exc)
+            raise RequestError.internal_error({"details": str(exc)}) from None
         live = self._register(agent_session, recorder, calls)
         log.info("session %s opened in %s (model %s)", session_id, cwd, model)
         if announce:
@@ -314,12 +315,11 @@ class SigitAcpAgent:
         live.busy = True  # a prompt arriving meanwhile is refused rather than run on the old model
         try:
             new = await self.host.switch_model(live.session, name)
-        except (ValueError, FileNotFoundError) as exc:
+        except UsageError as exc:
             raise RequestError.invalid_params({"details": f"cannot switch to model {name!r}: {exc}"}) from None
-        except Exception as exc:
+        except SigitError as exc:
             log.warning("could not switch session %s to model %s: %s", live.session.id, name, exc)
-            raise RequestError.internal_error({"details": f"could not load model {name}: {exc}; "
-                                               f"still using {live.model}"}) from None
+            raise RequestError.internal_error({"details": f"{exc}; still using {live.model}"}) from None
         finally:
             live.busy = False
         return self._register(new, live.recorder, live.calls)
