@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 from sigit.config.settings import PermissionSettings, Settings
 from sigit.permissions import PermissionPolicy
-from sigit.tools import ToolContext, ToolRegistry
-from sigit.tools import web
+from sigit.tools import ToolContext, ToolRegistry, web
 
 PAGES: dict[str, tuple[str, bytes]] = {
     "/page": (
