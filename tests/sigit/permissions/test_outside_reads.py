@@ -53,7 +53,7 @@ def test_reading_a_key_outside_the_working_directory_asks(cwd: Path, home: Path)
     assert policy.decide(call(policy, "read_file", path="a.py")).kind == "allow"
     decision = policy.decide(call(policy, "read_file", path="~/.ssh/id_rsa"))
     assert decision.kind == "ask"
-    assert "reads outside the working directory" in decision.reason
+    assert "outside the working directory" in decision.reason
     assert f"--add-dir {home / '.ssh'}" in decision.reason
     for name, args in (("list_directory", {"path": str(home)}), ("search_files", {"pattern": "KEY", "path": "~"}),
                        ("glob", {"pattern": "*", "path": "../home"})):

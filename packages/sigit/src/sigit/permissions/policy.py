@@ -196,8 +196,8 @@ class PermissionPolicy:
             folder = outside if outside.is_dir() else outside.parent
             return Decision(
                 "ask",
-                f"{name} reads outside the working directory ({outside.as_posix()}); "
-                f"--add-dir {folder.as_posix()} or `additional_directories` in settings allows reads there",
+                f"{name} reads {outside.as_posix()}, outside the working directory; "
+                f"--add-dir {folder.as_posix()} (or `additional_directories` in settings) allows reads there",
             )
         host = url_host(call.subjects.url or "")
         return Decision("ask", f"{name} fetches from {host or call.subjects.url}, a domain not allowed yet")
