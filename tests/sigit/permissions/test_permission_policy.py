@@ -163,7 +163,8 @@ def test_writes_outside_cwd_ask_even_with_tool_allow_rule(tmp_path: Path) -> Non
     assert "outside the working directory" in decision.reason
     assert policy.decide(call(policy, "edit_file", path("/etc/hosts"))).kind == "ask"
     assert policy.decide(call(policy, "edit_file", path("inside.py"))).kind == "allow"
-    assert policy.decide(call(policy, "read_file", path("/etc/hosts"))).kind == "allow"
+    assert policy.decide(call(policy, "read_file", path("inside.py"))).kind == "allow"
+    assert policy.decide(call(policy, "read_file", path("/etc/hosts"))).kind == "ask"  # reads outside ask too
 
 
 def test_allow_rule_naming_the_outside_path_covers_it(tmp_path: Path) -> None:

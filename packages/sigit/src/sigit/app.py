@@ -154,7 +154,8 @@ class SessionHost:
         budget = settings.thinking_budget or max_tokens // 2
         engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
         mode = self.options.permission_mode
-        policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None)
+        policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
+                                  config_dir=self.config_dir, add_dirs=self.options.add_dirs)
         notices = [f"settings: {w}" for w in settings.warnings]
         if not runtime.supports_tools:
             registry = ToolRegistry([])
@@ -186,7 +187,8 @@ class SessionHost:
                 notices += await mcp.add_servers(list(mcp_servers))
             for mcp_tool in mcp.tools():
                 registry.register(mcp_tool)
-        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos))
+        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
+                              host_named=policy.names_host)
         if fs is not None:
             context.fs = fs
         checkpoints = (

@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--allow-tool", action="append", default=[], metavar="RULE",
                         help="allow a tool or rule pattern, e.g. run_command or 'run_command(git *)'")
     parser.add_argument("--deny-tool", action="append", default=[], metavar="RULE")
+    parser.add_argument("--add-dir", action="append", default=[], metavar="DIR",
+                        help="let the file tools read DIR too (repeatable); the working directory is always readable")
     parser.add_argument("--max-turns", type=int, default=24, help="rounds of tool calls per prompt")
     parser.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
     parser.add_argument("--resume", metavar="ID", default=None, help="continue a saved session")
@@ -72,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sigit: --cwd {cwd} is not a directory", file=sys.stderr)
         return EXIT_USAGE
     args.cwd = cwd
+    add_dirs = [os.path.abspath(os.path.expanduser(d)) for d in args.add_dir]
+    for directory in add_dirs:
+        if not os.path.isdir(directory):
+            print(f"sigit: --add-dir {directory} is not a directory", file=sys.stderr)
+            return EXIT_USAGE
+    args.add_dir = add_dirs
     if args.acp:
         from .frontends.acp import serve
 

@@ -14,6 +14,8 @@ class HostOptions:
     permission_mode: str | None = None
     allow_tools: Sequence[str] = ()
     deny_tools: Sequence[str] = ()
+    add_dirs: Sequence[str] = ()
+    """Directories the file tools may read besides the working directory (`--add-dir`)."""
     config_dir: Path | None = None
     max_rounds: int = 24
     thinking: bool | None = None

@@ -59,10 +59,12 @@ Approver = Callable[[PermissionAsked], Awaitable[PermissionReply]]
 
 
 async def deny_all(request: PermissionAsked) -> PermissionReply:
-    """The approver when nobody can be asked (headless): "ask" becomes a denial the model is told."""
+    """The approver when nobody can be asked (headless): "ask" becomes a denial the model is told,
+    with the flag that would allow it (and why it asked, when that names another flag)."""
+    why = f": {request.reason}; or" if "--add-dir" in request.reason else ";"
     return PermissionReply(
         False,
-        reason=f"{request.name} needs permission; allow it with --allow-tool {request.suggested_rule!r}",
+        reason=f"{request.name} needs permission{why} allow it with --allow-tool {request.suggested_rule!r}",
     )
 
 

@@ -56,6 +56,8 @@ class PermissionSettings:
     tools: dict[str, PermissionDefault] = field(default_factory=dict)
     allow: list[str] = field(default_factory=list)
     deny: list[str] = field(default_factory=list)
+    additional_directories: list[str] = field(default_factory=list)
+    """Directories the file tools may read besides the working directory (`~` and relative paths allowed)."""
 
 
 @dataclass
@@ -172,8 +174,16 @@ def _apply_permissions(
                     continue
                 target = perms.allow if kind == "allow" else perms.deny
                 target.extend(_rules(rules, f"permissions.rules.{kind}", path))
+        elif key == "additional_directories":
+            perms.additional_directories.extend(_directories(value, name, path))
         else:
             warnings.append(f"{path}: unknown setting `{name}` (ignored)")
+
+
+def _directories(value: Any, name: str, path: Path) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise SettingsError(f"{path}: `{name}` must be a list of directory paths, got {value!r}")
+    return [item.strip() for item in value]
 
 
 def _rules(value: Any, name: str, path: Path) -> list[str]:

@@ -40,6 +40,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         permission_mode=args.permission_mode,
         allow_tools=tuple(args.allow_tool),
         deny_tools=tuple(args.deny_tool),
+        add_dirs=tuple(getattr(args, "add_dir", ())),
         max_rounds=args.max_turns,
         thinking=False if getattr(args, "no_think", False) else None,
     )

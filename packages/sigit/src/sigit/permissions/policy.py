@@ -2,7 +2,7 @@
 
 Order (first that applies wins):
 1. a deny rule (even for read-only tools);
-2. a read-only tool: allow;
+2. a read-only tool: allow, unless it reads outside the readable directories or fetches a URL;
 3. plan mode: mutations are refused, with a message asking the model for a plan;
 4. bypass mode: allow (only deny rules and per-tool "deny" overrides still refuse);
 5. a session grant, then an allow rule;
@@ -12,6 +12,13 @@ Order (first that applies wins):
 A write outside the working directory is never allowed silently (except in bypass mode): an
 "allow" from steps 5-8 becomes "ask", unless an allow rule or grant names that path explicitly.
 
+A read-only call that reads outside the readable directories (the working directory, the
+`additional_directories` setting, `--add-dir`, the config dir and the skills/commands/agents folders
+siGit reads itself; symlinks judged by where they lead) or fetches a URL is allowed only by a grant or
+an allow rule that names the path (`read_file(/abs/dir/*)`) or the domain
+(`read_website(domain:example.com)`, `read_website(domain:*.example.com)` for subdomains); otherwise
+it asks (or is refused when the tool's override or the default is "deny"). Bypass mode allows them.
+
 Everything is decided on a `PreparedCall`: the tool's own declarations (read-only, edit, aliases)
 and the paths, command and URL it declares for these arguments. No tool is special-cased by name.
 """
@@ -20,11 +27,12 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from sigit.config.paths import PROJECT_DIR, find_repo_root
 from sigit.config.rules import Rule, parse_rule
 from sigit.config.settings import (
     MODE_ALIASES,
@@ -38,6 +46,7 @@ from sigit.config.settings import (
 from sigit.errors import BadValueError
 from sigit.permissions.rules import (
     CallSubject,
+    is_inside,
     normalize_command,
     normalize_pattern,
     path_matches,
@@ -45,10 +54,13 @@ from sigit.permissions.rules import (
     subject_matches,
 )
 from sigit.tools.subjects import PreparedCall
+from sigit.tools.web import url_host
 
 DecisionKind = Literal["allow", "deny", "ask"]
 
 PERMISSION_DEFAULT_ENV = "SIGIT_PERMISSION_DEFAULT"
+DOMAIN_PREFIX = "domain:"
+EXTENSION_KINDS = ("skills", "commands", "agents")
 
 
 @dataclass(frozen=True)
@@ -72,10 +84,17 @@ class PermissionPolicy:
         mode: PermissionMode | None = None,
         *,
         env: Mapping[str, str] | None = None,
+        config_dir: Path | None = None,
+        add_dirs: Sequence[str | Path] = (),
     ) -> None:
         self.settings = settings
         self.cwd = Path(os.path.abspath(cwd))
         self._root = self.cwd.resolve()
+        extra = [*settings.permissions.additional_directories, *add_dirs]
+        self.additional_directories = [_resolved(Path(os.path.expanduser(d)), self.cwd) for d in extra]
+        """Directories readable besides the working directory (setting and `--add-dir`), resolved."""
+        own = readable_config_folders(self.cwd, config_dir) if config_dir is not None else []
+        self._readable = list(dict.fromkeys([self._root, *self.additional_directories, *own]))
         self.mode: PermissionMode = mode if mode is not None else settings.permissions.mode
         if self.mode not in PERMISSION_MODES:
             raise BadValueError(
@@ -84,6 +103,7 @@ class PermissionPolicy:
         self._allow = [parse_rule(text) for text in settings.permissions.allow]
         self._deny = [parse_rule(text) for text in settings.permissions.deny]
         self._grants: list[Rule] = []
+        self._asked_grants: set[str] = set()  # granted at a prompt: they never unlock a private address
         self._env_default = _env_default(os.environ if env is None else env)
 
     # -- decisions -------------------------------------------------------------------------------
@@ -92,12 +112,16 @@ class PermissionPolicy:
         name = call.name
         subject = CallSubject.of(call, self.cwd)
 
+        url = call.subjects.url
         for rule in self._deny:
-            if self._names(rule, call) and subject_matches(rule, subject, self.cwd):
+            if self._names(rule, call) and (
+                subject_matches(rule, subject, self.cwd) or (url is not None and _domain_rule_matches(rule, url))
+            ):
                 return Decision("deny", f"{name} is denied by the rule {rule.text}", rule.text)
-        if call.read_only:
+        outside_read = self.outside_read(call)
+        if call.read_only and outside_read is None and url is None:
             return Decision("allow", "read-only tool")
-        if self.mode == "plan":
+        if self.mode == "plan" and not call.read_only:
             return Decision(
                 "deny",
                 f"Plan mode is on, so {name} was not run. Use read-only tools to investigate, then "
@@ -108,6 +132,8 @@ class PermissionPolicy:
             if override == "deny":
                 return Decision("deny", f"{name} is set to deny in [permissions.tools]")
             return Decision("allow", "bypass mode")
+        if call.read_only:
+            return self._guarded_read(call, outside_read, override)
 
         matched_outside = False
         for rules, label in (
@@ -152,13 +178,79 @@ class PermissionPolicy:
     def _outside(self, tool_name: str, subject: CallSubject) -> Decision:
         return Decision("ask", f"{tool_name} writes outside the working directory ({subject.outside_target})")
 
+    def _guarded_read(self, call: PreparedCall, outside: Path | None, override: str | None) -> Decision:
+        """A read outside the readable directories, or a URL: only a rule naming it allows it silently."""
+        for rules, label in (
+            (self._grants, "allowed for this session by"),
+            (self._allow, "allowed by the rule"),
+        ):
+            for rule in rules:
+                if self._names(rule, call) and self._covers_read(rule, call, outside):
+                    return Decision("allow", f"{label} {rule.text}", rule.text)
+        name = call.name
+        default = self._env_default or self.settings.permissions.default
+        if override == "deny":
+            return Decision("deny", f"{name} is set to deny in [permissions.tools]")
+        if override is None and default == "deny":
+            return Decision("deny", f"default permission is {default}")
+        if outside is not None:
+            folder = outside if outside.is_dir() else outside.parent
+            return Decision(
+                "ask",
+                f"{name} reads {outside.as_posix()}, outside the working directory; "
+                f"--add-dir {folder.as_posix()} (or `additional_directories` in settings) allows reads there",
+            )
+        host = url_host(call.subjects.url or "")
+        return Decision("ask", f"{name} fetches from {host or call.subjects.url}, a domain not allowed yet")
+
+    def _covers_read(self, rule: Rule, call: PreparedCall, outside: Path | None) -> bool:
+        """Whether an allow rule covers every outside path (by absolute path) and the URL of a call."""
+        url = call.subjects.url
+        if url is not None and not (
+            rule.pattern is None or _domain_rule_matches(rule, url) or (
+                not rule.pattern.startswith(DOMAIN_PREFIX) and rule.matches_subject(url)
+            )
+        ):
+            return False
+        if outside is None:
+            return url is not None
+        if rule.pattern is None:
+            return False
+        pattern = normalize_pattern(rule.pattern, self.cwd)
+        if not Path(pattern.rstrip("*").removesuffix(":")).is_absolute():
+            return False
+        return all(
+            self._is_readable(path) or path_matches(pattern, path.as_posix())
+            for path in (_resolved(p, self.cwd) for p in call.subjects.reads)
+        )
+
+    def outside_read(self, call: PreparedCall) -> Path | None:
+        """The first path the call reads outside the readable directories (resolved), or None."""
+        for path in call.subjects.reads:
+            resolved = _resolved(path, self.cwd)
+            if not self._is_readable(resolved):
+                return resolved
+        return None
+
+    def _is_readable(self, resolved: Path) -> bool:
+        return any(is_inside(resolved, root) for root in self._readable)
+
+    def names_host(self, host: str) -> bool:
+        """Whether an allow rule from settings or the command line names `host` itself
+        (`domain:HOST`), which lets read_website reach it at a loopback or private address.
+        Grants made at a prompt do not count: the user saw a name, not the address it resolves to."""
+        wanted = f"{DOMAIN_PREFIX}{host.rstrip('.').lower()}"
+        rules = [*self._allow, *(r for r in self._grants if r.text not in self._asked_grants)]
+        return any(r.pattern is not None and r.pattern.lower() == wanted for r in rules)
+
     # -- grants ----------------------------------------------------------------------------------
 
     def suggested_rule(self, call: PreparedCall) -> str:
         """The rule an "always allow" answer would add.
 
         A call that runs a command: the first two words of the (first) command, as a prefix; a
-        call writing outside the working directory: that exact path; any other: the whole tool.
+        call writing outside the working directory: that exact path; a read outside the readable
+        directories: that directory (`dir/*`) or that file; a URL: its domain; any other: the whole tool.
         """
         name = call.name
         command = call.subjects.command
@@ -172,12 +264,20 @@ class PermissionPolicy:
         subject = CallSubject.of(call, self.cwd)
         if subject.outside_form is not None:
             return f"{name}({subject.outside_form})"
+        outside = self.outside_read(call)
+        if outside is not None:
+            where = outside.as_posix()
+            return f"{name}({where.rstrip('/')}/*)" if outside.is_dir() else f"{name}({where})"
+        host = url_host(call.subjects.url) if call.subjects.url is not None else None
+        if host is not None:
+            return f"{name}({DOMAIN_PREFIX}{host})"
         return name
 
     def grant_session(self, call: PreparedCall) -> str:
         """Allow calls like this one for the rest of the session; returns the rule granted."""
         rule = self.suggested_rule(call)
         self.add_session_rule(rule)
+        self._asked_grants.add(parse_rule(rule).text)
         return rule
 
     def grant_project(self, call: PreparedCall) -> str:
@@ -240,6 +340,46 @@ class PermissionPolicy:
         pattern = normalize_pattern(rule.pattern, self.cwd)
         stem = pattern.rstrip("*").removesuffix(":")
         return Path(stem).is_absolute() and path_matches(pattern, subject.outside_form)
+
+
+def _domain_rule_matches(rule: Rule, url: str) -> bool:
+    """`domain:example.com` matches that host exactly; `domain:*.example.com` matches its subdomains."""
+    if rule.pattern is None or not rule.pattern.lower().startswith(DOMAIN_PREFIX):
+        return False
+    host = url_host(url)
+    if host is None:
+        return False
+    wanted = rule.pattern[len(DOMAIN_PREFIX):].strip().rstrip(".").lower()
+    if wanted.startswith("*."):
+        return host.endswith(wanted[1:])
+    return host == wanted
+
+
+def _resolved(path: Path, cwd: Path) -> Path:
+    """`path` made absolute against cwd with symlinks followed, so a link cannot hide where it leads."""
+    joined = path if path.is_absolute() else cwd / path
+    try:
+        return joined.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.normpath(joined))
+
+
+def readable_config_folders(cwd: Path, config_dir: Path, home: Path | None = None) -> list[Path]:
+    """The folders siGit reads itself, so its tools may read them too: the config dir, and the
+    skills/commands/agents folders of `sigit.extensions.locations.search_roots` (which this layer
+    cannot import; a test keeps the two lists in step), whether they exist yet or not."""
+    start = _resolved(cwd, cwd)
+    repo = find_repo_root(start)
+    directories: Iterable[Path] = [start]
+    if repo is not None:
+        directories = [start, *[p for p in start.parents if repo == p or repo in p.parents]]
+    home_dir = home or Path(os.environ.get("HOME", "").strip() or Path.home())
+    folders = [_resolved(config_dir, cwd)]
+    for kind in EXTENSION_KINDS:
+        for directory in directories:
+            folders += [directory / PROJECT_DIR / kind, directory / ".claude" / kind]
+        folders.append(_resolved(home_dir / ".claude" / kind, cwd))
+    return [_resolved(f, cwd) for f in folders]
 
 
 def _words(command: str) -> list[str]:

@@ -108,6 +108,9 @@ class ToolContext:
     cancel: asyncio.Event | None = None
     fs: FileSystem = field(default_factory=LocalFileSystem)
     command_timeout: float = 120.0
+    host_named: Callable[[str], bool] = field(default=lambda host: False)
+    """Whether an allow rule names this host explicitly, so read_website may fetch it although it
+    resolves to a loopback, private or link-local address (the permission policy's `names_host`)."""
 
     def __post_init__(self) -> None:
         self.cwd = Path(os.path.abspath(self.cwd))

@@ -75,6 +75,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
         permission_mode=args.permission_mode,
         allow_tools=tuple(args.allow_tool or ()),
         deny_tools=tuple(args.deny_tool or ()),
+        add_dirs=tuple(getattr(args, "add_dir", None) or ()),
         max_rounds=args.max_turns,
         thinking=False if getattr(args, "no_think", False) else None,
     ))
