@@ -108,6 +108,14 @@ CASES = [
     Case("sudo $CMD", [("sudo", "$CMD")], opaque=True),
     Case("env -S 'rm -rf /'", [("env", "-S", "rm -rf /")], opaque=True),
     Case("trap 'rm -rf /' EXIT", [("trap", "rm -rf /", "EXIT")], opaque=True),
+    Case("a=(x y); echo ${a[@]} ${#a[*]} ${a[0]}", [("echo", "${a[@]}", "${#a[*]}", "${a[0]}")]),
+    Case("echo ${a[i]}", [("echo", "${a[i]}")], opaque=True),
+    # where the grammar itself goes wrong, bash's reading still wins
+    Case("ls && make 2>/dev/null check", [("ls",), ("make", "check")]),
+    Case("ls | tee > out.txt extra", [("ls",), ("tee", "extra")], writes=("out.txt",)),
+    Case("ls\n\\rm -rf /", [("ls",), ("rm", "-rf", "/")], opaque=True),
+    Case("ls\n\\\nrm -rf /", [("ls",), ("rm", "-rf", "/")], opaque=True),
+    Case("git status # note\n\\rm -rf /", [("git", "status"), ("rm", "-rf", "/")], opaque=True),
 ]
 
 
@@ -179,6 +187,13 @@ def test_a_wrapper_with_unknown_options_is_opaque_but_still_checked() -> None:
     line = parse_line("sudo --frobnicate rm -rf /")
     assert line.opaque
     assert ("rm", "-rf", "/") in [c.words for c in line.deny_candidates]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab $'\"\\`(){};|&<>#\n=*-")), max_size=40) | st.text(max_size=40))
+def test_parse_line_never_raises(text: str) -> None:
+    line = parse_line(text)
+    assert all(command.words for command in line.commands)
 
 
 def test_parsing_is_cached_and_deep_nesting_is_bounded() -> None:

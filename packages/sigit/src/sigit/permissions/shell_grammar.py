@@ -12,7 +12,8 @@ this module parses a line with tree-sitter's bash grammar instead and reports, f
   expansion, `eval`, arithmetic, ...). The policy asks for such a line instead of allowing it.
 
 Each command also carries `inner`: the commands it runs from its arguments (`sudo rm`, `env X=1 rm`,
-`xargs rm`, `find -exec rm`, `sh -c "rm ..."`), for deny rules. Imports nothing from sigit.
+`xargs rm`, `find -exec rm`, `sh -c "rm ..."`), for deny rules. Imports nothing from sigit but its
+sibling `shell_programs`.
 """
 
 from __future__ import annotations
@@ -27,14 +28,22 @@ from dataclasses import dataclass, field
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
+from sigit.permissions.shell_programs import (
+    NAME_TAKING,
+    OPAQUE_PROGRAMS,
+    SHELLS,
+    WRAPPERS,
+    find_exec_spans,
+    is_risky_assignment,
+    shell_script_index,
+    unwrap,
+)
+
 __all__ = [
     "HARMLESS_TARGETS",
-    "SHELLS",
-    "WRAPPERS",
     "Redirect",
     "ShellLine",
     "SimpleCommand",
-    "is_risky_assignment",
     "parse_line",
 ]
 
@@ -65,12 +74,12 @@ class SimpleCommand:
     inner: tuple[SimpleCommand, ...] = ()
     static: bool = True
 
-    @property
+    @functools.cached_property
     def name(self) -> str:
         """The command word without its directory (`/bin/rm` -> `rm`); quote removal already made `\\rm` `rm`."""
         return self.words[0].rstrip("/").rsplit("/", 1)[-1] if self.words else ""
 
-    @property
+    @functools.cached_property
     def argv(self) -> tuple[str, ...]:
         """`words` with the command word replaced by `name`."""
         return (self.name, *self.words[1:]) if self.words else ()
@@ -109,108 +118,6 @@ class ShellLine:
 # -- program knowledge -----------------------------------------------------------------------------
 
 HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh"})
-
-
-@dataclass(frozen=True)
-class _WrapperSpec:
-    """How a wrapper's own options are spelled, so its command can be found after them."""
-
-    short_with_arg: str = ""
-    short_flags: str = ""
-    long_with_arg: frozenset[str] = frozenset()
-    long_flags: frozenset[str] = frozenset()
-    optional_attached: str = ""  # short options whose argument, if any, is attached (`xargs -i{}`)
-    numeric_flags: bool = False  # `nice -10`
-    assignments: bool = False  # `env A=1 cmd`, `sudo A=1 cmd`
-    operands: int = 0  # words before the command (`timeout 10 cmd`)
-    no_command_flags: str = ""  # `command -v x` runs nothing
-    opaque_options: frozenset[str] = frozenset()  # `env -S '...'` splits a string into a command
-
-
-WRAPPERS: dict[str, _WrapperSpec] = {
-    "env": _WrapperSpec(
-        short_with_arg="uCP",
-        short_flags="i0v",
-        long_with_arg=frozenset({"unset", "chdir"}),
-        long_flags=frozenset({"ignore-environment", "null", "debug"}),
-        assignments=True,
-        opaque_options=frozenset({"-S", "--split-string"}),
-    ),
-    "sudo": _WrapperSpec(
-        short_with_arg="ugpCrtUDRTc",
-        short_flags="AbEeHhiKklnPSsVv",
-        long_with_arg=frozenset(
-            {"user", "group", "prompt", "close-from", "role", "type", "other-user", "chdir", "chroot",
-             "command-timeout", "host", "login-class"}
-        ),
-        long_flags=frozenset(
-            {"askpass", "background", "preserve-env", "set-home", "login", "non-interactive", "stdin", "shell",
-             "remove-timestamp", "reset-timestamp", "preserve-groups", "bell"}
-        ),
-        assignments=True,
-    ),
-    "doas": _WrapperSpec(short_with_arg="uC", short_flags="nsL"),
-    "nohup": _WrapperSpec(),
-    "time": _WrapperSpec(short_with_arg="fo", short_flags="apqv", long_with_arg=frozenset({"format", "output"}),
-                         long_flags=frozenset({"append", "portability", "quiet", "verbose"})),
-    "exec": _WrapperSpec(short_with_arg="a", short_flags="cl"),
-    "command": _WrapperSpec(short_flags="pvV", no_command_flags="vV"),
-    "builtin": _WrapperSpec(),
-    "nice": _WrapperSpec(short_with_arg="n", long_with_arg=frozenset({"adjustment"}), numeric_flags=True),
-    "xargs": _WrapperSpec(
-        short_with_arg="aEdILnPs",
-        short_flags="0prtxo",
-        optional_attached="eil",
-        long_with_arg=frozenset(
-            {"arg-file", "eof", "delimiter", "replace", "max-lines", "max-args", "max-procs", "max-chars",
-             "process-slot-var"}
-        ),
-        long_flags=frozenset({"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty",
-                              "show-limits"}),
-    ),
-    "timeout": _WrapperSpec(
-        short_with_arg="sk",
-        short_flags="v",
-        long_with_arg=frozenset({"signal", "kill-after"}),
-        long_flags=frozenset({"foreground", "preserve-status", "verbose"}),
-        operands=1,
-    ),
-    "stdbuf": _WrapperSpec(short_with_arg="ioe", long_with_arg=frozenset({"input", "output", "error"})),
-    "setsid": _WrapperSpec(short_flags="cfw", long_flags=frozenset({"ctty", "fork", "wait"})),
-    "coproc": _WrapperSpec(),
-}
-
-# Builtins that run or evaluate text they are given in ways a rule cannot see.
-_OPAQUE_PROGRAMS = {
-    "eval": "`eval` runs text built at run time",
-    "let": "`let` evaluates arithmetic, which can run commands through array subscripts",
-    "trap": "`trap` runs a command given as text",
-    "enable": "`enable` loads or hides builtins",
-    "alias": "`alias` redefines command names",
-    "hash": "`hash` remaps command names to paths",
-    "fc": "`fc` runs commands from the history",
-    "compgen": "`compgen` can run commands given as text",
-    "complete": "`complete` can run commands given as text",
-    "shopt": "`shopt` changes how the shell reads the rest of the line",
-}
-# Builtins that take variable names, where `a[$(cmd)]` runs cmd.
-_NAME_TAKING = frozenset({"printf", "read", "unset", "mapfile", "readarray", "getopts", "wait", "test", "declare",
-                          "typeset", "local", "export", "readonly"})
-
-_RISKY_NAME = re.compile(
-    r"^(PATH|IFS|ENV|BASH_ENV|CDPATH|GLOBIGNORE|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|HOME|TMPDIR|SHELL"
-    r"|LD_\w*|DYLD_\w*|BASH_\w*|PYTHON\w*|NODE_\w*|NPM_CONFIG_\w*|PERL\w*|RUBY\w*|GEM_\w*|GIT_\w*"
-    r"|\w*PAGER|\w*EDITOR|VISUAL|LESS\w*|BROWSER|\w*ASKPASS|\w*_COMMAND|\w*_PROGRAM|\w*_OPTIONS|\w*_OPTS"
-    r"|\w*_PATH|\w*_HOME|\w*_SHELL|\w*_CMD|\w*_EXEC\w*|\w*_HOOK\w*|\w*_PRELOAD|\w*_CONFIG\w*)$",
-    re.IGNORECASE,
-)
-
-
-def is_risky_assignment(assignment: str) -> bool:
-    """Whether `NAME=value` can change which code runs (`PATH`, `LD_PRELOAD`, `GIT_SSH_COMMAND`, `*_PAGER`...)."""
-    name = assignment.split("=", 1)[0].removesuffix("+")
-    return bool(_RISKY_NAME.match(name))
 
 
 # -- parsing ---------------------------------------------------------------------------------------
@@ -225,7 +132,10 @@ _MAX_INNER_DEPTH = 6  # `sh -c "sh -c ..."` levels followed for deny rules
 @functools.lru_cache(maxsize=1024)
 def parse_line(line: str) -> ShellLine:
     """Parse one shell command line (any number of lines of script); cached, so repeated calls are free."""
-    return _parse(line, 0)
+    try:
+        return _parse(line, 0)
+    except RecursionError:  # pathological nesting: never a reason to fail the caller
+        return ShellLine(source=line, commands=(), writes=(), opaque=("the line is nested too deeply to check",))
 
 
 def _parse(line: str, inner_depth: int) -> ShellLine:
@@ -237,10 +147,13 @@ def _parse(line: str, inner_depth: int) -> ShellLine:
     if root.has_error:
         walker.opaque.append("the line does not parse as a shell command line")
     walker.statement(root)
-    if walker.breaks:
+    cuts = [cut for cut in walker.breaks if 0 < cut < len(source)]
+    if walker.breaks and not cuts:
+        walker.opaque.append("the grammar misreads a line break")
+    if cuts:
         # The grammar ran a command on past an unescaped newline (`a` newline `\\b`), where bash starts a
         # new command: read the two sides as lines of their own, and ask.
-        cut = min(walker.breaks)
+        cut = min(cuts)
         head = _parse(source[:cut].decode("utf-8", "surrogateescape"), inner_depth)
         tail = _parse(source[cut:].decode("utf-8", "surrogateescape"), inner_depth)
         return ShellLine(
@@ -427,17 +340,15 @@ class _Walker:
         return None
 
     def emit(self, words: list[_Word], assignments: list[str], writes: list[Redirect]) -> None:
-        if not words:
-            if assignments:  # `A=1 >out`: assignments that only last for the redirection
-                return
+        if not words:  # `A=1 >out`: no command runs (the write is already recorded)
             return
         head = words[0]
         if not head.static:
             self.opaque.append(f"the command word `{head.text}` is built at run time")
         name = head.text.rstrip("/").rsplit("/", 1)[-1]
-        if name in _OPAQUE_PROGRAMS:
-            self.opaque.append(_OPAQUE_PROGRAMS[name])
-        if name in _NAME_TAKING and any("[" in w.text and ("$" in w.text or "`" in w.text) for w in words[1:]):
+        if name in OPAQUE_PROGRAMS:
+            self.opaque.append(OPAQUE_PROGRAMS[name])
+        if name in NAME_TAKING and any("[" in w.text and ("$" in w.text or "`" in w.text) for w in words[1:]):
             self.opaque.append(f"`{name}` is given a variable name with a subscript, which can run commands")
         inner = _inner_commands(words, self.inner_depth)
         if inner is None:
@@ -688,6 +599,8 @@ class _Walker:
                 self.word(child)
             elif child.type == "regex":
                 continue
+            elif child.type == "subscript" and _literal_index(self.text(child)):
+                continue  # `${a[@]}`, `${a[0]}`: no arithmetic to evaluate
             else:
                 self.opaque.append(f"the expansion `{self.text(node)}` can run commands or evaluate arithmetic")
                 self.substitutions_in(child)
@@ -712,6 +625,12 @@ _SAFE_EXPANSION_OPERATORS = frozenset(
 )
 
 
+def _literal_index(subscript: str) -> bool:
+    """`a[@]`, `a[*]`, `a[3]`: an array subscript that is not an arithmetic expression."""
+    match = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*\[([@*]|[0-9]+)\]", subscript)
+    return match is not None
+
+
 def _descendants(node: Node) -> Iterator[Node]:
     for child in node.children:
         yield child
@@ -726,6 +645,8 @@ _BRACE_RE = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
 
 def _unquoted(text: str) -> _Word:
     """An unquoted word: backslashes removed; a glob or brace expansion makes it run-time built."""
+    if "\\" not in text:
+        return _Word(text, static=not (_GLOB_CHARS & set(text)) and not _BRACE_RE.search(text))
     out: list[str] = []
     plain: list[str] = []  # the unescaped characters only, to spot globs and braces
     i = 0
@@ -742,8 +663,6 @@ def _unquoted(text: str) -> _Word:
         i += 1
     unescaped = "".join(plain)
     static = not (_GLOB_CHARS & set(unescaped)) and not _BRACE_RE.search(unescaped)
-    if static and text.startswith("~"):
-        static = True  # `~/x`: the home directory, kept as written
     return _Word("".join(out), static)
 
 
@@ -793,32 +712,27 @@ def _join(words: Sequence[str]) -> str:
 
 # -- commands run from arguments -------------------------------------------------------------------
 
-_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-
-
 def _inner_commands(words: Sequence[_Word], depth: int) -> list[SimpleCommand] | None:
     """The commands `words` runs from its own arguments; None when they cannot be told apart."""
     if depth >= _MAX_INNER_DEPTH or not words or not words[0].static:
         return []
-    name = words[0].text.rstrip("/").rsplit("/", 1)[-1]
+    texts = [w.text for w in words]
+    name = texts[0].rstrip("/").rsplit("/", 1)[-1]
     if name in WRAPPERS:
-        found = _unwrap(WRAPPERS[name], words)
+        found = unwrap(WRAPPERS[name], texts, [w.static for w in words])
         if found is None:
             return None
-        assignments, rest = found
-        return [_make(rest, assignments, depth + 1)] if rest else []
+        assignments, start = found
+        return [_make(words[start:], assignments, depth + 1)] if start < len(words) else []
     if name == "find":
-        return _find_exec(words, depth)
+        return [_make(words[start:end], (), depth + 1) for start, end in find_exec_spans(texts)]
     if name in SHELLS:
-        script = shell_script(tuple(w.text for w in words))
-        if script is None:
+        index = shell_script_index(texts)
+        if index is None or not words[index].static:
             return []
-        index = [w.text for w in words].index(script, 1)
-        if not words[index].static:
-            return []
-        return list(_parse(script, depth + 1).commands)
+        return list(_parse(texts[index], depth + 1).commands)
     if name == "eval" and all(w.static for w in words[1:]):
-        return list(_parse(" ".join(w.text for w in words[1:]), depth + 1).commands)
+        return list(_parse(" ".join(texts[1:]), depth + 1).commands)
     return []
 
 
@@ -845,105 +759,3 @@ def _guess_inner(words: Sequence[_Word], depth: int) -> list[SimpleCommand]:
         if len(guesses) >= 8:
             break
     return guesses
-
-
-_ASSIGNMENT_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
-
-
-def _unwrap(spec: _WrapperSpec, words: Sequence[_Word]) -> tuple[list[str], list[_Word]] | None:
-    """(assignments, the wrapped command's words) after the wrapper's options; None if they are unclear."""
-    assignments: list[str] = []
-    operands = spec.operands
-    i = 1
-    while i < len(words):
-        word = words[i]
-        text = word.text
-        if not word.static:
-            return None
-        if text == "--":
-            i += 1
-            break
-        if text in spec.opaque_options or text.split("=", 1)[0] in spec.opaque_options:
-            return None
-        if text.startswith("--"):
-            name, eq, _ = text[2:].partition("=")
-            if name in spec.long_with_arg:
-                i += 1 if eq else 2
-                continue
-            if name in spec.long_flags or (eq and name in spec.long_flags):
-                i += 1
-                continue
-            return None
-        if text.startswith("-") and len(text) > 1:
-            if spec.numeric_flags and text[1:].isdigit():
-                i += 1
-                continue
-            skip = 1
-            for position, char in enumerate(text[1:], start=1):
-                if char in spec.no_command_flags:
-                    return [], []
-                if char in spec.short_with_arg:
-                    if position == len(text) - 1:
-                        skip = 2
-                    break
-                if char in spec.optional_attached:
-                    break
-                if f"-{char}" in spec.opaque_options:
-                    return None
-                if char not in spec.short_flags:
-                    return None
-            i += skip
-            continue
-        if text == "-" and spec.assignments:  # `env -`: an empty environment
-            i += 1
-            continue
-        if spec.assignments and _ASSIGNMENT_WORD.match(text):
-            assignments.append(text)
-            i += 1
-            continue
-        if operands:
-            operands -= 1
-            i += 1
-            continue
-        break
-    return assignments, list(words[i:])
-
-
-def _find_exec(words: Sequence[_Word], depth: int) -> list[SimpleCommand]:
-    found: list[SimpleCommand] = []
-    i = 1
-    while i < len(words):
-        if words[i].text in _FIND_EXEC:
-            j = i + 1
-            while j < len(words) and words[j].text not in (";", "+"):
-                j += 1
-            if j > i + 1:
-                found.append(_make(words[i + 1 : j], (), depth + 1))
-            i = j
-        i += 1
-    return found
-
-
-def shell_script(words: Sequence[str]) -> str | None:
-    """The script of `sh -c SCRIPT` (any shell, `-c` in any option cluster: `bash -lc`); None if not `-c`."""
-    has_c = False
-    i = 1
-    while i < len(words):
-        text = words[i]
-        if text == "--":
-            i += 1
-            break
-        if text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
-            i += 2
-            continue
-        if text.startswith("--"):
-            i += 1
-            continue
-        if len(text) > 1 and text[0] in "-+":
-            has_c = has_c or (text[0] == "-" and "c" in text[1:])
-            i += 1
-            continue
-        break
-    if has_c and i < len(words):
-        return words[i]
-    return None

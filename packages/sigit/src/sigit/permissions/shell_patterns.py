@@ -5,7 +5,7 @@ against raw text: `ls*` (or Claude Code's `ls:*`) covers `ls` and `ls -la`, not 
 is wider than allow matching: it also sees the command word without its directory (`/bin/rm`), the
 commands a command runs from its arguments (`sudo rm`, `xargs rm`, `sh -c "rm ..."`), and common
 flag spellings (`rm -r -f`, `rm -fr`, `rm --recursive --force` all match `rm -rf*`).
-Imports nothing from sigit but its sibling `shell_grammar`.
+Imports nothing from sigit but its siblings `shell_grammar` and `shell_programs`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sigit.permissions.shell_grammar import SHELLS, WRAPPERS, SimpleCommand, is_risky_assignment, parse_line
+from sigit.permissions.shell_grammar import SimpleCommand, parse_line
+from sigit.permissions.shell_programs import SHELLS, WRAPPERS, is_risky_assignment
 
 __all__ = [
     "CommandPattern",
@@ -198,25 +199,37 @@ class CommandPattern:
         command = line.commands[0]
         return CommandPattern(command.words, command.assignments, prefix)
 
+    @functools.cached_property
+    def _bare_words(self) -> tuple[str, ...]:
+        return (_bare(self.words[0]), *self.words[1:]) if self.words else ()
+
     def allows(self, cmd: SimpleCommand) -> bool:
         """Allow matching: the words as written; `VAR=value` words must be named by the pattern or be inert."""
-        extra = set(cmd.assignments) - set(self.assignments)
-        if any(is_risky_assignment(assignment) for assignment in extra):
+        if self.words and (not cmd.words or cmd.words[0] != self.words[0]):
             return False
-        if not set(self.assignments) <= set(cmd.assignments):
-            return False
+        if cmd.assignments or self.assignments:
+            extra = set(cmd.assignments) - set(self.assignments)
+            if any(is_risky_assignment(assignment) for assignment in extra):
+                return False
+            if not set(self.assignments) <= set(cmd.assignments):
+                return False
         return self._words_match(cmd.words, self.words)
 
     def denies(self, cmd: SimpleCommand) -> bool:
-        """Deny matching: `cmd` or any command it runs, by its words, its bare name, or its flags however spelt."""
+        """Deny matching: `cmd` or any command it runs, by its words, its bare name, or its flags however spelt.
+
+        Give it the commands of a line (`ShellLine.commands`): it walks what each of them runs itself.
+        """
         return any(self._denies_one(candidate) for candidate in cmd.walk())
 
     def _denies_one(self, cmd: SimpleCommand) -> bool:
-        if not set(self.assignments) <= set(cmd.assignments):
-            return False
         if not self.words:
-            return True
-        bare = (_bare(self.words[0]), *self.words[1:])
+            return set(self.assignments) <= set(cmd.assignments)
+        bare = self._bare_words
+        if cmd.name != bare[0] and (not cmd.words or cmd.words[0] != self.words[0]):
+            return False
+        if self.assignments and not set(self.assignments) <= set(cmd.assignments):
+            return False
         if self._words_match(cmd.words, self.words) or self._words_match(cmd.argv, bare):
             return True
         return _flags_match(bare, cmd.argv, prefix=self.prefix)
