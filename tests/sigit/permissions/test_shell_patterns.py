@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sigit.permissions.shell_grammar import SimpleCommand, parse_line
-from sigit.permissions.shell_patterns import CommandPattern, grant_prefix, prefix_matches, runs_code_from_args
+from sigit.permissions.shell_patterns import (
+    CommandPattern,
+    commands_allowed,
+    grant_prefix,
+    prefix_matches,
+    runs_code_from_args,
+)
 
 
 def one(line: str) -> SimpleCommand:
@@ -178,3 +186,40 @@ def test_a_prefix_grant_allows_other_arguments_only() -> None:
     granted = pattern(grant_prefix(one("git status")).pattern)
     assert granted.allows(one("git status --short"))
     assert not granted.allows(one("git stash"))
+
+
+# -- property: a line with a command no rule allows is never allowed -------------------------------
+
+ALLOW_RULES = ["git status*", "ls*", "echo*", "make test*", "cat*"]
+ALLOWED = ["git status", "ls -la", "echo hi", "make test", "cat README.md", "'ls'", "l\\s", "echo '#'", 'echo "$(ls)"']
+FORBIDDEN = ["touch PWNED", "lsof", "rm -rf /", "git push", "\\rm x", "$'\\x72m' x", "r''m x", "sudo ls", "echo `rm x`"]
+OPERATORS = [" ; ", " && ", " || ", " | ", " & ", "\n", " #'\n", " # $(\n"]
+
+
+@st.composite
+def mixed_line(draw: st.DrawFn) -> tuple[str, bool]:
+    parts = draw(st.lists(st.sampled_from(ALLOWED), min_size=1, max_size=4))
+    forbidden = draw(st.booleans())
+    if forbidden:
+        parts.insert(draw(st.integers(0, len(parts))), draw(st.sampled_from(FORBIDDEN)))
+    text = parts[0]
+    for part in parts[1:]:
+        text += draw(st.sampled_from(OPERATORS)) + part
+    wrap = draw(st.sampled_from(["{}", "( {} )", "{{ {}; }}", "echo $( {} )", "if true; then {}; fi"]))
+    return wrap.format(text), forbidden
+
+
+@settings(max_examples=400, deadline=None)
+@given(mixed_line())
+def test_a_line_with_a_command_no_rule_allows_is_never_allowed(generated: tuple[str, bool]) -> None:
+    text, has_forbidden = generated
+    patterns = [pattern(rule) for rule in [*ALLOW_RULES, "true"]]
+    if has_forbidden:
+        assert not commands_allowed(parse_line(text), patterns), text
+
+
+def test_lines_of_allowed_commands_are_allowed() -> None:
+    patterns = [pattern(rule) for rule in ALLOW_RULES]
+    assert commands_allowed(parse_line("git status && ls -la | cat; echo $(ls) # note"), patterns)
+    assert not commands_allowed(parse_line("git status && lsof"), patterns)
+    assert not commands_allowed(parse_line("ls > $OUT"), patterns)  # opaque: ask

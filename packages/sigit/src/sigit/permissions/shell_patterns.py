@@ -16,12 +16,13 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sigit.permissions.shell_grammar import SimpleCommand, parse_line
+from sigit.permissions.shell_grammar import ShellLine, SimpleCommand, parse_line
 from sigit.permissions.shell_programs import SHELLS, WRAPPERS, is_risky_assignment
 
 __all__ = [
     "CommandPattern",
     "Grant",
+    "commands_allowed",
     "grant_prefix",
     "prefix_matches",
     "runs_code_from_args",
@@ -288,3 +289,13 @@ def _flags_match(pattern_argv: Sequence[str], cmd_argv: Sequence[str], *, prefix
     if prefix:
         return prefix_matches(pattern_operands, cmd_operands)
     return pattern_operands == cmd_operands
+
+
+def commands_allowed(line: ShellLine, patterns: Sequence[CommandPattern]) -> bool:
+    """Whether allow `patterns` cover the whole line: it can be judged, and each of its commands is allowed.
+
+    Writes (`line.writes`) are left to the caller, which knows the working directory.
+    """
+    return bool(line.commands) and not line.opaque and all(
+        any(pattern.allows(command) for pattern in patterns) for command in line.commands
+    )
