@@ -171,6 +171,7 @@ def _inner(line: str) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
         ("xargs -n 1 -I{} rm {}", (("rm", "{}"), ())),
         ("find . -execdir rm -f {} ;", (("rm", "-f", "{}"), ())),
         ("bash -lc 'git push --force'", (("git", "push", "--force"), ())),
+        ("bash -euo pipefail -c 'git push --force'", (("git", "push", "--force"), ())),
         ("sudo env A=1 sh -c 'rm -rf ~'", (("rm", "-rf", "~"), ())),
     ],
 )

@@ -114,6 +114,14 @@ def test_deny_git_force_push_in_every_spelling() -> None:
         ("dash -c ls", True),
         ("bash script.sh", False),
         ("bash", True),  # reads its script from stdin: `curl ... | bash`
+        ("bash -o pipefail -c 'ls'", True),
+        ("bash -euo pipefail -c 'ls'", True),
+        ("bash -euo pipefail script.sh", False),
+        ("bash -s arg", True),
+        ("python3 -W ignore -c 'x'", True),
+        ("python3 -", True),
+        ("python3 -m pytest -c pytest.ini", False),  # -c after -m is pytest's
+        ("node --require ./hook.js -e 'x'", True),
         ("python3 -c 'print(1)'", True),
         ("python -c 1", True),
         ("python3 script.py", False),

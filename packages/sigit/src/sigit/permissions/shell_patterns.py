@@ -106,32 +106,58 @@ def runs_code_from_args(cmd: SimpleCommand) -> bool:
     if name == "find":
         return any(arg in _FIND_CODE for arg in args)
     if name in SHELLS:
-        return _interpreter_runs_code(args, "c", script_needed=True)
+        return _interpreter_runs_code(args, "cs", script_needed=True, arg_options=_ARG_OPTIONS["shell"])
     if _PYTHONS.match(name):
-        if "-m" in args:
-            return "-c" in args[: args.index("-m")]
-        return _interpreter_runs_code(args, "c", script_needed=True)
+        if "-m" in args:  # `python -m module ARGS`: ARGS are the module's
+            args = args[: args.index("-m")]
+            return _interpreter_runs_code(args, "c", script_needed=False, arg_options=_ARG_OPTIONS["python"])
+        return _interpreter_runs_code(args, "c", script_needed=True, arg_options=_ARG_OPTIONS["python"])
     if name in _CODE_FLAGS:
         if name == "deno":
             return bool(args) and args[0] in ("eval", "repl")
-        return _interpreter_runs_code(args, _CODE_FLAGS[name], script_needed=name not in ("Rscript", "osascript"))
+        return _interpreter_runs_code(
+            args,
+            _CODE_FLAGS[name],
+            script_needed=name not in ("Rscript", "osascript"),
+            arg_options=_ARG_OPTIONS.get(name.removesuffix("js").removesuffix("jit"), frozenset()),
+        )
     return False
 
 
-def _interpreter_runs_code(args: Sequence[str], letters: str, *, script_needed: bool) -> bool:
+# Options that take the next word as their argument, so that word is not the script.
+_ARG_OPTIONS: dict[str, frozenset[str]] = {
+    "shell": frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"}),
+    "python": frozenset({"-W", "-X", "-Q"}),
+    "node": frozenset({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"}),
+    "ruby": frozenset({"-I", "-r", "-C"}),
+    "perl": frozenset({"-I", "-M", "-m"}),
+}
+
+
+def _interpreter_runs_code(
+    args: Sequence[str], letters: str, *, script_needed: bool, arg_options: frozenset[str] = frozenset()
+) -> bool:
     """Code from an option (`-c`, `-e`, or clustered: `-lc`, `-ne`), or from stdin when no script is named."""
+    skip = False
     for arg in args:
+        if skip:
+            skip = False
+            continue
         if arg == "--":
-            break
+            return False  # the script follows
+        if arg in arg_options:
+            skip = True
+            continue
         if arg in _CODE_LONG or arg.split("=", 1)[0] in _CODE_LONG:
             return True
-        if len(arg) > 1 and arg[0] == "-" and arg[1] != "-":
-            if letters and any(letter in arg[1:] for letter in letters):
+        if len(arg) > 1 and arg[0] in "-+" and arg[1] != "-":
+            if arg[0] == "-" and letters and any(letter in arg[1:] for letter in letters):
                 return True
+            skip = f"-{arg[-1]}" in arg_options  # `-euo pipefail`: the cluster's last option takes a word
             continue
-        if arg.startswith("-"):
+        if arg.startswith("-") and arg != "-":
             continue
-        return False  # a script file: the code is in the file, not the arguments
+        return arg == "-"  # `-` is stdin; otherwise a script file: the code is in the file, not the arguments
     if not script_needed:
         return False
     return not any(arg in _INFO_ONLY for arg in args)

@@ -224,7 +224,7 @@ def shell_script_index(words: Sequence[str]) -> int | None:
             continue
         if len(text) > 1 and text[0] in "-+":
             has_c = has_c or (text[0] == "-" and "c" in text[1:])
-            i += 1
+            i += 2 if text[-1] in "oO" else 1  # `-euo pipefail`: the cluster's last option takes a word
             continue
         break
     return i if has_c and i < len(words) else None
