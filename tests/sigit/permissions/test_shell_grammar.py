@@ -224,23 +224,33 @@ def simple(draw: st.DrawFn) -> tuple[str, set[str]]:
     return " ".join([spelled, *args]), {name}
 
 
-def _combine(children: st.SearchStrategy[tuple[str, set[str]]]) -> st.SearchStrategy[tuple[str, set[str]]]:
-    def sequence(draw: st.DrawFn) -> tuple[str, set[str]]:
-        (a, ran_a), (b, ran_b) = draw(children), draw(children)
-        operator = draw(st.sampled_from([" ; ", " && ", " || ", " | ", " & ", "\n", " # {}\n"]))
-        return a + operator.format(draw(st.sampled_from(DECOYS))) + b, ran_a | ran_b
+SEPARATORS = [" ; ", " && ", " || ", " | ", " & ", "\n", " # {}\n"]
+WRAPS = [
+    "echo $( {} )",
+    'echo "$( {} )"',
+    "( {} )",
+    "{{ {}; }}",
+    "if {}; then :; fi",
+    "cat <( {} )",
+    "x=$( {} )",
+    "while false; do {}; done",
+]
 
-    def wrapped(draw: st.DrawFn) -> tuple[str, set[str]]:
-        inner, ran = draw(children)
-        form = draw(st.sampled_from(["echo $( {} )", "echo \"$( {} )\"", "( {} )", "{{ {}; }}", "if {}; then :; fi",
-                                     "cat <( {} )", "x=$( {} )", "while false; do {}; done"]))
+
+def _combine(children: st.SearchStrategy[tuple[str, set[str]]]) -> st.SearchStrategy[tuple[str, set[str]]]:
+    def sequence(parts: tuple[tuple[str, set[str]], str, str, tuple[str, set[str]]]) -> tuple[str, set[str]]:
+        (a, ran_a), separator, decoy, (b, ran_b) = parts
+        return a + separator.format(decoy) + b, ran_a | ran_b
+
+    def wrapped(parts: tuple[tuple[str, set[str]], str]) -> tuple[str, set[str]]:
+        (inner, ran), form = parts
         return form.format(inner), ran
 
-    def backticks(draw: st.DrawFn) -> tuple[str, set[str]]:
-        inner, ran = draw(simple())
-        return f"echo `{inner}`", ran
-
-    return st.one_of(st.composite(sequence)(), st.composite(wrapped)(), st.composite(backticks)())
+    return st.one_of(
+        st.tuples(children, st.sampled_from(SEPARATORS), st.sampled_from(DECOYS), children).map(sequence),
+        st.tuples(children, st.sampled_from(WRAPS)).map(wrapped),
+        simple().map(lambda generated: (f"echo `{generated[0]}`", generated[1])),
+    )
 
 
 LINES = st.recursive(simple(), _combine, max_leaves=8)
