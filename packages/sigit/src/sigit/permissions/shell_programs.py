@@ -1,0 +1,230 @@
+"""What shell programs do with their arguments: wrappers that run a command, shells that run a script.
+
+Word-level knowledge for `shell_grammar` (which finds the commands a command runs) and `shell_patterns`
+(which decides what a grant may cover). Imports nothing from sigit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "FIND_EXEC",
+    "NAME_TAKING",
+    "OPAQUE_PROGRAMS",
+    "SHELLS",
+    "WRAPPERS",
+    "WrapperSpec",
+    "find_exec_spans",
+    "is_risky_assignment",
+    "shell_script_index",
+    "unwrap",
+]
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "yash", "posh"})
+
+
+@dataclass(frozen=True)
+class WrapperSpec:
+    """How a wrapper's own options are spelled, so its command can be found after them."""
+
+    short_with_arg: str = ""
+    short_flags: str = ""
+    long_with_arg: frozenset[str] = frozenset()
+    long_flags: frozenset[str] = frozenset()
+    optional_attached: str = ""  # short options whose argument, if any, is attached (`xargs -i{}`)
+    numeric_flags: bool = False  # `nice -10`
+    assignments: bool = False  # `env A=1 cmd`, `sudo A=1 cmd`
+    operands: int = 0  # words before the command (`timeout 10 cmd`)
+    no_command_flags: str = ""  # `command -v x` runs nothing
+    opaque_options: frozenset[str] = frozenset()  # `env -S '...'` splits a string into a command
+
+
+WRAPPERS: dict[str, WrapperSpec] = {
+    "env": WrapperSpec(
+        short_with_arg="uCP",
+        short_flags="i0v",
+        long_with_arg=frozenset({"unset", "chdir"}),
+        long_flags=frozenset({"ignore-environment", "null", "debug"}),
+        assignments=True,
+        opaque_options=frozenset({"-S", "--split-string"}),
+    ),
+    "sudo": WrapperSpec(
+        short_with_arg="ugpCrtUDRTc",
+        short_flags="AbEeHhiKklnPSsVv",
+        long_with_arg=frozenset(
+            {"user", "group", "prompt", "close-from", "role", "type", "other-user", "chdir", "chroot",
+             "command-timeout", "host", "login-class"}
+        ),
+        long_flags=frozenset(
+            {"askpass", "background", "preserve-env", "set-home", "login", "non-interactive", "stdin", "shell",
+             "remove-timestamp", "reset-timestamp", "preserve-groups", "bell"}
+        ),
+        assignments=True,
+    ),
+    "doas": WrapperSpec(short_with_arg="uC", short_flags="nsL"),
+    "nohup": WrapperSpec(),
+    "time": WrapperSpec(short_with_arg="fo", short_flags="apqv", long_with_arg=frozenset({"format", "output"}),
+                         long_flags=frozenset({"append", "portability", "quiet", "verbose"})),
+    "exec": WrapperSpec(short_with_arg="a", short_flags="cl"),
+    "command": WrapperSpec(short_flags="pvV", no_command_flags="vV"),
+    "builtin": WrapperSpec(),
+    "nice": WrapperSpec(short_with_arg="n", long_with_arg=frozenset({"adjustment"}), numeric_flags=True),
+    "xargs": WrapperSpec(
+        short_with_arg="aEdILnPs",
+        short_flags="0prtxo",
+        optional_attached="eil",
+        long_with_arg=frozenset(
+            {"arg-file", "eof", "delimiter", "replace", "max-lines", "max-args", "max-procs", "max-chars",
+             "process-slot-var"}
+        ),
+        long_flags=frozenset({"null", "interactive", "no-run-if-empty", "verbose", "exit", "open-tty",
+                              "show-limits"}),
+    ),
+    "timeout": WrapperSpec(
+        short_with_arg="sk",
+        short_flags="v",
+        long_with_arg=frozenset({"signal", "kill-after"}),
+        long_flags=frozenset({"foreground", "preserve-status", "verbose"}),
+        operands=1,
+    ),
+    "stdbuf": WrapperSpec(short_with_arg="ioe", long_with_arg=frozenset({"input", "output", "error"})),
+    "setsid": WrapperSpec(short_flags="cfw", long_flags=frozenset({"ctty", "fork", "wait"})),
+    "coproc": WrapperSpec(),
+}
+
+# Builtins that run or evaluate text they are given in ways a rule cannot see.
+OPAQUE_PROGRAMS = {
+    "eval": "`eval` runs text built at run time",
+    "let": "`let` evaluates arithmetic, which can run commands through array subscripts",
+    "trap": "`trap` runs a command given as text",
+    "enable": "`enable` loads or hides builtins",
+    "alias": "`alias` redefines command names",
+    "hash": "`hash` remaps command names to paths",
+    "fc": "`fc` runs commands from the history",
+    "compgen": "`compgen` can run commands given as text",
+    "complete": "`complete` can run commands given as text",
+    "shopt": "`shopt` changes how the shell reads the rest of the line",
+}
+# Builtins that take variable names, where `a[$(cmd)]` runs cmd.
+NAME_TAKING = frozenset({"printf", "read", "unset", "mapfile", "readarray", "getopts", "wait", "test", "declare",
+                          "typeset", "local", "export", "readonly"})
+
+_RISKY_NAME = re.compile(
+    r"^(PATH|IFS|ENV|BASH_ENV|CDPATH|GLOBIGNORE|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|HOME|TMPDIR|SHELL"
+    r"|LD_\w*|DYLD_\w*|BASH_\w*|PYTHON\w*|NODE_\w*|NPM_CONFIG_\w*|PERL\w*|RUBY\w*|GEM_\w*|GIT_\w*"
+    r"|\w*PAGER|\w*EDITOR|VISUAL|LESS\w*|BROWSER|\w*ASKPASS|\w*_COMMAND|\w*_PROGRAM|\w*_OPTIONS|\w*_OPTS"
+    r"|\w*_PATH|\w*_HOME|\w*_SHELL|\w*_CMD|\w*_EXEC\w*|\w*_HOOK\w*|\w*_PRELOAD|\w*_CONFIG\w*)$",
+    re.IGNORECASE,
+)
+
+
+def is_risky_assignment(assignment: str) -> bool:
+    """Whether `NAME=value` can change which code runs (`PATH`, `LD_PRELOAD`, `GIT_SSH_COMMAND`, `*_PAGER`...)."""
+    name = assignment.split("=", 1)[0].removesuffix("+")
+    return bool(_RISKY_NAME.match(name))
+
+
+FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_ASSIGNMENT_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+def unwrap(spec: WrapperSpec, words: Sequence[str], static: Sequence[bool]) -> tuple[list[str], int] | None:
+    """(assignments, index where the wrapped command starts) after a wrapper's own options.
+
+    The index is `len(words)` when the wrapper runs nothing (`env`, `command -v x`); None when its
+    options are not understood or built at run time, so the command cannot be told.
+    """
+    assignments: list[str] = []
+    operands = spec.operands
+    i = 1
+    while i < len(words):
+        text = words[i]
+        if not static[i]:
+            return None
+        if text == "--":
+            i += 1
+            break
+        if text in spec.opaque_options or text.split("=", 1)[0] in spec.opaque_options:
+            return None
+        if text.startswith("--"):
+            name, eq, _ = text[2:].partition("=")
+            if name in spec.long_with_arg:
+                i += 1 if eq else 2
+                continue
+            if name in spec.long_flags:
+                i += 1
+                continue
+            return None
+        if text.startswith("-") and len(text) > 1:
+            if spec.numeric_flags and text[1:].isdigit():
+                i += 1
+                continue
+            skip = 1
+            for position, char in enumerate(text[1:], start=1):
+                if char in spec.no_command_flags:
+                    return [], len(words)
+                if char in spec.short_with_arg:
+                    if position == len(text) - 1:
+                        skip = 2
+                    break
+                if char in spec.optional_attached:
+                    break
+                if f"-{char}" in spec.opaque_options or char not in spec.short_flags:
+                    return None
+            i += skip
+            continue
+        if text == "-" and spec.assignments:  # `env -`: an empty environment
+            i += 1
+            continue
+        if spec.assignments and _ASSIGNMENT_WORD.match(text):
+            assignments.append(text)
+            i += 1
+            continue
+        if operands:
+            operands -= 1
+            i += 1
+            continue
+        break
+    return assignments, min(i, len(words))
+
+
+def find_exec_spans(words: Sequence[str]) -> list[tuple[int, int]]:
+    """(start, end) of each command `find` runs: the words after `-exec`/`-execdir`/`-ok`/`-okdir` up to `;`/`+`."""
+    spans: list[tuple[int, int]] = []
+    i = 1
+    while i < len(words):
+        if words[i] in FIND_EXEC:
+            j = i + 1
+            while j < len(words) and words[j] not in (";", "+"):
+                j += 1
+            if j > i + 1:
+                spans.append((i + 1, j))
+            i = j
+        i += 1
+    return spans
+
+
+def shell_script_index(words: Sequence[str]) -> int | None:
+    """Where the script of `sh -c SCRIPT` is (any shell; `-c` in any cluster: `bash -lc`); None without `-c`."""
+    has_c = False
+    i = 1
+    while i < len(words):
+        text = words[i]
+        if text == "--":
+            i += 1
+            break
+        if text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            i += 2
+            continue
+        if text.startswith("--"):
+            i += 1
+            continue
+        if len(text) > 1 and text[0] in "-+":
+            has_c = has_c or (text[0] == "-" and "c" in text[1:])
+            i += 2 if text[-1] in "oO" else 1  # `-euo pipefail`: the cluster's last option takes a word
+            continue
+        break
+    return i if has_c and i < len(words) else None
