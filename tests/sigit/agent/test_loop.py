@@ -68,13 +68,13 @@ async def test_approver_allow_for_session_is_remembered(open_session: OpenSessio
         return PermissionReply(True, "session")
 
     session, _ = await open_session(
-        [call("run_command", command="echo hi one"), call("run_command", command="echo hi two"), "done"],
+        [call("run_command", command="ls one"), call("run_command", command="ls two"), "done"],
         approver=approve,
     )
     events = await collect(session, "echo twice")
     outputs = [e.output for e in events if isinstance(e, ToolFinished)]
     assert "one" in outputs[0] and "two" in outputs[1]
-    assert len(asked) == 1 and asked[0].suggested_rule == "run_command(echo hi*)"
+    assert len(asked) == 1 and asked[0].suggested_rule == "run_command(ls*)"
 
 
 async def test_repetition_guard_stops_third_identical_call(open_session: OpenSession, workdir: Path) -> None:
@@ -217,12 +217,12 @@ async def test_session_grants_survive_a_resume_but_allow_flags_do_not(
     async def always(request: PermissionAsked) -> PermissionReply:
         return PermissionReply(True, "session")
 
-    runtime = ScriptedRuntime([call("run_command", command="echo hi there"), "ok"])
+    runtime = ScriptedRuntime([call("run_command", command="ls there"), "ok"])
     host = SessionHost(HostOptions(config_dir=tmp_path / "config", allow_tools=("glob",)), runtime=runtime)
     first = await host.open(workdir, approver=always)
     await collect(first, "echo")
     saved = host.store.load(first.id)
-    assert saved.grants == ["run_command(echo hi*)"]  # the --allow-tool rule is not kept
+    assert saved.grants == ["run_command(ls*)"]  # the --allow-tool rule is not kept
 
     asked: list[PermissionAsked] = []
 
@@ -230,7 +230,7 @@ async def test_session_grants_survive_a_resume_but_allow_flags_do_not(
         asked.append(request)
         return PermissionReply(False)
 
-    runtime.add_turns(call("run_command", command="echo hi again"), "done")
+    runtime.add_turns(call("run_command", command="ls again"), "done")
     again = await SessionHost(HostOptions(config_dir=tmp_path / "config"), runtime=runtime).open(
         workdir, session=saved, approver=record
     )

@@ -212,11 +212,47 @@ def test_unknown_tool_follows_default(tmp_path: Path) -> None:
 
 
 def test_suggested_rules(tmp_path: Path) -> None:
+    """"Always allow" grants the command word and its subcommand, or the exact line for anything that
+    runs code from its arguments; leading VAR=value words are never part of it."""
     policy = make_policy(tmp_path)
-    assert policy.suggested_rule(call(policy, "run_command", cmd("pytest -x tests"))) == "run_command(pytest -x*)"
-    assert policy.suggested_rule(call(policy, "run_command", cmd("ls"))) == "run_command(ls*)"
-    assert policy.suggested_rule(call(policy, "run_command", cmd("cd a && make"))) == "run_command(cd a*)"
+    expected = {
+        "pytest -x tests": "run_command(pytest -x tests)",
+        "ls": "run_command(ls*)",
+        "git status": "run_command(git status*)",
+        "make test": "run_command(make test*)",
+        "FOO=1 make test": "run_command(make test*)",
+        "cd a && make": "run_command(cd a)",
+        "find . -name '*.py'": "run_command(find . -name '*.py')",
+        "bash -c ls": "run_command(bash -c ls)",
+        "python3 -c 'print(1)'": "run_command(python3 -c 'print(1)')",
+    }
+    for line, rule in expected.items():
+        assert policy.suggested_rule(call(policy, "run_command", cmd(line))) == rule, line
     assert policy.suggested_rule(call(policy, "create_file", path("x"))) == "create_file"
+
+
+def test_allow_rules_cannot_be_walked_around(tmp_path: Path) -> None:
+    """The lines of issue 12's findings: each simple command is judged on its own, on word boundaries."""
+    policy = make_policy(tmp_path, allow=["run_command(git status*)", "run_command(ls*)"])
+    for line in ("git status #'\ntouch PWNED", "git status; touch PWNED", "git status $(touch PWNED)",
+                 "lsof -i", "git status >&.bashrc", "git status && bash -c 'touch x'"):
+        assert policy.decide(call(policy, "run_command", cmd(line))).kind == "ask", line
+    for line in ("git status", "git status -s && ls -la", "ls | git status", "git status 2>&1"):
+        assert policy.decide(call(policy, "run_command", cmd(line))).kind == "allow", line
+
+
+def test_a_grant_for_find_does_not_allow_find_exec(tmp_path: Path) -> None:
+    policy = make_policy(tmp_path)
+    policy.grant_session(call(policy, "run_command", cmd('find . -name "*.py"')))
+    assert policy.decide(call(policy, "run_command", cmd('find . -name "*.py"'))).kind == "allow"
+    for line in ("find . -delete", 'find . -exec sh -c "touch x" \\;'):
+        assert policy.decide(call(policy, "run_command", cmd(line))).kind == "ask", line
+
+
+def test_deny_rules_see_through_paths_backslashes_wrappers_and_flag_spellings(tmp_path: Path) -> None:
+    policy = make_policy(tmp_path, default="allow", deny=["run_command(rm -rf*)"])
+    for line in ("/bin/rm -rf x", "\\rm -rf x", "rm -r -f x", "rm -fr x", "sudo rm -rf x", "echo && rm -rf x"):
+        assert policy.decide(call(policy, "run_command", cmd(line))).kind == "deny", line
 
 
 def test_headless_allow_and_deny_tool_flags(tmp_path: Path) -> None:

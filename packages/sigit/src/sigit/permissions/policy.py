@@ -26,7 +26,6 @@ and the paths, command and URL it declares for these arguments. No tool is speci
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,12 +46,12 @@ from sigit.errors import BadValueError
 from sigit.permissions.rules import (
     CallSubject,
     is_inside,
-    normalize_command,
     normalize_pattern,
     path_matches,
-    split_command,
     subject_matches,
 )
+from sigit.permissions.shell_grammar import parse_line
+from sigit.permissions.shell_patterns import CommandPattern, commands_allowed, grant_prefix
 from sigit.tools.subjects import PreparedCall
 from sigit.tools.web import url_host
 
@@ -255,11 +254,9 @@ class PermissionPolicy:
         name = call.name
         command = call.subjects.command
         if command is not None:
-            if command.strip():
-                parts = split_command(command) or [normalize_command(command)]
-                words = _words(parts[0])[:2]
-                if words:
-                    return f"{name}({' '.join(words)}*)"
+            commands = parse_line(command).commands
+            if commands and commands[0].words:
+                return f"{name}({grant_prefix(commands[0]).pattern})"
             return name
         subject = CallSubject.of(call, self.cwd)
         if subject.outside_form is not None:
@@ -320,18 +317,21 @@ class PermissionPolicy:
         return False
 
     def _command_allowed(self, rule: Rule, call: PreparedCall, subject: CallSubject) -> bool:
-        if subject.command is None or rule.pattern is None:
+        """A line is allowed only when the grammar can account for all of it, every simple command in
+        it is allowed by some rule (this one among them), and it redirects into no file."""
+        line = subject.line
+        if subject.command is None or rule.pattern is None or line is None:
             return False
-        if subject.command == normalize_command(rule.pattern):
-            return True
-        # A compound command is allowed only when every simple command in it is allowed.
-        parts = subject.command_parts
-        if not parts:
+        this = CommandPattern.parse(rule.pattern)
+        if this is None or not any(this.allows(command) for command in line.commands):
+            return False
+        if line.writes:  # a rule allows running a command, not writing files with it: that is an edit
             return False
         rules = [r for r in (*self._grants, *self._allow) if self._names(r, call)]
-        return any(rule.matches_subject(part) for part in parts) and all(
-            any(r.pattern is None or r.matches_subject(part) for r in rules) for part in parts
-        )
+        if any(r.pattern is None for r in rules):
+            return not line.opaque and bool(line.commands)
+        patterns = [p for r in rules if r.pattern is not None and (p := CommandPattern.parse(r.pattern)) is not None]
+        return commands_allowed(line, patterns)
 
     def _covers_outside(self, rule: Rule, subject: CallSubject) -> bool:
         """Whether an allow rule names the outside path itself, not just the tool."""
@@ -380,13 +380,6 @@ def readable_config_folders(cwd: Path, config_dir: Path, home: Path | None = Non
             folders += [directory / PROJECT_DIR / kind, directory / ".claude" / kind]
         folders.append(_resolved(home_dir / ".claude" / kind, cwd))
     return [_resolved(f, cwd) for f in folders]
-
-
-def _words(command: str) -> list[str]:
-    try:
-        return shlex.split(command)
-    except ValueError:
-        return command.split()
 
 
 def _env_default(env: Mapping[str, str]) -> str | None:

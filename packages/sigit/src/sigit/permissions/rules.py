@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from sigit.config.rules import Rule, RuleSyntaxError, parse_rule, pattern_matches
+from sigit.permissions.shell_grammar import ShellLine, parse_line
+from sigit.permissions.shell_patterns import CommandPattern
 from sigit.tools.subjects import PreparedCall
 
 __all__ = [
@@ -29,7 +31,6 @@ __all__ = [
     "path_candidates",
     "path_matches",
     "pattern_matches",
-    "split_command",
     "string_arg",
     "subject_matches",
 ]
@@ -42,17 +43,6 @@ def normalize_command(command: str) -> str:
 _OPERATORS = ("&&", "||", ";", "|", "&", "\n")
 _SUBSTITUTIONS = ("$(", "<(", ">(", "`")
 _HARMLESS_REDIRECT_TARGETS = ("/dev/null",)
-
-
-def split_command(command: str) -> list[str] | None:
-    """The simple commands of a shell line, split at `;`, `&&`, `||`, `|`, `&` and newlines.
-
-    None when the line cannot be judged from its text, so no allow rule may cover it: command
-    substitution (`$(...)`, backticks, `<(...)`) or output redirected to a file (`> out.txt`;
-    `2>&1` and `>/dev/null` are fine).
-    """
-    parts, analysable = _scan(command)
-    return parts if analysable else None
 
 
 def deny_parts(command: str) -> list[str]:
@@ -231,8 +221,8 @@ class CallSubject:
     """
 
     command: str | None  # the whole line, whitespace-normalised
-    command_parts: list[str] | None  # its simple commands, None if not analysable
-    deny_parts: tuple[str, ...]  # every command in the line, substitutions included
+    line: ShellLine | None  # the line parsed by the bash grammar: its simple commands and writes
+    deny_parts: tuple[str, ...]  # every command in the line, substitutions included (text forms)
     path_forms: tuple[tuple[str, str], ...]  # per path: (lexical, resolved), relative to cwd when inside
     url: str | None
     outside_target: str | None  # a write target outside the working directory, for the message
@@ -257,7 +247,7 @@ class CallSubject:
                     outside_form = resolved
         return cls(
             command=normalize_command(command) if command is not None else None,
-            command_parts=split_command(command) if command is not None else None,
+            line=parse_line(command) if command is not None else None,
             deny_parts=tuple(deny_parts(command)) if command is not None else (),
             path_forms=forms,
             url=subjects.url,
@@ -272,6 +262,12 @@ def subject_matches(rule: Rule, subject: CallSubject, cwd: Path) -> bool:
     if rule.pattern is None:
         return True
     if subject.command is not None:
+        words = CommandPattern.parse(rule.pattern)
+        if words is not None and subject.line is not None and any(
+            words.denies(command) for command in subject.line.commands
+        ):
+            return True
+        # the text forms too: a deny rule or hook matcher errs on the side of matching
         return any(rule.matches_subject(text) for text in (subject.command, *subject.deny_parts))
     if subject.path_forms:
         pattern = normalize_pattern(rule.pattern, cwd)
