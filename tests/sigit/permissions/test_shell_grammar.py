@@ -275,7 +275,6 @@ def stub_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(LINES)
 def test_every_command_bash_runs_is_found(stub_path: Path, generated: tuple[str, set[str]]) -> None:
