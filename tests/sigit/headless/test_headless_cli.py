@@ -204,3 +204,19 @@ def test_sessions_list_and_delete(dirs: tuple[Path, Path], tmp_path: Path) -> No
     assert run_sigit(["sessions", "delete", made["session_id"]], work, config).returncode == 0
     assert json.loads(run_sigit(["sessions", "list", "--json"], work, config).stdout) == []
     assert run_sigit(["sessions", "delete", "nope"], work, config).returncode == 2
+
+
+def test_a_repository_cannot_switch_on_bypass_mode(dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    """A cloned repo's `.sigit/settings.toml` saying `mode = "bypass"` is ignored, with a warning."""
+    work, config = dirs
+    (work / ".sigit").mkdir()
+    (work / ".sigit" / "settings.toml").write_text('[permissions]\nmode = "bypass"\n')
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps({"turns": [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": "touch PWNED"}}]},
+        {"text": "I could not."},
+    ]}))
+    proc = run_sigit(["-p", "summarize this repo", "--model", f"scripted:{scenario}"], work, config)
+    assert proc.returncode == 0, proc.stderr
+    assert not (work / "PWNED").exists()  # asked, and headless asks nobody: refused
+    assert "bypass" in proc.stderr and "is ignored in a project file" in proc.stderr

@@ -97,7 +97,7 @@ def load_settings(cwd: Path, config_dir: Path | None = None) -> Settings:
     for path in files:
         raw = _read_toml(path)
         if raw is not None:
-            _apply(settings, raw, path)
+            _apply(settings, raw, path, project=path is not user_file)
             settings.sources.append(path)
     return settings
 
@@ -119,7 +119,7 @@ def _read_toml(path: Path) -> dict[str, Any] | None:
         raise SettingsError(f"{path}: invalid TOML: {exc}") from None
 
 
-def _apply(settings: Settings, raw: dict[str, Any], path: Path) -> None:
+def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool = False) -> None:
     for key, value in raw.items():
         if key == "model":
             settings.model = _string(value, key, path)
@@ -136,7 +136,8 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path) -> None:
         elif key == "compaction_threshold":
             settings.compaction_threshold = _threshold(value, path)
         elif key == "permissions":
-            _apply_permissions(settings.permissions, _table(value, key, path), path, settings.warnings)
+            _apply_permissions(settings.permissions, _table(value, key, path), path, settings.warnings,
+                               project=project)
         elif key in ("hooks", "mcp"):
             target = settings.hooks if key == "hooks" else settings.mcp
             table = _table(value, key, path)
@@ -154,7 +155,7 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path) -> None:
 
 
 def _apply_permissions(
-    perms: PermissionSettings, raw: dict[str, Any], path: Path, warnings: list[str]
+    perms: PermissionSettings, raw: dict[str, Any], path: Path, warnings: list[str], *, project: bool = False
 ) -> None:
     for key, value in raw.items():
         name = f"permissions.{key}"
@@ -163,7 +164,12 @@ def _apply_permissions(
         elif key == "mode":
             if isinstance(value, str):
                 value = MODE_ALIASES.get(value, value)
-            perms.mode = _choice(value, name, path, PERMISSION_MODES)  # type: ignore[assignment]
+            mode = _choice(value, name, path, PERMISSION_MODES)
+            if project and mode == "bypass":  # a cloned repository must not switch the guard rails off
+                warnings.append(f"{path}: `permissions.mode = \"bypass\"` is ignored in a project file; "
+                                "use --permission-mode bypass or the user settings")
+                continue
+            perms.mode = mode  # type: ignore[assignment]
         elif key == "tools":
             for tool, choice in _table(value, name, path).items():
                 perms.tools[tool] = _choice(choice, f"{name}.{tool}", path, PERMISSION_DEFAULTS)  # type: ignore[assignment]
