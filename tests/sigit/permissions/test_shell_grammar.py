@@ -289,3 +289,11 @@ def test_every_command_bash_runs_is_found(stub_path: Path, generated: tuple[str,
     ran = set(log.read_text().split())
     line = parse_line(text)
     assert ran <= {command.name for command in line.commands} or line.opaque, (text, ran)
+
+
+def test_code_points_that_crash_the_bash_grammar_are_parsed_safely() -> None:
+    # tree-sitter-bash 0.25 segfaulted on `{` followed by U+F254E: a model's line must never end the process
+    assert parse_line("{\U000f254e").opaque
+    line = parse_line('echo "héllo wörld" ünï > "résumé.txt"')
+    assert [c.words for c in line.commands] == [("echo", "héllo wörld", "ünï")]
+    assert [w.target for w in line.writes] == ["résumé.txt"]

@@ -138,10 +138,24 @@ def parse_line(line: str) -> ShellLine:
         return ShellLine(source=line, commands=(), writes=(), opaque=("the line is nested too deeply to check",))
 
 
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+
+
+def _ascii_shadow(source: bytes) -> bytes:
+    """`source` with every non-ASCII byte replaced by `X`: the same length, so node offsets still index
+    the real text, which the walker reads.
+
+    tree-sitter-bash 0.25's scanner crashes the process on some code points (`{` then U+F254E). For bash a
+    non-ASCII byte is never an operator, a quote or a blank, only part of a word, and so is `X`
+    (upper case: it cannot complete a keyword such as `case` from a stray byte).
+    """
+    return _NON_ASCII.sub(b"X", source) if not source.isascii() else source
+
+
 def _parse(line: str, inner_depth: int) -> ShellLine:
     source = line.encode("utf-8", "surrogateescape")
     with _PARSER_LOCK:
-        tree = _PARSER.parse(source)
+        tree = _PARSER.parse(_ascii_shadow(source))
     walker = _Walker(source, inner_depth)
     root = tree.root_node
     if root.has_error:
