@@ -8,6 +8,7 @@ from pathlib import Path
 
 from acp import text_block
 from sigit.frontends.acp.terminal import format_output
+from sigit.sandbox.support import INTERPRETER
 
 from .conftest import RecordingClient, running_agent, write_scenario
 
@@ -27,8 +28,10 @@ async def test_foreground_command_runs_in_the_editor_terminal_shown_on_the_card(
         reply = await conn.prompt(session_id=sid, prompt=[text_block("run it")])
     assert reply.stop_reason == "end_turn"
     (create, *rest) = client.terminal_calls
-    assert create == ("create", ("sh", ["-c", "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3"],
-                                 str(project / "sub"), 50_000))
+    command, args, cwd, limit = create[1]
+    # the editor runs the sandbox's launcher, which confines `sh -c COMMAND` (the default sandbox)
+    assert command == INTERPRETER and (cwd, limit) == (str(project / "sub"), 50_000)
+    assert args[-4:] == ["--", "sh", "-c", "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3"]
     assert [name for name, _ in rest] == ["wait", "output", "release"]
     assert client.terminals == {}  # released
     updates = client.of("tool_call_update")
