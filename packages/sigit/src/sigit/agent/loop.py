@@ -381,8 +381,9 @@ class Agent:
         denial = output.sandbox_denial
         assert denial is not None
         command = prepared.subjects.command
+        shown = prepared.title if command is None else command if len(command) <= 200 else command[:197] + "..."
         asked = PermissionAsked(
-            call.id, call.name, prepared.arguments, f"Run {prepared.title} once without the sandbox?",
+            call.id, call.name, prepared.arguments, f"Run `{shown}` once without the sandbox?",
             denial.sentence, unsandboxed_hint(denial), command, kind=prepared.tool.kind, command=command,
             locations=tuple(str(path) for path in prepared.subjects.paths), purpose="leave_sandbox",
         )
