@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 from qwen_runtime.backends.scripted import ScriptedRuntime
-from sigit.agent.events import PermissionAnswered, PermissionAsked, PermissionReply, ToolFinished
+from sigit.agent.events import Notice, PermissionAnswered, PermissionAsked, PermissionReply, ToolFinished
 from sigit.app import AgentSession, SessionHost
 from sigit.errors import UsageError
 from sigit.options import HostOptions
+from sigit.sandbox import SandboxSupport, open_sandbox
 
 
 @pytest.fixture
@@ -143,3 +144,19 @@ async def test_a_model_switch_keeps_the_sessions_sandbox(workdir: Path, tmp_path
     assert changed.policy.temp_dir is not None and changed.policy.temp_dir.is_dir()  # still in use
     await new.close()
     assert not changed.policy.temp_dir.exists()
+
+
+async def test_a_machine_that_cannot_confine_says_so_in_the_session(
+    workdir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old_kernel = SandboxSupport("Linux", "5.4.0")  # what an old kernel without bubblewrap offers
+    monkeypatch.setattr("sigit.app.open_sandbox", lambda policy: open_sandbox(policy, old_kernel))
+    host = SessionHost(HostOptions(config_dir=tmp_path / "config"), runtime=ScriptedRuntime(["hi"]))
+    session = await host.open(workdir)
+    assert session.status().sandbox == "off (workspace-write unavailable here)"
+    assert session.sandbox_mode == "off"
+    events = await run_turn(session, "hello")
+    warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
+    assert ("sandbox off: Landlock is not available (kernel 5.4.0), and bubblewrap is not installed"
+            in warnings)
+    await session.close()
