@@ -35,7 +35,7 @@ from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
 from .config.settings import PermissionMode, Settings, load_settings
-from .errors import BadValueError, ModelError, SessionBusyError, WorkingDirectoryError
+from .errors import BadValueError, ModelError, SessionBusyError, UsageError, WorkingDirectoryError
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
@@ -43,6 +43,7 @@ from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
 from .prompt.init_prompt import INIT_PROMPT
+from .sandbox import MODES as SANDBOX_MODES
 from .sandbox import Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
 from .status import SessionStatus
@@ -450,7 +451,9 @@ class AgentSession:
         current = self.sandbox
         if current is None:
             raise RuntimeError("this session has no sandbox")
-        policy = dataclasses.replace(current.policy, mode=mode, temp_dir=None)  # type: ignore[arg-type]
+        if mode not in SANDBOX_MODES:
+            raise UsageError(f"sandbox mode must be one of {', '.join(SANDBOX_MODES)}, not {mode!r}")
+        policy = dataclasses.replace(current.policy, mode=mode, temp_dir=None)
         sandbox = await asyncio.to_thread(open_sandbox, policy)
         self._retired_sandboxes.append(current)
         self.agent.context.sandbox = sandbox
