@@ -56,3 +56,18 @@ async def test_keeping_the_sandbox_leaves_the_file_alone(make_app: MakeApp, tmp_
     assert outside.read_text() == "untouched\n"
     told = [m for m in runtime.requests[-1].messages if m.role == "tool"][-1]
     assert "keep it in the sandbox" in str(told.content)
+
+
+async def test_quitting_closes_the_session_and_its_sandbox(make_app: MakeApp) -> None:
+    app, _ = make_app([])
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app, pilot)
+        session = app.agent_session
+        assert session is not None and session.sandbox is not None
+        temp = session.sandbox.policy.temp_dir
+        assert temp is not None and temp.is_dir()
+        job = await session.agent.context.processes.start("sleep 30", session.cwd, session.sandbox)
+        proc = session.agent.context.processes.get(job)
+        assert proc is not None
+    assert not temp.exists()  # the sandbox's private temp dir is gone
+    assert proc.proc.returncode is not None  # and the background command was ended
