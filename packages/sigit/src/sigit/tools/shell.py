@@ -60,7 +60,7 @@ async def command_result(
             text += f"\n{note}"
     denial = sandbox_denial(code, output, ctx)
     if denial is not None:
-        text += f"\n\n{denial.sentence}. The sandbox refused it: retrying, sudo or chmod will not help."
+        text += f"\n\n{denial.sentence}. Retrying, with sudo, chmod or otherwise, will not get past the sandbox."
     return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd], sandbox_denial=denial)
 
 
@@ -75,7 +75,8 @@ def sandbox_denial(code: int | None, output: str, ctx: ToolContext) -> Denial | 
 def unsandboxed_hint(denial: Denial) -> str:
     """The flag or setting with which the user would let such a command through."""
     if denial.kind == "network":
-        return "`--sandbox off`, or `network = true` in the `[sandbox]` settings"
+        return ("`--sandbox off`, or `network = true` in the `[sandbox]` settings (`loopback = true` for "
+                "servers the command starts itself)")
     if denial.kind == "write":
         return "`--sandbox off`, or `--add-dir DIR` (`[sandbox] writable_dirs`) for that directory"
     return "`--sandbox off`"
