@@ -92,7 +92,9 @@ def main() -> int:
             start = time.perf_counter()
             async for _ in session.prompt("go"):
                 pass
-            return time.perf_counter() - start
+            elapsed = time.perf_counter() - start
+            await session.close()  # ends its sandbox too (its temp dir)
+            return elapsed
 
         per_round = min(asyncio.run(one_turn()) for _ in range(3)) / (rounds + 1)
         rows.append(("agent loop overhead per round (scripted model)", f"{per_round * 1000:.2f} ms", "",

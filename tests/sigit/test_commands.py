@@ -33,6 +33,7 @@ TURNS: list[dict[str, Any]] = [
 ]
 STEPS = [
     "/help", "/plan", "/plan off", "/permissions accept-edits", "/permissions default", "/thinking off",
+    "/sandbox read-only", "/sandbox",
     "/tools", "/mcp", "/skills", "/agents", "/commands", "/status", "/models", "/undo", "/init", "/compact",
     "/clear", "/nope",
 ]
@@ -174,6 +175,8 @@ async def test_each_builtin_command_does_the_same_in_the_tui_and_over_acp(
     by_command = {o.command: o for o in acp}
     assert by_command["/plan"].mode == "plan" and by_command["/plan off"].mode == "default"
     assert by_command["/permissions accept-edits"].mode == "accept-edits"
+    assert "Sandbox: read-only, network off. Change it for this session with /sandbox "\
+           "read-only|workspace-write|off." in by_command["/sandbox"].shown
     assert by_command["/undo"].files["f.txt"] == "original\n"
     assert by_command["/init"].files["AGENTS.md"] == "# Agents\n"
     assert by_command["/compact"].messages < by_command["/init"].messages

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from acp import text_block
 from sigit.frontends.acp.terminal import format_output
+from sigit.sandbox.support import INTERPRETER
 
 from .conftest import RecordingClient, running_agent, write_scenario
 
@@ -27,8 +28,10 @@ async def test_foreground_command_runs_in_the_editor_terminal_shown_on_the_card(
         reply = await conn.prompt(session_id=sid, prompt=[text_block("run it")])
     assert reply.stop_reason == "end_turn"
     (create, *rest) = client.terminal_calls
-    assert create == ("create", ("sh", ["-c", "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3"],
-                                 str(project / "sub"), 50_000))
+    command, args, cwd, limit = create[1]
+    # the editor runs the sandbox's launcher, which confines `sh -c COMMAND` (the default sandbox)
+    assert command == INTERPRETER and (cwd, limit) == (str(project / "sub"), 50_000)
+    assert args[-4:] == ["--", "sh", "-c", "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3"]
     assert [name for name, _ in rest] == ["wait", "output", "release"]
     assert client.terminals == {}  # released
     updates = client.of("tool_call_update")
@@ -69,3 +72,48 @@ def test_terminal_output_is_formatted_like_a_local_command() -> None:
     long = "a" * 40_000 + "b" * 40_000
     shown = format_output(long, truncated=False)
     assert shown.startswith("a" * 100) and shown.endswith("b" * 100) and "bytes of output omitted" in shown
+
+
+async def test_a_sandbox_refusal_in_the_editor_terminal_reaches_the_model(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched\n")
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": f"echo changed > {outside}"}}]},
+        {"text": "Refused."},
+    ])
+    client = RecordingClient("keep_sandbox")
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass", terminal=True) as conn:
+        sid = (await conn.new_session(cwd=str(project))).session_id
+        reply = await conn.prompt(session_id=sid, prompt=[text_block("change it")])
+    assert reply.stop_reason == "end_turn"
+    assert outside.read_text() == "untouched\n"
+    [(_asked, options)] = client.permissions  # bypass asks nothing else; leaving the sandbox it does
+    assert [o.option_id for o in options] == ["run_unsandboxed_once", "keep_sandbox"]
+    saved = (config_dir / "sessions" / f"{sid}.jsonl").read_text()
+    assert f"blocked by the sandbox: write to {outside} outside the workspace" in saved
+    assert "keep it in the sandbox" in saved
+
+
+async def test_accepting_reruns_the_command_once_without_the_sandbox(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched\n")
+    scenario = write_scenario(tmp_path / "s.json", [
+        {"tool_calls": [{"name": "run_command", "arguments": {"command": f"echo changed > {outside}"}}]},
+        {"text": "Changed."},
+    ])
+    client = RecordingClient("run_unsandboxed_once")
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass", terminal=True) as conn:
+        sid = (await conn.new_session(cwd=str(project))).session_id
+        await conn.prompt(session_id=sid, prompt=[text_block("change it")])
+    [(asked, _options)] = client.permissions
+    assert asked.title == f"Run `echo changed > {outside}` once without the sandbox?"
+    assert any(f"blocked by the sandbox: write to {outside}" in c.content.text for c in asked.content)
+    assert outside.read_text() == "changed\n"
+    creates = [args for name, args in client.terminal_calls if name == "create"]
+    assert [c[0] for c in creates] == [INTERPRETER, "sh"]  # confined, then the one unconfined rerun
+    saved = (config_dir / "sessions" / f"{sid}.jsonl").read_text()
+    assert "The user let this command run once without the sandbox." in saved

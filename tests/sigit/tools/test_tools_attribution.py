@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from sigit.sandbox import SandboxPolicy, open_sandbox
 from sigit.tools import DEFAULT_ATTRIBUTION, ToolContext, ToolRegistry
 
 
@@ -79,6 +80,11 @@ async def test_a_commit_already_on_a_remote_is_not_amended(
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     git(repo, "remote", "add", "origin", str(remote))
+    # a remote on local disk outside the workspace: the sandbox lets a push write it only when the
+    # user makes it writable (`[sandbox] writable_dirs`, or --add-dir), as here
+    assert ctx.sandbox is not None
+    ctx.sandbox.close()
+    ctx.sandbox = open_sandbox(SandboxPolicy.from_settings({"writable_dirs": [str(remote)]}, workspace=ctx.cwd))
     (repo / "b.txt").write_text("b\n")
     cmd = "git add b.txt && git commit -q -m 'add b' && git push -q origin main"
     out = await registry.invoke("run_command", {"command": cmd}, ctx)

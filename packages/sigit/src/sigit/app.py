@@ -35,7 +35,7 @@ from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
 from .config.settings import PermissionMode, Settings, load_settings
-from .errors import BadValueError, ModelError, SessionBusyError, WorkingDirectoryError
+from .errors import BadValueError, ModelError, SessionBusyError, UsageError, WorkingDirectoryError
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
@@ -43,6 +43,8 @@ from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
 from .prompt.init_prompt import INIT_PROMPT
+from .sandbox import MODES as SANDBOX_MODES
+from .sandbox import Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
 from .status import SessionStatus
 from .tools import FileSystem, ProcessManager, Todo, Tool, ToolContext, ToolRegistry, default_registry
@@ -140,6 +142,7 @@ class SessionHost:
         if not cwd.is_dir():
             raise WorkingDirectoryError(f"working directory does not exist: {cwd}")
         settings = await asyncio.to_thread(self.settings, cwd)  # reads TOML files: not on the event loop
+        sandbox_policy = self.sandbox_policy(settings, cwd)  # a bad [sandbox] table fails before the model loads
         name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
         session = session or Session.create(cwd, name)
@@ -187,8 +190,10 @@ class SessionHost:
                 notices += await mcp.add_servers(list(mcp_servers))
             for mcp_tool in mcp.tools():
                 registry.register(mcp_tool)
+        sandbox = await asyncio.to_thread(open_sandbox, sandbox_policy)  # probes the OS once per process
+        notices += list(sandbox.warnings)
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
-                              host_named=policy.names_host)
+                              host_named=policy.names_host, sandbox=sandbox)
         if fs is not None:
             context.fs = fs
         checkpoints = (
@@ -219,6 +224,11 @@ class SessionHost:
         opened.on_close = lambda: self.release(name)
         opened.flag_rules = set(self.options.allow_tools) - set(session.grants)
         return opened
+
+    def sandbox_policy(self, settings: Settings, cwd: Path) -> SandboxPolicy:
+        """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
+        return SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
+                                           add_dirs=tuple(Path(d) for d in self.options.add_dirs))
 
     async def switch_model(self, old: AgentSession, name: str) -> AgentSession:
         """`old`'s conversation reopened on model `name`, `old` closed; the one way frontends switch.
@@ -343,6 +353,8 @@ class AgentSession:
         self.denials: list[str] = []
         """Rules the user rejected for the rest of the session ("always reject")."""
         self.mode_before_plan: PermissionMode = "default"
+        self._retired_sandboxes: list[Sandbox] = []
+        """Sandboxes replaced by `/sandbox`: background commands may still run in them (and their temp dirs)."""
 
     def expand_command(self, text: str) -> str:
         """`/name args` of a custom command (markdown in .sigit/commands, .claude/commands, ...) becomes
@@ -423,6 +435,31 @@ class AgentSession:
         engine.set_sampling(dataclasses.replace(engine.sampling, enable_thinking=on))
 
     @property
+    def sandbox(self) -> Sandbox | None:
+        return self.agent.context.sandbox
+
+    @property
+    def sandbox_mode(self) -> str:
+        """The sandbox mode in force (`off` also where this OS cannot enforce the chosen one)."""
+        return self.sandbox.mode if self.sandbox is not None else "off"
+
+    async def set_sandbox_mode(self, mode: str) -> Sandbox:
+        """Run this session's next commands in `mode` (same settings otherwise); UsageError if unknown.
+
+        The sandbox it replaces stays open until the session closes, for background commands still in it.
+        """
+        current = self.sandbox
+        if current is None:
+            raise RuntimeError("this session has no sandbox")
+        if mode not in SANDBOX_MODES:
+            raise UsageError(f"sandbox mode must be one of {', '.join(SANDBOX_MODES)}, not {mode!r}")
+        policy = dataclasses.replace(current.policy, mode=mode, temp_dir=None)
+        sandbox = await asyncio.to_thread(open_sandbox, policy)
+        self._retired_sandboxes.append(current)
+        self.agent.context.sandbox = sandbox
+        return sandbox
+
+    @property
     def session_grants(self) -> list[str]:
         grants: list[str] = self.agent.policy.session_grants
         return grants
@@ -461,6 +498,7 @@ class AgentSession:
             context_used=usage.prompt_tokens + usage.completion_tokens if usage is not None else None,
             prompt_tokens=agent.total_prompt_tokens, completion_tokens=agent.total_completion_tokens,
             warnings=tuple(self.settings.warnings),
+            sandbox=self.sandbox.describe() if self.sandbox is not None else "off",
         )
 
     def take_over(self, old: AgentSession) -> None:
@@ -473,8 +511,13 @@ class AgentSession:
             self.deny(rule)
         self.flag_rules = set(old.flag_rules)
         self.set_thinking(old.thinking)
-        # background commands keep running under the new session
+        # background commands keep running under the new session, and so does their sandbox (its mode too)
         self.agent.context.processes, old.agent.context.processes = old.agent.context.processes, ProcessManager()
+        if old.sandbox is not None:
+            if self.sandbox is not None:
+                self.sandbox.close()
+            self.agent.context.sandbox, old.agent.context.sandbox = old.sandbox, None
+        self._retired_sandboxes, old._retired_sandboxes = old._retired_sandboxes, []
 
     def save(self) -> None:
         self.session.messages = list(self.agent.engine.history_messages())
@@ -513,6 +556,10 @@ class AgentSession:
 
     async def close(self) -> None:
         await self.agent.context.processes.kill_all()
+        for sandbox in [*self._retired_sandboxes, self.sandbox]:
+            if sandbox is not None:
+                await asyncio.to_thread(sandbox.close)  # removes its temp dir
+        self._retired_sandboxes = []
         if self.mcp is not None:
             await self.mcp.close()
         release, self.on_close = self.on_close, None

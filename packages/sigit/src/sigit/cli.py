@@ -10,6 +10,7 @@ from . import __version__
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 PERMISSION_MODES = ("default", "accept-edits", "plan", "bypass")
+SANDBOX_MODES = ("read-only", "workspace-write", "off")  # sandbox.MODES, spelt out: the sandbox loads lazily
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", default=None, help="a registry name (qwen3-8b), a .gguf path, "
                         "hf:REPO/FILE, transformers:PATH, openai:BASE_URL#MODEL or scripted:FILE")
     parser.add_argument("--permission-mode", choices=PERMISSION_MODES, default=None)
+    parser.add_argument("--sandbox", dest="sandbox", choices=SANDBOX_MODES, default=None, metavar="MODE",
+                        help="where commands may write: read-only, workspace-write (the default) or off "
+                        "(no OS sandbox); overrides [sandbox] mode. --permission-mode bypass leaves it on")
     parser.add_argument("--allow-tool", action="append", default=[], metavar="RULE",
                         help="allow a tool or rule pattern, e.g. run_command or 'run_command(git *)'")
     parser.add_argument("--deny-tool", action="append", default=[], metavar="RULE")

@@ -210,6 +210,22 @@ async def _permissions(context: CommandContext, arg: str) -> CommandResult:
     return CommandResult("\n".join(lines), mode_changed=changed)
 
 
+async def _sandbox(context: CommandContext, arg: str) -> CommandResult:
+    session = context.require_session()
+    if arg:
+        from .errors import UsageError
+
+        try:
+            sandbox = await session.set_sandbox_mode(arg.strip().lower())
+        except UsageError as exc:
+            return CommandResult(f"{exc}. Usage: /sandbox read-only|workspace-write|off", "error")
+        text = f"Sandbox for this session's next commands: **{sandbox.describe()}**."
+        warnings = [f"- warning: {w}" for w in sandbox.warnings]
+        return CommandResult("\n".join([text, *warnings]), "warning" if warnings else "info")
+    return CommandResult(f"Sandbox: **{session.status().sandbox}**. Change it for this session with "
+                         "`/sandbox read-only|workspace-write|off`.")
+
+
 async def _thinking(context: CommandContext, arg: str) -> CommandResult:
     session = context.require_session()
     wanted = {"on": True, "off": False}.get(arg.lower(), not session.thinking)
@@ -300,6 +316,8 @@ COMMANDS: tuple[BuiltinCommand, ...] = (
                    "on | off"),
     BuiltinCommand("permissions", "show permissions; /permissions MODE sets the mode", _permissions,
                    "default | accept-edits | plan | bypass"),
+    BuiltinCommand("sandbox", "show the OS sandbox commands run in; /sandbox MODE changes it for the session",
+                   _sandbox, "read-only | workspace-write | off"),
     BuiltinCommand("thinking", "toggle the model's thinking (on/off)", _thinking, "on | off"),
     BuiltinCommand("tools", "list the tools (the TUI also expands or collapses tool calls)", _tools,
                    while_running=True),
@@ -329,7 +347,8 @@ def status_markdown(status: SessionStatus) -> str:
         f"- Session: `{status.session_id}`", f"- Directory: `{status.cwd}`", f"- Model: `{status.model}`",
         f"- Runtime: {status.runtime} ({status.runtime_state}, context {status.context_size}, "
         f"{'tools' if status.tool_capable else 'no tools'})",
-        f"- Mode: **{status.mode}**", f"- Context: {context}", f"- Messages: {status.messages}",
+        f"- Mode: **{status.mode}**", f"- Sandbox: {status.sandbox}", f"- Context: {context}",
+        f"- Messages: {status.messages}",
         f"- Tokens this session: {status.prompt_tokens} in, {status.completion_tokens} out",
     ])
 

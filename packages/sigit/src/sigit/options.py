@@ -16,6 +16,8 @@ class HostOptions:
     deny_tools: Sequence[str] = ()
     add_dirs: Sequence[str] = ()
     """Directories the file tools may read besides the working directory (`--add-dir`)."""
+    sandbox_mode: str | None = None
+    """`--sandbox MODE`: read-only, workspace-write or off (None: the `[sandbox]` settings' mode)."""
     config_dir: Path | None = None
     max_rounds: int = 24
     thinking: bool | None = None

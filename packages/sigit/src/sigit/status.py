@@ -40,3 +40,5 @@ class SessionStatus:
     prompt_tokens: int
     completion_tokens: int
     warnings: tuple[str, ...] = ()
+    sandbox: str = "off"
+    """The sandbox commands run in: `workspace-write, network off`, or why it is off."""

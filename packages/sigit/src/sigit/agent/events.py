@@ -14,6 +14,9 @@ from onde import ReasoningDelta as ReasoningDelta
 from onde import TextDelta as TextDelta
 
 StopReason: TypeAlias = Literal["end_turn", "max_rounds", "max_tokens", "cancelled", "error", "refusal"]
+PermissionPurpose: TypeAlias = Literal["tool_call", "leave_sandbox"]
+"""What a permission request asks: may this call run (`tool_call`), or may a command the sandbox
+refused run once more without it (`leave_sandbox`; only "once" or "no" make sense as answers)."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ class PermissionAsked:
     """The command line the call would run, when it runs one (shown as shell code)."""
     change: FileChange | None = None
     locations: tuple[str, ...] = ()
+    purpose: PermissionPurpose = "tool_call"
+    """`leave_sandbox`: `reason` says what the sandbox refused, `suggested_rule` the flag or setting
+    that would allow it for good."""
     type: Literal["permission_asked"] = "permission_asked"
 
 

@@ -7,6 +7,7 @@ any of this. Permission prompts are injected as an `Approver`.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -30,6 +31,7 @@ from onde import (
 from ..checkpoints import CheckpointStore, paths_touched
 from ..permissions import PermissionPolicy
 from ..tools import ToolContext, ToolOutput, ToolRegistry
+from ..tools.shell import unsandboxed_hint
 from ..tools.subjects import PreparedCall, Preview, Subjects
 from .compaction import Compactor
 from .events import (
@@ -60,7 +62,11 @@ Approver = Callable[[PermissionAsked], Awaitable[PermissionReply]]
 
 async def deny_all(request: PermissionAsked) -> PermissionReply:
     """The approver when nobody can be asked (headless): "ask" becomes a denial the model is told,
-    with the flag that would allow it (and why it asked, when that names another flag)."""
+    with the flag that would allow it (and why it asked, when that names another flag). A command
+    the sandbox refused is never rerun outside it."""
+    if request.purpose == "leave_sandbox":
+        return PermissionReply(False, reason="Not rerun without the sandbox: nobody can be asked in this run. "
+                                             f"The user can allow such commands with {request.suggested_rule}.")
     why = f": {request.reason}; or" if "--add-dir" in request.reason else ";"
     return PermissionReply(
         False,
@@ -347,6 +353,12 @@ class Agent:
         await asyncio.to_thread(self._checkpoint, subjects)  # reads the files: not on the event loop
         yield ToolStarted(call.id, name, prepared.title)
         output = await tool.execute(prepared, self.context)
+        if output.sandbox_denial is not None and not self.cancelled:
+            async for item in self._offer_unsandboxed(call, prepared, output):
+                if isinstance(item, ToolOutput):
+                    output = item
+                else:
+                    yield item
         if self.post_tool_hook is not None:
             await self.post_tool_hook(prepared, output.text)
         yield ToolFinished(
@@ -356,6 +368,37 @@ class Agent:
         if output.todos is not None:
             yield TodosUpdated(output.todos)
         yield output
+
+    async def _offer_unsandboxed(
+        self, call: ToolCallRequest, prepared: PreparedCall, output: ToolOutput
+    ) -> AsyncIterator[AgentEvent | ToolOutput]:
+        """The sandbox refused the command: ask the user whether to run it once without the sandbox.
+
+        Yields the request, the answer and then the output the model reads: the unconfined rerun's,
+        or the refused one with the answer (and, where nobody can be asked, the flag that allows it).
+        The permission mode (even bypass) plays no part: only the user, asked here, lets it out.
+        """
+        denial = output.sandbox_denial
+        assert denial is not None
+        command = prepared.subjects.command
+        shown = prepared.title if command is None else command if len(command) <= 200 else command[:197] + "..."
+        asked = PermissionAsked(
+            call.id, call.name, prepared.arguments, f"Run `{shown}` once without the sandbox?",
+            denial.sentence, unsandboxed_hint(denial), command, kind=prepared.tool.kind, command=command,
+            locations=tuple(str(path) for path in prepared.subjects.paths), purpose="leave_sandbox",
+        )
+        yield asked
+        reply = await self._ask(asked)
+        reason = reply.reason or ("run once without the sandbox" if reply.allowed else "kept in the sandbox")
+        yield PermissionAnswered(call.id, reply.allowed, "once", reason)
+        if not reply.allowed:
+            note = reply.reason or "The user chose to keep it in the sandbox; do not retry it."
+            yield dataclasses.replace(output, text=f"{output.text}\n{note}")
+            return
+        unconfined = dataclasses.replace(self.context, sandbox=None)
+        rerun = await prepared.tool.execute(prepared, unconfined)
+        yield dataclasses.replace(rerun, text="The user let this command run once without the sandbox.\n"
+                                              + rerun.text)
 
     async def _ask(self, request: PermissionAsked) -> PermissionReply:
         """Ask the approver, but give up at once if the turn is cancelled meanwhile."""

@@ -104,7 +104,7 @@ def make_task_tool(
             raise ToolError("task cannot run: no model is loaded.") from None
         sub_context = ToolContext(
             cwd=ctx.cwd, processes=ctx.processes, todos=[], attribution=ctx.attribution, fs=ctx.fs,
-            command_timeout=ctx.command_timeout, host_named=ctx.host_named,
+            command_timeout=ctx.command_timeout, host_named=ctx.host_named, sandbox=ctx.sandbox,
         )
         agent = Agent(
             engine=engine, tools=tools, context=sub_context,

@@ -73,6 +73,8 @@ class Settings:
     compaction_threshold: float = DEFAULT_COMPACTION_THRESHOLD
     hooks: dict[str, Any] = field(default_factory=dict)
     mcp: dict[str, Any] = field(default_factory=dict)
+    sandbox: dict[str, Any] = field(default_factory=dict)
+    """The raw `[sandbox]` table (user, then project on top); `SandboxPolicy.from_settings` reads it."""
     sources: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -150,6 +152,8 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
                         target[event] = copy.deepcopy(hooks)
             else:
                 _deep_merge(target, table)
+        elif key == "sandbox":
+            _deep_merge(settings.sandbox, _table(value, key, path))
         else:
             settings.warnings.append(f"{path}: unknown setting `{key}` (ignored)")
 

@@ -38,6 +38,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
     return HostOptions(
         model=args.model,
         permission_mode=args.permission_mode,
+        sandbox_mode=getattr(args, "sandbox", None),
         allow_tools=tuple(args.allow_tool),
         deny_tools=tuple(args.deny_tool),
         add_dirs=tuple(getattr(args, "add_dir", ())),

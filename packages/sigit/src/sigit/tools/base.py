@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from onde import ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from sigit.sandbox import Denial, Sandbox
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
 
@@ -111,6 +112,8 @@ class ToolContext:
     host_named: Callable[[str], bool] = field(default=lambda host: False)
     """Whether an allow rule names this host explicitly, so read_website may fetch it although it
     resolves to a loopback, private or link-local address (the permission policy's `names_host`)."""
+    sandbox: Sandbox | None = None
+    """The OS sandbox commands run in (the session's; None: unconfined, as `--sandbox off`)."""
 
     def __post_init__(self) -> None:
         self.cwd = Path(os.path.abspath(self.cwd))
@@ -140,6 +143,9 @@ class ToolOutput:
     title: str = ""
     todos: tuple[tuple[str, str], ...] | None = None
     """The session's todo list after this call, as (content, status) pairs, when the call changed it."""
+    sandbox_denial: Denial | None = None
+    """What the sandbox refused the command ("blocked by the sandbox: ..."): the agent may offer the
+    user to run it once without the sandbox."""
 
 
 class ToolArgs(BaseModel):

@@ -13,6 +13,10 @@ import os
 import signal
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sigit.sandbox import Sandbox
 
 OUTPUT_LIMIT = 50_000
 KILL_GRACE_S = 1.0
@@ -90,12 +94,13 @@ class OutputBuffer:
         return text
 
 
-async def spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
+async def spawn(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyncio.subprocess.Process:
     """`sh -c command` in a new session (its own process group), stdout and stderr combined.
 
+    With a `sandbox`, the command (and everything it starts) runs confined by it.
     Cancellation while the pipes are being connected still ends the already running command.
     """
-    starting = asyncio.ensure_future(_create(command, cwd))
+    starting = asyncio.ensure_future(_create(command, cwd, sandbox))
     try:
         return await asyncio.shield(starting)
     except asyncio.CancelledError:
@@ -104,17 +109,19 @@ async def spawn(command: str, cwd: Path) -> asyncio.subprocess.Process:
         raise
 
 
-async def _create(command: str, cwd: Path) -> asyncio.subprocess.Process:
+async def _create(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyncio.subprocess.Process:
+    argv, env = ["sh", "-c", command], {**os.environ, **NON_INTERACTIVE_ENV}
+    if sandbox is not None and sandbox.active:
+        wrapped = await asyncio.to_thread(sandbox.wrap, argv, env)  # stats the git dirs: off the loop
+        argv, env = wrapped.argv, wrapped.env
     return await asyncio.create_subprocess_exec(
-        "sh",
-        "-c",
-        command,
+        *argv,
         cwd=str(cwd),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
-        env={**os.environ, **NON_INTERACTIVE_ENV},
+        env=env,
     )
 
 
@@ -213,8 +220,8 @@ class ProcessManager:
         self._ended: dict[str, int | None] = {}  # task id -> exit code, for a clear error later
         self._ids = itertools.count(1)
 
-    async def start(self, command: str, cwd: Path) -> str:
-        proc = await spawn(command, cwd)
+    async def start(self, command: str, cwd: Path, sandbox: Sandbox | None = None) -> str:
+        proc = await spawn(command, cwd, sandbox)
         buffer = OutputBuffer()
         reader = asyncio.get_running_loop().create_task(pump(proc.stdout, buffer))
         task_id = f"bg{next(self._ids)}"

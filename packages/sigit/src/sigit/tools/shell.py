@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pydantic import Field
 
+from sigit.sandbox import Denial, find_denial
 from sigit.tools.attribution import add_trailer_if_new_commit, head_commit
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.processes import OutputBuffer, UnknownTaskError, kill_group, pump, spawn, wait_exit
@@ -57,7 +58,28 @@ async def command_result(
         note = await add_trailer_if_new_commit(cwd, watch.before, watch.started_at, ctx.attribution)
         if note:
             text += f"\n{note}"
-    return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd])
+    denial = sandbox_denial(code, output, ctx)
+    if denial is not None:
+        text += f"\n\n{denial.sentence}. Retrying, with sudo, chmod or otherwise, will not get past the sandbox."
+    return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd], sandbox_denial=denial)
+
+
+def sandbox_denial(code: int | None, output: str, ctx: ToolContext) -> Denial | None:
+    """What the session's sandbox refused, when that is why the command failed."""
+    sandbox = ctx.sandbox
+    if code is None or sandbox is None or not sandbox.active:
+        return None
+    return find_denial(code, output, sandbox.policy)
+
+
+def unsandboxed_hint(denial: Denial) -> str:
+    """The flag or setting with which the user would let such a command through."""
+    if denial.kind == "network":
+        return ("`--sandbox off`, or `network = true` in the `[sandbox]` settings (`loopback = true` for "
+                "servers the command starts itself)")
+    if denial.kind == "write":
+        return "`--sandbox off`, or `--add-dir DIR` (`[sandbox] writable_dirs`) for that directory"
+    return "`--sandbox off`"
 
 
 def command_dir(args: RunCommandArgs, ctx: ToolContext) -> Path:
@@ -88,7 +110,7 @@ async def _wait_exit_or_cancel(proc: asyncio.subprocess.Process, cancel: asyncio
 
 async def run_foreground(command: str, cwd: Path, ctx: ToolContext) -> tuple[int | None, str, str | None]:
     """Run to completion; returns (exit code or None, output, why it was stopped or None)."""
-    proc = await spawn(command, cwd)
+    proc = await spawn(command, cwd, ctx.sandbox)
     buffer = OutputBuffer()
     reader = asyncio.ensure_future(pump(proc.stdout, buffer))
     stopped: str | None = None
@@ -117,7 +139,7 @@ async def run_command(args: RunCommandArgs, ctx: ToolContext) -> ToolOutput:
     cwd = command_dir(args, ctx)
     title = f"`{args.command}`"
     if args.run_in_background:
-        task_id = await ctx.processes.start(args.command, cwd)
+        task_id = await ctx.processes.start(args.command, cwd, ctx.sandbox)
         return ToolOutput(
             f"Started in the background with task_id {task_id}. "
             "Use command_output to read its output and kill_command to stop it.",
@@ -136,7 +158,11 @@ async def command_output(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:
         raise ToolError(str(exc)) from None
     state = "still running" if poll.running else f"finished with exit code {poll.exit_code}"
     body = poll.output if poll.output else "(no new output)"
-    return ToolOutput(f"Task {args.task_id} {state}. New output:\n{body}", title=f"output of {args.task_id}")
+    text = f"Task {args.task_id} {state}. New output:\n{body}"
+    denial = sandbox_denial(poll.exit_code, poll.output, ctx)
+    if denial is not None:  # told, never rerun: a background command has no one waiting on it
+        text += f"\n\n{denial.sentence}."
+    return ToolOutput(text, title=f"output of {args.task_id}")
 
 
 async def kill_command(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:

@@ -73,6 +73,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
     host = host_cls(host_options(
         model=args.model,
         permission_mode=args.permission_mode,
+        sandbox_mode=getattr(args, "sandbox", None),
         allow_tools=tuple(args.allow_tool or ()),
         deny_tools=tuple(args.deny_tool or ()),
         add_dirs=tuple(getattr(args, "add_dir", None) or ()),

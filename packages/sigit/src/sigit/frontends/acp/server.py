@@ -366,6 +366,8 @@ class SigitAcpAgent:
             content.append(tool_content(text_block(request.preview)))
         if request.reason:
             content.append(tool_content(text_block(request.reason)))
+        if request.purpose == "leave_sandbox":
+            return await self._ask_leave_sandbox(session_id, request, content)
         tool_call = ToolCallUpdate(
             tool_call_id=request.call_id, title=request.title, status="pending", raw_input=args,
             kind=as_kind(request.kind), content=content or None,
@@ -403,6 +405,32 @@ class SigitAcpAgent:
             live.session.deny(rule)
             return PermissionReply(False, reason=f"The user denied {rule} for the rest of this session.")
         return PermissionReply(False)
+
+    async def _ask_leave_sandbox(self, session_id: str, request: PermissionAsked, content: list[Any]
+                                 ) -> PermissionReply:
+        """The sandbox refused a command: run it once without the sandbox, or keep it in (no "always")."""
+        content.append(tool_content(text_block(f"To allow such commands for good: {request.suggested_rule}.")))
+        tool_call = ToolCallUpdate(
+            tool_call_id=request.call_id, title=request.title, status="pending", raw_input=request.arguments,
+            kind=as_kind(request.kind), content=content,
+        )
+        options = [
+            PermissionOption(option_id="run_unsandboxed_once", name="Run once without the sandbox",
+                             kind="allow_once"),
+            PermissionOption(option_id="keep_sandbox", name="Keep the sandbox", kind="reject_once"),
+        ]
+        try:
+            response = await self._conn.request_permission(session_id=session_id, tool_call=tool_call,
+                                                           options=options)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("permission request failed: %s", exc)
+            return PermissionReply(False, reason=f"the permission request failed: {exc}")
+        outcome = response.outcome
+        if outcome.outcome == "selected" and outcome.option_id == "run_unsandboxed_once":
+            return PermissionReply(True, "once")
+        return PermissionReply(False, reason="The user chose to keep it in the sandbox; do not retry it.")
 
     def _set_mode(self, live: LiveSession, mode_id: str) -> None:
         try:

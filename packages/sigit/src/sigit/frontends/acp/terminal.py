@@ -2,6 +2,9 @@
 
 The tool keeps run_command's name, parameters and output format (`Exit code N:` and the output, the
 middle cut when long); background commands still run locally (the editor has no polling view of them).
+The session's sandbox applies in the editor's terminal as well: the editor is asked to run the
+sandbox's launcher (the wrapped argv and its environment: TMPDIR), so the command is confined
+wherever it runs, and a denial in its output is explained the same way.
 The tool does not know its call id, so the server records the call that just started in
 `TerminalCalls.current`, and the terminal shown on that card is remembered for its final update.
 """
@@ -83,10 +86,14 @@ class _TerminalRun:
         cwd = command_dir(args, ctx)
         title = f"`{args.command}`"
         watch = await watch_commits(cwd, ctx)
+        argv, env = ["sh", "-c", args.command], dict(NON_INTERACTIVE_ENV)
+        if ctx.sandbox is not None and ctx.sandbox.active:  # the editor's terminal is confined too
+            wrapped = await asyncio.to_thread(ctx.sandbox.wrap, argv, env)
+            argv, env = wrapped.argv, wrapped.env
         try:
             created = await self.client.create_terminal(
-                session_id=self.session_id, command="sh", args=["-c", args.command], cwd=str(cwd),
-                env=[EnvVariable(name=k, value=v) for k, v in NON_INTERACTIVE_ENV.items()],
+                session_id=self.session_id, command=argv[0], args=argv[1:], cwd=str(cwd),
+                env=[EnvVariable(name=k, value=v) for k, v in env.items()],
                 output_byte_limit=TERMINAL_OUTPUT_LIMIT,
             )
         except Exception as exc:  # the editor refused: run it here as usual

@@ -77,6 +77,8 @@ class SigitApp(App[int]):
         self._current = "session"
         self._opened_tabs = 1
         self._host_lock = asyncio.Lock()
+        self._with_sessions: list[SessionView] = []
+        """Tabs whose session opened: closed on quit (by then the tabs are no longer in the DOM)."""
 
     @property
     def host(self) -> SessionHost:
@@ -193,6 +195,8 @@ class SigitApp(App[int]):
 
     def session_opened(self, view: SessionView) -> None:
         """A tab's session opened: point the side panes at it and redraw the status."""
+        if view not in self._with_sessions:
+            self._with_sessions.append(view)
         if view is self.view:
             self._attach_panes()
         self.refresh_status()
@@ -227,6 +231,8 @@ class SigitApp(App[int]):
         self._current = str(remaining.query_ancestor(TabPane).id)
         self.show_tab(self._current)
         await view.close()
+        if view in self._with_sessions:
+            self._with_sessions.remove(view)
         await self.query_one(TabbedContent).remove_pane(pane_id)
         remaining.prompt_input.focus()
         self.refresh_status()
@@ -370,8 +376,10 @@ class SigitApp(App[int]):
         await self.open_saved(event.session_id)
 
     async def on_unmount(self) -> None:
-        for view in self.views:
-            await view.close()
+        """Close every session (background commands, MCP servers, the sandbox's temp dir)."""
+        for view in [*self._with_sessions, *self.views]:
+            await view.close()  # closing twice is a no-op
+        self._with_sessions.clear()
 
 
 def create_app(
@@ -386,8 +394,9 @@ def create_app(
     resume: str | None = None,
     continue_last: bool = False,
     fork: bool = False,
+    sandbox_mode: str | None = None,
 ) -> SigitApp:
     """The app factory (tests pass a ScriptedRuntime)."""
     host = HostOptions(model=model, permission_mode=permission_mode, allow_tools=allow_tools,
-                       deny_tools=deny_tools, config_dir=config_dir)
+                       deny_tools=deny_tools, config_dir=config_dir, sandbox_mode=sandbox_mode)
     return SigitApp(TuiOptions(Path(cwd).resolve(), host, resume, continue_last, fork), runtime=runtime)

@@ -24,6 +24,10 @@ ANSWERS: dict[str, PermissionReply] = {
     "project": PermissionReply(True, "project"),
     "deny": PermissionReply(False, reason="denied by the user"),
 }
+LEAVE_SANDBOX_ANSWERS: dict[str, PermissionReply] = {
+    "once": PermissionReply(True, "once"),
+    "deny": PermissionReply(False, reason="The user chose to keep it in the sandbox; do not retry it."),
+}
 
 
 def preview_renderable(request: PermissionAsked) -> Syntax | Text:
@@ -36,7 +40,11 @@ def preview_renderable(request: PermissionAsked) -> Syntax | Text:
 
 
 class PermissionScreen(ModalScreen[PermissionReply]):
-    """Allow once / always (session) / always (project) / deny, with the diff or command shown."""
+    """Allow once / always (session) / always (project) / deny, with the diff or command shown.
+
+    A command the sandbox refused (`purpose == "leave_sandbox"`) gets its own wording and only two
+    answers: run it once without the sandbox, or keep it in.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer('once')", "Allow once"),
@@ -49,8 +57,15 @@ class PermissionScreen(ModalScreen[PermissionReply]):
         super().__init__()
         self.request = request
 
+    @property
+    def answers(self) -> dict[str, PermissionReply]:
+        return LEAVE_SANDBOX_ANSWERS if self.request.purpose == "leave_sandbox" else ANSWERS
+
     def compose(self) -> ComposeResult:
         req = self.request
+        if req.purpose == "leave_sandbox":
+            yield from self._compose_leave_sandbox()
+            return
         with Vertical(id="permission-dialog"):
             yield Label(Text(f"Allow {req.title}?", style="bold"), id="permission-title")
             if req.reason:
@@ -64,16 +79,31 @@ class PermissionScreen(ModalScreen[PermissionReply]):
                 yield Button(Text(f"[p] Always (project): {req.suggested_rule}"), id="project")
                 yield Button(Text("[n] Deny"), id="deny", variant="error")
 
+    def _compose_leave_sandbox(self) -> ComposeResult:
+        req = self.request
+        with Vertical(id="permission-dialog"):
+            yield Label(Text(req.title, style="bold"), id="permission-title")
+            yield Label(Text(req.reason, style="yellow"))
+            if req.preview:
+                with VerticalScroll(id="permission-preview"):
+                    yield Static(preview_renderable(req))
+            yield Label(Text(f"It would run unconfined, this once. To allow such commands for good: "
+                             f"{req.suggested_rule}.", style="dim"))
+            with Horizontal(id="permission-buttons"):
+                yield Button(Text("[y] Run once without the sandbox"), id="once", variant="warning")
+                yield Button(Text("[n] Keep the sandbox"), id="deny", variant="primary")
+
     def on_mount(self) -> None:
-        self.query_one("#once", Button).focus()
+        self.query_one("#once" if self.request.purpose == "tool_call" else "#deny", Button).focus()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
-        if event.button.id in ANSWERS:
-            self.dismiss(ANSWERS[event.button.id])
+        if event.button.id in self.answers:
+            self.dismiss(self.answers[event.button.id])
 
     def action_answer(self, key: str) -> None:
-        self.dismiss(ANSWERS[key])
+        if key in self.answers:  # "always" has no meaning for leaving the sandbox
+            self.dismiss(self.answers[key])
 
 
 def model_options(current: str) -> list[Option]:

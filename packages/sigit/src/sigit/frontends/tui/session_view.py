@@ -310,6 +310,7 @@ class SessionView(Vertical):
             parts.append(self.load_state)
         if self.agent_session is not None:
             parts.append(f"mode {self.agent_session.mode}")
+            parts.append(f"sandbox {self.agent_session.sandbox_mode}")
         if self.usage is not None:
             parts.append(f"tokens {self.usage.total_prompt_tokens}↑ {self.usage.total_completion_tokens}↓")
             parts.append(f"context {self.usage.context_fill:.0%} of {self.usage.context_size}")

@@ -189,6 +189,7 @@ def status_text(config_dir: Path, status: SessionStatus | None, model: str) -> T
     row("Session", f"{status.session_id}  ({status.messages} messages)")
     row("Working dir", str(status.cwd))
     row("Permissions", f"mode {status.mode}, default {status.default_answer}")
+    row("Sandbox", status.sandbox)
     row("Allow rules", ", ".join(status.allow_rules) or "none")
     row("Deny rules", ", ".join(status.deny_rules) or "none")
     row("Session grants", ", ".join(status.session_grants) or "none")
