@@ -17,6 +17,8 @@ class HostOptions:
     add_dirs: Sequence[str] = ()
     """Directories the file tools may read besides the working directory (`--add-dir`)."""
     config_dir: Path | None = None
+    trust: bool = False
+    """`--trust`: the folder's project hooks, MCP servers, model... apply for this run (nothing recorded)."""
     max_rounds: int = 24
     thinking: bool | None = None
     max_tokens: int | None = None
