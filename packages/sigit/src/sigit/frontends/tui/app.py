@@ -386,8 +386,9 @@ def create_app(
     resume: str | None = None,
     continue_last: bool = False,
     fork: bool = False,
+    trust: bool = False,
 ) -> SigitApp:
     """The app factory (tests pass a ScriptedRuntime)."""
     host = HostOptions(model=model, permission_mode=permission_mode, allow_tools=allow_tools,
-                       deny_tools=deny_tools, config_dir=config_dir)
+                       deny_tools=deny_tools, config_dir=config_dir, trust=trust)
     return SigitApp(TuiOptions(Path(cwd).resolve(), host, resume, continue_last, fork), runtime=runtime)
