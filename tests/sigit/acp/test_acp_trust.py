@@ -3,6 +3,7 @@ folder's own runs before the answer, and the first prompt waits for it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -25,6 +26,9 @@ class TrustClient(RecordingClient):
         self.markers = markers
         self.trust_requests: list[Any] = []
         self.ran_before_answer: list[bool] = []
+        self.asked = asyncio.Event()
+        self.release: asyncio.Event | None = None
+        """When set, the folder question is answered only once this event is set (a user thinking)."""
 
     async def request_permission(self, session_id: str, tool_call: Any, options: list[Any], **kw: Any
                                  ) -> RequestPermissionResponse:
@@ -32,6 +36,9 @@ class TrustClient(RecordingClient):
             return await super().request_permission(session_id, tool_call, options, **kw)
         self.trust_requests.append((session_id, tool_call, options))
         self.ran_before_answer.append(any(marker.exists() for marker in self.markers))
+        self.asked.set()
+        if self.release is not None:
+            await self.release.wait()
         return RequestPermissionResponse(outcome=AllowedOutcome(outcome="selected", option_id=self.trust))
 
 
@@ -145,3 +152,22 @@ async def test_always_allow_in_this_project_keeps_the_folder_trusted(
         again = await conn.new_session(cwd=str(project))
         await conn.prompt(session_id=again.session_id, prompt=[text_block("hi")])
     assert len(client.trust_requests) == 1  # the rule the user saved did not make the folder ask again
+
+
+async def test_cancel_while_the_folder_is_asked_about_ends_the_waiting_prompt(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    folder = Folder(tmp_path, project)
+    scenario = write_scenario(tmp_path / "s.json", ["after the answer"])
+    client = TrustClient("dont_trust", markers=folder.markers)
+    client.release = asyncio.Event()
+    async with running_agent(client, scenario, config_dir) as conn:
+        session = await conn.new_session(cwd=str(project))
+        waiting = asyncio.ensure_future(conn.prompt(session_id=session.session_id, prompt=[text_block("hi")]))
+        await client.asked.wait()
+        await conn.cancel(session_id=session.session_id)
+        assert (await waiting).stop_reason == "cancelled"
+        client.release.set()
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi again")])
+    assert reply.stop_reason == "end_turn" and client.text() == "after the answer"
+    assert folder.ran() == (False, False)

@@ -97,6 +97,8 @@ class Opening:
     model: str
     mode: str
     task: asyncio.Task[LiveSession]
+    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    """session/cancel while the folder is being asked about: the waiting prompt ends as cancelled."""
 
     @property
     def session_id(self) -> str:
@@ -236,7 +238,10 @@ class SigitAcpAgent:
     # ------------------------------------------------------------------ prompts
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
-        live = await self._ready(session_id)  # a folder being asked about: wait for the answer
+        opening = self._opening.get(session_id)
+        if opening is not None and not await _answered(opening):  # the folder question: wait for the answer
+            return PromptResponse(stop_reason="cancelled")
+        live = await self._ready(session_id)
         if live.busy:
             raise RequestError.invalid_request({"details": "a prompt is already running in this session"})
         live.busy = True
@@ -289,6 +294,10 @@ class SigitAcpAgent:
         )
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        opening = self._opening.get(session_id)
+        if opening is not None:
+            opening.cancelled.set()
+            return
         live = self._sessions.get(session_id)
         if live is None:
             log.warning("cancel for unknown session %s", session_id)
@@ -590,6 +599,17 @@ def _message(text: str) -> SessionUpdate:
     from acp import update_agent_message_text
 
     return update_agent_message_text(text)
+
+
+async def _answered(opening: Opening) -> bool:
+    """Wait until the session is open (True) or the prompt waiting for it is cancelled (False)."""
+    opening.cancelled.clear()
+    waiter = asyncio.ensure_future(opening.cancelled.wait())
+    try:
+        await asyncio.wait({opening.task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+    return opening.task.done() or not opening.cancelled.is_set()
 
 
 def _id(live: LiveSession | Opening) -> str:
