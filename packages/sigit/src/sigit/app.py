@@ -94,6 +94,7 @@ class SessionHost:
     def trust_question(self, cwd: Path) -> ProjectRequests | None:
         """What the folder wants, when opening a session there would ask about trust; else None
         (nothing to trust, trusted already with these parts, or `--trust`). Blocking: file reads."""
+        load_settings(cwd, self.config_dir, trusted=True)  # a bad file is a SettingsError now, not after a yes
         requests = project_requests(cwd)
         if not requests or self.options.trust or is_trusted(requests, self.config_dir):
             return None
