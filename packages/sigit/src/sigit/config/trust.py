@@ -255,8 +255,10 @@ def revoke_trust(root: Path, config_dir: Path | None = None) -> bool:
 def keep_trust(cwd: Path, config_dir: Path | None, change: Callable[[], T]) -> T:
     """Run `change` (sigit editing a project file at the user's word) and keep the folder trusted if
     it was: trusted before, or wanting nothing before (the user's own rule needs no question)."""
-    before = project_requests(cwd)
-    was_trusted = is_trusted(before, config_dir)
+    try:
+        was_trusted = is_trusted(project_requests(cwd), config_dir)
+    except TrustStoreError:  # a broken trust file or project file: the change still happens
+        was_trusted = False
     result = change()
     if was_trusted:
         after = project_requests(cwd)
