@@ -10,13 +10,14 @@ from sigit.api import BadValueError, ModelError, SessionError, SigitError, Usage
 from sigit.checkpoints import CheckpointError
 from sigit.config.rules import RuleSyntaxError
 from sigit.config.settings import SettingsError
+from sigit.config.trust import TrustStoreError
 from sigit.extensions.frontmatter import FrontmatterError
 from sigit.extensions.mcp_client import McpConfigError
 
 EXPECTED_ALL = [
-    "Agent", "AgentEvent", "AgentSession", "Approver", "BadValueError", "CommandResult", "Decision",
+    "Agent", "AgentEvent", "AgentSession", "Approver", "AskTrust", "BadValueError", "CommandResult", "Decision",
     "FileChange", "HostOptions", "ModelError", "Notice", "PermissionAnswered", "PermissionAsked",
-    "PermissionPolicy", "PermissionReply", "PreparedCall", "Preview", "ReasoningDelta", "Session",
+    "PermissionPolicy", "PermissionReply", "PreparedCall", "Preview", "ProjectRequests", "ReasoningDelta", "Session",
     "SessionBusyError", "SessionError", "SessionHost", "SessionStatus", "SessionStore", "Settings",
     "SigitError", "StopReason", "Subjects", "TextDelta", "TodosUpdated", "Tool", "ToolArgs",
     "ToolCallRequested", "ToolContext", "ToolError", "ToolFinished", "ToolOutput", "ToolRegistry",
@@ -34,7 +35,7 @@ def test_all_is_pinned_and_importable() -> None:
 def test_every_error_a_frontend_sees_is_one_hierarchy() -> None:
     """Frontends catch SigitError once: UsageError becomes exit 2 / -32602, the rest exit 1 / -32603."""
     for usage in (SettingsError, RuleSyntaxError, SessionError, CheckpointError, McpConfigError, FrontmatterError,
-                  BadValueError, WorkingDirectoryError):
+                  BadValueError, WorkingDirectoryError, TrustStoreError):
         assert issubclass(usage, UsageError) and issubclass(usage, SigitError), usage
     assert issubclass(ModelError, SigitError) and not issubclass(ModelError, UsageError)
     assert issubclass(SettingsError, ValueError)  # old `except ValueError` handlers still work

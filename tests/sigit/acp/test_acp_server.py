@@ -247,7 +247,7 @@ async def test_blocking_hook_stops_run_command_over_acp(
         {"text": "ok"},
     ])
     client = RecordingClient()
-    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass") as conn:
+    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass", "--trust") as conn:
         session = await conn.new_session(cwd=str(project))
         await conn.prompt(session_id=session.session_id, prompt=[text_block("touch")])
     assert not (project / "ran").exists()

@@ -30,7 +30,7 @@ command = "cat > hook-input.json; echo 'no commands on Fridays' >&2; exit 2"
 """)
     session, runtime = await open_session(
         [{"tool_calls": [{"name": "run_command", "arguments": {"command": "touch ran"}}]}, "ok"],
-        permission_mode="bypass",
+        permission_mode="bypass", trust=True,
     )
     events = await collect(session, "touch it")
     assert not (workdir / "ran").exists()
@@ -43,7 +43,7 @@ command = "cat > hook-input.json; echo 'no commands on Fridays' >&2; exit 2"
 
 async def test_user_prompt_hook_can_refuse_a_prompt(open_session: Any, workdir: Path) -> None:
     project_settings(workdir, '[[hooks.user_prompt_submit]]\ncommand = "echo nope >&2; exit 2"\n')
-    session, runtime = await open_session([])
+    session, runtime = await open_session([], trust=True)
     events = await collect(session, "hello")
     assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "refusal"
     assert runtime.requests == []
@@ -55,7 +55,7 @@ async def test_mcp_server_from_mcp_json_is_offered_and_called(open_session: Any,
     ))
     session, runtime = await open_session(
         [{"tool_calls": [{"name": "mcp__fixture__add", "arguments": {"a": 2, "b": 3}}]}, "five"],
-        permission_mode="bypass",
+        permission_mode="bypass", trust=True,
     )
     try:
         events = await collect(session, "add")
@@ -70,7 +70,7 @@ async def test_mcp_server_from_mcp_json_is_offered_and_called(open_session: Any,
 
 async def test_bad_mcp_server_is_reported_not_fatal(open_session: Any, workdir: Path) -> None:
     (workdir / ".mcp.json").write_text(json.dumps({"mcpServers": {"dead": {"command": "/nonexistent/x"}}}))
-    session, _ = await open_session(["hi"])
+    session, _ = await open_session(["hi"], trust=True)
     try:
         events = await collect(session, "hello")
         assert any(isinstance(e, Notice) and "dead" in e.message for e in events)
@@ -102,7 +102,7 @@ async def test_mcp_timeouts_come_from_settings(open_session: Any, workdir: Path)
     server = f"command = {json.dumps(sys.executable)}\nargs = [{json.dumps(str(FIXTURE))}]\n"
     project_settings(workdir, "[mcp]\nhandshake_timeout_secs = 3\ncall_timeout_secs = 9\n"
                      f"[mcp.servers.fixture]\n{server}")
-    session, _ = await open_session(["hi"])
+    session, _ = await open_session(["hi"], trust=True)
     try:
         assert session.mcp is not None
         assert (session.mcp.handshake_timeout, session.mcp.call_timeout) == (3.0, 9.0)

@@ -55,7 +55,7 @@ def test_project_wins_and_rule_lists_concatenate(dirs: tuple[Path, Path]) -> Non
         'model = "qwen3-14b"\nn_ctx = 32768\n[permissions.tools]\nrun_command = "allow"\n'
         '[permissions.rules]\nallow = ["run_command(make test)"]\n[mcp.servers.b]\ncommand = "b"\n',
     )
-    settings = load_settings(project / "sub", config)
+    settings = load_settings(project / "sub", config, trusted=True)
     assert settings.model == "qwen3-14b"
     assert settings.n_ctx == 32768
     assert settings.max_tokens == 4096
@@ -145,7 +145,7 @@ def test_save_project_rule_keeps_comments_and_other_keys(dirs: tuple[Path, Path]
     assert data["model"] == "qwen3-4b"
     assert data["permissions"]["rules"]["allow"] == ["glob", "run_command(git push*)"]
     assert data["permissions"]["rules"]["deny"] == ["edit_file(secrets/*)"]
-    assert load_settings(project, config).permissions.allow == ["glob", "run_command(git push*)"]
+    assert load_settings(project, config, trusted=True).permissions.allow == ["glob", "run_command(git push*)"]
 
 
 def test_save_project_rule_creates_the_file(tmp_path: Path) -> None:
@@ -176,5 +176,5 @@ def test_user_and_project_hooks_both_run(tmp_path: Path) -> None:
     project = tmp_path / "project"
     (project / ".sigit").mkdir(parents=True)
     (project / ".sigit" / "settings.toml").write_text('[[hooks.pre_tool_use]]\ncommand = "project-hook"\n')
-    settings = load_settings(project, config)
+    settings = load_settings(project, config, trusted=True)
     assert [h["command"] for h in settings.hooks["pre_tool_use"]] == ["user-hook", "project-hook"]

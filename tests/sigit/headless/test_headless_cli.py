@@ -153,8 +153,8 @@ def test_blocking_hook_stops_run_command_headless(dirs: tuple[Path, Path], tmp_p
     scenario = tmp_path / "s.json"
     scenario.write_text(json.dumps({"turns": [
         {"tool_calls": [{"name": "run_command", "arguments": {"command": "touch ran"}}]}, "blocked"]}))
-    proc = run_sigit(["-p", "touch", "--model", f"scripted:{scenario}", "--permission-mode", "bypass"],
-                     work, config)
+    proc = run_sigit(["-p", "touch", "--model", f"scripted:{scenario}", "--permission-mode", "bypass",
+                      "--trust"], work, config)
     assert proc.returncode == 0
     assert not (work / "ran").exists()
     assert "no-way" in proc.stderr

@@ -58,7 +58,7 @@ async def test_blocking_hook_stops_run_command_in_the_tui(make_app: MakeApp, wor
     app, _ = make_app([
         {"tool_calls": [{"name": "run_command", "arguments": {"command": "touch ran"}}]},
         "ok",
-    ], permission_mode="bypass")
+    ], permission_mode="bypass", trust=True)
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
         await send(app, pilot, "touch")

@@ -24,9 +24,10 @@ from sigit.agent.events import (
     UsageUpdated,
 )
 from sigit.agent.loop import Agent, Approver, deny_all
-from sigit.app import AgentSession, SessionHost
+from sigit.app import AgentSession, AskTrust, SessionHost
 from sigit.commands import CommandResult
 from sigit.config.settings import Settings, load_settings
+from sigit.config.trust import ProjectRequests
 from sigit.errors import (
     BadValueError,
     ModelError,
@@ -47,6 +48,7 @@ __all__ = [
     "AgentEvent",
     "AgentSession",
     "Approver",
+    "AskTrust",
     "BadValueError",
     "CommandResult",
     "Decision",
@@ -60,6 +62,7 @@ __all__ = [
     "PermissionReply",
     "PreparedCall",
     "Preview",
+    "ProjectRequests",
     "ReasoningDelta",
     "Session",
     "SessionBusyError",

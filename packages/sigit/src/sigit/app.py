@@ -11,7 +11,7 @@ import contextlib
 import dataclasses
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,7 @@ from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
 from .config.settings import PermissionMode, Settings, load_settings
+from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
 from .errors import BadValueError, ModelError, SessionBusyError, UsageError, WorkingDirectoryError
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
@@ -60,6 +61,9 @@ DEFAULT_AGENT_CONTEXT = 16384
 INIT_RULES = ("create_file(AGENTS.md)", "edit_file(AGENTS.md)", "multi_edit(AGENTS.md)")
 """What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
 
+AskTrust = Callable[[Path, ProjectRequests], Awaitable[bool]]
+"""How a frontend asks whether to trust a folder (the project root and what it wants): True to trust."""
+
 
 @dataclass(frozen=True)
 class OpenArgs:
@@ -70,6 +74,7 @@ class OpenArgs:
     mcp_servers: tuple[Any, ...] = ()
     fs: FileSystem | None = None
     replace_tools: tuple[Tool[Any], ...] = ()
+    trusted: bool | None = None
 
 
 class SessionHost:
@@ -85,8 +90,29 @@ class SessionHost:
         self._prefills: set[asyncio.Future[int]] = set()
         self._users: dict[str, int] = {}
 
-    def settings(self, cwd: Path) -> Settings:
-        return load_settings(cwd, self.config_dir)
+    def settings(self, cwd: Path, *, trusted: bool = False) -> Settings:
+        return load_settings(cwd, self.config_dir, trusted=trusted)
+
+    def trust_question(self, cwd: Path) -> ProjectRequests | None:
+        """What the folder wants, when opening a session there would ask about trust; else None
+        (nothing to trust, trusted already with these parts, or `--trust`). Blocking: file reads."""
+        load_settings(cwd, self.config_dir, trusted=True)  # a bad file is a SettingsError now, not after a yes
+        requests = project_requests(cwd)
+        if not requests or self.options.trust or is_trusted(requests, self.config_dir):
+            return None
+        return requests
+
+    async def decide_trust(self, cwd: Path, ask_trust: AskTrust | None) -> bool:
+        """Whether the project's own parts apply in `cwd`: asks (once, through `ask_trust`) when the
+        folder wants something and was not trusted with it; a yes is recorded. No way to ask: no."""
+        requests = await asyncio.to_thread(self.trust_question, cwd)
+        if requests is None:
+            return True
+        if ask_trust is None or not await ask_trust(requests.root, requests):
+            log.info("folder %s not trusted: its project hooks, MCP servers, model... are ignored", requests.root)
+            return False
+        await asyncio.to_thread(record_trust, requests, self.config_dir)
+        return True
 
     def model_name(self, settings: Settings) -> str:
         return self.options.model or settings.model
@@ -128,20 +154,27 @@ class SessionHost:
         model: str | None = None,
         fs: FileSystem | None = None,
         replace_tools: Sequence[Tool[Any]] = (),
+        ask_trust: AskTrust | None = None,
+        trusted: bool | None = None,
     ) -> AgentSession:
         """Open (or resume) a session in `cwd`.
 
         `mcp_servers` are extra servers an ACP client passed; `model` overrides the host's and the
         settings' model for this session. `fs` is how tools read and write files (ACP: through the
         editor); `replace_tools` take the place of the tools of the same name (ACP: `run_command` in
-        the editor's terminal), where the session has such a tool.
+        the editor's terminal), where the session has such a tool. `ask_trust` is asked, before
+        anything runs, when the folder's project files want to run code or loosen safety and the
+        folder is not trusted yet; `trusted` is a decision already taken (no question).
         """
-        args = OpenArgs(approver, tuple(tools) if tools is not None else None, tuple(mcp_servers), fs,
-                        tuple(replace_tools))
         cwd = Path(cwd).resolve()
         if not cwd.is_dir():
             raise WorkingDirectoryError(f"working directory does not exist: {cwd}")
-        settings = await asyncio.to_thread(self.settings, cwd)  # reads TOML files: not on the event loop
+        if trusted is None:
+            trusted = await self.decide_trust(cwd, ask_trust)
+        args = OpenArgs(approver, tuple(tools) if tools is not None else None, tuple(mcp_servers), fs,
+                        tuple(replace_tools), trusted)
+        # reads TOML files: not on the event loop
+        settings = await asyncio.to_thread(lambda: self.settings(cwd, trusted=bool(trusted)))
         sandbox_policy = self.sandbox_policy(settings, cwd)  # a bad [sandbox] table fails before the model loads
         name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
@@ -177,7 +210,8 @@ class SessionHost:
         hooks = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=notices.append)
         notices += hooks.config_warnings
         mcp = None
-        has_mcp_json = await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
+        # an untrusted folder's .mcp.json starts nothing (and expands no environment variable)
+        has_mcp_json = trusted and await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
         if mcp_servers or settings.mcp or has_mcp_json:
             from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
 
@@ -185,7 +219,7 @@ class SessionHost:
                 handshake_timeout=_seconds(settings.mcp, "handshake_timeout_secs", 8.0),
                 call_timeout=_seconds(settings.mcp, "call_timeout_secs", 120.0),
             )
-            notices += await mcp.start(cwd, settings.mcp)
+            notices += await mcp.start(cwd, settings.mcp, project_file=trusted)
             if mcp_servers:
                 notices += await mcp.add_servers(list(mcp_servers))
             for mcp_tool in mcp.tools():
@@ -218,7 +252,7 @@ class SessionHost:
         notices += [str(w) for w in commands.warnings]
         opened = AgentSession(
             session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands,
-            opened_with=args,
+            opened_with=args, trusted=trusted,
         )
         self._users[name] = self._users.get(name, 0) + 1  # counted once the session really exists
         opened.on_close = lambda: self.release(name)
@@ -250,7 +284,7 @@ class SessionHost:
             new = await self.open(
                 old.cwd, session=saved, approver=args.approver, mcp_servers=args.mcp_servers, model=name,
                 tools=ToolRegistry(args.tools) if args.tools is not None else None, fs=args.fs,
-                replace_tools=args.replace_tools,
+                replace_tools=args.replace_tools, trusted=old.trusted,
             )
         except BaseException:
             saved.model = previous
@@ -336,6 +370,7 @@ class AgentSession:
         notices: Sequence[str] = (),
         commands: CommandSet | None = None,
         opened_with: OpenArgs | None = None,
+        trusted: bool = True,
     ) -> None:
         self.session = session
         self.agent = agent
@@ -350,6 +385,8 @@ class AgentSession:
         """--allow-tool rules: they last one run and are not saved with the session's own grants."""
         self.commands = commands if commands is not None else CommandSet([], [])
         self.opened_with = opened_with or OpenArgs(approver=agent.approver)
+        self.trusted = trusted
+        """Whether the project's own hooks, MCP servers, model and loosening settings apply."""
         self.denials: list[str] = []
         """Rules the user rejected for the rest of the session ("always reject")."""
         self.mode_before_plan: PermissionMode = "default"

@@ -19,7 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="siGit Code: a local-first coding agent. With no arguments in a terminal, opens the app.",
         epilog="Subcommands: `sigit acp` serves the Agent Client Protocol on stdio (for Zed); "
         "`sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` manages "
-        "saved sessions; `sigit sandbox check` shows what the OS sandbox enforces here.",
+        "saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project settings "
+        "apply; `sigit sandbox check` shows what the OS sandbox enforces here.",
     )
     parser.add_argument("--version", action="version", version=f"sigit {__version__}")
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
@@ -45,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fork-session", action="store_true",
                         help="with --resume/--continue: continue in a new copy, leaving the original as it was")
     parser.add_argument("--no-think", action="store_true", help="turn the model's thinking off")
+    parser.add_argument("--trust", action="store_true",
+                        help="trust this folder for this run: its project hooks, MCP servers, model and "
+                        "permission settings apply (`sigit trust` records it)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
     return parser
@@ -56,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         from .frontends.sessions_cli import run_sessions
 
         return run_sessions(args_list[1:])
+    if args_list and args_list[0] == "trust":
+        from .frontends.trust_cli import run_trust
+
+        return run_trust(args_list[1:])
     if args_list and args_list[0] == "sandbox":
         from .sandbox.check import run_check
 

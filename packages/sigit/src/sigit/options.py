@@ -19,6 +19,8 @@ class HostOptions:
     sandbox_mode: str | None = None
     """`--sandbox MODE`: read-only, workspace-write or off (None: the `[sandbox]` settings' mode)."""
     config_dir: Path | None = None
+    trust: bool = False
+    """`--trust`: the folder's project hooks, MCP servers, model... apply for this run (nothing recorded)."""
     max_rounds: int = 24
     thinking: bool | None = None
     max_tokens: int | None = None

@@ -1,7 +1,8 @@
 """Settings from TOML: the user's file in the config dir, then the project's `.sigit/settings.toml`.
 
 The project file wins key by key; permission rule lists from both files are concatenated, so a
-project can add rules but never drop the user's deny rules.
+project can add rules but never drop the user's deny rules. The project's parts that run code or
+loosen safety (see `sigit.config.trust`) apply only in a folder the user trusted.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tomlkit.items import AoT, Array, InlineTable, Table
 
 from sigit.config.paths import project_settings_path, user_settings_path
 from sigit.config.rules import RuleSyntaxError, parse_rule
+from sigit.config.trust import split_project_settings
 from sigit.errors import UsageError
 
 DEFAULT_MODEL = "qwen3-8b"
@@ -74,7 +76,7 @@ class Settings:
     hooks: dict[str, Any] = field(default_factory=dict)
     mcp: dict[str, Any] = field(default_factory=dict)
     sandbox: dict[str, Any] = field(default_factory=dict)
-    """The raw `[sandbox]` table (user, then project on top); `SandboxPolicy.from_settings` reads it."""
+    """The `[sandbox]` table as written (the project's loosening keys only in a trusted folder)."""
     sources: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -88,8 +90,12 @@ class Settings:
         return self.attribution
 
 
-def load_settings(cwd: Path, config_dir: Path | None = None) -> Settings:
-    """User settings, then the project's on top. Missing files are fine; bad ones raise SettingsError."""
+def load_settings(cwd: Path, config_dir: Path | None = None, *, trusted: bool = False) -> Settings:
+    """User settings, then the project's on top. Missing files are fine; bad ones raise SettingsError.
+
+    Unless `trusted`, the project file's hooks, MCP servers, model, loosening permissions and
+    sandbox keys are left out (its deny rules and harmless keys still apply).
+    """
     settings = Settings()
     user_file = user_settings_path(config_dir)
     project_file = project_settings_path(cwd)
@@ -99,7 +105,10 @@ def load_settings(cwd: Path, config_dir: Path | None = None) -> Settings:
     for path in files:
         raw = _read_toml(path)
         if raw is not None:
-            _apply(settings, raw, path, project=path is not user_file)
+            project = path is not user_file
+            if project and not trusted:
+                raw, _ = split_project_settings(raw)
+            _apply(settings, raw, path, project=project)
             settings.sources.append(path)
     return settings
 
@@ -140,8 +149,8 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
         elif key == "permissions":
             _apply_permissions(settings.permissions, _table(value, key, path), path, settings.warnings,
                                project=project)
-        elif key in ("hooks", "mcp"):
-            target = settings.hooks if key == "hooks" else settings.mcp
+        elif key in ("hooks", "mcp", "sandbox"):
+            target = {"hooks": settings.hooks, "mcp": settings.mcp, "sandbox": settings.sandbox}[key]
             table = _table(value, key, path)
             if key == "hooks":
                 # each event's array of tables adds up: user hooks run, then the project's
@@ -152,8 +161,6 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
                         target[event] = copy.deepcopy(hooks)
             else:
                 _deep_merge(target, table)
-        elif key == "sandbox":
-            _deep_merge(settings.sandbox, _table(value, key, path))
         else:
             settings.warnings.append(f"{path}: unknown setting `{key}` (ignored)")
 

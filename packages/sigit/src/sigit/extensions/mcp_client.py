@@ -509,11 +509,17 @@ class McpManager:
         self.cwd = Path.cwd()
         self._servers: dict[str, _ServerConnection] = {}
 
-    async def start(self, cwd: Path, settings_mcp: Mapping[str, Any] | None = None) -> list[str]:
-        """Connect to the servers in `<project root>/.mcp.json` and settings; returns warnings."""
+    async def start(
+        self, cwd: Path, settings_mcp: Mapping[str, Any] | None = None, *, project_file: bool = True
+    ) -> list[str]:
+        """Connect to the servers in settings and, with `project_file` (a trusted folder), in
+        `<project root>/.mcp.json`; returns warnings."""
         self.cwd = Path(os.path.abspath(cwd))
-        root = await asyncio.to_thread(project_root, self.cwd)
-        from_json, warnings = await asyncio.to_thread(load_mcp_json, root / MCP_JSON)
+        from_json: list[McpServerConfig] = []
+        warnings: list[str] = []
+        if project_file:
+            root = await asyncio.to_thread(project_root, self.cwd)
+            from_json, warnings = await asyncio.to_thread(load_mcp_json, root / MCP_JSON)
         from_settings, more = settings_servers(settings_mcp or {})
         merged = {server.name: server for server in (*from_json, *from_settings)}
         return warnings + more + await self._connect(list(merged.values()))

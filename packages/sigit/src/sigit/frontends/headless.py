@@ -27,6 +27,7 @@ from ..agent.events import (
     TurnFinished,
 )
 from ..app import INIT_RULES, AgentSession, SessionHost
+from ..config.trust import ProjectRequests
 from ..errors import SigitError, UsageError
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
@@ -44,6 +45,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         add_dirs=tuple(getattr(args, "add_dir", ())),
         max_rounds=args.max_turns,
         thinking=False if getattr(args, "no_think", False) else None,
+        trust=getattr(args, "trust", False),
     )
 
 
@@ -70,7 +72,19 @@ async def open_session(host: SessionHost, args: argparse.Namespace) -> AgentSess
         host.store.resolve, cwd, resume=args.resume, continue_last=args.continue_last,
         fork=getattr(args, "fork_session", False),
     )
-    return await host.open(session.cwd if session is not None else cwd, session=session)
+    return await host.open(session.cwd if session is not None else cwd, session=session, ask_trust=refuse_trust)
+
+
+async def refuse_trust(root: Path, requests: ProjectRequests) -> bool:
+    """Headless asks nobody: the folder's own parts stay off, and one line on stderr says how to trust it."""
+    print(untrusted_line(root, requests), file=sys.stderr, flush=True)
+    return False
+
+
+def untrusted_line(root: Path, requests: ProjectRequests) -> str:
+    wants = "; ".join(requests.lines)
+    return (f"sigit: ignoring what the untrusted folder {root} asks for ({wants}); "
+            f"pass --trust to allow it for this run, or run `sigit trust {root}` to trust the folder")
 
 
 async def _run(args: argparse.Namespace, prompt: str) -> int:

@@ -42,6 +42,7 @@ from sigit.config.settings import (
     Settings,
     save_project_rule,
 )
+from sigit.config.trust import keep_trust
 from sigit.errors import BadValueError
 from sigit.permissions.rules import (
     CallSubject,
@@ -88,6 +89,7 @@ class PermissionPolicy:
     ) -> None:
         self.settings = settings
         self.cwd = Path(os.path.abspath(cwd))
+        self.config_dir = config_dir
         self._root = self.cwd.resolve()
         extra = [*settings.permissions.additional_directories, *add_dirs]
         self.additional_directories = [_resolved(Path(os.path.expanduser(d)), self.cwd) for d in extra]
@@ -280,7 +282,10 @@ class PermissionPolicy:
     def grant_project(self, call: PreparedCall) -> str:
         """Like grant_session, and also saved to the project's `.sigit/settings.toml`."""
         rule = self.grant_session(call)
-        save_project_rule(self.cwd, rule, "allow")
+        if self.config_dir is None:  # no trust store to keep in step (a bare policy, in tests)
+            save_project_rule(self.cwd, rule, "allow")
+        else:  # the user's own word: a folder trusted before stays trusted with the rule added
+            keep_trust(self.cwd, self.config_dir, lambda: save_project_rule(self.cwd, rule, "allow"))
         return rule
 
     def add_session_rule(self, rule: str, kind: RuleKind = "allow") -> None:

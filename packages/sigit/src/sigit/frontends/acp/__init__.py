@@ -79,6 +79,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
         add_dirs=tuple(getattr(args, "add_dir", None) or ()),
         max_rounds=args.max_turns,
         thinking=False if getattr(args, "no_think", False) else None,
+        trust=bool(getattr(args, "trust", False)),
     ))
     agent = agent_cls(host)
     if client_caps is not None:

@@ -3,6 +3,11 @@
 Every session has its own cwd, history, permission policy and file system view; nothing here uses
 the process's cwd. The editor is asked through `session/request_permission`, and file reads and
 writes go through it when it offers `fs`.
+
+A folder that is not trusted yet but whose project files want to run code or loosen safety is asked
+about after session/new (or load) is answered, since the editor can show a permission request
+only for a session it knows: the session opens in the background, nothing of it runs before the
+answer, and requests for it (its first prompt) wait until it is open.
 """
 
 from __future__ import annotations
@@ -39,11 +44,13 @@ from acp.schema import (
 )
 
 from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished
-from ...app import AgentSession, SessionHost
+from ...app import AgentSession, AskTrust, SessionHost
 from ...commands import CommandContext, CommandResult, model_names
 from ...commands import run as run_command
+from ...config.trust import ProjectRequests
 from ...errors import SigitError, UsageError
 from ...sessions import Session, SessionError
+from ...tools import default_registry
 from ...tools.base import LocalFileSystem, Tool
 from .client_fs import ClientFileSystem, RecordingFileSystem
 from .commands import available_commands
@@ -76,6 +83,27 @@ class LiveSession:
     def model(self) -> str:
         return self.session.session.model
 
+    @property
+    def mode(self) -> str:
+        return self.session.mode
+
+
+@dataclass
+class Opening:
+    """A session whose folder is being asked about: answered with the model and mode it would have
+    untrusted; `task` opens it once the user has answered."""
+
+    saved: Session
+    model: str
+    mode: str
+    task: asyncio.Task[LiveSession]
+    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    """session/cancel while the folder is being asked about: the waiting prompt ends as cancelled."""
+
+    @property
+    def session_id(self) -> str:
+        return self.saved.id
+
 
 class SigitAcpAgent:
     """Handlers are methods looked up by name: never assign an attribute called like one (`cancel`)."""
@@ -85,6 +113,7 @@ class SigitAcpAgent:
         self._conn: Any = None
         self._client_caps = ClientCapabilities()
         self._sessions: dict[str, LiveSession] = {}
+        self._opening: dict[str, Opening] = {}
         self._background: set[asyncio.Task[None]] = set()
 
     def on_connect(self, conn: Any) -> None:
@@ -119,26 +148,30 @@ class SigitAcpAgent:
     ) -> NewSessionResponse:
         live = await self._open(_session_dir(cwd), None, mcp_servers)
         return NewSessionResponse(
-            session_id=live.session.id, modes=_modes(live), config_options=_config_options(live)
+            session_id=_id(live), modes=_modes(live), config_options=_config_options(live)
         )
 
     async def load_session(
         self, cwd: str, session_id: str, mcp_servers: Sequence[Any] | None = None, **kwargs: Any,
     ) -> LoadSessionResponse:
-        live = self._sessions.get(session_id)
+        live: LiveSession | Opening | None = self._sessions.get(session_id) or self._opening.get(session_id)
         if live is None:
             saved = self._load_saved(session_id)
             live = await self._open(_session_dir(cwd, saved.cwd), saved, mcp_servers, announce=False)
-        opened = live.session
-        for update in replay_updates(opened.session.messages, opened.tools, opened.cwd):
+        else:
+            saved = live.session.session if isinstance(live, LiveSession) else live.saved
+        # a session still being asked about replays with the built-in tools (its MCP tools are not known yet)
+        tools = live.session.tools if isinstance(live, LiveSession) else default_registry()
+        for update in replay_updates(saved.messages, tools, saved.cwd):
             await self._send(session_id, update)
-        self._after_reply(session_id, self._announce(live, mcp_servers))
+        if isinstance(live, LiveSession):
+            self._after_reply(session_id, self._announce(live, mcp_servers))
         return LoadSessionResponse(modes=_modes(live), config_options=_config_options(live))
 
     async def resume_session(
         self, session_id: str, cwd: str, mcp_servers: Sequence[Any] | None = None, **kwargs: Any,
     ) -> ResumeSessionResponse:
-        live = self._sessions.get(session_id)
+        live: LiveSession | Opening | None = self._sessions.get(session_id) or self._opening.get(session_id)
         if live is None:
             saved = self._load_saved(session_id)
             live = await self._open(_session_dir(cwd, saved.cwd), saved, mcp_servers)
@@ -147,6 +180,8 @@ class SigitAcpAgent:
     async def fork_session(
         self, session_id: str, cwd: str, mcp_servers: Sequence[Any] | None = None, **kwargs: Any,
     ) -> ForkSessionResponse:
+        if session_id in self._opening:
+            await self._ready(session_id)
         original = self._sessions.get(session_id)
         if original is not None:
             original.session.save()
@@ -156,7 +191,7 @@ class SigitAcpAgent:
             raise RequestError.invalid_params({"details": str(exc)}) from None
         live = await self._open(_session_dir(cwd, copy.cwd), copy, mcp_servers)
         return ForkSessionResponse(
-            session_id=live.session.id, modes=_modes(live), config_options=_config_options(live)
+            session_id=_id(live), modes=_modes(live), config_options=_config_options(live)
         )
 
     async def list_sessions(self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
@@ -169,21 +204,27 @@ class SigitAcpAgent:
         ])
 
     async def close_session(self, session_id: str, **kwargs: Any) -> None:
+        opening = self._opening.pop(session_id, None)
+        if opening is not None:
+            opening.task.cancel()
+            await asyncio.gather(opening.task, return_exceptions=True)
         live = self._sessions.pop(session_id, None)
+        if live is None and opening is not None:
+            return
         if live is None:
             raise RequestError.invalid_params({"details": f"no open session {session_id!r}"})
         live.session.cancel()
         await live.session.close()
 
     async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> SetSessionModeResponse:
-        live = self._live(session_id)
+        live = await self._ready(session_id)
         self._set_mode(live, mode_id)
         return SetSessionModeResponse()
 
     async def set_config_option(
         self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
     ) -> SetSessionConfigOptionResponse:
-        live = self._live(session_id)
+        live = await self._ready(session_id)
         if config_id == "mode":
             self._set_mode(live, str(value))
             self._after_reply(session_id, self._send(session_id, update_current_mode(str(value))))
@@ -197,7 +238,10 @@ class SigitAcpAgent:
     # ------------------------------------------------------------------ prompts
 
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
-        live = self._live(session_id)
+        opening = self._opening.get(session_id)
+        if opening is not None and not await _answered(opening):  # the folder question: wait for the answer
+            return PromptResponse(stop_reason="cancelled")
+        live = await self._ready(session_id)
         if live.busy:
             raise RequestError.invalid_request({"details": "a prompt is already running in this session"})
         live.busy = True
@@ -250,6 +294,10 @@ class SigitAcpAgent:
         )
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        opening = self._opening.get(session_id)
+        if opening is not None:
+            opening.cancelled.set()
+            return
         live = self._sessions.get(session_id)
         if live is None:
             log.warning("cancel for unknown session %s", session_id)
@@ -260,18 +308,37 @@ class SigitAcpAgent:
 
     async def _open(
         self, cwd: Path, saved: Session | None, mcp_servers: Sequence[Any] | None, *, announce: bool = True,
-    ) -> LiveSession:
-        settings = await asyncio.to_thread(self.host.settings, cwd)
+    ) -> LiveSession | Opening:
+        """The session opened, or (a folder to ask about) opening once the reply is sent."""
+        try:
+            question = await asyncio.to_thread(self.host.trust_question, cwd)
+            settings = await asyncio.to_thread(self.host.settings, cwd, trusted=question is None)
+        except UsageError as exc:
+            raise RequestError.invalid_params({"details": str(exc)}) from None
         model = self.host.model_name(settings)
         session = saved or Session.create(cwd, model)
         if saved is not None and saved.cwd != cwd:
             session.cwd = cwd
+        session_id = session.id
+        if question is None:
+            live = await self._open_now(cwd, session, mcp_servers)
+            if announce:
+                self._after_reply(session_id, self._announce(live, mcp_servers))
+            return live
+        mode = self.host.options.permission_mode or settings.permissions.mode
+        task = asyncio.ensure_future(self._open_after_reply(cwd, session, mcp_servers, mode))
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())  # reported by _ready
+        opening = self._opening[session_id] = Opening(session, model, mode, task)
+        return opening
+
+    async def _open_now(self, cwd: Path, session: Session, mcp_servers: Sequence[Any] | None) -> LiveSession:
         session_id = session.id
         recorder, calls = self._file_system(session_id), TerminalCalls()
         try:
             agent_session = await self.host.open(
                 cwd, session=session, approver=self._approver(session_id), mcp_servers=list(mcp_servers or ()),
                 fs=recorder, replace_tools=self._editor_tools(session_id, calls),
+                ask_trust=self._trust_asker(session_id),
             )
         except UsageError as exc:
             raise RequestError.invalid_params({"details": str(exc)}) from None
@@ -279,10 +346,69 @@ class SigitAcpAgent:
             log.warning("could not open a session: %s", exc)
             raise RequestError.internal_error({"details": str(exc)}) from None
         live = self._register(agent_session, recorder, calls)
-        log.info("session %s opened in %s (model %s)", session_id, cwd, model)
-        if announce:
-            self._after_reply(session_id, self._announce(live, mcp_servers))
+        log.info("session %s opened in %s (model %s)", session_id, cwd, live.model)
         return live
+
+    async def _open_after_reply(
+        self, cwd: Path, session: Session, mcp_servers: Sequence[Any] | None, answered_mode: str
+    ) -> LiveSession:
+        """Ask about the folder once the editor knows the session, then open it as the answer says."""
+        await asyncio.sleep(0.01)  # the session/new reply first: the editor shows requests for known sessions
+        live = await self._open_now(cwd, session, mcp_servers)
+        self._opening.pop(session.id, None)
+        if live.mode != answered_mode:  # a trusted project's own mode
+            await self._send(live.session.id, update_current_mode(live.mode))
+        await self._announce(live, mcp_servers)
+        return live
+
+    async def _ready(self, session_id: str) -> LiveSession:
+        """The open session; one still being asked about is waited for."""
+        opening = self._opening.get(session_id)
+        if opening is not None:
+            try:
+                return await asyncio.shield(opening.task)
+            except RequestError:
+                raise
+            except asyncio.CancelledError:
+                if opening.task.cancelled():
+                    raise RequestError.invalid_params({"details": f"session {session_id!r} was closed"}) from None
+                raise
+            except Exception as exc:
+                log.exception("opening session %s failed", session_id)
+                raise RequestError.internal_error({"details": f"could not open the session: {exc}"}) from None
+        return self._live(session_id)
+
+    def _trust_asker(self, session_id: str) -> AskTrust:
+        async def ask(root: Path, requests: ProjectRequests) -> bool:
+            return await self._ask_trust(session_id, root, requests)
+
+        return ask
+
+    async def _ask_trust(self, session_id: str, root: Path, requests: ProjectRequests) -> bool:
+        """`session/request_permission` listing what the folder wants: trust it, or run without those parts."""
+        wants = "\n".join(f"- {line}" for line in requests.lines)
+        text = (f"This folder's project files (.sigit/settings.toml, .mcp.json) want to:\n{wants}\n\n"
+                "Trust the folder to apply them? Otherwise the session uses your own settings only "
+                "(the project's deny rules still apply).")
+        tool_call = ToolCallUpdate(
+            tool_call_id=f"trust-folder-{session_id}", title=f"Trust the folder {root}?", status="pending",
+            kind="other", content=[tool_content(text_block(text))],
+            raw_input={"folder": str(root), "wants": list(requests.lines)},
+        )
+        options = [
+            PermissionOption(option_id="trust", name="Trust this folder", kind="allow_always"),
+            PermissionOption(option_id="dont_trust", name="Don't trust", kind="reject_once"),
+        ]
+        try:
+            response = await self._conn.request_permission(session_id=session_id, tool_call=tool_call,
+                                                           options=options)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("the folder trust request failed: %s", exc)
+            return False
+        outcome = response.outcome
+        return bool(outcome.outcome == "selected" and outcome.option_id == "trust")
 
     def _file_system(self, session_id: str) -> RecordingFileSystem:
         """The session's files: through the editor when it offers fs, recorded for diff cards."""
@@ -464,6 +590,9 @@ class SigitAcpAgent:
         """Stop every turn and kill every command (stdin closed: the editor is gone)."""
         for task in list(self._background):
             task.cancel()
+        for opening in list(self._opening.values()):
+            opening.task.cancel()
+        self._opening.clear()
         for live in list(self._sessions.values()):
             live.session.cancel()
         for live in list(self._sessions.values()):
@@ -500,14 +629,29 @@ def _message(text: str) -> SessionUpdate:
     return update_agent_message_text(text)
 
 
-def _modes(live: LiveSession) -> SessionModeState:
+async def _answered(opening: Opening) -> bool:
+    """Wait until the session is open (True) or the prompt waiting for it is cancelled (False)."""
+    opening.cancelled.clear()
+    waiter = asyncio.ensure_future(opening.cancelled.wait())
+    try:
+        await asyncio.wait({opening.task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+    return opening.task.done() or not opening.cancelled.is_set()
+
+
+def _id(live: LiveSession | Opening) -> str:
+    return live.session.id if isinstance(live, LiveSession) else live.session_id
+
+
+def _modes(live: LiveSession | Opening) -> SessionModeState:
     return SessionModeState(
-        current_mode_id=live.session.mode,
+        current_mode_id=live.mode,
         available_modes=[SessionMode(id=i, name=n, description=d) for i, n, d in MODES],
     )
 
 
-def _config_options(live: LiveSession) -> list[Any]:
+def _config_options(live: LiveSession | Opening) -> list[Any]:
     return [
         SessionConfigOptionSelect(
             id="model", name="Model", category="model", type="select", current_value=live.model,
@@ -516,7 +660,7 @@ def _config_options(live: LiveSession) -> list[Any]:
         ),
         SessionConfigOptionSelect(
             id="mode", name="Permissions", category="mode", type="select",
-            current_value=live.session.mode,
+            current_value=live.mode,
             options=[SessionConfigSelectOption(value=i, name=n, description=d) for i, n, d in MODES],
         ),
     ]

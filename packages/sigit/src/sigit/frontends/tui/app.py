@@ -395,8 +395,9 @@ def create_app(
     continue_last: bool = False,
     fork: bool = False,
     sandbox_mode: str | None = None,
+    trust: bool = False,
 ) -> SigitApp:
     """The app factory (tests pass a ScriptedRuntime)."""
     host = HostOptions(model=model, permission_mode=permission_mode, allow_tools=allow_tools,
-                       deny_tools=deny_tools, config_dir=config_dir, sandbox_mode=sandbox_mode)
+                       deny_tools=deny_tools, config_dir=config_dir, sandbox_mode=sandbox_mode, trust=trust)
     return SigitApp(TuiOptions(Path(cwd).resolve(), host, resume, continue_last, fork), runtime=runtime)

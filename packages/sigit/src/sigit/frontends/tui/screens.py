@@ -1,5 +1,5 @@
-"""Modal decisions: the permission prompt and the model picker, each a ModalScreen that dismisses
-with its answer."""
+"""Modal decisions: the permission prompt, the folder trust question and the model picker, each a
+ModalScreen that dismisses with its answer."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...agent.events import PermissionAsked, PermissionReply
+from ...config.trust import ProjectRequests
 from .chat import diff_renderable
 
 ANSWERS: dict[str, PermissionReply] = {
@@ -104,6 +105,42 @@ class PermissionScreen(ModalScreen[PermissionReply]):
     def action_answer(self, key: str) -> None:
         if key in self.answers:  # "always" has no meaning for leaving the sandbox
             self.dismiss(self.answers[key])
+
+
+class TrustScreen(ModalScreen[bool]):
+    """Trust / Don't trust a folder, with what its project files want; dismisses True to trust."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "answer(True)", "Trust"),
+        Binding("n,escape", "answer(False)", "Don't trust"),
+    ]
+
+    def __init__(self, root: str, requests: ProjectRequests) -> None:
+        super().__init__()
+        self.root = root
+        self.requests = requests
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="permission-dialog"):
+            yield Label(Text(f"Trust the folder {self.root}?", style="bold"), id="permission-title")
+            yield Label(Text("Its project files (.sigit/settings.toml, .mcp.json) want to:", style="dim"))
+            with VerticalScroll(id="permission-preview"):
+                yield Static(Text("\n".join(f"• {line}" for line in self.requests.lines)), id="trust-wants")
+            yield Label(Text("Don't trust: the session uses your own settings only (the project's deny "
+                             "rules still apply).", style="dim"))
+            with Horizontal(id="permission-buttons"):
+                yield Button(Text("[t] Trust"), id="trust", variant="warning")
+                yield Button(Text("[n] Don't trust"), id="dont-trust", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#dont-trust", Button).focus()  # Enter by accident trusts nothing
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "trust")
+
+    def action_answer(self, trust: bool) -> None:
+        self.dismiss(trust)
 
 
 def model_options(current: str) -> list[Option]:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from ...agent.events import PermissionAsked, PermissionReply, TurnFinished, UsageUpdated
     from ...app import AgentSession
+    from ...config.trust import ProjectRequests
     from ...sessions import Session
     from .app import SigitApp
     from .reply import AssistantMessage
@@ -103,7 +104,8 @@ class SessionView(Vertical):
                     session = await asyncio.to_thread(host.store.fork, session.id)
             if session is not None:
                 cwd = session.cwd
-            opened = await host.open(cwd, session=session, approver=self.ask_permission, model=self.model)
+            opened = await host.open(cwd, session=session, approver=self.ask_permission, model=self.model,
+                                     ask_trust=self.ask_trust)
         except SessionError as exc:
             self.load_state = ""
             await self.notice(str(exc), "error")
@@ -194,6 +196,29 @@ class SessionView(Vertical):
                 app.pop_screen()
             if self.is_attached:
                 self.prompt_input.focus()
+
+    async def ask_trust(self, root: Path, requests: ProjectRequests) -> bool:
+        """The folder trust question (before the session opens): a modal, awaited."""
+        from .screens import TrustScreen
+
+        app = self.app
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        screen = TrustScreen(str(root), requests)
+
+        def done(trust: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(bool(trust))
+
+        await app.push_screen(screen, callback=done)
+        try:
+            trusted = await answer
+        finally:
+            if screen.is_attached and app.screen is screen:
+                app.pop_screen()
+        if not trusted:
+            await self.notice(f"Folder not trusted: its project hooks, MCP servers, model and permission settings "
+                              f"are off for this session (`sigit trust {root}` trusts it).", "warning")
+        return trusted
 
     # ------------------------------------------------------------------ turns
 

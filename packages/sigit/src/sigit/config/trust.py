@@ -1,0 +1,335 @@
+"""Folder trust: what a project's files would run or loosen, and which folders the user trusted.
+
+A cloned repository is untrusted input. Its `.sigit/settings.toml` and `.mcp.json` may run code
+(hooks, MCP servers), send the conversation elsewhere (a `model` endpoint) or loosen the guard
+rails (permission mode, allow rules, directories, sandbox keys). Those parts apply only once the
+user trusted the folder; the rest (deny rules, thinking, max_tokens...) always applies.
+
+The decision lives in `<config dir>/trusted_folders.json`, keyed by the resolved project root, with
+a digest of the trust-relevant parts: when they change, the folder is asked about again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+from sigit.config.paths import config_dir as default_config_dir
+from sigit.config.paths import project_root, project_settings_path
+from sigit.errors import UsageError
+
+TRUST_FILE: Final = "trusted_folders.json"
+MCP_JSON: Final = ".mcp.json"
+SAFE_MODES: Final = frozenset({"default", "plan", "bypass", "bypassPermissions", "bypass-permissions"})
+"""Permission modes a project may set without trust: they loosen nothing (bypass is refused from a
+project file, trusted or not, with a warning, by the settings loader)."""
+LOOSENING_SANDBOX: Final = ("writable_dirs", "cache_dirs")
+
+T = TypeVar("T")
+
+
+class TrustStoreError(UsageError, ValueError):
+    """The trust file, or a project file, cannot be read; the message names it."""
+
+
+# ---------------------------------------------------------------- splitting a project's settings
+
+
+def split_project_settings(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(always, gated): a project settings table split into what applies in any folder and what
+    applies only in a trusted one. Both keep the file's shape, so `_apply` reads either."""
+    always: dict[str, Any] = {}
+    gated: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in ("model", "hooks"):
+            gated[key] = copy.deepcopy(value)
+        elif key == "mcp" and isinstance(value, dict):
+            _put(always, gated, key, value, lambda k, v: k == "servers")
+        elif key == "sandbox" and isinstance(value, dict):
+            _put(always, gated, key, value, _loosens_sandbox)
+        elif key == "permissions" and isinstance(value, dict):
+            _split_permissions(value, always, gated)
+        else:
+            always[key] = copy.deepcopy(value)
+    return always, gated
+
+
+def _loosens_sandbox(key: str, value: Any) -> bool:
+    # any mode but read-only loosens a user's `mode = "read-only"`
+    return (key == "mode" and value != "read-only") or (key in ("network", "loopback") and value is True) or (
+        key in LOOSENING_SANDBOX
+    )
+
+
+def _put(always: dict[str, Any], gated: dict[str, Any], key: str, table: Mapping[str, Any],
+         needs_trust: Callable[[str, Any], bool]) -> None:
+    for sub, value in table.items():
+        target = gated if needs_trust(sub, value) else always
+        target.setdefault(key, {})[sub] = copy.deepcopy(value)
+
+
+def _split_permissions(perms: Mapping[str, Any], always: dict[str, Any], gated: dict[str, Any]) -> None:
+    def needs_trust(key: str, value: Any) -> bool:
+        if key == "mode":
+            return isinstance(value, str) and value not in SAFE_MODES
+        if key == "default":
+            return bool(value == "allow")
+        return key == "additional_directories"
+
+    for key, value in perms.items():
+        if key == "tools" and isinstance(value, dict):
+            for tool, answer in value.items():
+                side = gated if answer == "allow" else always
+                side.setdefault("permissions", {}).setdefault("tools", {})[tool] = answer
+        elif key == "rules" and isinstance(value, dict):
+            for kind, rules in value.items():
+                side = gated if kind == "allow" else always
+                side.setdefault("permissions", {}).setdefault("rules", {})[kind] = copy.deepcopy(rules)
+        else:
+            side = gated if needs_trust(key, value) else always
+            side.setdefault("permissions", {})[key] = copy.deepcopy(value)
+
+
+# ---------------------------------------------------------------- what a folder wants
+
+
+@dataclass(frozen=True)
+class ProjectRequests:
+    """What a folder's project files would do once trusted, as lines a person reads."""
+
+    root: Path
+    lines: tuple[str, ...]
+    digest: str
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+
+def project_requests(cwd: Path, settings_raw: Mapping[str, Any] | None = None) -> ProjectRequests:
+    """The trust-relevant parts of `cwd`'s project: its settings' gated keys and its `.mcp.json`.
+
+    `settings_raw` is the parsed project settings when the caller has read them already (None:
+    read here; a file that cannot be read as TOML raises TrustStoreError).
+    """
+    root = project_root(cwd)
+    if settings_raw is None:
+        settings_raw = _read_toml(project_settings_path(cwd))
+    _, gated = split_project_settings(settings_raw)
+    mcp_bytes = _read_bytes(root / MCP_JSON)
+    lines = [*_describe_settings(gated), *_describe_mcp_json(mcp_bytes)]
+    payload = json.dumps({"settings": gated}, sort_keys=True, default=str).encode()
+    digest = hashlib.sha256(payload + b"\0" + (mcp_bytes or b"")).hexdigest()
+    return ProjectRequests(root, tuple(lines), f"sha256:{digest}")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    data = _read_bytes(path)
+    if data is None:
+        return {}
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise TrustStoreError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise TrustStoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
+    lines: list[str] = []
+    model = gated.get("model")
+    if model is not None:
+        lines.append(f"sends the conversation to {model}" if str(model).startswith("openai:")
+                     else f"uses the model {model}")
+    hooks = gated.get("hooks")
+    if isinstance(hooks, dict):
+        for event, entries in hooks.items():
+            for entry in entries if isinstance(entries, list) else [entries]:
+                command = entry.get("command") if isinstance(entry, dict) else entry
+                lines.append(f"runs `{command}` at {event}")
+    servers = gated.get("mcp", {}).get("servers")
+    if isinstance(servers, dict):
+        lines.extend(_describe_server(name, entry, "settings") for name, entry in servers.items())
+    perms = gated.get("permissions", {})
+    if "mode" in perms:
+        lines.append(f"permission mode {perms['mode']}")
+    if "default" in perms:
+        lines.append('allows every tool call by default (`default = "allow"`)')
+    allowed = perms.get("rules", {}).get("allow")
+    if allowed:
+        shown = ", ".join(str(rule) for rule in allowed) if isinstance(allowed, list) else str(allowed)
+        lines.append(f"allow rules: {shown}")
+    tools = perms.get("tools", {})
+    if tools:
+        lines.append(f"allows without asking: {', '.join(tools)}")
+    directories = perms.get("additional_directories")
+    if directories:
+        shown = ", ".join(map(str, directories)) if isinstance(directories, list) else str(directories)
+        lines.append(f"reads files in: {shown}")
+    for key, value in gated.get("sandbox", {}).items():
+        lines.append(f"loosens the sandbox: {key} = {json.dumps(value)}")
+    return lines
+
+
+def _describe_server(name: str, entry: Any, where: str) -> str:
+    if isinstance(entry, dict) and isinstance(entry.get("url"), str) and "command" not in entry:
+        return f"connects to MCP server `{name}` at {entry['url']} ({where})"
+    if isinstance(entry, dict):
+        args = entry.get("args", [])
+        words = [str(entry.get("command", "?")), *(map(str, args) if isinstance(args, list) else [])]
+        return f"starts MCP server `{name}`: `{' '.join(words)}` ({where})"
+    return f"starts MCP server `{name}` ({where})"
+
+
+def _describe_mcp_json(data: bytes | None) -> list[str]:
+    if data is None:
+        return []
+    try:
+        servers = json.loads(data.decode("utf-8")).get("mcpServers")
+    except (UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        return [f"starts the MCP servers of {MCP_JSON} (the file does not parse)"]
+    if not isinstance(servers, dict) or not servers:
+        return []
+    return [_describe_server(name, entry, MCP_JSON) for name, entry in servers.items()]
+
+
+# ---------------------------------------------------------------- the store
+
+
+@dataclass(frozen=True)
+class TrustedFolder:
+    root: str
+    digest: str
+    trusted_at: str
+
+
+def trust_file(config_dir: Path | None = None) -> Path:
+    return (config_dir if config_dir is not None else default_config_dir()) / TRUST_FILE
+
+
+def trusted_folders(config_dir: Path | None = None) -> list[TrustedFolder]:
+    """Every recorded folder, sorted by path."""
+    folders = _load(trust_file(config_dir))
+    return [TrustedFolder(root, entry["digest"], entry.get("trusted_at", ""))
+            for root, entry in sorted(folders.items())]
+
+
+def is_trusted(requests: ProjectRequests, config_dir: Path | None = None) -> bool:
+    """Whether the user trusted this folder with exactly these parts (a folder wanting nothing is)."""
+    if not requests:
+        return True
+    entry = _load(trust_file(config_dir)).get(str(requests.root))
+    return entry is not None and entry.get("digest") == requests.digest
+
+
+def record_trust(requests: ProjectRequests, config_dir: Path | None = None) -> None:
+    """Trust the folder with its current parts."""
+    entry = {"digest": requests.digest, "trusted_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    _update(trust_file(config_dir), lambda folders: folders.__setitem__(str(requests.root), entry))
+
+
+def revoke_trust(root: Path, config_dir: Path | None = None) -> bool:
+    """Forget the folder (its project root); False when it was not recorded."""
+    key = str(project_root(root))
+    removed: list[bool] = []
+    _update(trust_file(config_dir), lambda folders: removed.append(folders.pop(key, None) is not None))
+    return removed[0]
+
+
+def keep_trust(cwd: Path, config_dir: Path | None, change: Callable[[], T]) -> T:
+    """Run `change` (sigit editing a project file at the user's word) and keep the folder trusted if
+    it was: trusted before, or wanting nothing before (the user's own rule needs no question)."""
+    try:
+        was_trusted = is_trusted(project_requests(cwd), config_dir)
+    except TrustStoreError:  # a broken trust file or project file: the change still happens
+        was_trusted = False
+    result = change()
+    if was_trusted:
+        after = project_requests(cwd)
+        if after:
+            record_trust(after, config_dir)
+    return result
+
+
+def _load(path: Path) -> dict[str, dict[str, str]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TrustStoreError(f"{path}: cannot read the trusted folders: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TrustStoreError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    folders = data.get("folders") if isinstance(data, dict) else None
+    if not isinstance(folders, dict):
+        raise TrustStoreError(f'{path}: expected an object with "folders"')
+    return {root: entry for root, entry in folders.items()
+            if isinstance(entry, dict) and isinstance(entry.get("digest"), str)}
+
+
+def _update(path: Path, change: Callable[[dict[str, dict[str, str]]], object]) -> None:
+    """Read, change and write the trust file under a lock, so two sessions do not lose an entry."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(path.with_name(f".{path.name}.lock")):
+        folders = _load(path)
+        change(folders)
+        _write_atomic(path, json.dumps({"version": 1, "folders": folders}, indent=2, sort_keys=True) + "\n")
+
+
+@contextlib.contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): the write is still atomic
+        yield
+        return
+    with open(lock_path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Replace `path` whole (never half-written), keeping its mode, flushed to disk."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o600
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    with contextlib.suppress(OSError):  # the rename itself, on file systems that support it
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
