@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +21,7 @@ from tomlkit.items import AoT, Array, InlineTable, Table
 from sigit.config.paths import project_settings_path, user_settings_path
 from sigit.config.rules import RuleSyntaxError, parse_rule
 from sigit.errors import UsageError
+from sigit.fileio import read_bounded, write_atomic
 
 DEFAULT_MODEL = "qwen3-8b"
 DEFAULT_MAX_TOKENS = 8192
@@ -104,7 +103,7 @@ def load_settings(cwd: Path, config_dir: Path | None = None) -> Settings:
 
 def _read_toml(path: Path) -> dict[str, Any] | None:
     try:
-        data = path.read_bytes()
+        data = read_bounded(path)  # a project's settings file may be a FIFO or /dev/zero
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -327,12 +326,4 @@ def _subtable(parent: Any, key: str, path: Path, created: list[Table]) -> Any:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text.encode("utf-8"))
