@@ -104,3 +104,12 @@ async def test_acp_file_links_use_the_same_reader(tmp_path: Path) -> None:
     assert "could not be read" in note and "FIFO (named pipe)" in note
     (tmp_path / "big.txt").write_text("y" * 300_000)
     assert "truncated at 262144 bytes" in await read_resource_link((tmp_path / "big.txt").as_uri())
+
+
+async def test_search_refuses_a_fifo_and_walks_past_one(registry: ToolRegistry, ctx: ToolContext) -> None:
+    os.mkfifo(ctx.cwd / "pipe")
+    (ctx.cwd / "a.txt").write_text("needle\n")
+    refused = await registry.invoke("search_files", {"pattern": "needle", "path": "pipe"}, ctx)
+    assert refused.is_error and "FIFO" in refused.text
+    found = await registry.invoke("search_files", {"pattern": "needle"}, ctx)
+    assert not found.is_error and "a.txt" in found.text
