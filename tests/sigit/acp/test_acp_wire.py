@@ -110,3 +110,22 @@ async def test_a_300_mib_line_is_dropped_without_being_held_and_the_next_request
     assert "longer than" in dropped["error"]["data"]["details"]
     assert served["id"] == 5 and served["result"]["agentInfo"]["name"] == "sigit"
     assert peak_kib < 300 * 1024  # far less than the line: it was skipped, not gathered
+
+
+async def test_stdin_from_a_regular_file_is_served_and_bounded_too(tmp_path: Path, config_dir: Path) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [])
+    source = tmp_path / "in.jsonl"
+    with open(source, "wb") as handle:
+        handle.write(b"y" * (51 * 1024 * 1024) + b"\n")  # just over the 50 MiB limit
+        handle.write(b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}\n')
+    with open(source, "rb") as stdin:
+        proc = await asyncio.create_subprocess_exec(
+            SIGIT, "acp", "--model", f"scripted:{scenario}", env=agent_env(config_dir),
+            stdin=stdin, stdout=asyncio.subprocess.PIPE,
+        )
+    assert proc.stdout is not None
+    out, _ = await asyncio.wait_for(proc.communicate(), 60)
+    dropped, served = (json.loads(line) for line in out.splitlines())
+    assert dropped["error"]["code"] == -32600 and dropped["id"] is None
+    assert served["id"] == 1 and "agentCapabilities" in served["result"]
+    assert proc.returncode == 0

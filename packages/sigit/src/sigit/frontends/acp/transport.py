@@ -191,8 +191,8 @@ async def open_stdio(protocol_fd: int, limit: int = LINE_LIMIT) -> JsonRpcStdioT
     stdin: IO[bytes] = os.fdopen(os.dup(0), "rb", buffering=0)
     try:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-    except ValueError:  # a regular file: no pipe transport
-        _feed_from_thread(loop, reader, stdin)
+    except ValueError:  # a regular file: no pipe transport, so a thread copies it into a pipe
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), _pipe_from_thread(stdin))
     out: IO[bytes] = os.fdopen(protocol_fd, "wb", buffering=0)
     writer: ByteWriter
     try:
@@ -225,14 +225,22 @@ class _FileWriter:
         self._out.close()
 
 
-def _feed_from_thread(
-    loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, stdin: IO[bytes]
-) -> None:
-    def pump() -> None:
-        try:  # chunks, not lines: a line without an end must not be gathered here
-            while data := stdin.read(1 << 16):
-                loop.call_soon_threadsafe(reader.feed_data, data)
-        finally:
-            loop.call_soon_threadsafe(reader.feed_eof)
+def _pipe_from_thread(source: IO[bytes]) -> IO[bytes]:
+    """A pipe a thread fills from `source`: the pipe's blocking writes hold the thread back while the
+    loop is behind, so a huge input (a line without an end) is never gathered in memory."""
+    read_fd, write_fd = os.pipe()
 
-    threading.Thread(target=pump, name="sigit-acp-stdin", daemon=True).start()
+    def copy() -> None:
+        try:
+            while data := source.read(1 << 16):
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(write_fd, view):]
+        except OSError:
+            pass  # the reading side closed: the server is shutting down
+        finally:
+            os.close(write_fd)
+            source.close()
+
+    threading.Thread(target=copy, name="sigit-acp-stdin", daemon=True).start()
+    return os.fdopen(read_fd, "rb", buffering=0)
