@@ -282,7 +282,7 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
     text = parse_rule(rule).text
     path = project_settings_path(cwd)
     try:
-        source = path.read_text(encoding="utf-8")
+        source = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
         source = ""
     except (OSError, UnicodeDecodeError) as exc:
