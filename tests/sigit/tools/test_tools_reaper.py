@@ -125,3 +125,22 @@ async def test_a_cancelled_command_takes_its_detached_children_with_it(
     out = await run
     assert "cancelled" in out.text
     assert _alive(token) == []
+
+
+async def test_an_adopted_descendant_that_exits_on_its_own_is_reaped_at_the_next_command(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    token = _token()
+    stop = ctx.cwd / f"stop-{token}"
+    zombies = _zombie_children()
+    task_id = await ctx.processes.start(
+        f"setsid sh -c 'while [ ! -e {stop.name} ]; do sleep 0.02; done' > /dev/null 2>&1 &", ctx.cwd)
+    await _started(token)
+    while (await ctx.processes.poll(task_id)).running:
+        await asyncio.sleep(0.01)
+    await registry.invoke("run_command", {"command": "true"}, ctx)  # its end sees the adopted loop
+    stop.touch()
+    while _alive(token):  # it exits by itself: a zombie of siGit, which adopted it
+        await asyncio.sleep(0.01)
+    await registry.invoke("run_command", {"command": "true"}, ctx)
+    assert _zombie_children() <= zombies

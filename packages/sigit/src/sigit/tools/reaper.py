@@ -8,13 +8,14 @@ SIGKILL after a grace period.
 
 siGit makes itself a child subreaper (Linux `prctl(PR_SET_CHILD_SUBREAPER)`), so orphans of a command
 are re-parented to siGit rather than init: they cannot slip out of reach by a double fork, and siGit
-reaps them. It reaps only processes it knows to be adopted: marked ones, and zombies in the
-command's session, never the command's shell, whose exit status asyncio is waiting for, nor any
-process siGit (or the MCP SDK) started itself.
+reaps them. It reaps only processes it knows descend from a command: every marked process any scan
+has seen (a scan runs whenever a command ends), and zombies in the ended command's session; never a
+command's shell, whose exit status asyncio is waiting for, nor any process siGit or the MCP SDK
+started itself, nor a reused pid (the start time must match).
 
-Limits: a process that clears or rewrites its environment and then detaches (leaves the session) is
-not found; nor is one that does so and exits before the command ends (it stays a zombie until
-siGit exits). Without /proc (not Linux) only the process group is killed.
+Limits: a process that clears or rewrites its environment and then leaves the session is not found;
+a detached one that exits on its own before any scan saw it stays a zombie until siGit exits;
+without /proc (not Linux) only the process group is killed; if siGit itself is killed, nothing is.
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ import signal
 import sys
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 PREFIX = "SIGIT_CMD_"
 PR_SET_CHILD_SUBREAPER = 36
 TERM_GRACE_S = 1.0
 
-_marks: dict[int, str] = {}  # pid of a command's shell -> its mark
+_marks: dict[int, str] = {}  # pid of a running command's shell -> its mark
+_descendants: dict[int, int] = {}  # pid -> start time of every descendant seen, until reaped or gone
 _subreaper = False
 
 
@@ -67,29 +70,57 @@ def _proc_pids() -> list[int]:
         return []
 
 
-def _carries(pid: int, needle: bytes) -> bool:
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as handle:
-            return needle in b"\0" + handle.read()
-    except OSError:  # gone, or another user's
-        return False
+@dataclass(frozen=True)
+class _Stat:
+    state: str
+    parent: int
+    session: int
+    started: int  # clock ticks after boot: with the pid, it names one process, not a reused pid
 
 
-def _stat(pid: int) -> tuple[str, int, int] | None:
-    """(state, parent pid, session id) of a process, or None when it is gone."""
+def _stat(pid: int) -> _Stat | None:
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             fields = handle.read().rsplit(b")", 1)[1].split()
-        return fields[0].decode(), int(fields[1]), int(fields[3])
+        return _Stat(fields[0].decode(), int(fields[1]), int(fields[3]), int(fields[19]))
     except (OSError, IndexError, ValueError):
         return None
 
 
-def marked_pids(mark: str) -> list[int]:
-    """Live processes (not zombies: their environment is gone) that carry `mark`; blocking."""
-    needle = f"\0{mark}=".encode()
+def _scan(marks: Iterable[str]) -> dict[str, list[int]]:
+    """For each mark, the live processes (zombies have no environment left) carrying it; blocking."""
+    needles = {mark: f"\0{mark}=".encode() for mark in marks}
+    found: dict[str, list[int]] = {mark: [] for mark in needles}
     me = os.getpid()
-    return [pid for pid in _proc_pids() if pid != me and _carries(pid, needle)]
+    prefix = f"\0{PREFIX}".encode()
+    for pid in _proc_pids():
+        if pid == me:
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as handle:
+                environ = b"\0" + handle.read()
+        except OSError:  # gone, or another user's
+            continue
+        if prefix not in environ:
+            continue
+        for mark, needle in needles.items():
+            if needle in environ:
+                found[mark].append(pid)
+    return found
+
+
+def marked_pids(mark: str) -> list[int]:
+    """Live processes that carry `mark`; blocking."""
+    return _scan([mark])[mark]
+
+
+def _note(found: dict[str, list[int]], shell: int) -> None:
+    """Remember every descendant seen (not the shells, which asyncio reaps), to reap it once adopted."""
+    shells = {shell, *_marks}
+    for pids in found.values():
+        for pid in pids:
+            if pid not in shells and pid not in _descendants and (info := _stat(pid)) is not None:
+                _descendants[pid] = info.started
 
 
 def _signal(pids: Iterable[int], sig: int) -> None:
@@ -98,54 +129,57 @@ def _signal(pids: Iterable[int], sig: int) -> None:
             os.kill(pid, sig)
 
 
-def _reap(shell: int, seen: set[int]) -> set[int]:
-    """waitpid the adopted ones: marked processes seen alive, and zombies of the command's session.
+def _reap(shell: int, killed: Iterable[int] = ()) -> int:
+    """waitpid the adopted zombies: descendants seen alive, and zombies of the command's session.
 
-    The shell itself is left to asyncio. Returns the seen processes still not reaped.
+    Never a shell (asyncio waits for those) nor a reused pid (the start time must match). Returns how
+    many of `killed` are still alive and siGit's children (about to die: worth waiting for).
     """
+    killed = set(killed)
     me = os.getpid()
-    candidates = set(seen)
+    shells = {shell, *_marks}
     for pid in _proc_pids():
         info = _stat(pid)
-        if info is not None and info[0] == "Z" and info[1] == me and info[2] == shell:
-            candidates.add(pid)
-    left: set[int] = set()
-    for pid in candidates - {shell}:
+        if info is not None and info.state == "Z" and info.parent == me and info.session == shell:
+            _descendants.setdefault(pid, info.started)
+    pending = 0
+    for pid, started in list(_descendants.items()):
         info = _stat(pid)
-        if info is None or info[1] != me:
-            continue  # gone, or not ours to reap
-        try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
+        if info is None or info.started != started or pid in shells:
+            del _descendants[pid]  # gone (reaped by its own parent), or a different process now
             continue
-        if done == 0:
-            left.add(pid)
-    return left
+        if info.parent != me:
+            continue  # not adopted (yet)
+        if info.state != "Z":
+            pending += pid in killed
+            continue
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+        del _descendants[pid]
+    return pending
 
 
 async def end_command(shell: int, grace: float = TERM_GRACE_S) -> None:
-    """Kill whatever the command whose shell is `shell` left running, and reap what siGit adopted.
+    """Kill whatever the command whose shell is `shell` left running, and reap what siGit adopted
+    (its descendants, and those of other commands seen on the way).
 
     A no-op for a command that was never marked or was already ended.
     """
     mark = _marks.pop(shell, None)
     if mark is None:
         return
-    seen: set[int] = set()
-    pids = await asyncio.to_thread(marked_pids, mark)
+    found = await asyncio.to_thread(_scan, [mark, *_marks.values()])
+    _note(found, shell)
+    pids = killed = found[mark]
     if pids:
-        seen.update(pids)
         _signal(pids, signal.SIGTERM)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
         while pids and loop.time() < deadline:
             await asyncio.sleep(0.02)
             pids = await asyncio.to_thread(marked_pids, mark)
-            seen.update(pids)
         _signal(pids, signal.SIGKILL)
-    left = await asyncio.to_thread(_reap, shell, seen)
     for _ in range(50):  # SIGKILLed ones become zombies within moments
-        if not left:
+        if not await asyncio.to_thread(_reap, shell, killed):
             break
         await asyncio.sleep(0.02)
-        left = await asyncio.to_thread(_reap, shell, left)
