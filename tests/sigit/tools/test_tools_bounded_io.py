@@ -130,3 +130,28 @@ def test_a_repository_cannot_hang_start_up_with_fifos(tmp_path: Path) -> None:
         load_settings(tmp_path, tmp_path / "config")
     servers, warnings = load_mcp_json(tmp_path / ".mcp.json")
     assert servers == [] and "FIFO" in warnings[0]
+
+
+async def test_the_editor_is_never_asked_to_read_or_write_a_fifo(tmp_path: Path) -> None:
+    from sigit.frontends.acp.client_fs import ClientFileSystem
+
+    class Editor:
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        async def read_text_file(self, session_id: str, path: str, **kwargs: object) -> object:
+            self.asked.append(path)
+            raise AssertionError("asked to read")
+
+        async def write_text_file(self, session_id: str, path: str, content: str, **kwargs: object) -> object:
+            self.asked.append(path)
+            raise AssertionError("asked to write")
+
+    os.mkfifo(tmp_path / "pipe")
+    editor = Editor()
+    fs = ClientFileSystem(editor, "s1", LocalFileSystem(), can_read=True, can_write=True)
+    with pytest.raises(NotRegularFileError, match="FIFO"):
+        await fs.read_text(tmp_path / "pipe")
+    with pytest.raises(NotRegularFileError, match="FIFO"):
+        await fs.write_text(tmp_path / "pipe", "x")
+    assert editor.asked == []
