@@ -1,6 +1,6 @@
 """Descendants of a command end with it: `setsid cmd &`, `nohup cmd &` and a double fork included,
-whether the command ends by itself, times out, is cancelled or is a killed background job; and what
-siGit adopts is reaped, not left as zombies."""
+whether the command ends by itself, times out, is cancelled or is a killed background job; and no
+zombie is left behind in siGit."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ async def test_detached_descendants_end_with_the_command(
     out = await registry.invoke("run_command", {"command": form.format(t=token) + "\necho started"}, ctx)
     assert not out.is_error and "started" in out.text
     assert _alive(token) == []
-    assert _zombie_children() <= zombies  # what siGit adopted was reaped
+    assert _zombie_children() <= zombies
 
 
 async def test_a_timed_out_command_takes_its_detached_children_with_it(
@@ -127,7 +127,7 @@ async def test_a_cancelled_command_takes_its_detached_children_with_it(
     assert _alive(token) == []
 
 
-async def test_an_adopted_descendant_that_exits_on_its_own_is_reaped_at_the_next_command(
+async def test_a_detached_descendant_that_exits_on_its_own_leaves_no_zombie(
     registry: ToolRegistry, ctx: ToolContext
 ) -> None:
     token = _token()
@@ -138,9 +138,9 @@ async def test_an_adopted_descendant_that_exits_on_its_own_is_reaped_at_the_next
     await _started(token)
     while (await ctx.processes.poll(task_id)).running:
         await asyncio.sleep(0.01)
-    await registry.invoke("run_command", {"command": "true"}, ctx)  # its end sees the adopted loop
+    await registry.invoke("run_command", {"command": "true"}, ctx)
     stop.touch()
-    while _alive(token):  # it exits by itself: a zombie of siGit, which adopted it
+    while _alive(token):  # it exits by itself, long after its job's shell
         await asyncio.sleep(0.01)
     await registry.invoke("run_command", {"command": "true"}, ctx)
     assert _zombie_children() <= zombies
