@@ -128,8 +128,13 @@ def test_dev_zero_and_a_fifo_are_refused_with_what_they_are(tmp_path: Path) -> N
 
 
 def _count(token: str) -> str:
-    """A command printing how many processes run `sleep <token>` (the [s] keeps grep from counting itself)."""
-    return f"ps -eo args | grep -c '[s]leep {token}' || true"
+    """A command printing how many processes run `sleep <token>` (`^` leaves out the shells whose
+    command lines mention it, the [s] keeps grep from counting itself)."""
+    return f"ps -eo args | grep -c '^[s]leep {token}' || true"
+
+
+def _until_running(count: int, token: str) -> str:
+    return f'until [ "$({_count(token)})" -ge {count} ]; do sleep 0.02; done; echo running'
 
 
 def test_detached_commands_end_with_the_command_and_with_a_background_kill(tmp_path: Path) -> None:
@@ -139,14 +144,14 @@ def test_detached_commands_end_with_the_command_and_with_a_background_kill(tmp_p
         ("run_command", {"command": _count(fg)}),
         ("run_command", {"command": f"setsid sleep {bg} > /dev/null 2>&1 & nohup sleep {bg} & sleep 60",
                          "run_in_background": True}),
-        ("run_command", {"command": f"sleep 0.3; {_count(bg)}"}),
+        ("run_command", {"command": _until_running(2, bg)}),
         ("kill_command", {"task_id": "bg1"}),
         ("run_command", {"command": _count(bg)}),
     ], "--allow-tool", "run_command", "--allow-tool", "kill_command")
     started, after_fg, _, while_bg, killed, after_kill = (_text(r).strip() for r in results)
     assert "started" in started
     assert after_fg.endswith("0"), after_fg
-    assert int(while_bg.split()[-1]) >= 2, while_bg  # both sleepers (and the job's own shell line)
+    assert while_bg.endswith("running"), while_bg
     assert "bg1" in killed
     assert after_kill.endswith("0"), after_kill
     assert subprocess.run(["pgrep", "-f", f"sleep {fg}|sleep {bg}"], capture_output=True).returncode == 1

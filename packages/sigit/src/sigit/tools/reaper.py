@@ -87,4 +87,10 @@ async def end_command(shell: int, grace: float = TERM_GRACE_S) -> None:
     while pids and loop.time() < deadline:
         await asyncio.sleep(0.02)
         pids = await asyncio.to_thread(marked_pids, mark)
+    if not pids:
+        return
     _signal(pids, signal.SIGKILL)
+    for _ in range(50):  # a SIGKILL is delivered within moments; the caller expects them gone
+        await asyncio.sleep(0.02)
+        if not await asyncio.to_thread(marked_pids, mark):
+            return
