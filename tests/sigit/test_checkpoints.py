@@ -154,3 +154,18 @@ def test_commands_and_read_tools_touch_no_paths(tmp_path: Path) -> None:
     assert touched("read_file", {"path": "a"}, tmp_path) == []
     assert touched("multi_edit", {"path": "../x"}, tmp_path / "w") == [tmp_path / "x"]
     assert touched("edit_file", {"path": "./src/../a.py"}, tmp_path) == [tmp_path / "a.py"]
+
+
+def test_a_snapshot_of_a_fifo_or_device_neither_blocks_nor_reads_forever(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "zero").symlink_to("/dev/zero")
+    store = CheckpointStore(tmp_path)
+    store.begin_turn()
+    touch_all(store, "edit_file", {"path": "pipe"}, tmp_path)
+    touch_all(store, "edit_file", {"path": "zero"}, tmp_path)
+    assert sorted(store.rewind_last_turn()) == [
+        "not restored (could not be read when saved): pipe",
+        "not restored (could not be read when saved): zero",
+    ]

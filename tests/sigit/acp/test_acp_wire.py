@@ -61,3 +61,71 @@ async def test_invalid_params_are_reported_as_such(tmp_path: Path, config_dir: P
     assert [r["error"]["code"] for r in replies] == [-32602, -32602]
     assert "absolute" in json.dumps(replies[1])
     assert code == 0
+
+
+async def test_a_bad_protocol_version_is_invalid_params_and_a_good_one_still_works(
+    tmp_path: Path, config_dir: Path
+) -> None:
+    replies, code = await _exchange(tmp_path, config_dir, [
+        b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "one"}}\n',
+        b'{"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": -1}}\n',
+        b'{"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"protocolVersion": 1}}\n',
+    ], 3)
+    one, negative, good = replies
+    assert one["id"] == 1 and one["error"]["code"] == -32602 and "protocolVersion" in json.dumps(one)
+    assert negative["id"] == 2 and negative["error"]["code"] == -32602
+    assert "protocolVersion" in json.dumps(negative)
+    assert good["id"] == 3 and good["result"]["protocolVersion"] == 1
+    assert code == 0
+
+
+async def test_the_capabilities_say_http_and_sse_mcp_servers_work(tmp_path: Path, config_dir: Path) -> None:
+    [reply], _ = await _exchange(tmp_path, config_dir, [
+        b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}\n'], 1)
+    assert reply["result"]["agentCapabilities"]["mcpCapabilities"] == {"http": True, "sse": True}
+
+
+async def test_a_300_mib_line_is_dropped_without_being_held_and_the_next_request_is_served(
+    tmp_path: Path, config_dir: Path
+) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [])
+    proc = await asyncio.create_subprocess_exec(
+        SIGIT, "acp", "--model", f"scripted:{scenario}", env=agent_env(config_dir),
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    chunk = b"x" * (1 << 20)
+    for _ in range(300):  # streamed: the test never holds the line either
+        proc.stdin.write(chunk)
+        await proc.stdin.drain()
+    proc.stdin.write(b'\n{"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {"protocolVersion": 1}}\n')
+    await proc.stdin.drain()
+    dropped = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+    served = json.loads(await asyncio.wait_for(proc.stdout.readline(), 60))
+    with open(f"/proc/{proc.pid}/status") as status:
+        peak_kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    proc.stdin.close()
+    assert await asyncio.wait_for(proc.wait(), 10) == 0
+    assert dropped["id"] is None and dropped["error"]["code"] == -32600
+    assert "longer than" in dropped["error"]["data"]["details"]
+    assert served["id"] == 5 and served["result"]["agentInfo"]["name"] == "sigit"
+    assert peak_kib < 300 * 1024  # far less than the line: it was skipped, not gathered
+
+
+async def test_stdin_from_a_regular_file_is_served_and_bounded_too(tmp_path: Path, config_dir: Path) -> None:
+    scenario = write_scenario(tmp_path / "s.json", [])
+    source = tmp_path / "in.jsonl"
+    with open(source, "wb") as handle:
+        handle.write(b"y" * (51 * 1024 * 1024) + b"\n")  # just over the 50 MiB limit
+        handle.write(b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}\n')
+    with open(source, "rb") as stdin:
+        proc = await asyncio.create_subprocess_exec(
+            SIGIT, "acp", "--model", f"scripted:{scenario}", env=agent_env(config_dir),
+            stdin=stdin, stdout=asyncio.subprocess.PIPE,
+        )
+    assert proc.stdout is not None
+    out, _ = await asyncio.wait_for(proc.communicate(), 60)
+    dropped, served = (json.loads(line) for line in out.splitlines())
+    assert dropped["error"]["code"] == -32600 and dropped["id"] is None
+    assert served["id"] == 1 and "agentCapabilities" in served["result"]
+    assert proc.returncode == 0

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from sigit.errors import UsageError
+from sigit.fileio import read_regular
 from sigit.tools.subjects import Subjects
 
 MAX_SNAPSHOT_BYTES = 10 * 1024 * 1024
@@ -173,10 +174,12 @@ def _capture(path: Path) -> _Entry:
         return _Entry(path, "dir")
     if info.st_size > MAX_SNAPSHOT_BYTES:
         return _Entry(path, "too_large")
-    try:
-        content = path.read_bytes()
+    try:  # a FIFO would block the snapshot and /dev/zero never end: regular files only, bounded
+        content = read_regular(path, MAX_SNAPSHOT_BYTES)
     except OSError:
         return _Entry(path, "unreadable")
+    if len(content) > MAX_SNAPSHOT_BYTES:  # it grew since the stat
+        return _Entry(path, "too_large")
     return _Entry(path, "file", content, stat.S_IMODE(info.st_mode))
 
 

@@ -7,8 +7,6 @@ session. The history is onde's exact message form, so a resumed session renders 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,6 +16,7 @@ from typing import Any
 from onde import Message, UserMessage
 
 from sigit.errors import UsageError
+from sigit.fileio import write_atomic
 
 FORMAT = "sigit.session"
 VERSION = 1
@@ -165,16 +164,7 @@ class SessionStore:
             session.title = session.default_title() if session.messages else ""
         self.root.mkdir(parents=True, exist_ok=True)
         target = self.path(session.id)
-        fd, tmp = tempfile.mkstemp(dir=self.root, prefix=f".{session.id}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(session.to_jsonl())
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(target, session.to_jsonl().encode("utf-8"))
         return target
 
     def load(self, session_id: str) -> Session:

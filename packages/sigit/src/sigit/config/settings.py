@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +23,7 @@ from sigit.config.paths import project_settings_path, user_settings_path
 from sigit.config.rules import RuleSyntaxError, parse_rule
 from sigit.config.trust import split_project_settings
 from sigit.errors import UsageError
+from sigit.fileio import read_bounded, write_atomic
 
 DEFAULT_MODEL = "qwen3-8b"
 DEFAULT_MAX_TOKENS = 8192
@@ -115,7 +114,7 @@ def load_settings(cwd: Path, config_dir: Path | None = None, *, trusted: bool = 
 
 def _read_toml(path: Path) -> dict[str, Any] | None:
     try:
-        data = path.read_bytes()
+        data = read_bounded(path)  # a project's settings file may be a FIFO or /dev/zero
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -294,7 +293,7 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
     text = parse_rule(rule).text
     path = project_settings_path(cwd)
     try:
-        source = path.read_text(encoding="utf-8")
+        source = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
         source = ""
     except (OSError, UnicodeDecodeError) as exc:
@@ -338,12 +337,4 @@ def _subtable(parent: Any, key: str, path: Path, created: list[Table]) -> Any:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text.encode("utf-8"))

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from sigit.errors import UsageError
+from sigit.fileio import read_regular
 
 MAX_FILE_BYTES = 256 * 1024
 
@@ -132,11 +133,11 @@ def _describe(exc: yaml.YAMLError) -> str:
 def read_document(path: Path) -> Document | ExtensionWarning:
     """The file's frontmatter and body, or a warning saying why it could not be used."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_FILE_BYTES)  # a repository's file may be a FIFO or a device
     except OSError as exc:
         return ExtensionWarning(path, f"cannot read: {exc.strerror or exc}")
     if len(data) > MAX_FILE_BYTES:
-        return ExtensionWarning(path, f"too large ({len(data)} bytes; the limit is {MAX_FILE_BYTES})")
+        return ExtensionWarning(path, f"too large (over {MAX_FILE_BYTES} bytes, the limit)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

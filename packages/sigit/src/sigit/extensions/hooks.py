@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from sigit.config.rules import Rule, RuleSyntaxError, parse_rule
 from sigit.permissions.rules import CallSubject, subject_matches
+from sigit.tools import reaper
 from sigit.tools.processes import OutputBuffer, kill_group, pump, wait_exit
 from sigit.tools.subjects import PreparedCall
 
@@ -250,6 +251,7 @@ class HookRunner:
             self.on_warning(message)
 
     async def _run_one(self, hook: HookConfig, stdin: bytes, env: dict[str, str]) -> HookResult:
+        env = reaper.marked_env(env)  # what the hook leaves running ends with it
         try:
             proc = await asyncio.create_subprocess_exec(
                 "sh", "-c", hook.command,
@@ -262,6 +264,13 @@ class HookRunner:
             )
         except OSError as exc:
             return HookResult(hook.command, 127, "", f"cannot start the hook: {exc.strerror or exc}")
+        reaper.track(proc.pid, env)
+        try:
+            return await self._finish(hook, proc, stdin)
+        finally:
+            await asyncio.shield(reaper.end_command(proc.pid))
+
+    async def _finish(self, hook: HookConfig, proc: asyncio.subprocess.Process, stdin: bytes) -> HookResult:
         out, err = OutputBuffer(OUTPUT_LIMIT), OutputBuffer(OUTPUT_LIMIT)
         work = asyncio.ensure_future(_communicate(proc, stdin, out, err))
         try:

@@ -33,6 +33,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sigit.config.paths import project_root
 from sigit.errors import UsageError
+from sigit.fileio import read_bounded
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
 from sigit.tools.subjects import UNKNOWN, PreparedCall
 
@@ -152,7 +153,7 @@ def parse_servers(raw: Any, source: str) -> tuple[list[McpServerConfig], list[st
 def load_mcp_json(path: Path) -> tuple[list[McpServerConfig], list[str]]:
     """Servers in a `.mcp.json`: `{"mcpServers": {...}}`. A missing file is no servers."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_bounded(path).decode("utf-8"))  # a repository's file: maybe a FIFO
     except FileNotFoundError:
         return [], []
     except (OSError, UnicodeDecodeError) as exc:

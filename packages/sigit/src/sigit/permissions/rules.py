@@ -112,7 +112,9 @@ def _scan(command: str) -> tuple[list[str], bool]:
             current.append(command[i : i + 2])
             i += 2
             continue
-        substitution = next((op for op in _SUBSTITUTIONS if command.startswith(op, i)), None)
+        substitution = (
+            next((op for op in _SUBSTITUTIONS if command.startswith(op, i)), None) if char in "$<>`" else None
+        )  # the first-character test keeps this per-character loop cheap on long scripts
         if substitution is not None:
             analysable = False
             cut()
@@ -148,7 +150,7 @@ def _scan(command: str) -> tuple[list[str], bool]:
             cut()
             i += 1
             continue
-        operator = next((op for op in _OPERATORS if command.startswith(op, i)), None)
+        operator = next((op for op in _OPERATORS if command.startswith(op, i)), None) if char in "&|;\n" else None
         if operator is not None:
             cut()
             i += len(operator)
@@ -191,7 +193,7 @@ def normalize_pattern(pattern: str, cwd: Path) -> str:
     if stem.endswith(":*"):
         wildcard, stem = ":*", stem[:-2]
     elif stem.endswith("*"):
-        wildcard, stem = "*", stem[:-1]
+        wildcard, stem = "*", stem.rstrip("*")  # Claude Code's `src/**` is the prefix `src/*`
     if not stem:
         return wildcard
     keep_slash = stem.endswith("/")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sigit.config.paths import find_repo_root
+from sigit.fileio import read_regular
 
 INSTRUCTION_NAMES = ("AGENTS.md", "CLAUDE.md")
 PER_FILE_LIMIT = 32 * 1024
@@ -70,8 +71,9 @@ def load_instructions(
         if used >= total or dropped:
             dropped.append(path)
             continue
-        try:
-            data = path.read_bytes()
+        try:  # the repository's AGENTS.md may be a FIFO or a link to /dev/zero
+            data = read_regular(path, per_file)
+            size = max(len(data), path.stat().st_size)
         except OSError as exc:
             unreadable.append(f"{path}: {exc.strerror or exc}")
             continue
@@ -84,7 +86,7 @@ def load_instructions(
         used += len(kept)
         # final=False drops a character cut in half by the limit; bad bytes elsewhere become U+FFFD.
         text = codecs.getincrementaldecoder("utf-8")(errors="replace").decode(kept, final=False)
-        files.append(InstructionFile(path, text, len(data), len(data) > per_file))
+        files.append(InstructionFile(path, text, size, len(data) > per_file))
     return Instructions(files, dropped, unreadable)
 
 

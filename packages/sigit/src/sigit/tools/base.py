@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import errno
 import json
 import os
+import stat
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from onde import ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from sigit.fileio import check_regular, not_regular, read_bounded
 from sigit.sandbox import Denial, Sandbox
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
@@ -82,7 +85,7 @@ class LocalFileSystem:
         self._encodings: dict[Path, str] = {}
 
     async def read_text(self, path: Path) -> str:
-        data = await asyncio.to_thread(path.read_bytes)
+        data = await asyncio.to_thread(read_bounded, path)
         text, encoding = decode_text(data, path)
         self._encodings[path] = encoding
         return text
@@ -94,8 +97,22 @@ class LocalFileSystem:
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
+    """Write in place (the file keeps its mode and links); a FIFO or device is refused, not opened
+    for a write that would block until a reader comes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO nobody reads, or a socket
+            check_regular(path)
+        raise
+    with os.fdopen(fd, "wb") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise not_regular(path, mode)
+        os.set_blocking(fd, True)
+        handle.truncate(0)
+        handle.write(data)
 
 
 @dataclass

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from sigit.fileio import read_bounded
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.files import require_file, unified_diff
 from sigit.tools.matching import EditPlan, MatchError, plan_edit
@@ -111,7 +112,7 @@ def _multi_edit_preview(args: MultiEditArgs, ctx: ToolContext) -> Preview:
     """The real diff of all edits (reads the file); the edits as JSON when they would not apply."""
     path = ctx.resolve(args.path)
     try:
-        before = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        before = read_bounded(path).decode("utf-8").replace("\r\n", "\n")
         after = before
         for edit in args.edits:
             old, new = edit.old_text.replace("\r\n", "\n"), edit.new_text.replace("\r\n", "\n")

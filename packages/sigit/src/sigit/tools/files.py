@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import Field
 
+from sigit.fileio import NotRegularFileError, check_regular, read_bounded
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.subjects import Preview, Subjects
 
@@ -62,7 +63,19 @@ def require_file(ctx: ToolContext, raw: str) -> Path:
         raise ToolError(f"{ctx.display(path)} is a directory, not a file; use list_directory to see it.")
     if not path.exists():
         raise missing_path_error(ctx, path)
+    try:
+        check_regular(path)  # a clear refusal before an editor is asked; the read checks again
+    except NotRegularFileError as exc:
+        raise ToolError(str(exc)) from None
     return path
+
+
+def read_preview_text(path: Path) -> str:
+    """A file's text for a permission prompt's diff: "" when it is missing, not text or too large."""
+    try:
+        return read_bounded(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def numbered(lines: list[str], first: int) -> str:
@@ -267,8 +280,8 @@ async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
     try:
         before = await ctx.fs.read_text(path)
         diff: str | None = unified_diff(before, "", shown)
-    except ToolError:
-        diff = f"Binary file {shown} deleted\n"
+    except (ToolError, OSError):
+        diff = f"Binary or special file {shown} deleted\n"
     await asyncio.to_thread(path.unlink)
     return ToolOutput(f"Deleted {shown}.", diff=diff, locations=[path], title=f"Delete {shown}")
 
@@ -278,10 +291,7 @@ def _create_preview(args: CreateFileArgs, ctx: ToolContext) -> Preview:
     path = ctx.resolve(args.path)
     if not args.overwrite:
         return Preview(f"+++ {args.path}\n{args.content}", path, None, args.content)
-    try:
-        old = path.read_text(encoding="utf-8") if path.is_file() else ""
-    except (OSError, UnicodeDecodeError):
-        old = ""
+    old = read_preview_text(path)
     diff = "".join(difflib.unified_diff(
         old.splitlines(keepends=True), args.content.splitlines(keepends=True),
         f"a/{args.path}", f"b/{args.path}",

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sigit.sandbox import Sandbox
 
+from sigit.tools import reaper
+
 OUTPUT_LIMIT = 50_000
 KILL_GRACE_S = 1.0
 
@@ -110,11 +112,12 @@ async def spawn(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyn
 
 
 async def _create(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyncio.subprocess.Process:
-    argv, env = ["sh", "-c", command], {**os.environ, **NON_INTERACTIVE_ENV}
+    # the mark finds the command's descendants at its end, wherever they moved
+    argv, env = ["sh", "-c", command], reaper.marked_env({**os.environ, **NON_INTERACTIVE_ENV})
     if sandbox is not None and sandbox.active:
         wrapped = await asyncio.to_thread(sandbox.wrap, argv, env)  # stats the git dirs: off the loop
         argv, env = wrapped.argv, wrapped.env
-    return await asyncio.create_subprocess_exec(
+    proc = await asyncio.create_subprocess_exec(
         *argv,
         cwd=str(cwd),
         stdin=asyncio.subprocess.DEVNULL,
@@ -123,6 +126,8 @@ async def _create(command: str, cwd: Path, sandbox: Sandbox | None = None) -> as
         start_new_session=True,
         env=env,
     )
+    reaper.track(proc.pid, env)
+    return proc
 
 
 async def pump(stream: asyncio.StreamReader | None, buffer: OutputBuffer) -> None:
@@ -173,7 +178,8 @@ async def wait_exit(proc: asyncio.subprocess.Process) -> int:
 
 
 async def kill_group(proc: asyncio.subprocess.Process, grace: float = KILL_GRACE_S) -> None:
-    """SIGTERM the whole process group, then SIGKILL whatever is left after `grace` seconds."""
+    """SIGTERM the whole process group, then SIGKILL whatever is left after `grace` seconds; then
+    the descendants that left the group (`setsid`, `nohup`, a double fork) go the same way."""
     pgid = proc.pid
     if _signal_group(pgid, signal.SIGTERM):
         loop = asyncio.get_running_loop()
@@ -182,6 +188,7 @@ async def kill_group(proc: asyncio.subprocess.Process, grace: float = KILL_GRACE
             await asyncio.sleep(0.02)
         _signal_group(pgid, signal.SIGKILL)
     await wait_exit(proc)
+    await reaper.end_command(proc.pid, grace)
 
 
 class UnknownTaskError(LookupError):
@@ -218,6 +225,7 @@ class ProcessManager:
     def __init__(self) -> None:
         self._jobs: dict[str, BackgroundProcess] = {}
         self._ended: dict[str, int | None] = {}  # task id -> exit code, for a clear error later
+        self._lingering: list[int] = []  # shells of finished jobs whose descendants may still run
         self._ids = itertools.count(1)
 
     async def start(self, command: str, cwd: Path, sandbox: Sandbox | None = None) -> str:
@@ -261,11 +269,14 @@ class ProcessManager:
             if job.running or await asyncio.to_thread(_group_alive, job.proc.pid):
                 await kill_group(job.proc)
             self._drop(job)
+        while self._lingering:
+            await reaper.end_command(self._lingering.pop())
 
     def _drop(self, job: BackgroundProcess) -> None:
         job.reader.cancel()
         if self._jobs.pop(job.task_id, None) is not None:
             self._ended[job.task_id] = job.proc.returncode
+            self._lingering.append(job.proc.pid)  # what it started in the background ends with the session
 
     def _require(self, task_id: str) -> BackgroundProcess:
         job = self._jobs.get(task_id)

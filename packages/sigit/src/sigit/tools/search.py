@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import Field
 from wcmatch import glob as wglob
 
+from sigit.fileio import NotRegularFileError, check_regular
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.files import missing_path_error
 from sigit.tools.subjects import Subjects
@@ -64,6 +65,11 @@ def _search_root(ctx: ToolContext, raw: str | None) -> Path:
     root = ctx.resolve(raw or ".")
     if not root.exists():
         raise missing_path_error(ctx, root, "Path")
+    if not root.is_dir():
+        try:
+            check_regular(root)  # ripgrep would wait on a FIFO or read /dev/zero to the end
+        except NotRegularFileError as exc:
+            raise ToolError(str(exc)) from None
     return root
 
 

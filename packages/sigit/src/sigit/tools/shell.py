@@ -10,6 +10,7 @@ from pathlib import Path
 from pydantic import Field
 
 from sigit.sandbox import Denial, find_denial
+from sigit.tools import reaper
 from sigit.tools.attribution import add_trailer_if_new_commit, head_commit
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.processes import OutputBuffer, UnknownTaskError, kill_group, pump, spawn, wait_exit
@@ -132,6 +133,7 @@ async def run_foreground(command: str, cwd: Path, ctx: ToolContext) -> tuple[int
         raise
     finally:
         reader.cancel()
+    await asyncio.shield(reaper.end_command(proc.pid))  # what it left in the background ends with it
     return (None if stopped else proc.returncode), buffer.render(), stopped
 
 

@@ -5,9 +5,11 @@ so the editor gets a real diff card instead of a re-parsed unified diff.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any, Protocol
 
+from ...fileio import check_regular
 from ...tools.base import FileSystem
 
 
@@ -32,6 +34,7 @@ class ClientFileSystem:
     async def read_text(self, path: Path) -> str:
         if not self.can_read:
             return await self.local.read_text(path)
+        await asyncio.to_thread(check_regular, path)  # the editor is never asked to read a FIFO or device
         try:
             response = await self.client.read_text_file(session_id=self.session_id, path=str(path))
         except Exception as exc:  # the client's error (RequestError): tools report OSError to the model
@@ -44,6 +47,7 @@ class ClientFileSystem:
         if not self.can_write:
             await self.local.write_text(path, text)
             return
+        await asyncio.to_thread(check_regular, path)
         try:
             await self.client.write_text_file(session_id=self.session_id, path=str(path), content=text)
         except Exception as exc:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from ...fileio import read_bounded, read_regular
 from ...tools.base import ToolError, decode_text
 
 MAX_LINK_BYTES = 256 * 1024
@@ -52,8 +53,9 @@ def _read_link(path: Path, fragment: str) -> str:
         names = sorted(p.name + ("/" if p.is_dir() else "") for p in path.iterdir())
         more = f"\n... and {len(names) - MAX_DIR_ENTRIES} more" if len(names) > MAX_DIR_ENTRIES else ""
         return "(directory)\n" + "\n".join(names[:MAX_DIR_ENTRIES]) + more
-    data = path.read_bytes()
     span = line_range(fragment) if fragment else None
+    # the file tools' reader: regular files only, never more than the limit (a FIFO cannot hang it)
+    data = read_bounded(path) if span is not None else read_regular(path, MAX_LINK_BYTES)
     truncated = span is None and len(data) > MAX_LINK_BYTES
     text, _ = decode_text(data[:MAX_LINK_BYTES] if truncated else data, path)
     if span is not None:

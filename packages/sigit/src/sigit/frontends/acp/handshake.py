@@ -7,6 +7,7 @@ this reply, so `serve` answers it from here while the SDK loads in a thread. The
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ... import __version__
@@ -20,7 +21,7 @@ def initialize_result(requested: int) -> dict[str, Any]:
         "agentCapabilities": {
             "loadSession": True,
             "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
-            "mcpCapabilities": {"http": False, "sse": False},
+            "mcpCapabilities": {"http": True, "sse": True},  # mcp_client: stdio, streamable HTTP, SSE
             "sessionCapabilities": {"list": {}, "fork": {}, "resume": {}},
         },
         "agentInfo": {"name": "sigit", "title": "siGit Code", "version": __version__},
@@ -28,16 +29,29 @@ def initialize_result(requested: int) -> dict[str, Any]:
     }
 
 
-def fast_initialize(message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """(reply, client capabilities) for a well-formed initialize request; None to leave it to the SDK."""
+def version_problem(version: Any) -> str | None:
+    """Why `protocolVersion` is unusable (it must be a non-negative integer), or None."""
+    if isinstance(version, int) and not isinstance(version, bool) and 0 <= version <= 65535:
+        return None
+    return f"protocolVersion must be a non-negative integer (uint16), got {json.dumps(version)[:80]}"
+
+
+def fast_initialize(message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+    """(reply, client capabilities) for an initialize request; None to leave it to the SDK.
+
+    A protocolVersion that is not a non-negative integer gets its -32602 reply here (capabilities
+    None: the client is not initialized); other malformed params are left to the SDK's validation.
+    """
     if message.get("method") != "initialize" or "id" not in message:
         return None
     params = message.get("params")
-    if not isinstance(params, dict):
-        return None
-    version = params.get("protocolVersion")
-    if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version <= 65535:
-        return None
+    if not isinstance(params, dict) or "protocolVersion" not in params:
+        return None  # the SDK's validation names what is missing
+    problem = version_problem(params.get("protocolVersion"))
+    if problem is not None:
+        error = {"code": -32602, "message": "Invalid params", "data": {"protocolVersion": problem}}
+        return {"jsonrpc": "2.0", "id": message["id"], "error": error}, None
+    version = params["protocolVersion"]
     caps = params.get("clientCapabilities")
     if caps is not None and not isinstance(caps, dict):
         return None

@@ -55,7 +55,7 @@ from ...tools.base import LocalFileSystem, Tool
 from .client_fs import ClientFileSystem, RecordingFileSystem
 from .commands import available_commands
 from .content import prompt_text
-from .handshake import initialize_result
+from .handshake import initialize_result, version_problem
 from .terminal import TerminalCalls, terminal_run_command
 from .updates import SessionUpdate, UpdateMapper, as_kind, replay_updates
 
@@ -125,6 +125,9 @@ class SigitAcpAgent:
         self, protocol_version: int, client_capabilities: ClientCapabilities | None = None,
         client_info: Implementation | None = None, **kwargs: Any,
     ) -> InitializeResponse:
+        problem = version_problem(protocol_version)
+        if problem is not None:
+            raise RequestError.invalid_params({"protocolVersion": problem})
         self._client_caps = client_capabilities or ClientCapabilities()
         if client_info is not None:
             log.info("client: %s %s", client_info.name, client_info.version)

@@ -25,6 +25,8 @@ log = logging.getLogger("sigit.acp")
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+LINE_LIMIT = 50 * 1024 * 1024
+"""The longest message read; a longer line is dropped with an error, without being held whole."""
 
 
 def isolate_stdout() -> int:
@@ -79,8 +81,9 @@ def check_message(line: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | 
 class JsonRpcStdioTransport:
     """Newline-delimited JSON-RPC over asyncio streams that answers bad lines instead of dropping them."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: ByteWriter) -> None:
-        self._reader = reader
+    def __init__(self, reader: asyncio.StreamReader, writer: ByteWriter, limit: int = LINE_LIMIT) -> None:
+        self._reader = reader  # made with `limit`: the line length it refuses
+        self._limit = limit
         self._writer = writer
         self._lock = asyncio.Lock()
         self._closed = False
@@ -145,30 +148,51 @@ class JsonRpcStdioTransport:
                 self._writer.close()
 
     async def _read_line(self) -> bytes:
-        chunks: list[bytes] = []
-        try:
-            while True:
-                try:
-                    line = await self._reader.readuntil(b"\n")
-                except asyncio.LimitOverrunError as exc:
-                    chunks.append(await self._reader.readexactly(exc.consumed))
-                else:
-                    chunks.append(line)
-                    return b"".join(chunks)
-        except asyncio.IncompleteReadError as exc:
-            chunks.append(exc.partial)
-            return b"".join(chunks)
+        """The next line; one longer than the reader's limit is skipped (never held whole) and
+        answered with -32600, and reading goes on with the line after it."""
+        while True:
+            try:
+                return await self._reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as exc:
+                return exc.partial
+            except asyncio.LimitOverrunError as exc:
+                if not await self._skip_line(exc.consumed):
+                    return b""
+            log.warning("dropped a JSON-RPC line longer than %d bytes", self._limit)
+            try:
+                await self.send(error_reply(INVALID_REQUEST, "Invalid Request", data={
+                    "details": f"message longer than {self._limit} bytes; it was dropped"}))
+            except (ConnectionError, OSError):
+                return b""
+
+    async def _skip_line(self, consumed: int) -> bool:
+        """Discard through the next newline, a chunk at a time; False at end of input."""
+        while True:
+            while consumed > 0:
+                chunk = await self._reader.read(min(consumed, 1 << 20))
+                if not chunk:
+                    return False
+                consumed -= len(chunk)
+            try:
+                await self._reader.readuntil(b"\n")
+                return True
+            except asyncio.IncompleteReadError:
+                return False
+            except asyncio.LimitOverrunError as exc:
+                consumed = exc.consumed
 
 
-async def open_stdio(protocol_fd: int, limit: int = 50 * 1024 * 1024) -> JsonRpcStdioTransport:
+
+
+async def open_stdio(protocol_fd: int, limit: int = LINE_LIMIT) -> JsonRpcStdioTransport:
     """Streams on stdin and the private protocol fd (a thread reads stdin when it is not a pipe)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=limit)
     stdin: IO[bytes] = os.fdopen(os.dup(0), "rb", buffering=0)
     try:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-    except ValueError:  # a regular file: no pipe transport
-        _feed_from_thread(loop, reader, stdin)
+    except ValueError:  # a regular file: no pipe transport, so a thread copies it into a pipe
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), _pipe_from_thread(stdin))
     out: IO[bytes] = os.fdopen(protocol_fd, "wb", buffering=0)
     writer: ByteWriter
     try:
@@ -176,7 +200,7 @@ async def open_stdio(protocol_fd: int, limit: int = 50 * 1024 * 1024) -> JsonRpc
         writer = asyncio.StreamWriter(transport, protocol, None, loop)
     except ValueError:  # stdout is a regular file: plain writes
         writer = _FileWriter(out)
-    return JsonRpcStdioTransport(reader, writer)
+    return JsonRpcStdioTransport(reader, writer, limit)
 
 
 class ByteWriter(Protocol):
@@ -201,14 +225,22 @@ class _FileWriter:
         self._out.close()
 
 
-def _feed_from_thread(
-    loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, stdin: IO[bytes]
-) -> None:
-    def pump() -> None:
-        try:
-            while data := stdin.readline():
-                loop.call_soon_threadsafe(reader.feed_data, data)
-        finally:
-            loop.call_soon_threadsafe(reader.feed_eof)
+def _pipe_from_thread(source: IO[bytes]) -> IO[bytes]:
+    """A pipe a thread fills from `source`: the pipe's blocking writes hold the thread back while the
+    loop is behind, so a huge input (a line without an end) is never gathered in memory."""
+    read_fd, write_fd = os.pipe()
 
-    threading.Thread(target=pump, name="sigit-acp-stdin", daemon=True).start()
+    def copy() -> None:
+        try:
+            while data := source.read(1 << 16):
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(write_fd, view):]
+        except OSError:
+            pass  # the reading side closed: the server is shutting down
+        finally:
+            os.close(write_fd)
+            source.close()
+
+    threading.Thread(target=copy, name="sigit-acp-stdin", daemon=True).start()
+    return os.fdopen(read_fd, "rb", buffering=0)

@@ -1,0 +1,146 @@
+"""Reading files that may not be files, and writing files that must survive a crash.
+
+Paths come from the model and the repository, both untrusted: `/dev/zero` never ends, a FIFO blocks
+the reader until someone writes, and a path checked a moment ago may have been swapped for either.
+`read_regular` opens without blocking, asks the open descriptor (not the path) what it is, and never
+reads more than its limit plus one byte, so the caller can tell "exactly the limit" from "more".
+
+`write_atomic` is the one way siGit replaces a file it owns (sessions, settings): a temporary file in
+the same directory, fsynced, renamed over the target, then the directory fsynced, keeping the old
+file's permission bits, so a crash leaves either the old or the new content and a private file
+stays private.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+MAX_TEXT_BYTES = 8 * 1024 * 1024
+"""The most a text file tool reads of one file (bigger files are refused, not cut)."""
+
+_CHUNK = 1 << 20
+
+
+class NotRegularFileError(OSError):
+    """The path is a FIFO, a device, a socket or a directory: file tools read regular files only."""
+
+
+class FileTooLargeError(OSError):
+    """The file is bigger than the reader's limit."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file mode says the file is, in words a user recognises."""
+    if stat.S_ISREG(mode):
+        return "regular file"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISFIFO(mode):
+        return "FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "character device"
+    if stat.S_ISBLK(mode):
+        return "block device"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "special file"
+
+
+def not_regular(path: Path, mode: int) -> NotRegularFileError:
+    return NotRegularFileError(
+        f"{path} is a {kind_of(mode)}, not a regular file; only regular files can be read."
+    )
+
+
+def check_regular(path: Path) -> None:
+    """Raise `NotRegularFileError` when `path` exists and is not a regular file (follows symlinks)."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise not_regular(path, mode)
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """At most `limit + 1` bytes of the regular file at `path`; blocking, so run it in a thread.
+
+    The file is opened non-blocking (a FIFO opens at once instead of waiting for a writer) and the
+    open descriptor is checked, so a path swapped for a FIFO or device after a check cannot hang or
+    flood the reader. A result longer than `limit` means the file holds more.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a socket, or a device without a driver
+            check_regular(path)
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise not_regular(path, mode)
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, _CHUNK))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_bounded(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The whole regular file at `path`, or `FileTooLargeError` when it holds more than `limit` bytes."""
+    data = read_regular(path, limit)
+    if len(data) > limit:
+        raise FileTooLargeError(
+            f"{path} is larger than {limit // (1024 * 1024)} MiB, more than file tools read at once; "
+            "look into it with search_files, or with run_command (head, sed -n, wc)."
+        )
+    return data
+
+
+def write_atomic(path: Path, data: bytes, *, mode: int = 0o600) -> None:
+    """Replace `path` with `data` all at once, keeping its permission bits (`mode` for a new file:
+    private by default, as sessions and settings may hold what the user typed).
+
+    Blocking (it fsyncs): call it through `asyncio.to_thread` from async code.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        keep = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        keep = mode
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), keep)
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    fsync_directory(path.parent)
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename in `directory` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+

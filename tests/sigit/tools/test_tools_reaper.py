@@ -1,0 +1,146 @@
+"""Descendants of a command end with it: `setsid cmd &`, `nohup cmd &` and a double fork included,
+whether the command ends by itself, times out, is cancelled or is a killed background job; and no
+zombie is left behind in siGit."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+from sigit.tools import ToolContext, ToolRegistry
+from sigit.tools.processes import ProcessManager
+
+
+def _token() -> str:
+    """A sleep length no other process uses, so the test can find its sleeper by its command line."""
+    return f"300.{uuid.uuid4().int % 10**9:09d}"
+
+
+def _alive(token: str) -> list[int]:
+    """Live (not zombie) processes whose command line holds `token`."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as handle:
+                cmdline = handle.read()
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                state = handle.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if token.encode() in cmdline and state != b"Z":
+            found.append(int(name))
+    return found
+
+
+def _zombie_children() -> set[int]:
+    me = os.getpid()
+    zombies = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] == b"Z" and int(fields[1]) == me:
+            zombies.add(int(name))
+    return zombies
+
+
+async def _started(token: str) -> None:
+    while not _alive(token):
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("form", [
+    "setsid sleep {t} &",
+    "nohup sleep {t} &",
+    "setsid sleep {t} > /dev/null 2>&1 &",
+    "nohup sleep {t} > /dev/null 2>&1 &",
+    "(sleep {t} > /dev/null 2>&1 &)",  # a double fork: the sleeper is orphaned at once
+])
+async def test_detached_descendants_end_with_the_command(
+    registry: ToolRegistry, ctx: ToolContext, form: str
+) -> None:
+    token = _token()
+    zombies = _zombie_children()
+    out = await registry.invoke("run_command", {"command": form.format(t=token) + "\necho started"}, ctx)
+    assert not out.is_error and "started" in out.text
+    assert _alive(token) == []
+    assert _zombie_children() <= zombies
+
+
+async def test_a_timed_out_command_takes_its_detached_children_with_it(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    token = _token()
+    ctx.command_timeout = 0.5
+    out = await registry.invoke("run_command", {"command": f"setsid sleep {token} & sleep 30"}, ctx)
+    assert out.is_error and "timed out" in out.text
+    assert _alive(token) == []
+
+
+async def test_a_killed_background_job_takes_its_detached_children_with_it(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    token = _token()
+    started = await registry.invoke(
+        "run_command", {"command": f"setsid sleep {token} > /dev/null 2>&1 & nohup sleep {token} & sleep 60",
+                        "run_in_background": True}, ctx)
+    task_id = started.text.split("task_id ")[-1].split()[0].strip(".:,()")
+    await _started(token)
+    killed = await registry.invoke("kill_command", {"task_id": task_id}, ctx)
+    assert not killed.is_error, killed.text
+    assert _alive(token) == []
+
+
+async def test_a_finished_background_job_leaves_its_detached_children_until_the_session_ends(
+    tmp_path: Path,
+) -> None:
+    token = _token()
+    processes = ProcessManager()
+    task_id = await processes.start(f"setsid sleep {token} > /dev/null 2>&1 &", tmp_path)
+    await _started(token)
+    while (await processes.poll(task_id)).running:
+        await asyncio.sleep(0.01)
+    assert _alive(token) != []  # a server started in the background keeps serving
+    await processes.kill_all()
+    assert _alive(token) == []
+
+
+async def test_a_cancelled_command_takes_its_detached_children_with_it(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    token = _token()
+    ctx.cancel = asyncio.Event()
+    run = asyncio.ensure_future(registry.invoke("run_command", {"command": f"setsid sleep {token} & sleep 30"}, ctx))
+    await _started(token)
+    ctx.cancel.set()
+    out = await run
+    assert "cancelled" in out.text
+    assert _alive(token) == []
+
+
+async def test_a_detached_descendant_that_exits_on_its_own_leaves_no_zombie(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    token = _token()
+    stop = ctx.cwd / f"stop-{token}"
+    zombies = _zombie_children()
+    task_id = await ctx.processes.start(
+        f"setsid sh -c 'while [ ! -e {stop.name} ]; do sleep 0.02; done' > /dev/null 2>&1 &", ctx.cwd)
+    await _started(token)
+    while (await ctx.processes.poll(task_id)).running:
+        await asyncio.sleep(0.01)
+    await registry.invoke("run_command", {"command": "true"}, ctx)
+    stop.touch()
+    while _alive(token):  # it exits by itself, long after its job's shell
+        await asyncio.sleep(0.01)
+    await registry.invoke("run_command", {"command": "true"}, ctx)
+    assert _zombie_children() <= zombies
