@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import subprocess
@@ -9,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sigit.sandbox import Sandbox
+from sigit.sandbox import Sandbox, SandboxPolicy, open_sandbox
 
 MakeSandbox = Callable[..., Sandbox]
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -169,6 +170,16 @@ def test_tmpdir_is_private_and_the_rest_of_tmp_is_not_writable(
     refused = run(sandbox, f"echo x > {stray}", workspace)
     assert refused.returncode != 0 and not stray.exists()
     sandbox.close()
+    assert not temp.exists()
+
+
+def test_a_sandbox_nobody_closed_leaves_no_temp_dir_behind(workspace: Path) -> None:
+    # a frontend that forgets close() (or exits on an error) must not litter /tmp, one dir a session
+    sandbox = open_sandbox(SandboxPolicy.from_settings(None, workspace=workspace))
+    temp = sandbox.policy.temp_dir
+    assert temp is not None and temp.is_dir()
+    del sandbox
+    gc.collect()
     assert not temp.exists()
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import tempfile
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,8 +105,12 @@ class Sandbox:
             temp = Path(tempfile.mkdtemp(prefix="sigit-sandbox-")).resolve()
             policy = dataclasses.replace(policy, temp_dir=temp)
             self._owned_temp: Path | None = temp
+            # removed by close(), or when the sandbox is dropped or siGit exits without closing it
+            self._remove_temp: weakref.finalize[..., Sandbox] | None = weakref.finalize(
+                self, shutil.rmtree, temp, ignore_errors=True)
         else:
             self._owned_temp = None
+            self._remove_temp = None
         self.policy = policy
 
     @property
@@ -153,9 +158,9 @@ class Sandbox:
 
     def close(self) -> None:
         """Remove the private temp dir (background commands should be ended first)."""
-        if self._owned_temp is not None:
-            shutil.rmtree(self._owned_temp, ignore_errors=True)
-            self._owned_temp = None
+        if self._remove_temp is not None:
+            self._remove_temp()
+            self._remove_temp = self._owned_temp = None
 
     def __enter__(self) -> Sandbox:
         return self
