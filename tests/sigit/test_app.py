@@ -11,15 +11,6 @@ from sigit.options import HostOptions
 from sigit.tools import LocalFileSystem
 
 
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("SIGIT_PERMISSION_DEFAULT", raising=False)
-    return work
-
-
 async def test_switching_model_keeps_what_the_user_set(workdir: Path, tmp_path: Path) -> None:
     todos = [{"content": "read", "status": "completed"}, {"content": "write", "status": "in_progress"}]
     runtime = ScriptedRuntime([

@@ -15,15 +15,6 @@ from sigit.sandbox import SandboxSupport, open_sandbox
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("SIGIT_PERMISSION_DEFAULT", raising=False)
-    return work
-
-
-@pytest.fixture
 def outside(tmp_path: Path) -> Path:
     target = tmp_path / "outside.txt"
     target.write_text("untouched\n")

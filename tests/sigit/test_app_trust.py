@@ -13,11 +13,9 @@ from sigit.options import HostOptions
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "work"
-    (work / ".sigit").mkdir(parents=True)
-    monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
-    return work
+def workdir(workdir: Path) -> Path:
+    (workdir / ".sigit").mkdir()
+    return workdir
 
 
 class Asker:

@@ -9,16 +9,6 @@ from qwen_runtime.backends.scripted import ScriptedRuntime
 from sigit.app import AgentSession, SessionHost
 from sigit.options import HostOptions
 
-
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("SIGIT_PERMISSION_DEFAULT", raising=False)
-    return work
-
-
 OpenSession = Callable[..., Any]
 
 

@@ -14,15 +14,6 @@ MakeApp = Callable[..., tuple[SigitApp, ScriptedRuntime]]
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("SIGIT_PERMISSION_DEFAULT", raising=False)
-    return work
-
-
-@pytest.fixture
 def make_app(workdir: Path, tmp_path: Path) -> MakeApp:
     def _make(turns: list[Any], **options: Any) -> tuple[SigitApp, ScriptedRuntime]:
         runtime = ScriptedRuntime(turns, chunk_delay=options.pop("chunk_delay", 0.0))

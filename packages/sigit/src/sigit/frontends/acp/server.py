@@ -402,16 +402,22 @@ class SigitAcpAgent:
             PermissionOption(option_id="trust", name="Trust this folder", kind="allow_always"),
             PermissionOption(option_id="dont_trust", name="Don't trust", kind="reject_once"),
         ]
+        choice, _failure = await self._choose(session_id, tool_call, options)
+        return choice == "trust"
+
+    async def _choose(self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
+                      ) -> tuple[str | None, str | None]:
+        """One `session/request_permission`: (the option picked or None if dismissed, why it failed or None)."""
         try:
             response = await self._conn.request_permission(session_id=session_id, tool_call=tool_call,
                                                            options=options)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("the folder trust request failed: %s", exc)
-            return False
+            log.warning("permission request failed: %s", exc)
+            return None, str(exc)
         outcome = response.outcome
-        return bool(outcome.outcome == "selected" and outcome.option_id == "trust")
+        return (outcome.option_id if outcome.outcome == "selected" else None), None
 
     def _file_system(self, session_id: str) -> RecordingFileSystem:
         """The session's files: through the editor when it offers fs, recorded for diff cards."""
@@ -511,19 +517,11 @@ class SigitAcpAgent:
             PermissionOption(option_id="reject_always", name=f"Always reject {rule} (this session)",
                              kind="reject_always"),
         ]
-        try:
-            response = await self._conn.request_permission(
-                session_id=session_id, tool_call=tool_call, options=options
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.warning("permission request failed: %s", exc)
-            return PermissionReply(False, reason=f"the permission request failed: {exc}")
-        outcome = response.outcome
-        if outcome.outcome != "selected":
+        choice, failure = await self._choose(session_id, tool_call, options)
+        if failure is not None:
+            return PermissionReply(False, reason=f"the permission request failed: {failure}")
+        if choice is None:
             return PermissionReply(False, reason="the user dismissed the permission request")
-        choice = outcome.option_id
         if choice == "allow_once":
             return PermissionReply(True, "once")
         if choice == "allow_always":
@@ -548,16 +546,10 @@ class SigitAcpAgent:
                              kind="allow_once"),
             PermissionOption(option_id="keep_sandbox", name="Keep the sandbox", kind="reject_once"),
         ]
-        try:
-            response = await self._conn.request_permission(session_id=session_id, tool_call=tool_call,
-                                                           options=options)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.warning("permission request failed: %s", exc)
-            return PermissionReply(False, reason=f"the permission request failed: {exc}")
-        outcome = response.outcome
-        if outcome.outcome == "selected" and outcome.option_id == "run_unsandboxed_once":
+        choice, failure = await self._choose(session_id, tool_call, options)
+        if failure is not None:
+            return PermissionReply(False, reason=f"the permission request failed: {failure}")
+        if choice == "run_unsandboxed_once":
             return PermissionReply(True, "once")
         return PermissionReply(False, reason="The user chose to keep it in the sandbox; do not retry it.")
 
