@@ -315,3 +315,22 @@ def test_a_deny_rule_on_the_instruction_file_stops_remember(tmp_path: Path) -> N
     (tmp_path / ".git").mkdir()
     policy = make_policy(tmp_path, default="allow", deny=["edit_file(AGENTS.md)", "remember(AGENTS.md)"])
     assert policy.decide(call(policy, "remember", {"note": "x"})).kind == "deny"
+
+
+def test_a_redirection_into_the_working_directory_is_an_edit_accept_edits_allows(tmp_path: Path) -> None:
+    # the issue-12 reading: redirection targets are writes; inside the working directory accept-edits
+    # allows them for commands a rule allows, outside they always ask
+    rules = ["run_command(echo*)"]
+    default = make_policy(tmp_path, allow=rules)
+    asked = default.decide(call(default, "run_command", {"command": "echo hi > out.txt"}))
+    assert asked.kind == "ask" and "out.txt by redirection" in asked.reason and "accept-edits" in asked.reason
+    edits = make_policy(tmp_path, allow=rules, mode="accept-edits")
+    assert edits.decide(call(edits, "run_command", {"command": "echo hi > out.txt"})).kind == "allow"
+    assert edits.decide(call(edits, "run_command", {"command": "echo hi >> sub/../log.txt"})).kind == "allow"
+    for outside in ("echo hi > /etc/hosts", "echo hi >> ~/.bashrc", "echo hi > ../x"):
+        decision = edits.decide(call(edits, "run_command", {"command": outside}))
+        assert decision.kind == "ask" and "outside the working directory" in decision.reason, outside
+    (tmp_path / "link").symlink_to("/etc/hosts")
+    assert edits.decide(call(edits, "run_command", {"command": "echo hi > link"})).kind == "ask"
+    # commands no rule allows still ask, whatever they write
+    assert edits.decide(call(edits, "run_command", {"command": "touch a > out.txt"})).kind == "ask"

@@ -67,7 +67,8 @@ async def deny_all(request: PermissionAsked) -> PermissionReply:
     if request.purpose == "leave_sandbox":
         return PermissionReply(False, reason="Not rerun without the sandbox: nobody can be asked in this run. "
                                              f"The user can allow such commands with {request.suggested_rule}.")
-    why = f": {request.reason}; or" if "--add-dir" in request.reason else ";"
+    names_a_flag = "--add-dir" in request.reason or "--permission-mode" in request.reason
+    why = f": {request.reason}; or" if names_a_flag else ";"
     return PermissionReply(
         False,
         reason=f"{request.name} needs permission{why} allow it with --allow-tool {request.suggested_rule!r}",

@@ -159,7 +159,9 @@ class PermissionPolicy:
                 self._env_default, f"{PERMISSION_DEFAULT_ENV}={self._env_default}", subject, name
             )
         default = self.settings.permissions.default
-        return self._settled(default, f"default permission is {default}", subject, name)
+        decision = self._settled(default, f"default permission is {default}", subject, name)
+        note = self._redirect_note(call, subject) if decision.kind == "ask" else None
+        return Decision("ask", note) if note is not None else decision
 
     def _override(self, call: PreparedCall) -> str | None:
         """The `[permissions.tools]` entry for the tool, under its name or a Claude Code alias."""
@@ -330,13 +332,39 @@ class PermissionPolicy:
         this = CommandPattern.parse(rule.pattern)
         if this is None or not any(this.allows(command) for command in line.commands):
             return False
-        if line.writes:  # a rule allows running a command, not writing files with it: that is an edit
-            return False
+        if line.writes and not self._writes_accepted(call, subject):
+            return False  # a rule allows running a command; writing files with it is an edit
         rules = [r for r in (*self._grants, *self._allow) if self._names(r, call)]
         if any(r.pattern is None for r in rules):
             return not line.opaque and bool(line.commands)
         patterns = [p for r in rules if r.pattern is not None and (p := CommandPattern.parse(r.pattern)) is not None]
         return commands_allowed(line, patterns)
+
+    def _writes_accepted(self, call: PreparedCall, subject: CallSubject) -> bool:
+        """accept-edits mode lets an allowed command redirect into files inside the working directory."""
+        line = subject.line
+        if self.mode != "accept-edits" or line is None:
+            return False
+        base = call.subjects.command_cwd or self.cwd
+        return all(_inside_target(w.target, base, self._root) for w in line.writes)
+
+    def _redirect_note(self, call: PreparedCall, subject: CallSubject) -> str | None:
+        """Why a line whose commands a rule allows still asks: it redirects into files."""
+        line = subject.line
+        if line is None or not line.writes or line.opaque:
+            return None
+        rules = [r for r in (*self._grants, *self._allow) if self._names(r, call) and r.pattern is not None]
+        patterns = [p for r in rules if (p := CommandPattern.parse(r.pattern or "")) is not None]
+        if not patterns or not commands_allowed(line, patterns):
+            return None
+        targets = ", ".join(dict.fromkeys(w.target for w in line.writes))
+        base = call.subjects.command_cwd or self.cwd
+        if all(_inside_target(w.target, base, self._root) for w in line.writes):
+            return (f"{call.name} writes to {targets} by redirection: a rule allows running a command, not "
+                    "writing files with it (with --permission-mode accept-edits, allowed commands may "
+                    "write inside the working directory)")
+        return (f"{call.name} writes outside the working directory ({targets}) by redirection; only "
+                "--permission-mode bypass runs that without asking")
 
     def _covers_outside(self, rule: Rule, subject: CallSubject) -> bool:
         """Whether an allow rule names the outside path itself, not just the tool."""
@@ -358,6 +386,13 @@ def _domain_rule_matches(rule: Rule, url: str) -> bool:
     if wanted.startswith("*."):
         return host.endswith(wanted[1:])
     return host == wanted
+
+
+def _inside_target(target: str, base: Path, root: Path) -> bool:
+    """Whether a redirection target (as bash would open it from `base`) lies inside `root`."""
+    if target.startswith("~"):
+        return False
+    return is_inside(Path(os.path.realpath(base / target)), root)
 
 
 def _resolved(path: Path, cwd: Path) -> Path:
