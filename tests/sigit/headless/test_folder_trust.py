@@ -132,7 +132,8 @@ def test_list_and_revoke(repo: Repo) -> None:
     assert listing.stdout.split("\t")[0] == str(repo.work.resolve())
     revoked = run_sigit(["trust", "--revoke", str(repo.work)], repo.work, repo.config)
     assert revoked.returncode == 0 and "No longer trusted" in revoked.stdout
-    assert run_sigit(["trust", "--list"], repo.work, repo.config).stdout == ""
+    empty = run_sigit(["trust", "--list"], repo.work, repo.config)
+    assert empty.stdout == "" and "No trusted folders" in empty.stderr
     again = run_sigit(["trust", "--revoke", str(repo.work)], repo.work, repo.config)
     assert again.returncode == 1 and "not a trusted folder" in again.stderr
 

@@ -30,8 +30,11 @@ def run_trust(argv: list[str]) -> int:
     config = config_dir()
     try:
         if args.list:
-            for folder in trusted_folders(config):
+            folders = trusted_folders(config)
+            for folder in folders:
                 print(f"{folder.root}\t{folder.trusted_at}")
+            if not folders:
+                print(f"No trusted folders (in {config}).", file=sys.stderr)  # stdout stays a clean list
             return EXIT_OK
         if args.revoke is not None:
             where = Path(os.path.abspath(os.path.expanduser(args.revoke)))
