@@ -98,6 +98,11 @@ async def test_new_session_asks_and_trusting_applies_the_project(
     assert any(line.startswith("starts MCP server `docs`: `sh -c touch") for line in wants)
     assert "permission mode accept-edits" in wants
     assert {o.option_id for o in options} == {"trust", "dont_trust"}
+    # the question hangs on a card of its own, which says how it was answered
+    card = [u for u in client.of("tool_call") if u.tool_call_id == tool_call.tool_call_id]
+    assert len(card) == 1 and card[0].status == "pending"
+    done = [u for u in client.of("tool_call_update") if u.tool_call_id == tool_call.tool_call_id]
+    assert [u.status for u in done] == ["completed"]
     assert folder.ran() == (True, True)
     assert client.text() == "onetwo"
 

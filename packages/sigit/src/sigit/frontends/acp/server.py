@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from acp import RequestError, text_block, tool_content, tool_diff_content
-from acp.helpers import update_available_commands, update_current_mode
+from acp.helpers import start_tool_call, update_available_commands, update_current_mode, update_tool_call
 from acp.schema import (
     ClientCapabilities,
     ForkSessionResponse,
@@ -402,8 +402,17 @@ class SigitAcpAgent:
             PermissionOption(option_id="trust", name="Trust this folder", kind="allow_always"),
             PermissionOption(option_id="dont_trust", name="Don't trust", kind="reject_once"),
         ]
+        # a card first, as for any tool call, so the editor has something to hang the question on
+        card_id = tool_call.tool_call_id
+        await self._send(session_id, start_tool_call(card_id, tool_call.title or "", kind="other", status="pending",
+                                                     content=tool_call.content, raw_input=tool_call.raw_input))
         choice, _failure = await self._choose(session_id, tool_call, options)
-        return choice == "trust"
+        trusted = choice == "trust"
+        verdict = ("Trusted: the project's settings apply." if trusted
+                   else "Not trusted: the project's settings are off.")
+        await self._send(session_id, update_tool_call(card_id, status="completed" if trusted else "failed",
+                                                      content=[tool_content(text_block(verdict))]))
+        return trusted
 
     async def _choose(self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
                       ) -> tuple[str | None, str | None]:
