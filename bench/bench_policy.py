@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from bench_shell_grammar import per_call  # the same timing loop (bench/ is this script's sys.path[0])
 
 RESULTS = Path(__file__).resolve().parent / "results" / "policy.md"
 
@@ -41,16 +42,6 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
     ("script (10 lines)", "run_command", {"command": "\n".join(
         f"if [ -f file{i} ]; then cat file{i} | grep -c x; else echo missing {i}; fi" for i in range(10))}),
 ]
-
-
-def per_call(fn: Any, runs: int) -> float:
-    samples = []
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(runs):
-            fn()
-        samples.append((time.perf_counter() - start) / runs)
-    return min(samples)
 
 
 def main() -> int:
