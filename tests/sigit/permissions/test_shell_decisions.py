@@ -23,7 +23,8 @@ DECISIONS = [
     ("git status #'\ntouch PWNED", "ask"),  # issue 12: the quote is inside the comment
     ("echo '#' && ls", "allow"),
     ("ls # rm -rf /", "allow"),  # all of it is a comment to bash
-    ("ls # ; rm -rf /", "deny"),  # deny rules also read the text split on `;`: they fail closed
+    ("ls # ; rm -rf /", "allow"),  # `;` inside the comment: bash runs ls only
+    ("ls; rm -rf / 'unclosed", "deny"),  # a line the grammar cannot account for: deny rules read its text too
     ("git status # note\n\\rm -rf /", "deny"),
     # quoting forms
     ("echo 'a b' \"c d\"", "allow"),

@@ -247,15 +247,28 @@ class CallSubject:
                 if outside is None and (Path(resolved).is_absolute() or Path(lexical).is_absolute()):
                     outside = resolved if Path(resolved).is_absolute() else lexical
                     outside_form = resolved
+        line = parse_line(command) if command is not None else None
         return cls(
             command=normalize_command(command) if command is not None else None,
-            line=parse_line(command) if command is not None else None,
-            deny_parts=tuple(deny_parts(command)) if command is not None else (),
+            line=line,
+            deny_parts=_deny_texts(command, line),
             path_forms=forms,
             url=subjects.url,
             outside_target=outside,
             outside_form=outside_form,
         )
+
+
+def _deny_texts(command: str | None, line: ShellLine | None) -> tuple[str, ...]:
+    """The text forms deny rules and hook matchers also see: each command the grammar found (with and
+    without the command word's directory), plus the text scanner's reading of a line the grammar could
+    not account for (fail closed where the grammar has a gap; on other lines it only costs time)."""
+    if command is None or line is None:
+        return ()
+    texts = [" ".join(words) for found in line.deny_candidates for words in (found.words, found.argv)]
+    if line.opaque:
+        texts += deny_parts(command)
+    return tuple(dict.fromkeys(text for text in texts if text))
 
 
 def subject_matches(rule: Rule, subject: CallSubject, cwd: Path) -> bool:
