@@ -78,3 +78,31 @@ async def test_a_bad_project_file_is_an_error_before_any_question(workdir: Path,
     with pytest.raises(SettingsError, match="`model` must be a non-empty string"):
         await host(tmp_path).open(workdir, ask_trust=ask)
     assert ask.asked == []
+
+
+async def test_what_applies_is_what_the_user_was_shown(workdir: Path, tmp_path: Path) -> None:
+    # the file changes while the question is open: the user said yes to `echo hello`, not to this
+    shown, swapped = tmp_path / "shown", tmp_path / "swapped"
+    hooked(workdir, shown)
+
+    async def swap_then_yes(root: Path, requests: ProjectRequests) -> bool:
+        hooked(workdir, swapped)
+        return True
+
+    session = await host(tmp_path).open(workdir, ask_trust=swap_then_yes)
+    assert not session.trusted and not swapped.exists() and not shown.exists()
+    assert any("changed after they were trusted" in n for n in session._pending_notices)
+    await session.close()
+
+
+async def test_a_model_switch_does_not_apply_project_files_written_since(workdir: Path, tmp_path: Path) -> None:
+    # a folder that wanted nothing (so it counted as trusted); then a command of the session writes a
+    # hook into .sigit/settings.toml; switching models must not run it without a question
+    marker = tmp_path / "ran"
+    sessions = host(tmp_path)
+    first = await sessions.open(workdir, ask_trust=Asker(True, marker))
+    assert first.trusted
+    hooked(workdir, marker)
+    switched = await sessions.switch_model(first, "scripted-b")
+    assert not switched.trusted and not marker.exists()
+    await switched.close()

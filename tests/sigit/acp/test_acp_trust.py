@@ -84,6 +84,8 @@ async def test_new_session_asks_and_trusting_applies_the_project(
         assert reply.stop_reason == "end_turn"
         assert folder.ran() == (True, True)
         assert [u.current_mode_id for u in client.of("current_mode_update")] == ["accept-edits"]
+        [options] = [u.config_options for u in client.of("config_option_update")]  # the pickers follow
+        assert {o.id: o.current_value for o in options}["mode"] == "accept-edits"
 
         # recorded: the next session in the folder is not asked about
         folder.reset()
@@ -117,7 +119,7 @@ async def test_rejecting_keeps_the_project_parts_off(tmp_path: Path, config_dir:
         await conn.prompt(session_id=session.session_id, prompt=[text_block("/mcp")])
     assert reply.stop_reason == "end_turn" and "answered" in client.text()
     assert folder.ran() == (False, False)
-    assert client.of("current_mode_update") == []
+    assert client.of("current_mode_update") == [] and client.of("config_option_update") == []
     assert "No MCP servers configured" in client.text()
     assert not (config_dir / "trusted_folders.json").exists()
 

@@ -171,10 +171,22 @@ class SessionHost:
             raise WorkingDirectoryError(f"working directory does not exist: {cwd}")
         if trusted is None:
             trusted = await self.decide_trust(cwd, ask_trust)
-        args = OpenArgs(approver, tuple(tools) if tools is not None else None, tuple(mcp_servers), fs,
-                        tuple(replace_tools), trusted)
         # reads TOML files: not on the event loop
         settings = await asyncio.to_thread(lambda: self.settings(cwd, trusted=bool(trusted)))
+        trust_notice = None
+        if trusted:
+            # What applies must be what was trusted. A project file that changed since (while the user
+            # was being asked; or written by the last session's commands before a model switch) waits
+            # for the question again, as on the next open.
+            changed = await asyncio.to_thread(self.trust_question, cwd)
+            if changed is not None:
+                trusted = False
+                settings = await asyncio.to_thread(lambda: self.settings(cwd, trusted=False))
+                trust_notice = (f"the project files of {changed.root} changed after they were trusted, so their "
+                                "hooks, MCP servers, model and permission settings are off for this session "
+                                "(open a session again to be asked)")
+        args = OpenArgs(approver, tuple(tools) if tools is not None else None, tuple(mcp_servers), fs,
+                        tuple(replace_tools), trusted)
         sandbox_policy = self.sandbox_policy(settings, cwd)  # a bad [sandbox] table fails before the model loads
         name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
@@ -193,6 +205,8 @@ class SessionHost:
         policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
                                   config_dir=self.config_dir, add_dirs=self.options.add_dirs)
         notices = [f"settings: {w}" for w in settings.warnings]
+        if trust_notice is not None:
+            notices.insert(0, trust_notice)
         if not runtime.supports_tools:
             registry = ToolRegistry([])
         else:

@@ -15,9 +15,6 @@ import contextlib
 import copy
 import hashlib
 import json
-import os
-import stat
-import tempfile
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -28,12 +25,15 @@ from typing import Any, Final, TypeVar
 from sigit.config.paths import config_dir as default_config_dir
 from sigit.config.paths import project_root, project_settings_path
 from sigit.errors import UsageError
+from sigit.fileio import read_bounded, write_atomic
 
 TRUST_FILE: Final = "trusted_folders.json"
+MAX_PROJECT_FILE: Final = 1024 * 1024  # a settings or .mcp.json file larger than this is refused
 MCP_JSON: Final = ".mcp.json"
-SAFE_MODES: Final = frozenset({"default", "plan", "bypass", "bypassPermissions", "bypass-permissions"})
-"""Permission modes a project may set without trust: they loosen nothing (bypass is refused from a
-project file, trusted or not, with a warning, by the settings loader)."""
+SAFE_MODES: Final = frozenset({"plan", "bypass", "bypassPermissions", "bypass-permissions"})
+"""Permission modes a project may set without trust: plan is the strictest, so it loosens no user's
+mode (bypass is refused from a project file, trusted or not, with a warning, by the settings
+loader). `default` would loosen a user's `plan`, so it needs trust like `accept-edits`."""
 LOOSENING_SANDBOX: Final = ("writable_dirs", "cache_dirs")
 
 T = TypeVar("T")
@@ -84,13 +84,13 @@ def _split_permissions(perms: Mapping[str, Any], always: dict[str, Any], gated: 
         if key == "mode":
             return isinstance(value, str) and value not in SAFE_MODES
         if key == "default":
-            return bool(value == "allow")
+            return bool(value != "deny")  # `ask` loosens a user's `deny`
         return key == "additional_directories"
 
     for key, value in perms.items():
         if key == "tools" and isinstance(value, dict):
             for tool, answer in value.items():
-                side = gated if answer == "allow" else always
+                side = gated if answer != "deny" else always  # `ask` loosens a user's `deny`
                 side.setdefault("permissions", {}).setdefault("tools", {})[tool] = answer
         elif key == "rules" and isinstance(value, dict):
             for kind, rules in value.items():
@@ -127,10 +127,16 @@ def project_requests(cwd: Path, settings_raw: Mapping[str, Any] | None = None) -
         settings_raw = _read_toml(project_settings_path(cwd))
     _, gated = split_project_settings(settings_raw)
     mcp_bytes = _read_bytes(root / MCP_JSON)
-    lines = [*_describe_settings(gated), *_describe_mcp_json(mcp_bytes)]
+    lines = [_printable(line) for line in (*_describe_settings(gated), *_describe_mcp_json(mcp_bytes))]
     payload = json.dumps({"settings": gated}, sort_keys=True, default=str).encode()
     digest = hashlib.sha256(payload + b"\0" + (mcp_bytes or b"")).hexdigest()
     return ProjectRequests(root, tuple(lines), f"sha256:{digest}")
+
+
+def _printable(text: str) -> str:
+    """Control characters escaped: a repository's `\\r` or escape sequence must not redraw the question."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+                   for c in text)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -144,8 +150,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _read_bytes(path: Path) -> bytes | None:
+    """A project file, bounded: a FIFO, a device or a huge file is refused, never waited on."""
     try:
-        return path.read_bytes()
+        return read_bounded(path, MAX_PROJECT_FILE)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
@@ -171,14 +178,15 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
     if "mode" in perms:
         lines.append(f"permission mode {perms['mode']}")
     if "default" in perms:
-        lines.append('allows every tool call by default (`default = "allow"`)')
+        lines.append('allows every tool call by default (`default = "allow"`)' if perms["default"] == "allow"
+                     else f'sets the default answer to {perms["default"]!r}')
     allowed = perms.get("rules", {}).get("allow")
     if allowed:
         shown = ", ".join(str(rule) for rule in allowed) if isinstance(allowed, list) else str(allowed)
         lines.append(f"allow rules: {shown}")
     tools = perms.get("tools", {})
     if tools:
-        lines.append(f"allows without asking: {', '.join(tools)}")
+        lines.append("per-tool answers: " + ", ".join(f"{tool} = {answer}" for tool, answer in tools.items()))
     directories = perms.get("additional_directories")
     if directories:
         shown = ", ".join(map(str, directories)) if isinstance(directories, list) else str(directories)
@@ -189,13 +197,23 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
 
 
 def _describe_server(name: str, entry: Any, where: str) -> str:
-    if isinstance(entry, dict) and isinstance(entry.get("url"), str) and "command" not in entry:
-        return f"connects to MCP server `{name}` at {entry['url']} ({where})"
-    if isinstance(entry, dict):
-        args = entry.get("args", [])
-        words = [str(entry.get("command", "?")), *(map(str, args) if isinstance(args, list) else [])]
-        return f"starts MCP server `{name}`: `{' '.join(words)}` ({where})"
-    return f"starts MCP server `{name}` ({where})"
+    """The server as it would run (the same transport choice as the MCP client), its environment and
+    headers as written (`${VAR}` unexpanded: the user sees which variables would be sent)."""
+    if not isinstance(entry, dict):
+        return f"starts MCP server `{name}` ({where})"
+    kind = entry.get("type", entry.get("transport"))
+    if kind is None:
+        kind = "http" if "url" in entry and "command" not in entry else "stdio"
+    extra = ""
+    for label, key in (("environment", "env"), ("headers", "headers")):
+        table = entry.get(key)
+        if isinstance(table, dict) and table:
+            extra += f"; {label}: " + ", ".join(f"{k}={v}" for k, v in table.items())
+    if kind != "stdio":
+        return f"connects to MCP server `{name}` at {entry.get('url', '?')} ({kind}{extra}) ({where})"
+    args = entry.get("args", [])
+    words = [str(entry.get("command", "?")), *(map(str, args) if isinstance(args, list) else [])]
+    return f"starts MCP server `{name}`: `{' '.join(words)}`{extra} ({where})"
 
 
 def _describe_mcp_json(data: bytes | None) -> list[str]:
@@ -270,7 +288,7 @@ def keep_trust(cwd: Path, config_dir: Path | None, change: Callable[[], T]) -> T
 
 def _load(path: Path) -> dict[str, dict[str, str]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, MAX_PROJECT_FILE).decode("utf-8")
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
@@ -292,7 +310,8 @@ def _update(path: Path, change: Callable[[dict[str, dict[str, str]]], object]) -
     with _locked(path.with_name(f".{path.name}.lock")):
         folders = _load(path)
         change(folders)
-        _write_atomic(path, json.dumps({"version": 1, "folders": folders}, indent=2, sort_keys=True) + "\n")
+        text = json.dumps({"version": 1, "folders": folders}, indent=2, sort_keys=True) + "\n"
+        write_atomic(path, text.encode("utf-8"))
 
 
 @contextlib.contextmanager
@@ -308,28 +327,3 @@ def _locked(lock_path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Replace `path` whole (never half-written), keeping its mode, flushed to disk."""
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o600
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    with contextlib.suppress(OSError):  # the rename itself, on file systems that support it
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)

@@ -23,6 +23,7 @@ from acp import RequestError, text_block, tool_content, tool_diff_content
 from acp.helpers import start_tool_call, update_available_commands, update_current_mode, update_tool_call
 from acp.schema import (
     ClientCapabilities,
+    ConfigOptionUpdate,
     ForkSessionResponse,
     Implementation,
     InitializeResponse,
@@ -329,7 +330,7 @@ class SigitAcpAgent:
                 self._after_reply(session_id, self._announce(live, mcp_servers))
             return live
         mode = self.host.options.permission_mode or settings.permissions.mode
-        task = asyncio.ensure_future(self._open_after_reply(cwd, session, mcp_servers, mode))
+        task = asyncio.ensure_future(self._open_after_reply(cwd, session, mcp_servers, mode, model))
         task.add_done_callback(lambda done: done.cancelled() or done.exception())  # reported by _ready
         opening = self._opening[session_id] = Opening(session, model, mode, task)
         return opening
@@ -353,7 +354,8 @@ class SigitAcpAgent:
         return live
 
     async def _open_after_reply(
-        self, cwd: Path, session: Session, mcp_servers: Sequence[Any] | None, answered_mode: str
+        self, cwd: Path, session: Session, mcp_servers: Sequence[Any] | None, answered_mode: str,
+        answered_model: str,
     ) -> LiveSession:
         """Ask about the folder once the editor knows the session, then open it as the answer says."""
         await asyncio.sleep(0.01)  # the session/new reply first: the editor shows requests for known sessions
@@ -361,6 +363,9 @@ class SigitAcpAgent:
         self._opening.pop(session.id, None)
         if live.mode != answered_mode:  # a trusted project's own mode
             await self._send(live.session.id, update_current_mode(live.mode))
+        if live.mode != answered_mode or live.model != answered_model:  # the pickers show what runs
+            await self._send(live.session.id, ConfigOptionUpdate(session_update="config_option_update",
+                                                                 config_options=_config_options(live)))
         await self._announce(live, mcp_servers)
         return live
 

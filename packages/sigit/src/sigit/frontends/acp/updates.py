@@ -28,6 +28,7 @@ from acp.schema import (
     AgentPlanUpdate,
     AgentThoughtChunk,
     AvailableCommandsUpdate,
+    ConfigOptionUpdate,
     ContentToolCallContent,
     CurrentModeUpdate,
     FileEditToolCallContent,
@@ -64,6 +65,7 @@ SessionUpdate: TypeAlias = (
     | AgentPlanUpdate
     | AvailableCommandsUpdate
     | CurrentModeUpdate
+    | ConfigOptionUpdate
     | UsageUpdate
 )
 ToolKind: TypeAlias = Literal[
