@@ -70,7 +70,8 @@ async def test_with_the_sandbox_off_the_amend_still_runs_no_hook_and_adds_the_tr
 ) -> None:
     ctx.sandbox = open_sandbox(SandboxPolicy.from_settings(None, workspace=ctx.cwd, mode="off"))
     assert not ctx.sandbox.active
-    command = f"git init -q && echo x > f && git add f && {GIT} commit -q -m first && {plant_hook('.git/hooks', marker)}"
+    hooks = plant_hook(".git/hooks", marker)
+    command = f"git init -q && echo x > f && git add f && {GIT} commit -q -m first && {hooks}"
     done = await registry.invoke("run_command", {"command": command}, ctx)
     assert "Amended commit" in done.text, done.text
     assert not marker.exists()
