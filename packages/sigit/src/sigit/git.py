@@ -12,7 +12,9 @@ the user's own and are read as usual.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -99,9 +101,10 @@ async def run_git_async(
     )
     try:
         out, err = await asyncio.wait_for(proc.communicate(), timeout)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
+    except BaseException:  # timed out, or cancelled (the TUI reloads the Repo tab)
+        # os.kill, not proc.kill(): Popen.send_signal polls (reaps) the child, racing asyncio's watcher
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGKILL)
         raise
     return GitResult(proc.returncode or 0, _text(out), _text(err))
 
