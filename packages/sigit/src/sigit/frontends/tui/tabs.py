@@ -151,7 +151,7 @@ class RepoPane(VerticalScroll):
         yield Static("Shown once the session has opened (git runs in its sandbox).", id="repo-body")
 
     def attach(self, cwd: Path, sandbox: Sandbox | None = None) -> None:
-        """Show `cwd`; git runs in `sandbox`, the session's (None before it opened: hardened only)."""
+        """Show `cwd`; git runs in `sandbox`, the open session's (None with the sandbox off: hardened only)."""
         self.cwd, self.sandbox = cwd, sandbox
         self.reload()
 
