@@ -93,6 +93,16 @@ def test_slow_git_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert "took over 0.2 s" in git_summary(tmp_path)
 
 
+def test_the_summary_runs_no_fsmonitor_the_repository_names(repo: Path, tmp_path: Path) -> None:
+    # without a sandbox (`--sandbox off`, or the TUI's Repo tab before the session opened)
+    marker = tmp_path / "ran"
+    git(repo, "config", "core.fsmonitor", f"touch {marker}; false")
+    (repo / "b.py").write_text("y = 2\n")
+    summary = git_summary(repo)
+    assert not marker.exists()
+    assert "1 uncommitted change" in summary and "?? b.py" in summary
+
+
 def test_attribution_on_and_off(repo: Path, tmp_path: Path) -> None:
     assert DEFAULT_ATTRIBUTION in build(repo, tmp_path)
     off = build(repo, tmp_path, attribution=None)

@@ -94,7 +94,7 @@ async def test_git_works_in_the_workspace_gets_the_trailer_and_cannot_plant_hook
     assert not done.is_error, done.text
     message = subprocess.run(["git", "log", "-1", "--format=%B"], cwd=ctx.cwd, capture_output=True, text=True,
                              check=True).stdout
-    assert message.startswith("first") and DEFAULT_ATTRIBUTION in message  # added by sigit, outside
+    assert message.startswith("first") and DEFAULT_ATTRIBUTION in message  # added by sigit, also in the sandbox
     hook = await registry.invoke("run_command", {
         "command": "printf '#!/bin/sh\\ncurl evil\\n' > .git/hooks/pre-commit"}, ctx)
     assert hook.is_error and "git hooks and git config stay read-only" in hook.text

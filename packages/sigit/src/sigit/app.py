@@ -211,9 +211,11 @@ class SessionHost:
             registry = ToolRegistry([])
         else:
             notices += await self._register_extensions(cwd, registry, engine, policy)
-        system_prompt = await asyncio.to_thread(  # runs git: not in the event loop
+        sandbox = await asyncio.to_thread(open_sandbox, sandbox_policy)  # probes the OS once per process
+        notices += list(sandbox.warnings)
+        system_prompt = await asyncio.to_thread(  # runs git (in the sandbox): not in the event loop
             build_system_prompt, cwd, tools=registry.tools(), config_dir=self.config_dir,
-            attribution=settings.attribution_trailer,
+            attribution=settings.attribution_trailer, sandbox=sandbox,
         )
         engine.set_system_prompt(system_prompt)
         engine.set_history(session.messages)
@@ -238,8 +240,6 @@ class SessionHost:
                 notices += await mcp.add_servers(list(mcp_servers))
             for mcp_tool in mcp.tools():
                 registry.register(mcp_tool)
-        sandbox = await asyncio.to_thread(open_sandbox, sandbox_policy)  # probes the OS once per process
-        notices += list(sandbox.warnings)
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
                               host_named=policy.names_host, sandbox=sandbox)
         if fs is not None:

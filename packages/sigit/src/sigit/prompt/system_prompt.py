@@ -5,7 +5,6 @@ Building it runs `git status` (2 s timeout): call it from a worker thread inside
 
 from __future__ import annotations
 
-import os
 import platform
 import subprocess
 from collections.abc import Sequence
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from sigit.config.paths import find_repo_root
+from sigit.git import Confinement, run_git
 from sigit.prompt.instructions import load_instructions, render_instructions
 
 GIT_TIMEOUT_S = 2.0
@@ -61,7 +61,9 @@ def build_system_prompt(
     config_dir: Path,
     attribution: str | None,
     now: datetime | None = None,
+    sandbox: Confinement | None = None,
 ) -> str:
+    """The whole prompt; `sandbox` is the session's, which the git summary's `git status` runs in."""
     hints = [tool.prompt_hint for tool in tools if tool.prompt_hint]
     rules = [*_RULES_BEFORE, *dict.fromkeys(hints), *_RULES_AFTER]
     runs_commands = any(tool.kind == "execute" and not tool.read_only for tool in tools)
@@ -69,7 +71,7 @@ def build_system_prompt(
         INTRO,
         "# How to work\n" + "\n".join(f"- {rule}" for rule in rules),
         _git_rules(attribution, runs_commands),
-        _environment(cwd, now),
+        _environment(cwd, now, sandbox),
         render_instructions(load_instructions(cwd, config_dir), cwd),
     ]
     return "\n\n".join(section for section in sections if section) + "\n"
@@ -90,7 +92,7 @@ def _git_rules(attribution: str | None, can_run: bool) -> str:
     return "\n".join(lines)
 
 
-def _environment(cwd: Path, now: datetime | None) -> str:
+def _environment(cwd: Path, now: datetime | None, sandbox: Confinement | None) -> str:
     moment = now if now is not None else datetime.now().astimezone()
     system = platform.system() or "unknown"
     release = platform.release()
@@ -105,36 +107,31 @@ def _environment(cwd: Path, now: datetime | None) -> str:
             "Relative paths in tool calls resolve against the working directory.",
             f"Date: {moment:%Y-%m-%d} ({moment:%A})",
             f"Platform: {platform_text}",
-            git_summary(cwd),
+            git_summary(cwd, sandbox),
         ]
     )
 
 
-def git_summary(cwd: Path) -> str:
-    """One line on the repository and branch, then up to 20 lines of `git status --porcelain`."""
+def git_summary(cwd: Path, sandbox: Confinement | None = None) -> str:
+    """One line on the repository and branch, then up to 20 lines of `git status --porcelain`.
+
+    `git status` runs hardened and in the session's `sandbox` (see `sigit.git`): a command may have
+    configured the repository to run code on it (`core.fsmonitor`, a clean filter).
+    """
     try:
-        completed = subprocess.run(
-            ["git", "-c", "core.quotepath=off", "status", "--porcelain=v1", "--branch"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=GIT_TIMEOUT_S,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"},
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
+        completed = run_git(cwd, "-c", "core.quotepath=off", "status", "--porcelain=v1", "--branch",
+                            sandbox=sandbox, timeout=GIT_TIMEOUT_S)
     except FileNotFoundError:
         return "Git: git is not installed."
     except subprocess.TimeoutExpired:
         return f"Git: `git status` took over {GIT_TIMEOUT_S:g} s, so the repository state is unknown."
     except OSError as exc:
         return f"Git: could not run git ({exc.strerror or exc})."
-    if completed.returncode != 0:
+    if completed.code != 0:
         if "not a git repository" in completed.stderr:
             return "Git: the working directory is not in a git repository."
         first = completed.stderr.strip().splitlines()[:1]
-        return f"Git: `git status` failed: {first[0] if first else f'exit code {completed.returncode}'}"
+        return f"Git: `git status` failed: {first[0] if first else f'exit code {completed.code}'}"
 
     lines = completed.stdout.splitlines()
     header = lines[0][3:] if lines and lines[0].startswith("## ") else ""

@@ -1,38 +1,33 @@
 """Co-author trailer on commits the agent makes.
 
 After a command, if HEAD is a commit made during that command, whose message lacks the trailer and
-which no remote branch contains yet, it is amended with `--trailer` (hooks skipped: they already ran).
+which no remote branch contains yet, it is amended with `--trailer` (no hook runs: they already ran).
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
 from pathlib import Path
 
-from sigit.tools.processes import NON_INTERACTIVE_ENV
+from sigit.git import run_git_async
+from sigit.sandbox import Sandbox
 
 
-async def _git(cwd: Path, *args: str) -> tuple[int, str]:
+async def _git(cwd: Path, sandbox: Sandbox | None, *args: str) -> tuple[int, str]:
+    """Exit code and output (stdout; with stderr when it failed), through the session's sandbox."""
     try:
-        proc = await asyncio.create_subprocess_exec(
-            "git",
-            *args,
-            cwd=str(cwd),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            env={**os.environ, **NON_INTERACTIVE_ENV},
-        )
+        result = await run_git_async(cwd, *args, sandbox=sandbox)
     except OSError as exc:  # no git installed, or cwd gone
         return 127, str(exc)
-    out, _ = await proc.communicate()
-    return proc.returncode or 0, out.decode("utf-8", errors="replace").strip()
+    except TimeoutError:
+        return 124, f"git {args[0]} timed out"
+    if result.code != 0:
+        return result.code, (result.stdout + result.stderr).strip()
+    return 0, result.stdout.strip()
 
 
-async def head_commit(cwd: Path) -> str | None:
+async def head_commit(cwd: Path, sandbox: Sandbox | None = None) -> str | None:
     """HEAD's hash, or None outside a repository or before the first commit."""
-    code, out = await _git(cwd, "rev-parse", "--verify", "-q", "HEAD")
+    code, out = await _git(cwd, sandbox, "rev-parse", "--verify", "-q", "HEAD")
     return out if code == 0 and out else None
 
 
@@ -42,23 +37,27 @@ def _has_trailer(message: str, trailer: str) -> bool:
 
 
 async def add_trailer_if_new_commit(
-    cwd: Path, before: str | None, started_at: float, trailer: str
+    cwd: Path, before: str | None, started_at: float, trailer: str, sandbox: Sandbox | None = None,
 ) -> str | None:
-    """Amend a fresh local commit with the trailer; returns a note for the tool output, or None."""
-    after = await head_commit(cwd)
+    """Amend a fresh local commit with the trailer; returns a note for the tool output, or None.
+
+    Every git command here runs hardened and in `sandbox` (see `sigit.git`): the command that made
+    the commit may have planted hooks or config in the repository.
+    """
+    after = await head_commit(cwd, sandbox)
     if after is None or after == before:
         return None
-    code, committed = await _git(cwd, "log", "-1", "--format=%ct", after)
+    code, committed = await _git(cwd, sandbox, "log", "-1", "--format=%ct", after)
     if code != 0 or not committed.isdigit() or int(committed) < int(started_at) - 1:
         return None  # HEAD moved to an older commit (checkout, reset): not one we made
-    code, message = await _git(cwd, "log", "-1", "--format=%B", after)
+    code, message = await _git(cwd, sandbox, "log", "-1", "--format=%B", after)
     if code != 0 or _has_trailer(message, trailer):
         return None
-    code, remotes = await _git(cwd, "branch", "-r", "--contains", after)
+    code, remotes = await _git(cwd, sandbox, "branch", "-r", "--contains", after)
     if code != 0 or remotes.strip():
         return None
-    code, out = await _git(cwd, "commit", "--amend", "--no-edit", "--no-verify", "--trailer", trailer)
+    code, out = await _git(cwd, sandbox, "commit", "--amend", "--no-edit", "--no-verify", "--trailer", trailer)
     if code != 0:
         return f"[siGit] Could not add the co-author trailer to commit {after[:9]}: {out}"
-    new = await head_commit(cwd)
+    new = await head_commit(cwd, sandbox)
     return f'[siGit] Amended commit {after[:9]} -> {(new or "?")[:9]} to add the trailer "{trailer}".'

@@ -42,7 +42,7 @@ class CommitWatch:
 async def watch_commits(cwd: Path, ctx: ToolContext) -> CommitWatch:
     """Call just before running a command; `command_result` then attributes any commit it made."""
     started_at = time.time()
-    return CommitWatch(started_at, await head_commit(cwd) if ctx.attribution else None)
+    return CommitWatch(started_at, await head_commit(cwd, ctx.sandbox) if ctx.attribution else None)
 
 
 async def command_result(
@@ -56,7 +56,8 @@ async def command_result(
         return ToolOutput(text, is_error=True, title=title, locations=[cwd])
     text = f"Exit code {code}:\n{body}"
     if ctx.attribution:
-        note = await add_trailer_if_new_commit(cwd, watch.before, watch.started_at, ctx.attribution)
+        note = await add_trailer_if_new_commit(
+            cwd, watch.before, watch.started_at, ctx.attribution, ctx.sandbox)
         if note:
             text += f"\n{note}"
     denial = sandbox_denial(code, output, ctx)

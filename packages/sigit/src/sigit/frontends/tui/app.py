@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from onde import Runtime
 
     from ...app import AgentSession, SessionHost
+    from ...sandbox import Sandbox
 
 QUIT_WINDOW_S = 2.0
 TABS = ("session", "history", "repo", "status")
@@ -214,7 +215,12 @@ class SigitApp(App[int]):
         for history in self.query(HistoryPane):
             history.attach(self.host.store)
         for repo in self.query(RepoPane):
-            repo.attach(self.view.cwd)
+            repo.attach(self.view.cwd, self._sandbox())
+
+    def _sandbox(self) -> Sandbox | None:
+        """The shown session's sandbox, which the Repo tab runs git in (None: not open yet, or sandbox off)."""
+        session = self.agent_session
+        return session.sandbox if session is not None else None
 
     async def action_new_session(self) -> None:
         await self.new_session()
@@ -365,7 +371,8 @@ class SigitApp(App[int]):
             pane.attach(self.host.store)
             self.query_one("#history-table").focus()
         elif isinstance(pane, RepoPane):
-            pane.attach(self.view.cwd)
+            if self.agent_session is not None:  # else session_opened attaches it, with the sandbox
+                pane.attach(self.view.cwd, self._sandbox())
         else:
             self.refresh_status()
 

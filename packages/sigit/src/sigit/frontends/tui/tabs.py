@@ -19,9 +19,11 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Button, DataTable, Label, Static
 
+from ...git import run_git_async
 from ...sessions import SessionStore, SessionSummary
 
 if TYPE_CHECKING:
+    from ...sandbox import Sandbox
     from ...status import SessionStatus
 
 
@@ -116,20 +118,23 @@ class HistoryPane(Vertical):
         self.action_delete()
 
 
-async def git(cwd: Path, *args: str) -> str:
-    """A git command's output, or its error as text (never raises: the pane shows what happened)."""
+async def git(cwd: Path, *args: str, sandbox: Sandbox | None = None) -> str:
+    """A git command's output, or its error as text (never raises: the pane shows what happened).
+
+    Hardened and in the session's sandbox (see `sigit.git`): the agent's commands may have planted
+    hooks or config in the repository.
+    """
     try:
-        proc = await asyncio.create_subprocess_exec(
-            "git", *args, cwd=cwd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await asyncio.wait_for(proc.communicate(), timeout=10)
+        result = await run_git_async(cwd, *args, sandbox=sandbox)
     except FileNotFoundError:
         return "git is not installed"
     except TimeoutError:
         return f"git {' '.join(args)} timed out"
-    if proc.returncode != 0:
-        return err.decode("utf-8", "replace").strip() or f"git exited with {proc.returncode}"
-    return out.decode("utf-8", "replace").rstrip()
+    except OSError as exc:
+        return f"could not run git: {exc}"
+    if result.code != 0:
+        return result.stderr.strip() or f"git exited with {result.code}"
+    return result.stdout.rstrip()
 
 
 class RepoPane(VerticalScroll):
@@ -140,12 +145,14 @@ class RepoPane(VerticalScroll):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.cwd: Path | None = None
+        self.sandbox: Sandbox | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="repo-body")
+        yield Static("Shown once the session has opened (git runs in its sandbox).", id="repo-body")
 
-    def attach(self, cwd: Path) -> None:
-        self.cwd = cwd
+    def attach(self, cwd: Path, sandbox: Sandbox | None = None) -> None:
+        """Show `cwd`; git runs in `sandbox`, the open session's (None with the sandbox off: hardened only)."""
+        self.cwd, self.sandbox = cwd, sandbox
         self.reload()
 
     def action_reload(self) -> None:
@@ -156,9 +163,9 @@ class RepoPane(VerticalScroll):
         if self.cwd is None:
             return
         branch, status, log = await asyncio.gather(
-            git(self.cwd, "branch", "--show-current"),
-            git(self.cwd, "status", "--short"),
-            git(self.cwd, "log", "--oneline", "-n", "15"),
+            git(self.cwd, "branch", "--show-current", sandbox=self.sandbox),
+            git(self.cwd, "status", "--short", sandbox=self.sandbox),
+            git(self.cwd, "log", "--oneline", "-n", "15", sandbox=self.sandbox),
         )
         body = Text()
         body.append(f"{self.cwd}\n", style="bold")
