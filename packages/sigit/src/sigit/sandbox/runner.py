@@ -78,6 +78,11 @@ def decide(policy: SandboxPolicy, support: SandboxSupport) -> Enforcement:
         if not userns:
             warnings.append(f"sandbox: .git/hooks and .git/config stay writable and service sockets "
                             f"(/run/user/UID, docker.sock) reachable: user namespaces are unavailable ({userns_why})")
+        if support.landlock_abi < 3 and policy.mode != "off":
+            note = (" (user namespaces exist here, but the sandbox does not use them for this)" if userns else "")
+            warnings.append(f"sandbox: Landlock ABI {support.landlock_abi} cannot refuse truncation (needs ABI 3, "
+                            f"kernel 6.2): a command can empty any file you can write, outside the workspace "
+                            f"too{note}")
         net = False
         if wants_net_off:
             if userns or support.landlock_network:
