@@ -109,3 +109,27 @@ def test_a_fifo_or_a_huge_git_file_cannot_hang_the_sandbox(tmp_path: Path, suppo
     assert not opener.is_alive(), "opening the sandbox blocked on a FIFO"
     assert any("is not a regular file" in w for w in found[fifo_repo]), found
     assert any("is larger than 4096 bytes" in w for w in found[huge_repo]), found
+
+
+def test_a_git_file_is_followed_only_to_a_git_dir_that_points_back(tmp_path: Path) -> None:
+    main, linked = make_worktree(tmp_path)
+    own = (main / ".git/worktrees/linked").resolve()
+    assert protect([linked], (".git/hooks",)).writable == [own, (main / ".git").resolve()]
+    impostor = tmp_path / "impostor"
+    impostor.mkdir()
+    (impostor / ".git").write_text(f"gitdir: {own}\n")  # the real worktree's gitdir names linked/.git
+    assert protect([impostor], (".git/hooks",)).writable == []
+
+
+def test_a_submodule_checkout_gets_its_git_dir(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    git(lib, "init", "-q")
+    git(lib, "commit", "-q", "--allow-empty", "-m", "lib")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "lib")
+    found = protect([repo / "lib"], (".git/hooks", ".git/config"))
+    module = (repo / ".git/modules/lib").resolve()
+    assert found.writable == [module] and module / "config" in found.read_only

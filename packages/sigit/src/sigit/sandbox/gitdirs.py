@@ -86,11 +86,13 @@ def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
                 result.add_read_only(dot_git)  # a rewritten `gitdir:` line would send git elsewhere
             elif dot_git not in result.pins:
                 result.pins.append(dot_git)
-            for git_dir in _git_dirs(dot_git, root, result.warnings):
+            git_dirs = _git_dirs(dot_git, root, result.warnings)
+            for git_dir in git_dirs:
                 if not _inside(git_dir, root) and git_dir not in result.writable:
                     result.writable.append(git_dir)
                 _protect_git_dir(git_dir, git_names, result)
-            _protect_hooks_path(root, result)
+            if git_dirs:
+                _protect_hooks_path(root, git_dirs[0], result)
         for name in names:
             if not name.startswith(".git/"):
                 result.add_read_only(root / name)
@@ -161,11 +163,16 @@ def _protect_one(git_dir: Path, names: list[str], result: GitProtection) -> None
             result.watched.append(path)
 
 
-def _protect_hooks_path(root: Path, result: GitProtection) -> None:
-    """Bind the `core.hooksPath` directory read-only (made first if missing, as `hooks` is)."""
+def _protect_hooks_path(root: Path, git_dir: Path, result: GitProtection) -> None:
+    """Bind the `core.hooksPath` directory read-only (made first if missing, as `hooks` is).
+
+    Git is pointed at the git dir found above (no discovery, no `.git` file read again); `git config`
+    runs no hooks, and `core.fsmonitor=false` keeps it from starting a monitor.
+    """
     try:
         done = subprocess.run(
-            ["git", "-c", "core.fsmonitor=false", "config", "--get", "core.hooksPath"],
+            ["git", f"--git-dir={git_dir}", f"--work-tree={root}", "-c", "core.fsmonitor=false",
+             "config", "--get", "core.hooksPath"],
             cwd=root, capture_output=True, text=True, timeout=_GIT_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL,
             env={k: v for k, v in os.environ.items() if not k.startswith("GIT_")})
     except (OSError, subprocess.TimeoutExpired):
