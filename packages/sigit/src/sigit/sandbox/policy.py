@@ -16,8 +16,8 @@ Settings (all optional):
 Writable in `workspace-write`: the workspace, `writable_dirs` and `--add-dir` directories, the build
 caches below, a private temp dir (TMPDIR points at it), and a few devices (/dev/null, ttys, /dev/shm).
 Writable in `read-only`: the private temp dir and the devices only. Inside writable roots,
-`.git/hooks` and `.git/config` stay read-only, so a command cannot plant code that git would run
-later outside the sandbox.
+`.git/hooks` and `.git/config` (and what else redirects git: gitdirs.py) stay read-only, so a command
+cannot plant code that git would run later outside the sandbox.
 
 The caches are a trade-off: builds need them, and a command can also leave files there that a later
 build outside the sandbox uses. Set `cache_dirs = []` to close that door.
