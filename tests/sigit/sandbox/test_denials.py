@@ -24,6 +24,8 @@ def policy(tmp_path: Path) -> SandboxPolicy:
     "touch: cannot touch '/etc/hosts': Permission denied",
     "touch: cannot touch ‘/etc/hosts’: Permission denied",
     "    Path('/etc/hosts').write_text('x')\nPermissionError: [Errno 13] Permission denied: '/etc/hosts'",
+    "    with open('/etc/hosts', 'a') as f:\nPermissionError: [Errno 13] Permission denied: '/etc/hosts'",
+    "    Path('/etc/hosts').open(mode='w')\nPermissionError: [Errno 13] Permission denied: '/etc/hosts'",
     "cp: cannot create regular file '/etc/hosts': Permission denied",
     "OSError: [Errno 30] Read-only file system: '/etc/hosts'",
 ])
@@ -79,6 +81,9 @@ def test_other_failures_are_not_blamed_on_the_sandbox(policy: SandboxPolicy, cod
     "cat: /root/.ssh/id_rsa: Permission denied",  # the sandbox never restricts reads
     "PermissionError: [Errno 13] Permission denied: '/etc/shadow'",  # no write shown
     "grep: /etc/sudoers: Permission denied",
+    "cp: cannot open '/etc/shadow' for reading: Permission denied",
+    "cat: /etc/touch.conf: Permission denied",
+    "    data = open('/etc/shadow').read()\nPermissionError: [Errno 13] Permission denied: '/etc/shadow'",
 ])
 def test_a_failed_read_is_not_blamed_on_the_sandbox(policy: SandboxPolicy, output: str) -> None:
     assert find_denial(1, output, policy) is None

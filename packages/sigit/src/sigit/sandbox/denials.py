@@ -35,17 +35,17 @@ _NETWORK_ERRORS = re.compile(
 )
 # The line shows a write (or a lock git takes to write), not a read.
 _WRITE_SHOWN = re.compile(
-    r"cannot create|can't create|cannot touch|\btouch\b|mkdir|cannot make|cannot remove|can't remove|"
-    r"\brm:|cannot move|cannot overwrite|failed to create|could not (?:lock|create|write|open .* for writing)|"
-    r"unable to (?:create|write|open .* for writing)|for writing|Read-only file system|EROFS|\[Errno (?:16|30)\]|"
-    r"Device or resource busy",
+    r"cannot create|can't create|cannot touch|(?:^|\s)(?:touch|mkdir|rm|tee):|cannot make|"
+    r"cannot remove|can't remove|cannot move|cannot overwrite|failed to create|"
+    r"(?:could not|unable to) (?:lock|create|write)|for writing|Read-only file system|EROFS|"
+    r"\[Errno (?:16|30)\]|Device or resource busy",
     re.IGNORECASE,
 )
 # `sh: 1: ...`, `bash: line 1: ...`, `bash: /path: ...`: the shell reports a redirection it could not open.
 _SHELL_PREFIX = re.compile(r"^(?:\S*/)?(?:sh|bash|dash|zsh|ksh|ash)(?:: line \d+|: \d+)?: ")
 # A Python traceback's source line (just above the error) that writes.
 _PYTHON_WRITE = re.compile(
-    r"""open\([^)]*['"][^'"]*[wax+][^'"]*['"]|\.(?:write_text|write_bytes|touch|mkdir|makedirs|rename|replace|"""
+    r"""open\((?:[^,()]*,)?\s*(?:mode\s*=\s*)?['"][rbt]*[wax+][rwabxt+]*['"]|\.(?:write_text|write_bytes|touch|mkdir|makedirs|rename|replace|"""
     r"""unlink|remove|rmdir|symlink_to|truncate)\(|\b(?:os|shutil)\.(?:makedirs|mkdir|remove|unlink|rename|"""
     r"""replace|rmdir|symlink|truncate|copy\w*|move|rmtree)\(""")
 _QUOTED = re.compile(r"""['"‘`]([^'"’`\n]+)['"’`]""")
@@ -92,6 +92,8 @@ def explain_denial(returncode: int, output: str, policy: SandboxPolicy) -> str |
 
 def _shows_write(line: str, before: list[str]) -> bool:
     """Whether the error line (with the few lines above it, for a traceback) is about a write."""
+    if "for reading" in line:
+        return False
     if _WRITE_SHOWN.search(line) or _SHELL_PREFIX.match(line):
         return True
     return "Error" in line and any(_PYTHON_WRITE.search(b) for b in before)
