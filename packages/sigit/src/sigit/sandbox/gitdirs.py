@@ -226,8 +226,11 @@ def _git_dirs(dot_git: Path, root: Path, warnings: list[str]) -> list[Path]:
         if back is None or Path(os.path.realpath(back.strip())) != Path(os.path.realpath(dot_git)):
             return []
         common = git_dir.parent.parent
+        named = _read(git_dir / "commondir", warnings)  # git reads it too (hooksPath below): regular only
+        if named is None or Path(os.path.realpath(git_dir / named.strip())) != common:
+            return []
         if not _acceptable(common, root) or not (common / "HEAD").is_file():
-            return [git_dir]
+            return []
         return [git_dir, common]
     if "modules" in git_dir.parts[:-1]:
         config = _read(git_dir / "config", warnings) or ""
