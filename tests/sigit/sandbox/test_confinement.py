@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import socket
@@ -10,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sigit.sandbox import Sandbox, SandboxPolicy, open_sandbox
+from sigit.sandbox import Sandbox, SandboxPolicy, SandboxSupport, open_sandbox
 
 MakeSandbox = Callable[..., Sandbox]
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -254,3 +255,12 @@ def test_service_sockets_are_hidden(
         for network in (False, True):
             hidden = run(make_sandbox(network=network, masked=masked), connect, workspace)
             assert hidden.returncode != 0 and "connected" not in hidden.stdout, hidden.stdout
+
+
+def test_an_abi_2_kernel_says_that_files_outside_can_be_truncated(
+    support: SandboxSupport, workspace: Path
+) -> None:
+    old_kernel = dataclasses.replace(support, landlock_abi=2)
+    with open_sandbox(SandboxPolicy(workspace=workspace, cache_dirs=()), old_kernel) as sandbox:
+        assert sandbox.active
+        assert any("cannot refuse truncation" in w for w in sandbox.warnings), sandbox.warnings

@@ -37,6 +37,14 @@ def test_without_user_namespaces_the_gaps_are_named(tmp_path: Path) -> None:
     assert any("the network stays on" in w for w in decide(policy(tmp_path), old).warnings)
 
 
+def test_before_landlock_abi_3_truncation_is_named(tmp_path: Path) -> None:
+    for abi in (1, 2):
+        found = decide(policy(tmp_path), SandboxSupport("Linux", "6.1", landlock_abi=abi, user_namespaces=True))
+        assert any(f"Landlock ABI {abi} cannot refuse truncation" in w and "empty any file" in w
+                   for w in found.warnings), found.warnings
+    assert not any("truncation" in w for w in decide(policy(tmp_path), LINUX).warnings)
+
+
 def test_nothing_available_means_off_with_the_reason(tmp_path: Path) -> None:
     found = decide(policy(tmp_path), SandboxSupport("Linux", "5.4", landlock_abi=0))
     assert found.mechanism == "none"

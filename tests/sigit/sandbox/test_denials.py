@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,9 @@ def policy(tmp_path: Path) -> SandboxPolicy:
     "bash: /etc/hosts: Permission denied",
     "touch: cannot touch '/etc/hosts': Permission denied",
     "touch: cannot touch ‘/etc/hosts’: Permission denied",
-    "PermissionError: [Errno 13] Permission denied: '/etc/hosts'",
+    "    Path('/etc/hosts').write_text('x')\nPermissionError: [Errno 13] Permission denied: '/etc/hosts'",
+    "    with open('/etc/hosts', 'a') as f:\nPermissionError: [Errno 13] Permission denied: '/etc/hosts'",
+    "    Path('/etc/hosts').open(mode='w')\nPermissionError: [Errno 13] Permission denied: '/etc/hosts'",
     "cp: cannot create regular file '/etc/hosts': Permission denied",
     "OSError: [Errno 30] Read-only file system: '/etc/hosts'",
 ])
@@ -72,6 +75,30 @@ def test_network_errors_are_explained_when_the_network_is_off(policy: SandboxPol
 def test_other_failures_are_not_blamed_on_the_sandbox(policy: SandboxPolicy, code: int, output: str) -> None:
     temp_output = output.replace("/tmp/x/private-tmp", str(policy.temp_dir))
     assert explain_denial(code, temp_output, policy) is None
+
+
+@pytest.mark.parametrize("output", [
+    "cat: /root/.ssh/id_rsa: Permission denied",  # the sandbox never restricts reads
+    "PermissionError: [Errno 13] Permission denied: '/etc/shadow'",  # no write shown
+    "grep: /etc/sudoers: Permission denied",
+    "cp: cannot open '/etc/shadow' for reading: Permission denied",
+    "cat: /etc/touch.conf: Permission denied",
+    "    data = open('/etc/shadow').read()\nPermissionError: [Errno 13] Permission denied: '/etc/shadow'",
+])
+def test_a_failed_read_is_not_blamed_on_the_sandbox(policy: SandboxPolicy, output: str) -> None:
+    assert find_denial(1, output, policy) is None
+
+
+def test_a_write_the_user_could_not_make_anyway_is_not_blamed_on_the_sandbox(
+    policy: SandboxPolicy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    line = f"touch: cannot touch '{locked}/f': Permission denied"
+    assert find_denial(1, line, policy) is not None  # writable to the user: the sandbox refused it
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if Path(p) == locked else real_access(p, mode))
+    assert find_denial(1, line, policy) is None  # the directory's own permissions refuse it too
 
 
 def test_off_never_explains(policy: SandboxPolicy) -> None:

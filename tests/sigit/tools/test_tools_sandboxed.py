@@ -143,3 +143,24 @@ async def test_off_runs_commands_as_before(
     assert not wrote.is_error and outside.read_text() == "changed\n"
     reached = await registry.invoke("run_command", {"command": connect_command(listener)}, ctx)
     assert not reached.is_error and "connected" in reached.text
+
+
+async def test_a_commondir_the_command_creates_is_removed_and_the_model_told(
+    registry: ToolRegistry, ctx: ToolContext, sandboxed: MakeSandbox
+) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=ctx.cwd, check=True)
+    sandboxed()
+    done = await registry.invoke("run_command", {"command": "cp -r .git .evil && echo ../.evil > .git/commondir"}, ctx)
+    assert not done.is_error, done.text
+    assert ("the sandbox removed .git/commondir that the command created: it would redirect git's hooks "
+            "and config.") in done.text
+    assert not (ctx.cwd / ".git/commondir").exists()
+
+
+async def test_a_failed_read_does_not_offer_to_run_without_the_sandbox(
+    registry: ToolRegistry, ctx: ToolContext, sandboxed: MakeSandbox
+) -> None:
+    sandboxed()
+    done = await registry.invoke("run_command", {
+        "command": "echo 'cat: /root/.ssh/id_rsa: Permission denied' >&2; exit 1"}, ctx)
+    assert done.is_error and done.sandbox_denial is None and "blocked by the sandbox" not in done.text

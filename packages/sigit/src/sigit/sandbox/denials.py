@@ -5,6 +5,12 @@ the sandbox refused, what, and that retrying will not help. Only failures the sa
 reported: a write error naming a path outside the writable set (or a protected git path), or a
 network error while the network is off. Anything else returns None, so a plain "Permission denied"
 on a file inside the workspace stays the command's own business.
+
+The sandbox never restricts reads, and a command can print any line it likes, so a "Permission
+denied" counts as a write denial only when the line shows a write (`cannot create`, `touch`,
+`mkdir`, a shell's redirection, `Read-only file system`, a Python traceback whose source line
+writes...) and the user could write there outside the sandbox (the nearest existing parent is
+writable to them): `cat: /root/.ssh/id_rsa: Permission denied` is never the sandbox's doing.
 """
 
 from __future__ import annotations
@@ -27,6 +33,21 @@ _NETWORK_ERRORS = re.compile(
     r"(?:connect|bind)\(\)?[^\n]*Permission denied|PermissionError: \[Errno 13\] Permission denied\s*$",
     re.MULTILINE,
 )
+# The line shows a write (or a lock git takes to write), not a read.
+_WRITE_SHOWN = re.compile(
+    r"cannot create|can't create|cannot touch|(?:^|\s)(?:touch|mkdir|rm|tee):|cannot make|"
+    r"cannot remove|can't remove|cannot move|cannot overwrite|failed to create|"
+    r"(?:could not|unable to) (?:lock|create|write)|for writing|Read-only file system|EROFS|"
+    r"\[Errno (?:16|30)\]|Device or resource busy",
+    re.IGNORECASE,
+)
+# `sh: 1: ...`, `bash: line 1: ...`, `bash: /path: ...`: the shell reports a redirection it could not open.
+_SHELL_PREFIX = re.compile(r"^(?:\S*/)?(?:sh|bash|dash|zsh|ksh|ash)(?:: line \d+|: \d+)?: ")
+# A Python traceback's source line (just above the error) that writes.
+_PYTHON_WRITE = re.compile(
+    r"""open\((?:[^,()]*,)?\s*(?:mode\s*=\s*)?['"][rbt]*[wax+][rwabxt+]*['"]|\.(?:write_text|write_bytes|touch|mkdir|makedirs|rename|replace|"""
+    r"""unlink|remove|rmdir|symlink_to|truncate)\(|\b(?:os|shutil)\.(?:makedirs|mkdir|remove|unlink|rename|"""
+    r"""replace|rmdir|symlink|truncate|copy\w*|move|rmtree)\(""")
 _QUOTED = re.compile(r"""['"‘`]([^'"’`\n]+)['"’`]""")
 _PROTECTED_GIT = re.compile(r"(?:^|/)\.git/(?:modules/.+/)?(?:hooks(?:/|$)|config(?:\.worktree)?$)")
 
@@ -47,8 +68,9 @@ def find_denial(returncode: int, output: str, policy: SandboxPolicy) -> Denial |
     setup = re.search(r"^sigit sandbox: could not confine the command: (.*)$", output, re.MULTILINE)
     if setup is not None:
         return Denial("setup", f"not run: the sandbox could not be set up ({setup.group(1).strip()})")
-    for line in output.splitlines():
-        if _WRITE_ERRORS.search(line):
+    lines = output.splitlines()
+    for index, line in enumerate(lines):
+        if _WRITE_ERRORS.search(line) and _shows_write(line, lines[max(0, index - 3):index]):
             for candidate in _paths_in(line):
                 denial = _write_denial(candidate, policy)
                 if denial is not None:
@@ -66,6 +88,15 @@ def explain_denial(returncode: int, output: str, policy: SandboxPolicy) -> str |
     """The sentence for the model ("blocked by the sandbox: write to /etc/hosts outside the workspace")."""
     denial = find_denial(returncode, output, policy)
     return denial.sentence if denial else None
+
+
+def _shows_write(line: str, before: list[str]) -> bool:
+    """Whether the error line (with the few lines above it, for a traceback) is about a write."""
+    if "for reading" in line:
+        return False
+    if _WRITE_SHOWN.search(line) or _SHELL_PREFIX.match(line):
+        return True
+    return "Error" in line and any(_PYTHON_WRITE.search(b) for b in before)
 
 
 def _paths_in(line: str) -> list[str]:
@@ -92,10 +123,20 @@ def _write_denial(candidate: str, policy: SandboxPolicy) -> Denial | None:
         return None
     if not path.is_absolute() or shown in ("/", "."):
         return None
+    if not _user_may_write(real):
+        return None  # refused outside the sandbox too: the file's own permissions, not the sandbox
     if policy.mode == "read-only":
         where = "the sandbox is read-only; only the temp dir ($TMPDIR) is writable"
         return Denial("write", f"blocked by the sandbox: write to {shown} ({where})", shown)
     return Denial("write", f"blocked by the sandbox: write to {shown} outside the workspace", shown)
+
+
+def _user_may_write(path: Path) -> bool:
+    """Whether the user could create or change `path` outside the sandbox (its nearest existing parent)."""
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    return os.access(parent, os.W_OK)
 
 
 def _under(path: Path, root: Path) -> bool:

@@ -1,43 +1,76 @@
 """The parts of a repository's git directory that must stay read-only inside a writable workspace.
 
-Git runs `.git/hooks/*` and whatever `.git/config` names (`core.hooksPath`, filters, aliases,
-`core.fsmonitor`) from later, unsandboxed git commands: a command that could write them could run code
-outside the sandbox. So those are bound read-only, and the git directory itself is pinned (bound
-onto itself) so that it cannot be renamed away and replaced by a fresh one. Objects, refs and the
-index stay writable: commits work.
+Git runs `.git/hooks/*` (or the `core.hooksPath` directory) and whatever `.git/config` names
+(filters, aliases, `core.fsmonitor`) from later, unsandboxed git commands: a command that could write
+them could run code outside the sandbox. So those are bound read-only, as are `commondir` and
+`config.worktree` (either would point git at hooks and config the command wrote), and the git
+directory itself is pinned (bound onto itself) so that it cannot be renamed away and replaced by a
+fresh one. Objects, refs and the index stay writable: commits work.
 
-Linked worktrees and submodules keep their git directory elsewhere (`.git` is a file saying
-`gitdir: ...`); that directory (and the common one it shares) becomes writable so commits work there
-too, with the same read-only parts. A workspace that is a folder inside a repository does not get
-the repository's git directory: its working tree reaches beyond the workspace, and refs or an index
-written there would let a later checkout outside the sandbox write anywhere in it; commits from
-such a folder fail with a sandbox denial. A repository that a command creates (`git init` in a folder
-that had none) is protected from the next command on, not during the command that made it.
+Everything here is resolved once, when the sandbox opens (`protect`): the files it reads (`.git`,
+`commondir`, `gitdir`) are writable by the commands, so re-reading them per command would let a
+command choose what the next one may write. A `.git` file (linked worktree, submodule) is followed
+only to a git directory shaped like one (`<X>/worktrees/<n>` whose `gitdir` points back, or
+`<X>/modules/...` whose `core.worktree` points back), never to `/`, the home directory or an ancestor
+of the workspace; that directory (and the common one) becomes writable so commits work there too,
+with the same read-only parts. Files are read with `read_regular` (regular files, 4 KiB at most): a
+FIFO or /dev/zero in their place means "no git dirs", with a warning.
+
+A workspace that is a folder inside a repository does not get the repository's git directory: its
+working tree reaches beyond the workspace, and refs or an index written there would let a later
+checkout outside the sandbox write anywhere in it; commits from such a folder fail with a sandbox
+denial. A repository that a command creates (`git init` in a folder that had none) is protected from
+the next command on (`protect_new`: a real `.git` directory inside the root, nothing made writable),
+not during the command that made it. For a repository without `commondir` or `config.worktree`, a
+command could still create them: `remove_redirects` deletes them after each command.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
+import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# Besides the policy's names: per-worktree config (read when extensions.worktreeConfig is set).
-EXTRA_CONTROL = ("config.worktree",)
+from sigit.fileio import read_regular
+
+# Besides the policy's names: files that send git elsewhere for its hooks and config.
+EXTRA_CONTROL = ("config.worktree", "commondir")
+REDIRECTS = ("commondir", "config.worktree")
+_LIMIT = 4096
+_GIT_TIMEOUT_S = 5
 
 
 @dataclass
 class GitProtection:
-    """Paths to pin, to bind read-only (in that order), and git directories to make writable."""
+    """Paths to pin, to bind read-only (in that order), and git directories to make writable.
+
+    `watched` are the `commondir`/`config.worktree` paths that did not exist when the sandbox
+    opened (removed if a command creates them); `roots` are the writable roots that had a `.git` then.
+    """
 
     pins: list[Path] = field(default_factory=list)
     read_only: list[Path] = field(default_factory=list)
     writable: list[Path] = field(default_factory=list)
+    watched: list[Path] = field(default_factory=list)
+    roots: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def add_read_only(self, path: Path) -> None:
         if path.exists() and path not in self.read_only:
             self.read_only.append(path)
+
+    def merged(self, other: GitProtection) -> GitProtection:
+        """This protection plus `other`'s (for repositories created after the sandbox opened)."""
+        if not (other.pins or other.read_only or other.watched):
+            return self
+        return GitProtection([*self.pins, *other.pins], [*self.read_only, *other.read_only],
+                             list(self.writable), [*self.watched, *other.watched], list(self.roots),
+                             list(self.warnings))
 
 
 def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
@@ -45,19 +78,65 @@ def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
     result = GitProtection()
     names = tuple(protected)
     git_names = [n[len(".git/"):] for n in names if n.startswith(".git/")]
-    for root in roots:
+    for root in (Path(os.path.realpath(r)) for r in roots):
         dot_git = _find_dot_git(root)
         if git_names and dot_git is not None:
-            if dot_git not in result.pins:
+            result.roots.append(root)
+            if dot_git.is_file():
+                result.add_read_only(dot_git)  # a rewritten `gitdir:` line would send git elsewhere
+            elif dot_git not in result.pins:
                 result.pins.append(dot_git)
-            for git_dir in _git_dirs(dot_git):
+            git_dirs = _git_dirs(dot_git, root, result.warnings)
+            for git_dir in git_dirs:
                 if not _inside(git_dir, root) and git_dir not in result.writable:
                     result.writable.append(git_dir)
                 _protect_git_dir(git_dir, git_names, result)
+            if git_dirs:
+                _protect_hooks_path(root, git_dirs[0], result)
         for name in names:
             if not name.startswith(".git/"):
                 result.add_read_only(root / name)
     return result
+
+
+def protect_new(roots: Iterable[Path], protected: Iterable[str], known: GitProtection) -> GitProtection:
+    """Protection for repositories created under `roots` since `known` was made: read-only parts only.
+
+    Only a real `.git` directory inside the root counts (a symlink or a `.git` file is not followed:
+    a command wrote it), and nothing becomes writable.
+    """
+    names = [n[len(".git/"):] for n in protected if n.startswith(".git/")]
+    result = GitProtection()
+    if not names:
+        return result
+    for root in roots:
+        if root in known.roots:
+            continue
+        dot_git = root / ".git"
+        try:
+            if not dot_git.is_dir() or dot_git.is_symlink():
+                continue
+        except OSError:
+            continue
+        result.pins.append(dot_git)
+        _protect_git_dir(dot_git, names, result)
+    return result
+
+
+def remove_redirects(watched: Iterable[Path]) -> list[Path]:
+    """Delete each watched `commondir`/`config.worktree` that a command created; what was removed."""
+    removed: list[Path] = []
+    for path in watched:
+        if not os.path.lexists(path):
+            continue
+        with contextlib.suppress(OSError):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+        if not os.path.lexists(path):
+            removed.append(path)
+    return removed
 
 
 def _protect_git_dir(git_dir: Path, names: list[str], result: GitProtection) -> None:
@@ -66,15 +145,46 @@ def _protect_git_dir(git_dir: Path, names: list[str], result: GitProtection) -> 
         # Git would run hooks from a directory a command creates; make it now, empty, to bind it.
         with contextlib.suppress(OSError):
             (git_dir / "hooks").mkdir()
-    for name in (*names, *EXTRA_CONTROL):
-        result.add_read_only(git_dir / name)
+    _protect_one(git_dir, names, result)
     modules = git_dir / "modules"
     if modules.is_dir():  # submodules' git directories: .git/modules/<name>[/modules/...]
         for dirpath, dirnames, filenames in os.walk(modules):
             if "HEAD" in filenames:
-                for name in (*names, *EXTRA_CONTROL):
-                    result.add_read_only(Path(dirpath) / name)
+                _protect_one(Path(dirpath), names, result)
                 dirnames[:] = [d for d in dirnames if d == "modules"]
+
+
+def _protect_one(git_dir: Path, names: list[str], result: GitProtection) -> None:
+    for name in (*names, *EXTRA_CONTROL):
+        result.add_read_only(git_dir / name)
+    for name in REDIRECTS:
+        path = git_dir / name
+        if not os.path.lexists(path) and path not in result.watched:
+            result.watched.append(path)
+
+
+def _protect_hooks_path(root: Path, git_dir: Path, result: GitProtection) -> None:
+    """Bind the `core.hooksPath` directory read-only (made first if missing, as `hooks` is).
+
+    Git is pointed at the git dir found above (no discovery, no `.git` file read again); `git config`
+    runs no hooks, and `core.fsmonitor=false` keeps it from starting a monitor.
+    """
+    try:
+        done = subprocess.run(
+            ["git", f"--git-dir={git_dir}", f"--work-tree={root}", "-c", "core.fsmonitor=false",
+             "config", "--get", "core.hooksPath"],
+            cwd=root, capture_output=True, text=True, timeout=_GIT_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL,
+            env={k: v for k, v in os.environ.items() if not k.startswith("GIT_")})
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    value = done.stdout.strip()
+    if done.returncode != 0 or not value:
+        return
+    path = Path(os.path.realpath(root / os.path.expanduser(value)))
+    if _inside(path, root) and not path.exists():
+        with contextlib.suppress(OSError):
+            path.mkdir(parents=True)
+    result.add_read_only(path)
 
 
 def _find_dot_git(root: Path) -> Path | None:
@@ -82,26 +192,60 @@ def _find_dot_git(root: Path) -> Path | None:
     return dot_git if dot_git.is_dir() or dot_git.is_file() else None
 
 
-def _git_dirs(dot_git: Path) -> list[Path]:
+def _read(path: Path, warnings: list[str]) -> str | None:
+    """A small regular file's text, or None (with a warning when it is something else or too big)."""
+    try:
+        data = read_regular(path, _LIMIT)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        warnings.append(f"sandbox: {path} is not a regular file ({exc.strerror or exc}); its git dirs "
+                        "are not made writable")
+        return None
+    if len(data) > _LIMIT:
+        warnings.append(f"sandbox: {path} is larger than {_LIMIT} bytes; its git dirs are not made writable")
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _git_dirs(dot_git: Path, root: Path, warnings: list[str]) -> list[Path]:
     """The git directory `.git` stands for and, for a linked worktree, the common one."""
     if dot_git.is_dir():
-        return [Path(os.path.realpath(dot_git))]
-    try:
-        first = dot_git.read_text(encoding="utf-8", errors="replace").splitlines()[0]
-    except (OSError, IndexError):
+        if dot_git.is_symlink():  # `ln -s / .git`: follow only to a real repository beside nothing
+            real = Path(os.path.realpath(dot_git))
+            return [real] if _acceptable(real, root) and (real / "HEAD").is_file() else []
+        return [dot_git.resolve()]
+    text = _read(dot_git, warnings)
+    if text is None or not text.startswith("gitdir:"):
         return []
-    if not first.startswith("gitdir:"):
+    git_dir = Path(os.path.realpath(dot_git.parent / text.splitlines()[0][len("gitdir:"):].strip()))
+    if not _acceptable(git_dir, root) or not (git_dir / "HEAD").is_file():
         return []
-    git_dir = Path(os.path.realpath(dot_git.parent / first[len("gitdir:"):].strip()))
-    dirs = [git_dir] if git_dir.is_dir() else []
-    try:
-        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except OSError:
-        return dirs
-    common_dir = Path(os.path.realpath(git_dir / common))
-    if common_dir.is_dir() and common_dir not in dirs:
-        dirs.append(common_dir)
-    return dirs
+    if git_dir.parent.name == "worktrees":
+        back = _read(git_dir / "gitdir", warnings)
+        if back is None or Path(os.path.realpath(back.strip())) != Path(os.path.realpath(dot_git)):
+            return []
+        common = git_dir.parent.parent
+        named = _read(git_dir / "commondir", warnings)  # git reads it too (hooksPath below): regular only
+        if named is None or Path(os.path.realpath(git_dir / named.strip())) != common:
+            return []
+        if not _acceptable(common, root) or not (common / "HEAD").is_file():
+            return []
+        return [git_dir, common]
+    if "modules" in git_dir.parts[:-1]:
+        config = _read(git_dir / "config", warnings) or ""
+        match = re.search(r"^\s*worktree\s*=\s*(.+?)\s*$", config, re.MULTILINE)
+        if match is None or Path(os.path.realpath(git_dir / match.group(1))) != Path(os.path.realpath(root)):
+            return []
+        return [git_dir]
+    return []
+
+
+def _acceptable(git_dir: Path, root: Path) -> bool:
+    """Not `/`, not the home directory, not the workspace or one of its ancestors."""
+    home = Path(os.path.realpath(os.path.expanduser("~")))
+    real_root = Path(os.path.realpath(root))
+    return git_dir.is_dir() and git_dir != Path("/") and git_dir != home and not _inside(real_root, git_dir)
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -40,10 +40,17 @@ class LinuxPlan:
     writable: list[Path]
 
 
-def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces: bool) -> LinuxPlan:
-    """Launcher arguments for `policy`; `namespaces` says whether user namespaces may be used."""
+def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces: bool,
+                  protection: GitProtection | None = None) -> LinuxPlan:
+    """Launcher arguments for `policy`; `namespaces` says whether user namespaces may be used.
+
+    `protection` is the sandbox's, resolved when it opened (gitdirs.py); None resolves it now.
+    """
     rights = write_rights(support.landlock_abi)
-    protection = protect(policy.work_roots(), policy.protected) if namespaces else GitProtection()
+    if not namespaces:
+        protection = GitProtection()
+    elif protection is None:
+        protection = protect(policy.work_roots(), policy.protected)
     writable = [*policy.writable_roots(), *protection.writable]
     args: list[str] = []
     network_off = not policy.network
@@ -76,13 +83,15 @@ def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces:
     return LinuxPlan(args, protection, writable)
 
 
-def bwrap_argv(policy: SandboxPolicy, bwrap: str, argv: list[str]) -> list[str]:
+def bwrap_argv(policy: SandboxPolicy, bwrap: str, argv: list[str],
+               protection: GitProtection | None = None) -> list[str]:
     """bubblewrap: the whole tree read-only, writable roots bound back writable, git parts read-only.
 
     Used only where Landlock is missing. `lo` is always up in bubblewrap's network namespace, so
     with the network off the command still reaches servers it starts itself (never the host's).
     """
-    protection = protect(policy.work_roots(), policy.protected)
+    if protection is None:
+        protection = protect(policy.work_roots(), policy.protected)
     out = [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev"]
     for root in [*policy.writable_roots(), *protection.writable]:
         out += ["--bind", str(root), str(root)]

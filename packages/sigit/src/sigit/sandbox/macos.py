@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .gitdirs import protect
+from .gitdirs import GitProtection, protect
 from .policy import DEVICE_DIRS, DEVICE_FILES, SandboxPolicy
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 
 
-def seatbelt_profile(policy: SandboxPolicy) -> tuple[str, dict[str, str]]:
+def seatbelt_profile(policy: SandboxPolicy, protection: GitProtection | None = None) -> tuple[str, dict[str, str]]:
     """The profile text and its parameters (name -> path)."""
     params: dict[str, str] = {}
 
@@ -27,7 +27,8 @@ def seatbelt_profile(policy: SandboxPolicy) -> tuple[str, dict[str, str]]:
         params[name] = str(path)
         return f'(param "{name}")'
 
-    protection = protect(policy.work_roots(), policy.protected)
+    if protection is None:
+        protection = protect(policy.work_roots(), policy.protected)
     writable = [f"(subpath {param('W', r)})" for r in [*policy.writable_roots(), *protection.writable]]
     writable += [f"(literal {param('D', d)})" for d in DEVICE_FILES]
     writable += [f"(subpath {param('D', d)})" for d in DEVICE_DIRS]
@@ -52,9 +53,10 @@ def seatbelt_profile(policy: SandboxPolicy) -> tuple[str, dict[str, str]]:
     return "\n".join(lines) + "\n", params
 
 
-def seatbelt_argv(policy: SandboxPolicy, argv: list[str], sandbox_exec: str = SANDBOX_EXEC) -> list[str]:
+def seatbelt_argv(policy: SandboxPolicy, argv: list[str], sandbox_exec: str = SANDBOX_EXEC,
+                  protection: GitProtection | None = None) -> list[str]:
     """`sandbox-exec -p PROFILE -D NAME=PATH ... -- ARGV`."""
-    profile, params = seatbelt_profile(policy)
+    profile, params = seatbelt_profile(policy, protection)
     out = [sandbox_exec, "-p", profile]
     for name, value in params.items():
         out += ["-D", f"{name}={value}"]

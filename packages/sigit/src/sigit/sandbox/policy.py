@@ -16,8 +16,8 @@ Settings (all optional):
 Writable in `workspace-write`: the workspace, `writable_dirs` and `--add-dir` directories, the build
 caches below, a private temp dir (TMPDIR points at it), and a few devices (/dev/null, ttys, /dev/shm).
 Writable in `read-only`: the private temp dir and the devices only. Inside writable roots,
-`.git/hooks` and `.git/config` stay read-only, so a command cannot plant code that git would run
-later outside the sandbox.
+`.git/hooks` and `.git/config` (and what else redirects git: gitdirs.py) stay read-only, so a command
+cannot plant code that git would run later outside the sandbox.
 
 The caches are a trade-off: builds need them, and a command can also leave files there that a later
 build outside the sandbox uses. Set `cache_dirs = []` to close that door.
@@ -66,8 +66,10 @@ DEFAULT_PROTECTED: tuple[str, ...] = (".git/hooks", ".git/config")
 # Hidden from the command (an empty directory or /dev/null mounted over them): unix sockets of
 # services that would run code for it outside the sandbox. Landlock does not cover connecting to a
 # socket by path, so `systemd-run --user ...` through the session's systemd or bus in
-# /run/user/UID, or `docker run -v /:/host ...` through docker.sock, would otherwise escape.
-# `{uid}` is the user's id. Paths that hold a writable root are never hidden.
+# /run/user/UID, `docker run -v /:/host ...` through docker.sock, or `tmux new-window CMD` through
+# the tmux server would otherwise escape. `{uid}` is the user's id; the directory of `$TMUX`'s socket
+# is hidden too. Paths that hold a writable root are never hidden. Other sockets reached by path stay
+# reachable.
 DEFAULT_MASKED: tuple[str, ...] = (
     "/run/user/{uid}",
     "/run/docker.sock",
@@ -75,7 +77,12 @@ DEFAULT_MASKED: tuple[str, ...] = (
     "/run/podman/podman.sock",
     "/run/containerd/containerd.sock",
     "/run/snapd.socket",
+    "/tmp/tmux-{uid}",
+    "/tmp/.X11-unix",
+    "/run/screen",
 )
+# For root only (others cannot use them to run code): systemd's private socket and the system bus.
+ROOT_MASKED: tuple[str, ...] = ("/run/systemd/private", "/run/dbus/system_bus_socket")
 
 _KEYS = {"mode", "network", "loopback", "writable_dirs", "cache_dirs"}
 
@@ -150,9 +157,16 @@ class SandboxPolicy:
         if self.mode == "off":
             return ()
         roots = self.writable_roots()
+        uid = getattr(os, "getuid", lambda: 0)()
         found: list[Path] = []
-        for raw in self.masked:
-            path = Path(os.path.realpath(raw.format(uid=getattr(os, "getuid", lambda: 0)())))
+        extra: list[str] = []
+        if self.masked == DEFAULT_MASKED:
+            extra += ROOT_MASKED if uid == 0 else ()
+            tmux = os.environ.get("TMUX", "").split(",")[0]
+            if tmux.startswith("/"):
+                extra.append(os.path.dirname(tmux))
+        for raw in (*self.masked, *extra):
+            path = Path(os.path.realpath(raw.format(uid=uid)))
             if not os.path.lexists(path):
                 continue
             if any(path == r or path in r.parents or r in path.parents for r in roots):

@@ -5,6 +5,7 @@
     cmd = sandbox.wrap(["sh", "-c", command], env)
     proc = await asyncio.create_subprocess_exec(*cmd.argv, env=cmd.env, ...)
     note = sandbox.explain(returncode, output)   # "blocked by the sandbox: ..." or None
+    removed = sandbox.after_command()       # "the sandbox removed .git/commondir ..." or None
     sandbox.close()                         # removes the temp dir
 
 Linux: Landlock (+ user/mount/network namespaces where allowed), else bubblewrap, else off with a
@@ -23,10 +24,17 @@ from pathlib import Path
 from typing import Literal
 
 from .denials import explain_denial
+from .gitdirs import GitProtection, protect, protect_new, remove_redirects
 from .linux import bwrap_argv, landlock_plan
 from .macos import seatbelt_argv
 from .policy import SandboxMode, SandboxPolicy
 from .support import INTERPRETER, SandboxSupport, detect_support, launcher_argv
+
+# Dropped from a confined command's environment: each names a socket that runs code or acts for the
+# user outside the sandbox (a terminal multiplexer's server, the X or Wayland display, the session
+# bus; the ssh agent signs as the user, so a command could log in anywhere the user can).
+DROPPED_ENV = ("TMUX", "TMUX_PANE", "STY", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
+               "SSH_AUTH_SOCK")
 
 Mechanism = Literal["landlock", "bubblewrap", "seatbelt", "none"]
 
@@ -70,6 +78,11 @@ def decide(policy: SandboxPolicy, support: SandboxSupport) -> Enforcement:
         if not userns:
             warnings.append(f"sandbox: .git/hooks and .git/config stay writable and service sockets "
                             f"(/run/user/UID, docker.sock) reachable: user namespaces are unavailable ({userns_why})")
+        if support.landlock_abi < 3 and policy.mode != "off":
+            note = (" (user namespaces exist here, but the sandbox does not use them for this)" if userns else "")
+            warnings.append(f"sandbox: Landlock ABI {support.landlock_abi} cannot refuse truncation (needs ABI 3, "
+                            f"kernel 6.2): a command can empty any file you can write, outside the workspace "
+                            f"too{note}")
         net = False
         if wants_net_off:
             if userns or support.landlock_network:
@@ -112,6 +125,9 @@ class Sandbox:
             self._owned_temp = None
             self._remove_temp = None
         self.policy = policy
+        # Resolved once: the files it follows are writable by the commands (see gitdirs.py).
+        self._protection = protect(policy.work_roots(), policy.protected) if self.active else GitProtection()
+        self._watched = list(self._protection.watched)
 
     @property
     def active(self) -> bool:
@@ -124,7 +140,7 @@ class Sandbox:
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        return self.enforcement.warnings
+        return (*self.enforcement.warnings, *self._protection.warnings)
 
     def describe(self) -> str:
         """For a status bar or `/status`: `workspace-write, network off`, or why it is off."""
@@ -139,16 +155,47 @@ class Sandbox:
             return SandboxedCommand(command, environ)
         temp = str(self.policy.temp_dir)
         environ.update(TMPDIR=temp, TMP=temp, TEMP=temp)
+        for name in DROPPED_ENV:
+            environ.pop(name, None)
+        protection = self._current_protection()
         mechanism = self.enforcement.mechanism
         if mechanism == "landlock":
             assert self.support is not None
-            plan = landlock_plan(self.policy, self.support, namespaces=self.enforcement.namespaces)
+            plan = landlock_plan(self.policy, self.support, namespaces=self.enforcement.namespaces,
+                                 protection=protection)
             return SandboxedCommand(launcher_argv(plan.args, command), environ)
         if mechanism == "bubblewrap":
             assert self.support is not None and self.support.bwrap is not None
-            return SandboxedCommand(bwrap_argv(self.policy, self.support.bwrap, command), environ)
+            return SandboxedCommand(bwrap_argv(self.policy, self.support.bwrap, command, protection), environ)
         assert self.support is not None and self.support.sandbox_exec is not None
-        return SandboxedCommand(seatbelt_argv(self.policy, command, self.support.sandbox_exec), environ)
+        return SandboxedCommand(seatbelt_argv(self.policy, command, self.support.sandbox_exec, protection),
+                                environ)
+
+    def _current_protection(self) -> GitProtection:
+        """The protection resolved at open, plus repositories commands have created since."""
+        new = protect_new(self.policy.work_roots(), self.policy.protected, self._protection)
+        for git_dir in new.watched:
+            if git_dir not in self._watched:
+                self._watched.append(git_dir)
+        return self._protection.merged(new)
+
+    def after_command(self) -> str | None:
+        """Remove a `commondir`/`config.worktree` a command created in a protected git dir; say so.
+
+        Call it when a command has ended (blocking: a few stats; run it off the event loop).
+        """
+        if not self.active or not self._watched:
+            return None
+        removed = remove_redirects(self._watched)
+        if not removed:
+            return None
+        shown = ", ".join(self._shown(p) for p in removed)
+        return (f"the sandbox removed {shown} that the command created: it would redirect git's hooks "
+                "and config")
+
+    def _shown(self, path: Path) -> str:
+        workspace = Path(self.policy.workspace).resolve()
+        return str(path.relative_to(workspace)) if path.is_relative_to(workspace) else str(path)
 
     def explain(self, returncode: int, output: str) -> str | None:
         """The plain sentence for a sandbox denial in a failed command's output, or None."""

@@ -51,10 +51,11 @@ async def command_result(
 ) -> ToolOutput:
     """run_command's reply: `Exit code N:` and the output (or why it was stopped), plus the attribution note."""
     body = output if output.strip() else "(no output)"
+    removed = await sandbox_after_command(ctx)  # before siGit's own git runs for the trailer
     if stopped:
-        text = f"Command {stopped}; it and its child processes were killed. Output so far:\n{body}"
+        text = f"Command {stopped}; it and its child processes were killed. Output so far:\n{body}{removed}"
         return ToolOutput(text, is_error=True, title=title, locations=[cwd])
-    text = f"Exit code {code}:\n{body}"
+    text = f"Exit code {code}:\n{body}{removed}"
     if ctx.attribution:
         note = await add_trailer_if_new_commit(
             cwd, watch.before, watch.started_at, ctx.attribution, ctx.sandbox)
@@ -64,6 +65,13 @@ async def command_result(
     if denial is not None:
         text += f"\n\n{denial.sentence}. Retrying, with sudo, chmod or otherwise, will not get past the sandbox."
     return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd], sandbox_denial=denial)
+
+
+async def sandbox_after_command(ctx: ToolContext) -> str:
+    """The sandbox's check of what a finished command left in git dirs: "\n\n<what it removed>." or ""."""
+    sandbox = ctx.sandbox
+    note = await asyncio.to_thread(sandbox.after_command) if sandbox is not None else None
+    return f"\n\n{note}." if note else ""
 
 
 def sandbox_denial(code: int | None, output: str, ctx: ToolContext) -> Denial | None:
@@ -162,6 +170,8 @@ async def command_output(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:
     state = "still running" if poll.running else f"finished with exit code {poll.exit_code}"
     body = poll.output if poll.output else "(no new output)"
     text = f"Task {args.task_id} {state}. New output:\n{body}"
+    if not poll.running:
+        text += await sandbox_after_command(ctx)
     denial = sandbox_denial(poll.exit_code, poll.output, ctx)
     if denial is not None:  # told, never rerun: a background command has no one waiting on it
         text += f"\n\n{denial.sentence}."
@@ -181,6 +191,7 @@ async def kill_command(args: TaskIdArgs, ctx: ToolContext) -> ToolOutput:
         else (f"Task {args.task_id} had already finished (exit code {poll.exit_code}).")
     )
     tail = f" Last output:\n{poll.output}" if poll.output else ""
+    tail += await sandbox_after_command(ctx)
     return ToolOutput(head + tail, title=f"kill {args.task_id}")
 
 
