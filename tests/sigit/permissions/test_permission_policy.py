@@ -255,6 +255,16 @@ def test_deny_rules_see_through_paths_backslashes_wrappers_and_flag_spellings(tm
         assert policy.decide(call(policy, "run_command", cmd(line))).kind == "deny", line
 
 
+@pytest.mark.parametrize("mode", ["bypass", "default"])
+def test_a_line_continuation_inside_the_command_word_does_not_get_past_a_deny_rule(
+    tmp_path: Path, mode: str
+) -> None:
+    policy = make_policy(tmp_path, deny=["run_command(rm*)", "run_command(git push*)"], mode=mode)
+    for line in ("r\\\nm -rf build", "echo ok; r\\\nm -rf build", "g\\\nit -C . pu\\\nsh"):
+        decision = policy.decide(call(policy, "run_command", cmd(line)))
+        assert decision.kind == "deny", line
+
+
 def test_headless_allow_and_deny_tool_flags(tmp_path: Path) -> None:
     policy = make_policy(tmp_path, default="allow")
     policy.add_session_rule("create_file")

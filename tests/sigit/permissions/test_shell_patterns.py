@@ -105,6 +105,21 @@ def test_deny_git_force_push_in_every_spelling() -> None:
     assert not any(deny.denies(c) for c in parse_line("git push origin").commands)
 
 
+@pytest.mark.parametrize("line", [
+    "git -C . push", "git -c a=b push origin", "git --no-pager push", "git -P push",
+    "git --git-dir=.git --work-tree=. push", "git --git-dir .git push", "git -C sub -c x=y --no-pager push -f",
+    "sudo git -C /repo push",
+])
+def test_deny_sees_git_subcommands_past_global_options(line: str) -> None:
+    deny = pattern("git push*")
+    assert any(deny.denies(c) for c in parse_line(line).commands), line
+
+
+@pytest.mark.parametrize("line", ["git -C push status", "git -c push=1 status", "git --no-pager log push"])
+def test_git_global_option_values_are_not_taken_for_the_subcommand(line: str) -> None:
+    assert not any(pattern("git push*").denies(c) for c in parse_line(line).commands), line
+
+
 @pytest.mark.parametrize(
     ("line", "runs_code"),
     [

@@ -12,8 +12,9 @@ this module parses a line with tree-sitter's bash grammar instead and reports, f
   expansion, `eval`, arithmetic, ...). The policy asks for such a line instead of allowing it.
 
 Each command also carries `inner`: the commands it runs from its arguments (`sudo rm`, `env X=1 rm`,
-`xargs rm`, `find -exec rm`, `sh -c "rm ..."`), for deny rules. Imports nothing from sigit but its
-sibling `shell_programs`.
+`xargs rm`, `find -exec rm`, `sh -c "rm ..."`), for deny rules. Line continuations are removed first,
+as bash removes them (`shell_continuations`). Imports nothing from sigit but its siblings
+`shell_programs` and `shell_continuations`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
+from sigit.permissions.shell_continuations import join_continuations
 from sigit.permissions.shell_programs import (
     NAME_TAKING,
     OPAQUE_PROGRAMS,
@@ -153,7 +155,8 @@ def _ascii_shadow(source: bytes) -> bytes:
 
 
 def _parse(line: str, inner_depth: int) -> ShellLine:
-    source = line.encode("utf-8", "surrogateescape")
+    # the grammar reads the text bash's lexer reads: `r\<newline>m` is the word `rm`
+    source = join_continuations(line).encode("utf-8", "surrogateescape")
     with _PARSER_LOCK:
         tree = _PARSER.parse(_ascii_shadow(source))
     walker = _Walker(source, inner_depth)

@@ -18,6 +18,7 @@ __all__ = [
     "WRAPPERS",
     "WrapperSpec",
     "find_exec_spans",
+    "git_subcommand_index",
     "is_risky_assignment",
     "shell_script_index",
     "unwrap",
@@ -228,3 +229,20 @@ def shell_script_index(words: Sequence[str]) -> int | None:
             continue
         break
     return i if has_c and i < len(words) else None
+
+
+# git's global options that take the next word as their value (`git -C DIR push`).
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+                                "--super-prefix", "--attr-source", "--exec-path"})
+
+
+def git_subcommand_index(words: Sequence[str]) -> int:
+    """Where git's subcommand is in `git [global options] SUBCOMMAND ...` (len(words) if none).
+
+    Every option before the subcommand is a global one (`-C DIR`, `-c K=V`, `--no-pager`, `-P`,
+    `--git-dir=..`): git refuses any other, so skipping them all never skips a subcommand.
+    """
+    index = 1
+    while index < len(words) and words[index].startswith("-") and words[index] != "-":
+        index += 2 if words[index] in _GIT_VALUE_OPTIONS else 1
+    return min(index, len(words))
