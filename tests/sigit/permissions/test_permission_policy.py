@@ -344,3 +344,14 @@ def test_a_redirection_into_the_working_directory_is_an_edit_accept_edits_allows
     assert edits.decide(call(edits, "run_command", {"command": "echo hi > link"})).kind == "ask"
     # commands no rule allows still ask, whatever they write
     assert edits.decide(call(edits, "run_command", {"command": "touch a > out.txt"})).kind == "ask"
+
+
+def test_a_brace_expanded_redirection_target_is_not_taken_for_a_file_in_the_working_directory(
+    tmp_path: Path
+) -> None:
+    edits = make_policy(tmp_path, allow=["run_command(echo*)"], mode="accept-edits")
+    for line in ("echo pwned > {/root/.bashrc,}", "echo pwned >> {../../etc/x,}", "echo x > {..,}/y",
+                 "echo x > ./{a,b}"):
+        assert edits.decide(call(edits, "run_command", {"command": line})).kind == "ask", line
+    # quoted braces are plain characters of a file name
+    assert edits.decide(call(edits, "run_command", {"command": "echo x > '{a,}'"})).kind == "allow"

@@ -122,6 +122,10 @@ CASES = [
     Case('echo "$(echo "it\'s")"; r\\\nm x', [("echo", "$(echo \"it's\")"), ("echo", "it's"), ("rm", "x")]),
     Case("echo 'a\\\nb' $'c\\\nd' # e\\\nls", [("echo", "a\\\nb", "c\\\nd"), ("ls",)]),
     Case("cat <<'E'\nr\\\nm\nE\nr\\\nm", [("cat",), ("rm",)]),
+    # brace expansion acts on the whole word, which the grammar reads as pieces
+    Case("echo x > {/root/.bashrc,}", [("echo", "x")], writes=("{/root/.bashrc,}",), opaque=True),
+    Case("echo x > {..,}/y", [("echo", "x")], writes=("{..,}/y",), opaque=True),
+    Case("echo x > '{a,}'", [("echo", "x")], writes=("{a,}",)),
     Case("git status # note\n\\rm -rf /", [("git", "status"), ("rm", "-rf", "/")], opaque=True),
 ]
 
