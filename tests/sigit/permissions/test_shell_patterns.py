@@ -85,6 +85,14 @@ def test_patterns_that_are_not_one_simple_command_match_nothing(rule: str) -> No
         "xargs rm -rf",
         "bash -c 'cd / && rm -rf *'",
         "sh -c \"sudo rm -rf ~\"",
+        "busybox rm -rf /",
+        "ionice -c 3 rm -rf /",
+        "chroot / rm -rf /",
+        "flock /tmp/lock rm -rf /",
+        "flock -w 5 /tmp/lock rm -rf /",
+        "strace -f -o log rm -rf /",
+        "unbuffer rm -rf /",
+        "taskset -c 0 rm -rf /",
     ],
 )
 def test_deny_sees_every_spelling(line: str) -> None:

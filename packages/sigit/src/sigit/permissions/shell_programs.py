@@ -94,6 +94,21 @@ WRAPPERS: dict[str, WrapperSpec] = {
     "stdbuf": WrapperSpec(short_with_arg="ioe", long_with_arg=frozenset({"input", "output", "error"})),
     "setsid": WrapperSpec(short_flags="cfw", long_flags=frozenset({"ctty", "fork", "wait"})),
     "coproc": WrapperSpec(),
+    "busybox": WrapperSpec(),  # `busybox rm -rf x`: the applet is the command
+    "ionice": WrapperSpec(short_with_arg="cnpPu", short_flags="t",
+                          long_with_arg=frozenset({"class", "classdata", "pid", "pgid", "uid"}),
+                          long_flags=frozenset({"ignore"})),
+    "chroot": WrapperSpec(long_with_arg=frozenset({"userspec", "groups"}), long_flags=frozenset({"skip-chdir"}),
+                          operands=1),
+    "flock": WrapperSpec(short_with_arg="wE", short_flags="sexunoFv",
+                         long_with_arg=frozenset({"timeout", "conflict-exit-code"}),
+                         long_flags=frozenset({"shared", "exclusive", "unlock", "nonblock", "close", "no-fork",
+                                               "verbose"}),
+                         operands=1, opaque_options=frozenset({"-c", "--command"})),
+    "strace": WrapperSpec(short_with_arg="abeEIoOpPsSuXU", short_flags="cCdDfFhikqrtTvVwxyYzZn"),
+    "ltrace": WrapperSpec(short_with_arg="aeAElnoOpsuwx", short_flags="bcCdfhiLrStTV"),
+    "unbuffer": WrapperSpec(short_flags="p"),
+    "taskset": WrapperSpec(short_flags="acp", long_flags=frozenset({"all-tasks", "cpu-list", "pid"}), operands=1),
 }
 
 # Builtins that run or evaluate text they are given in ways a rule cannot see.
