@@ -52,6 +52,20 @@ async def test_malformed_lines_get_errors_and_the_server_keeps_serving(
     assert code == 0
 
 
+async def test_a_deeply_nested_line_is_a_parse_error_and_the_server_keeps_serving(
+    tmp_path: Path, config_dir: Path
+) -> None:
+    replies, code = await _exchange(tmp_path, config_dir, [
+        b"[" * 200_000 + b"\n",
+        b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}\n',
+    ], 2)
+    nested, init = replies
+    assert nested["id"] is None and nested["error"]["code"] == -32700
+    assert "nested too deeply" in nested["error"]["data"]["details"]
+    assert init["id"] == 1 and init["result"]["agentInfo"]["name"] == "sigit"
+    assert code == 0
+
+
 async def test_invalid_params_are_reported_as_such(tmp_path: Path, config_dir: Path) -> None:
     replies, code = await _exchange(tmp_path, config_dir, [
         b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": 5}}\n',

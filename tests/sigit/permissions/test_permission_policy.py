@@ -255,6 +255,16 @@ def test_deny_rules_see_through_paths_backslashes_wrappers_and_flag_spellings(tm
         assert policy.decide(call(policy, "run_command", cmd(line))).kind == "deny", line
 
 
+@pytest.mark.parametrize("mode", ["bypass", "default"])
+def test_a_line_continuation_inside_the_command_word_does_not_get_past_a_deny_rule(
+    tmp_path: Path, mode: str
+) -> None:
+    policy = make_policy(tmp_path, deny=["run_command(rm*)", "run_command(git push*)"], mode=mode)
+    for line in ("r\\\nm -rf build", "echo ok; r\\\nm -rf build", "g\\\nit -C . pu\\\nsh"):
+        decision = policy.decide(call(policy, "run_command", cmd(line)))
+        assert decision.kind == "deny", line
+
+
 def test_headless_allow_and_deny_tool_flags(tmp_path: Path) -> None:
     policy = make_policy(tmp_path, default="allow")
     policy.add_session_rule("create_file")
@@ -334,3 +344,14 @@ def test_a_redirection_into_the_working_directory_is_an_edit_accept_edits_allows
     assert edits.decide(call(edits, "run_command", {"command": "echo hi > link"})).kind == "ask"
     # commands no rule allows still ask, whatever they write
     assert edits.decide(call(edits, "run_command", {"command": "touch a > out.txt"})).kind == "ask"
+
+
+def test_a_brace_expanded_redirection_target_is_not_taken_for_a_file_in_the_working_directory(
+    tmp_path: Path
+) -> None:
+    edits = make_policy(tmp_path, allow=["run_command(echo*)"], mode="accept-edits")
+    for line in ("echo pwned > {/root/.bashrc,}", "echo pwned >> {../../etc/x,}", "echo x > {..,}/y",
+                 "echo x > ./{a,b}"):
+        assert edits.decide(call(edits, "run_command", {"command": line})).kind == "ask", line
+    # quoted braces are plain characters of a file name
+    assert edits.decide(call(edits, "run_command", {"command": "echo x > '{a,}'"})).kind == "allow"

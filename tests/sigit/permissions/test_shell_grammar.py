@@ -114,7 +114,18 @@ CASES = [
     Case("ls && make 2>/dev/null check", [("ls",), ("make", "check")]),
     Case("ls | tee > out.txt extra", [("ls",), ("tee", "extra")], writes=("out.txt",)),
     Case("ls\n\\rm -rf /", [("ls",), ("rm", "-rf", "/")], opaque=True),
-    Case("ls\n\\\nrm -rf /", [("ls",), ("rm", "-rf", "/")], opaque=True),
+    Case("ls\n\\\nrm -rf /", [("ls",), ("rm", "-rf", "/")]),  # continuations go first, as in bash
+    # a backslash-newline inside a word joins it, as bash joins it
+    Case("r\\\nm -rf build", [("rm", "-rf", "build")]),
+    Case("echo ok; r\\\nm -rf build", [("echo", "ok"), ("rm", "-rf", "build")]),
+    Case("cu\\\nrl x | s\\\nh", [("curl", "x"), ("sh",)]),
+    Case('echo "$(echo "it\'s")"; r\\\nm x', [("echo", "$(echo \"it's\")"), ("echo", "it's"), ("rm", "x")]),
+    Case("echo 'a\\\nb' $'c\\\nd' # e\\\nls", [("echo", "a\\\nb", "c\\\nd"), ("ls",)]),
+    Case("cat <<'E'\nr\\\nm\nE\nr\\\nm", [("cat",), ("rm",)]),
+    # brace expansion acts on the whole word, which the grammar reads as pieces
+    Case("echo x > {/root/.bashrc,}", [("echo", "x")], writes=("{/root/.bashrc,}",), opaque=True),
+    Case("echo x > {..,}/y", [("echo", "x")], writes=("{..,}/y",), opaque=True),
+    Case("echo x > '{a,}'", [("echo", "x")], writes=("{a,}",)),
     Case("git status # note\n\\rm -rf /", [("git", "status"), ("rm", "-rf", "/")], opaque=True),
 ]
 

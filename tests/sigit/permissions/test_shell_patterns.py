@@ -85,6 +85,14 @@ def test_patterns_that_are_not_one_simple_command_match_nothing(rule: str) -> No
         "xargs rm -rf",
         "bash -c 'cd / && rm -rf *'",
         "sh -c \"sudo rm -rf ~\"",
+        "busybox rm -rf /",
+        "ionice -c 3 rm -rf /",
+        "chroot / rm -rf /",
+        "flock /tmp/lock rm -rf /",
+        "flock -w 5 /tmp/lock rm -rf /",
+        "strace -f -o log rm -rf /",
+        "unbuffer rm -rf /",
+        "taskset -c 0 rm -rf /",
     ],
 )
 def test_deny_sees_every_spelling(line: str) -> None:
@@ -103,6 +111,21 @@ def test_deny_git_force_push_in_every_spelling() -> None:
     for line in ["git push --force", "git push -f origin main", "git push origin --force", "/usr/bin/git push -f"]:
         assert any(deny.denies(c) for c in parse_line(line).commands), line
     assert not any(deny.denies(c) for c in parse_line("git push origin").commands)
+
+
+@pytest.mark.parametrize("line", [
+    "git -C . push", "git -c a=b push origin", "git --no-pager push", "git -P push",
+    "git --git-dir=.git --work-tree=. push", "git --git-dir .git push", "git -C sub -c x=y --no-pager push -f",
+    "sudo git -C /repo push",
+])
+def test_deny_sees_git_subcommands_past_global_options(line: str) -> None:
+    deny = pattern("git push*")
+    assert any(deny.denies(c) for c in parse_line(line).commands), line
+
+
+@pytest.mark.parametrize("line", ["git -C push status", "git -c push=1 status", "git --no-pager log push"])
+def test_git_global_option_values_are_not_taken_for_the_subcommand(line: str) -> None:
+    assert not any(pattern("git push*").denies(c) for c in parse_line(line).commands), line
 
 
 @pytest.mark.parametrize(

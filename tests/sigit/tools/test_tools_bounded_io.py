@@ -155,3 +155,87 @@ async def test_the_editor_is_never_asked_to_read_or_write_a_fifo(tmp_path: Path)
     with pytest.raises(NotRegularFileError, match="FIFO"):
         await fs.write_text(tmp_path / "pipe", "x")
     assert editor.asked == []
+
+
+def test_a_kernel_file_that_says_it_is_regular_is_refused_not_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/proc/kmsg` and tracefs `trace_pipe` report S_IFREG but block on read: stand in with a FIFO
+    that has a writer and no data, whose descriptor claims to be a regular file."""
+    fifo = tmp_path / "kmsg"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    real_fstat = os.fstat
+
+    def fstat_says_regular(fd: int) -> os.stat_result:
+        info = real_fstat(fd)
+        fields = list(info)
+        fields[0] = stat.S_IFREG | 0o400
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(os, "fstat", fstat_says_regular)
+    try:
+        with pytest.raises(NotRegularFileError, match="would wait"):
+            read_regular(fifo, 100)
+    finally:
+        os.close(writer)
+        os.close(reader)
+
+
+def test_atomic_writes_go_through_a_symlink_and_keep_it(tmp_path: Path) -> None:
+    (tmp_path / "real.toml").write_text("old")
+    (tmp_path / "real.toml").chmod(0o640)
+    (tmp_path / "settings.toml").symlink_to("real.toml")
+    write_atomic(tmp_path / "settings.toml", b"new")
+    assert (tmp_path / "settings.toml").is_symlink()
+    assert (tmp_path / "real.toml").read_text() == "new"
+    assert stat.S_IMODE((tmp_path / "real.toml").stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real.toml", "settings.toml"]
+
+
+_WRITE_OVER_THE_SIZE_LIMIT = """
+import asyncio, resource, signal, sys
+from pathlib import Path
+from sigit.tools.base import LocalFileSystem
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+try:
+    asyncio.run(LocalFileSystem().write_text(Path(sys.argv[1]), "y" * 10000))
+except OSError as exc:
+    print(exc.errno)
+"""
+
+
+def test_a_write_that_fails_part_way_leaves_the_old_file_whole(tmp_path: Path) -> None:
+    """As with a full disk: `ulimit -f` makes the write fail after 4 KiB."""
+    import errno
+    import subprocess
+    import sys
+
+    target = tmp_path / "main.py"
+    target.write_text("x" * 1000)
+    done = subprocess.run([sys.executable, "-c", _WRITE_OVER_THE_SIZE_LIMIT, str(target)],
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == str(errno.EFBIG)
+    assert target.read_text() == "x" * 1000
+    assert [p.name for p in tmp_path.iterdir()] == ["main.py"]
+
+
+async def test_file_tools_write_through_symlinks_and_keep_the_mode(tmp_path: Path) -> None:
+    (tmp_path / "real.sh").write_text("old")
+    (tmp_path / "real.sh").chmod(0o750)
+    (tmp_path / "link.sh").symlink_to("real.sh")
+    await LocalFileSystem().write_text(tmp_path / "link.sh", "new")
+    assert (tmp_path / "link.sh").is_symlink() and (tmp_path / "real.sh").read_text() == "new"
+    assert stat.S_IMODE((tmp_path / "real.sh").stat().st_mode) == 0o750
+
+
+async def test_file_tools_write_hard_linked_files_in_place_so_every_name_sees_the_edit(
+    tmp_path: Path
+) -> None:
+    (tmp_path / "a.txt").write_text("old")
+    os.link(tmp_path / "a.txt", tmp_path / "b.txt")
+    await LocalFileSystem().write_text(tmp_path / "a.txt", "new")
+    assert (tmp_path / "b.txt").read_text() == "new"
+    assert (tmp_path / "a.txt").stat().st_ino == (tmp_path / "b.txt").stat().st_ino

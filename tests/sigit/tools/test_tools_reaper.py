@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import uuid
 from pathlib import Path
 
 import pytest
-from sigit.tools import ToolContext, ToolRegistry
-from sigit.tools.processes import ProcessManager
+from sigit.tools import ToolContext, ToolRegistry, reaper
+from sigit.tools.processes import ProcessManager, spawn, wait_exit
 
 
 def _token() -> str:
@@ -144,3 +145,68 @@ async def test_a_detached_descendant_that_exits_on_its_own_leaves_no_zombie(
         await asyncio.sleep(0.01)
     await registry.invoke("run_command", {"command": "true"}, ctx)
     assert _zombie_children() <= zombies
+
+
+async def test_session_end_signals_every_job_before_killing_any(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Jobs that ignore SIGTERM share one grace period: the ACP server gives a session a few seconds
+    to close, not a few seconds a job."""
+    from sigit.tools import processes as processes_module
+
+    sent: list[tuple[int, int]] = []
+    real = processes_module._signal_group
+
+    def recording(pgid: int, sig: int) -> bool:
+        if sig:
+            sent.append((pgid, sig))
+        return real(pgid, sig)
+
+    monkeypatch.setattr(processes_module, "_signal_group", recording)
+    token = _token()
+    manager = ProcessManager()
+    ids = [await manager.start(f"trap '' TERM; sleep {token}", tmp_path) for _ in range(5)]
+    shells = [manager.get(task_id).proc for task_id in ids]  # type: ignore[union-attr]
+    while len(_alive(token)) < 5:
+        await asyncio.sleep(0.01)
+    await manager.kill_all()
+    kinds = [sig for _, sig in sent]
+    assert kinds == [signal.SIGTERM] * 5 + [signal.SIGKILL] * 5
+    assert all(shell.returncode is not None for shell in shells) and _alive(token) == []
+
+
+async def test_a_finished_jobs_pid_given_to_another_sessions_command_does_not_get_it_killed(
+    tmp_path: Path,
+) -> None:
+    token = _token()
+    session_a, session_b = ProcessManager(), ProcessManager()
+    finished = await session_a.start("true", tmp_path)
+    job = session_a.get(finished)
+    assert job is not None
+    await wait_exit(job.proc)
+    running = await session_b.start(f"sleep {token}", tmp_path)
+    other = session_b.get(running)
+    assert other is not None
+    await _started(token)
+    # the kernel hands session B's shell the pid session A's finished shell had
+    job.proc.pid = other.proc.pid
+    await session_a.poll(finished)
+    await session_a.kill_all()
+    assert other.running and _alive(token) != []
+    await session_b.kill_all()
+    assert _alive(token) == []
+
+
+async def test_a_sweep_cut_short_is_done_by_the_next_one(tmp_path: Path) -> None:
+    token = _token()
+    shell = await spawn(f"setsid sleep {token} > /dev/null 2>&1 &", tmp_path)
+    await wait_exit(shell)
+    await _started(token)
+    sweep = asyncio.ensure_future(reaper.end_command(shell))
+    await asyncio.sleep(0)  # now scanning /proc
+    sweep.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await sweep
+    assert _alive(token) != []
+    await reaper.end_command(shell)
+    assert _alive(token) == []

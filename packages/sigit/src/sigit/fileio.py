@@ -5,10 +5,10 @@ the reader until someone writes, and a path checked a moment ago may have been s
 `read_regular` opens without blocking, asks the open descriptor (not the path) what it is, and never
 reads more than its limit plus one byte, so the caller can tell "exactly the limit" from "more".
 
-`write_atomic` is the one way siGit replaces a file it owns (sessions, settings): a temporary file in
-the same directory, fsynced, renamed over the target, then the directory fsynced, keeping the old
-file's permission bits, so a crash leaves either the old or the new content and a private file
-stays private.
+`write_atomic` is the one way siGit replaces a file (sessions, settings, file tools): a temporary
+file in the same directory, fsynced, renamed over the target, then the directory fsynced, keeping
+the old file's permission bits and owner, so a crash or a full disk leaves either the old or the new
+content and a private file stays private.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 MAX_TEXT_BYTES = 8 * 1024 * 1024
@@ -70,7 +70,9 @@ def read_regular(path: Path, limit: int) -> bytes:
 
     The file is opened non-blocking (a FIFO opens at once instead of waiting for a writer) and the
     open descriptor is checked, so a path swapped for a FIFO or device after a check cannot hang or
-    flood the reader. A result longer than `limit` means the file holds more.
+    flood the reader. The descriptor stays non-blocking: disk files ignore it, while kernel files
+    that call themselves regular (`/proc/kmsg`, tracefs `trace_pipe`) would otherwise wait forever
+    for data. A result longer than `limit` means the file holds more.
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
@@ -82,11 +84,16 @@ def read_regular(path: Path, limit: int) -> bytes:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise not_regular(path, mode)
-        os.set_blocking(fd, True)
         chunks: list[bytes] = []
         left = limit + 1
         while left > 0:
-            chunk = os.read(fd, min(left, _CHUNK))
+            try:
+                chunk = os.read(fd, min(left, _CHUNK))
+            except BlockingIOError:
+                raise NotRegularFileError(
+                    f"{path} is a kernel or stream file that says it is regular but has no data to "
+                    "read now (reading it would wait); only regular files on disk can be read."
+                ) from None
             if not chunk:
                 break
             chunks.append(chunk)
@@ -108,28 +115,54 @@ def read_bounded(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
 
 
 def write_atomic(path: Path, data: bytes, *, mode: int = 0o600) -> None:
-    """Replace `path` with `data` all at once, keeping its permission bits (`mode` for a new file:
-    private by default, as sessions and settings may hold what the user typed).
+    """Replace `path` with `data` all at once, keeping its permission bits and, where allowed, its
+    owner (`mode`, less the umask, for a new file: private by default, as sessions and settings may
+    hold what the user typed).
 
+    A symlink is written through: the file it points at is replaced and the link stays a link.
     Blocking (it fsyncs): call it through `asyncio.to_thread` from async code.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    target = Path(os.path.realpath(path))
     try:
-        keep = stat.S_IMODE(os.stat(path).st_mode)
+        old: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
-        keep = mode
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        old = None
+    fd, tmp = _create_temporary(target, mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fchmod(handle.fileno(), keep)
+            if old is not None:
+                _keep_owner_and_mode(handle.fileno(), old)
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    fsync_directory(path.parent)
+    fsync_directory(target.parent)
+
+
+def _create_temporary(target: Path, mode: int) -> tuple[int, str]:
+    """A new file next to `target`, created with `mode` so the umask applies as for any new file."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _ in range(100):
+        tmp = str(target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, mode), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
+
+
+def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:
+    """The replacement gets the old file's owner (when this user may give it) and permission bits;
+    chown first, as it clears set-id bits."""
+    new = os.fstat(fd)
+    if (new.st_uid, new.st_gid) != (old.st_uid, old.st_gid):
+        with contextlib.suppress(PermissionError):
+            os.fchown(fd, old.st_uid, old.st_gid)
+    os.fchmod(fd, stat.S_IMODE(old.st_mode))
 
 
 def fsync_directory(directory: Path) -> None:

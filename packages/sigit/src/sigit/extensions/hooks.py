@@ -264,11 +264,11 @@ class HookRunner:
             )
         except OSError as exc:
             return HookResult(hook.command, 127, "", f"cannot start the hook: {exc.strerror or exc}")
-        reaper.track(proc.pid, env)
+        reaper.track(proc, env)
         try:
             return await self._finish(hook, proc, stdin)
         finally:
-            await asyncio.shield(reaper.end_command(proc.pid))
+            await asyncio.shield(reaper.end_command(proc))
 
     async def _finish(self, hook: HookConfig, proc: asyncio.subprocess.Process, stdin: bytes) -> HookResult:
         out, err = OutputBuffer(OUTPUT_LIMIT), OutputBuffer(OUTPUT_LIMIT)

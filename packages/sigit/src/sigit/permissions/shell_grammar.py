@@ -12,8 +12,9 @@ this module parses a line with tree-sitter's bash grammar instead and reports, f
   expansion, `eval`, arithmetic, ...). The policy asks for such a line instead of allowing it.
 
 Each command also carries `inner`: the commands it runs from its arguments (`sudo rm`, `env X=1 rm`,
-`xargs rm`, `find -exec rm`, `sh -c "rm ..."`), for deny rules. Imports nothing from sigit but its
-sibling `shell_programs`.
+`xargs rm`, `find -exec rm`, `sh -c "rm ..."`), for deny rules. Line continuations are removed first,
+as bash removes them (`shell_continuations`). Imports nothing from sigit but its siblings
+`shell_programs` and `shell_continuations`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
+from sigit.permissions.shell_continuations import join_continuations
 from sigit.permissions.shell_programs import (
     NAME_TAKING,
     OPAQUE_PROGRAMS,
@@ -153,7 +155,8 @@ def _ascii_shadow(source: bytes) -> bytes:
 
 
 def _parse(line: str, inner_depth: int) -> ShellLine:
-    source = line.encode("utf-8", "surrogateescape")
+    # the grammar reads the text bash's lexer reads: `r\<newline>m` is the word `rm`
+    source = join_continuations(line).encode("utf-8", "surrogateescape")
     with _PARSER_LOCK:
         tree = _PARSER.parse(_ascii_shadow(source))
     walker = _Walker(source, inner_depth)
@@ -188,6 +191,7 @@ def _parse(line: str, inner_depth: int) -> ShellLine:
 class _Word:
     text: str
     static: bool = True
+    plain: str | None = None  # the unquoted characters (quoted ones as spaces): where globs and braces act
 
 
 @dataclass
@@ -551,6 +555,7 @@ class _Walker:
         if kind in ("string", "translated_string"):
             return self.double_quoted(node)
         if kind == "concatenation":
+            # `{/root/.bashrc,}` is three pieces to the grammar; bash expands the braces of the whole word
             parts: list[_Word] = []
             position = node.start_byte
             for child in node.children:
@@ -563,7 +568,9 @@ class _Walker:
                 else:
                     parts.append(_unquoted(self.text(child)))
                 position = child.end_byte
-            return _Word("".join(p.text for p in parts), all(p.static for p in parts))
+            plain = "".join(p.plain if p.plain is not None else " " * len(p.text) for p in parts)
+            static = all(p.static for p in parts) and not _expands(plain)
+            return _Word("".join(p.text for p in parts), static, plain)
         if kind == "simple_expansion":
             return _Word(text, static=False)
         if kind == "expansion":
@@ -657,10 +664,15 @@ _GLOB_CHARS = frozenset("*?[")
 _BRACE_RE = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")
 
 
+def _expands(plain: str) -> bool:
+    """Whether unquoted text holds a glob or a brace expansion."""
+    return bool(_GLOB_CHARS & set(plain)) or _BRACE_RE.search(plain) is not None
+
+
 def _unquoted(text: str) -> _Word:
     """An unquoted word: backslashes removed; a glob or brace expansion makes it run-time built."""
     if "\\" not in text:
-        return _Word(text, static=not (_GLOB_CHARS & set(text)) and not _BRACE_RE.search(text))
+        return _Word(text, static=not _expands(text), plain=text)
     out: list[str] = []
     plain: list[str] = []  # the unescaped characters only, to spot globs and braces
     i = 0
@@ -676,8 +688,7 @@ def _unquoted(text: str) -> _Word:
         plain.append(char)
         i += 1
     unescaped = "".join(plain)
-    static = not (_GLOB_CHARS & set(unescaped)) and not _BRACE_RE.search(unescaped)
-    return _Word("".join(out), static)
+    return _Word("".join(out), not _expands(unescaped), unescaped)
 
 
 def _bare_newline(text: bytes) -> int | None:

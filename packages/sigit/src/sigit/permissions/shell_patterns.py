@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sigit.permissions.shell_grammar import ShellLine, SimpleCommand, parse_line
-from sigit.permissions.shell_programs import SHELLS, WRAPPERS, is_risky_assignment
+from sigit.permissions.shell_programs import SHELLS, WRAPPERS, git_subcommand_index, is_risky_assignment
 
 __all__ = [
     "CommandPattern",
@@ -252,19 +252,35 @@ class CommandPattern:
     def _denies_one(self, cmd: SimpleCommand) -> bool:
         if not self.words:
             return set(self.assignments) <= set(cmd.assignments)
-        bare = self._bare_words
-        if cmd.name != bare[0] and (not cmd.words or cmd.words[0] != self.words[0]):
-            return False
         if self.assignments and not set(self.assignments) <= set(cmd.assignments):
             return False
-        if self._words_match(cmd.words, self.words) or self._words_match(cmd.argv, bare):
+        return any(self._denies_words(words, argv) for words, argv in _spellings(cmd))
+
+    def _denies_words(self, words: tuple[str, ...], argv: tuple[str, ...]) -> bool:
+        bare = self._bare_words
+        if argv[0] != bare[0] and words[0] != self.words[0]:
+            return False
+        if self._words_match(words, self.words) or self._words_match(argv, bare):
             return True
-        return _flags_match(bare, cmd.argv, prefix=self.prefix)
+        return _flags_match(bare, argv, prefix=self.prefix)
 
     def _words_match(self, cmd_words: Sequence[str], pattern_words: Sequence[str]) -> bool:
         if self.prefix:
             return prefix_matches(pattern_words, cmd_words)
         return tuple(cmd_words) == tuple(pattern_words)
+
+
+def _spellings(cmd: SimpleCommand) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(words, argv) of `cmd` as written and, for git, also without its global options, so that
+    `git -C . push` and `git --no-pager push` meet a deny rule for `git push`."""
+    if not cmd.words:
+        return []
+    spellings = [(cmd.words, cmd.argv)]
+    if cmd.name == "git":
+        start = git_subcommand_index(cmd.argv)
+        if start > 1:
+            spellings.append(((cmd.words[0], *cmd.words[start:]), (cmd.argv[0], *cmd.argv[start:])))
+    return spellings
 
 
 def _bare(word: str) -> str:

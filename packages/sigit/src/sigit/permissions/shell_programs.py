@@ -18,6 +18,7 @@ __all__ = [
     "WRAPPERS",
     "WrapperSpec",
     "find_exec_spans",
+    "git_subcommand_index",
     "is_risky_assignment",
     "shell_script_index",
     "unwrap",
@@ -93,6 +94,21 @@ WRAPPERS: dict[str, WrapperSpec] = {
     "stdbuf": WrapperSpec(short_with_arg="ioe", long_with_arg=frozenset({"input", "output", "error"})),
     "setsid": WrapperSpec(short_flags="cfw", long_flags=frozenset({"ctty", "fork", "wait"})),
     "coproc": WrapperSpec(),
+    "busybox": WrapperSpec(),  # `busybox rm -rf x`: the applet is the command
+    "ionice": WrapperSpec(short_with_arg="cnpPu", short_flags="t",
+                          long_with_arg=frozenset({"class", "classdata", "pid", "pgid", "uid"}),
+                          long_flags=frozenset({"ignore"})),
+    "chroot": WrapperSpec(long_with_arg=frozenset({"userspec", "groups"}), long_flags=frozenset({"skip-chdir"}),
+                          operands=1),
+    "flock": WrapperSpec(short_with_arg="wE", short_flags="sexunoFv",
+                         long_with_arg=frozenset({"timeout", "conflict-exit-code"}),
+                         long_flags=frozenset({"shared", "exclusive", "unlock", "nonblock", "close", "no-fork",
+                                               "verbose"}),
+                         operands=1, opaque_options=frozenset({"-c", "--command"})),
+    "strace": WrapperSpec(short_with_arg="abeEIoOpPsSuXU", short_flags="cCdDfFhikqrtTvVwxyYzZn"),
+    "ltrace": WrapperSpec(short_with_arg="aeAElnoOpsuwx", short_flags="bcCdfhiLrStTV"),
+    "unbuffer": WrapperSpec(short_flags="p"),
+    "taskset": WrapperSpec(short_flags="acp", long_flags=frozenset({"all-tasks", "cpu-list", "pid"}), operands=1),
 }
 
 # Builtins that run or evaluate text they are given in ways a rule cannot see.
@@ -228,3 +244,20 @@ def shell_script_index(words: Sequence[str]) -> int | None:
             continue
         break
     return i if has_c and i < len(words) else None
+
+
+# git's global options that take the next word as their value (`git -C DIR push`).
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+                                "--super-prefix", "--attr-source", "--exec-path"})
+
+
+def git_subcommand_index(words: Sequence[str]) -> int:
+    """Where git's subcommand is in `git [global options] SUBCOMMAND ...` (len(words) if none).
+
+    Every option before the subcommand is a global one (`-C DIR`, `-c K=V`, `--no-pager`, `-P`,
+    `--git-dir=..`): git refuses any other, so skipping them all never skips a subcommand.
+    """
+    index = 1
+    while index < len(words) and words[index].startswith("-") and words[index] != "-":
+        index += 2 if words[index] in _GIT_VALUE_OPTIONS else 1
+    return min(index, len(words))

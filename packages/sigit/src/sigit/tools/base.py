@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from onde import ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sigit.fileio import check_regular, not_regular, read_bounded
+from sigit.fileio import check_regular, not_regular, read_bounded, write_atomic
 from sigit.sandbox import Denial, Sandbox
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
@@ -97,9 +97,31 @@ class LocalFileSystem:
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
-    """Write in place (the file keeps its mode and links); a FIFO or device is refused, not opened
-    for a write that would block until a reader comes."""
+    """Replace the file through a temporary file and a rename, so a full disk, a file-size limit or
+    a crash leaves the old content whole; a symlink is written through to its file.
+
+    Two cases write in place instead: a file with hard links (a rename would cut it off from its
+    other names, which would keep the old content) and a file in a directory this user may not
+    create files in. A FIFO or device is refused, never opened for a write that would block.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise not_regular(path, info.st_mode)
+    if info is None or info.st_nlink == 1:
+        try:
+            write_atomic(path, data, mode=0o666)
+            return
+        except PermissionError:
+            if info is None or os.access(Path(os.path.realpath(path)).parent, os.W_OK):
+                raise
+    _write_in_place(path, data)
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
     except OSError as exc:

@@ -11,6 +11,7 @@ import contextlib
 import itertools
 import os
 import signal
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -126,7 +127,7 @@ async def _create(command: str, cwd: Path, sandbox: Sandbox | None = None) -> as
         start_new_session=True,
         env=env,
     )
-    reaper.track(proc.pid, env)
+    reaper.track(proc, env)
     return proc
 
 
@@ -145,23 +146,28 @@ def _signal_group(pgid: int, sig: int) -> bool:
     return True
 
 
-def _group_alive(pgid: int) -> bool:
-    """Whether any non-zombie process is left in the group (zombies of orphans may never be reaped)."""
-    if not _signal_group(pgid, 0):
-        return False
+def _live_groups(pgids: Iterable[int]) -> set[int]:
+    """Those of `pgids` with a non-zombie process left (zombies of orphans may never be reaped);
+    one pass over /proc for all of them. Blocking."""
+    wanted = {pgid for pgid in pgids if _signal_group(pgid, 0)}
+    if not wanted:
+        return set()
     try:
         pids = [name for name in os.listdir("/proc") if name.isdigit()]
     except OSError:
-        return True
+        return wanted
+    live: set[int] = set()
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] != b"Z":
-            return True
-    return False
+        if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) in wanted:
+            live.add(int(fields[2]))
+            if live == wanted:
+                break
+    return live
 
 
 async def wait_exit(proc: asyncio.subprocess.Process) -> int:
@@ -180,15 +186,32 @@ async def wait_exit(proc: asyncio.subprocess.Process) -> int:
 async def kill_group(proc: asyncio.subprocess.Process, grace: float = KILL_GRACE_S) -> None:
     """SIGTERM the whole process group, then SIGKILL whatever is left after `grace` seconds; then
     the descendants that left the group (`setsid`, `nohup`, a double fork) go the same way."""
-    pgid = proc.pid
-    if _signal_group(pgid, signal.SIGTERM):
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + grace
-        while loop.time() < deadline and await asyncio.to_thread(_group_alive, pgid):
+    await kill_groups([proc], grace)
+
+
+async def kill_groups(procs: Sequence[asyncio.subprocess.Process], grace: float = KILL_GRACE_S,
+                      *, finished: Sequence[asyncio.subprocess.Process] = ()) -> None:
+    """`kill_group` for many commands at once: one SIGTERM to every group, one shared grace period,
+    SIGKILL for what is left, then one reaper sweep, which also covers the descendants of the
+    `finished` commands (whose groups are not signalled: their pids may belong to others by now)."""
+    await _end_groups([proc.pid for proc in procs], grace)
+    await asyncio.gather(*(wait_exit(proc) for proc in procs))
+    await reaper.end_commands([*procs, *finished], grace)
+
+
+async def _end_groups(pgids: list[int], grace: float) -> None:
+    signalled = [pgid for pgid in pgids if _signal_group(pgid, signal.SIGTERM)]
+    if not signalled:
+        return
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace
+    live = set(signalled)
+    while live and loop.time() < deadline:
+        live = await asyncio.to_thread(_live_groups, live)
+        if live:
             await asyncio.sleep(0.02)
+    for pgid in signalled:
         _signal_group(pgid, signal.SIGKILL)
-    await wait_exit(proc)
-    await reaper.end_command(proc.pid, grace)
 
 
 class UnknownTaskError(LookupError):
@@ -225,7 +248,7 @@ class ProcessManager:
     def __init__(self) -> None:
         self._jobs: dict[str, BackgroundProcess] = {}
         self._ended: dict[str, int | None] = {}  # task id -> exit code, for a clear error later
-        self._lingering: list[int] = []  # shells of finished jobs whose descendants may still run
+        self._lingering: list[asyncio.subprocess.Process] = []  # finished jobs' shells: their descendants may still run
         self._ids = itertools.count(1)
 
     async def start(self, command: str, cwd: Path, sandbox: Sandbox | None = None) -> str:
@@ -264,19 +287,22 @@ class ProcessManager:
         return Poll(job.buffer.take(), False, job.proc.returncode)
 
     async def kill_all(self) -> None:
-        """End every background command (session end)."""
-        for job in list(self._jobs.values()):
-            if job.running or await asyncio.to_thread(_group_alive, job.proc.pid):
-                await kill_group(job.proc)
+        """End every background command and what finished ones left running (session end), all at
+        once: the caller gives the whole session a few seconds, not each job."""
+        jobs = list(self._jobs.values())
+        live = await asyncio.to_thread(_live_groups, [job.proc.pid for job in jobs if not job.running])
+        groups = [job.proc for job in jobs if job.running or job.proc.pid in live]
+        for job in jobs:
             self._drop(job)
-        while self._lingering:
-            await reaper.end_command(self._lingering.pop())
+        finished = [proc for proc in self._lingering if proc not in groups]
+        await kill_groups(groups, finished=finished)
+        self._lingering.clear()
 
     def _drop(self, job: BackgroundProcess) -> None:
         job.reader.cancel()
         if self._jobs.pop(job.task_id, None) is not None:
             self._ended[job.task_id] = job.proc.returncode
-            self._lingering.append(job.proc.pid)  # what it started in the background ends with the session
+            self._lingering.append(job.proc)  # what it started in the background ends with the session
 
     def _require(self, task_id: str) -> BackgroundProcess:
         job = self._jobs.get(task_id)

@@ -25,12 +25,15 @@ import contextlib
 import os
 import signal
 import uuid
-from collections.abc import Iterable
+import weakref
+from collections.abc import Iterable, Sequence
 
 PREFIX = "SIGIT_CMD_"
 TERM_GRACE_S = 1.0
 
-_marks: dict[int, str] = {}  # pid of a running command's shell -> its mark
+# A command's mark, held by its shell's process object (never by pid: a finished shell's pid may be
+# handed to another session's command, whose processes must not be taken for this one's).
+_marks: weakref.WeakKeyDictionary[asyncio.subprocess.Process, str] = weakref.WeakKeyDictionary()
 
 
 def marked_env(env: dict[str, str]) -> dict[str, str]:
@@ -38,20 +41,22 @@ def marked_env(env: dict[str, str]) -> dict[str, str]:
     return {**env, f"{PREFIX}{uuid.uuid4().hex}": "1"}
 
 
-def track(pid: int, env: dict[str, str]) -> None:
-    """Remember the mark of the command whose shell is `pid` (the newest mark in `env`)."""
+def track(shell: asyncio.subprocess.Process, env: dict[str, str]) -> None:
+    """Remember the mark of the command run by `shell` (the newest mark in `env`)."""
     marks = [name for name in env if name.startswith(PREFIX)]
     if marks:
-        _marks[pid] = marks[-1]
+        _marks[shell] = marks[-1]
 
 
-def marked_pids(mark: str) -> list[int]:
-    """Live processes carrying `mark` (zombies have no environment left to read); blocking."""
+def marked_pids(*marks: str) -> list[int]:
+    """Live processes carrying any of `marks` (zombies have no environment left to read); blocking."""
+    if not marks:
+        return []
     try:
         pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
     except OSError:
         return []
-    needle = f"\0{mark}=".encode()
+    needles = [f"\0{mark}=".encode() for mark in marks]
     me = os.getpid()
     found = []
     for pid in pids:
@@ -59,10 +64,11 @@ def marked_pids(mark: str) -> list[int]:
             continue
         try:
             with open(f"/proc/{pid}/environ", "rb") as handle:
-                if needle in b"\0" + handle.read():
-                    found.append(pid)
+                environ = b"\0" + handle.read()
         except OSError:  # gone, or another user's
             continue
+        if any(needle in environ for needle in needles):
+            found.append(pid)
     return found
 
 
@@ -72,13 +78,26 @@ def _signal(pids: Iterable[int], sig: int) -> None:
             os.kill(pid, sig)
 
 
-async def end_command(shell: int, grace: float = TERM_GRACE_S) -> None:
-    """Kill whatever the command whose shell is `shell` left running: SIGTERM, then SIGKILL after
-    `grace` seconds. A no-op for a command that was never marked or was already ended."""
-    mark = _marks.pop(shell, None)
-    if mark is None:
-        return
-    pids = await asyncio.to_thread(marked_pids, mark)
+async def end_command(shell: asyncio.subprocess.Process, grace: float = TERM_GRACE_S) -> None:
+    """Kill whatever the command run by `shell` left running: SIGTERM, then SIGKILL after `grace`
+    seconds. A no-op for a command that was never marked or was already ended."""
+    await end_commands([shell], grace)
+
+
+async def end_commands(shells: Sequence[asyncio.subprocess.Process], grace: float = TERM_GRACE_S) -> None:
+    """`end_command` for many commands in one sweep and one shared grace period (session end).
+
+    A mark is forgotten only once its sweep is over: a sweep cut short (cancelled) can be run again.
+    """
+    held = [shell for shell in shells if shell in _marks]
+    marks = [_marks[shell] for shell in held]
+    await _sweep(marks, grace)
+    for shell in held:
+        _marks.pop(shell, None)
+
+
+async def _sweep(marks: Sequence[str], grace: float) -> None:
+    pids = await asyncio.to_thread(marked_pids, *marks)
     if not pids:
         return
     _signal(pids, signal.SIGTERM)
@@ -86,11 +105,11 @@ async def end_command(shell: int, grace: float = TERM_GRACE_S) -> None:
     deadline = loop.time() + grace
     while pids and loop.time() < deadline:
         await asyncio.sleep(0.02)
-        pids = await asyncio.to_thread(marked_pids, mark)
+        pids = await asyncio.to_thread(marked_pids, *marks)
     if not pids:
         return
     _signal(pids, signal.SIGKILL)
     for _ in range(50):  # a SIGKILL is delivered within moments; the caller expects them gone
         await asyncio.sleep(0.02)
-        if not await asyncio.to_thread(marked_pids, mark):
+        if not await asyncio.to_thread(marked_pids, *marks):
             return

@@ -142,7 +142,7 @@ async def run_foreground(command: str, cwd: Path, ctx: ToolContext) -> tuple[int
         raise
     finally:
         reader.cancel()
-    await asyncio.shield(reaper.end_command(proc.pid))  # what it left in the background ends with it
+    await asyncio.shield(reaper.end_command(proc))  # what it left in the background ends with it
     return (None if stopped else proc.returncode), buffer.render(), stopped
 
 

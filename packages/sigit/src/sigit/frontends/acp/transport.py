@@ -50,6 +50,9 @@ def check_message(line: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | 
         message = json.loads(line)
     except (ValueError, UnicodeDecodeError) as exc:
         return None, error_reply(PARSE_ERROR, "Parse error", data={"details": f"not JSON: {exc}"})
+    except RecursionError:  # not a ValueError: uncaught, it would end the SDK's receive loop
+        return None, error_reply(PARSE_ERROR, "Parse error",
+                                 data={"details": "not JSON this server reads: nested too deeply"})
     if isinstance(message, list):
         return None, error_reply(INVALID_REQUEST, "Invalid Request",
                                  data={"details": "batch requests are not supported"})
