@@ -34,21 +34,13 @@ class FileTooLargeError(OSError):
     """The file is bigger than the reader's limit."""
 
 
+_KINDS = ((stat.S_ISREG, "regular file"), (stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO (named pipe)"),
+          (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket"))
+
+
 def kind_of(mode: int) -> str:
     """What a file mode says the file is, in words a user recognises."""
-    if stat.S_ISREG(mode):
-        return "regular file"
-    if stat.S_ISDIR(mode):
-        return "directory"
-    if stat.S_ISFIFO(mode):
-        return "FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "character device"
-    if stat.S_ISBLK(mode):
-        return "block device"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    return "special file"
+    return next((name for is_kind, name in _KINDS if is_kind(mode)), "special file")
 
 
 def not_regular(path: Path, mode: int) -> NotRegularFileError:
