@@ -164,3 +164,15 @@ async def test_a_failed_read_does_not_offer_to_run_without_the_sandbox(
     done = await registry.invoke("run_command", {
         "command": "echo 'cat: /root/.ssh/id_rsa: Permission denied' >&2; exit 1"}, ctx)
     assert done.is_error and done.sandbox_denial is None and "blocked by the sandbox" not in done.text
+
+
+async def test_a_command_that_goes_on_after_a_refused_write_still_tells_the_model(
+    registry: ToolRegistry, ctx: ToolContext, sandboxed: MakeSandbox, outside: Path
+) -> None:
+    # `a > /outside; b` exits 0: the model must still learn the write was the sandbox's doing (a small
+    # model would otherwise try sudo), but a command that succeeded is not offered an unconfined rerun
+    sandboxed()
+    done = await registry.invoke("run_command", {"command": f"echo changed > {outside}; echo done"}, ctx)
+    assert not done.is_error and done.sandbox_denial is None
+    assert f"exited 0, but part of it was blocked by the sandbox: write to {outside}" in done.text
+    assert outside.read_text() == "untouched\n"

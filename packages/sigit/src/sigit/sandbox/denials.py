@@ -61,9 +61,11 @@ class Denial:
     path: str | None = None
 
 
-def find_denial(returncode: int, output: str, policy: SandboxPolicy) -> Denial | None:
-    """The first denial the sandbox explains in `output`, or None (also when the command succeeded)."""
-    if returncode == 0 or not policy.enabled:
+def find_denial(returncode: int, output: str, policy: SandboxPolicy, *, even_if_succeeded: bool = False
+                ) -> Denial | None:
+    """The first denial the sandbox explains in `output`, or None (also when the command succeeded,
+    unless `even_if_succeeded`: `echo x > /etc/f; echo done` exits 0 after a refused write)."""
+    if (returncode == 0 and not even_if_succeeded) or not policy.enabled:
         return None
     setup = re.search(r"^sigit sandbox: could not confine the command: (.*)$", output, re.MULTILINE)
     if setup is not None:

@@ -64,6 +64,9 @@ async def command_result(
     denial = sandbox_denial(code, output, ctx)
     if denial is not None:
         text += f"\n\n{denial.sentence}. Retrying, with sudo, chmod or otherwise, will not get past the sandbox."
+    elif code == 0 and (passed := sandbox_denial(code, output, ctx, even_if_succeeded=True)) is not None:
+        # it went on after the refusal: say so, but a command that succeeded is not rerun unconfined
+        text += f"\n\nThe command exited 0, but part of it was {passed.sentence}."
     return ToolOutput(text, is_error=code != 0, title=title, locations=[cwd], sandbox_denial=denial)
 
 
@@ -74,12 +77,14 @@ async def sandbox_after_command(ctx: ToolContext) -> str:
     return f"\n\n{note}." if note else ""
 
 
-def sandbox_denial(code: int | None, output: str, ctx: ToolContext) -> Denial | None:
-    """What the session's sandbox refused, when that is why the command failed."""
+def sandbox_denial(code: int | None, output: str, ctx: ToolContext, *, even_if_succeeded: bool = False
+                   ) -> Denial | None:
+    """What the session's sandbox refused, when that is why the command failed (or, with
+    `even_if_succeeded`, what it refused in a command that went on and exited 0)."""
     sandbox = ctx.sandbox
     if code is None or sandbox is None or not sandbox.active:
         return None
-    return find_denial(code, output, sandbox.policy)
+    return find_denial(code, output, sandbox.policy, even_if_succeeded=even_if_succeeded)
 
 
 def unsandboxed_hint(denial: Denial) -> str:
