@@ -23,6 +23,7 @@ import numpy as np
 from qwen_runtime import constrain
 from qwen_runtime.backends import llamacpp
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.cpus import cpu_budget
 from qwen_runtime.testmodel import write_test_gguf
 from qwen_runtime.types import (
     ChatRequest,
@@ -98,7 +99,8 @@ class Row:
         return f"| {self.measure} | {self.value} | {self.target} | {verdict} |"
 
 
-def decode_ratio(label: str, path: Path) -> list[Row]:
+def decode_ratio(label: str, path: Path, rt_threads: int | None = THREADS, bare_threads: int = THREADS
+                 ) -> list[Row]:
     """Decode tokens/s of the runtime and of bare `create_completion` on the same prompt tokens.
 
     Both rates are tokens over wall-clock time minus the prompt's evaluation (the runtime's
@@ -108,8 +110,8 @@ def decode_ratio(label: str, path: Path) -> list[Row]:
     import llama_cpp
     from llama_cpp import Llama
 
-    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS)
-    bare = Llama(str(path), n_ctx=2048, n_threads=THREADS, verbose=False)
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=rt_threads)  # None: the runtime's own default
+    bare = Llama(str(path), n_ctx=2048, n_threads=bare_threads, verbose=False)
     request = ChatRequest(
         (UserMessage("Write a long, detailed story about a lighthouse keeper and a storm."),),
         sampling=SAMPLING,
@@ -386,6 +388,11 @@ def main() -> int:
         for label, path in (("gemma-3-270m Q4_K_M", gemma), ("tiny Qwen3", tiny)):
             print(f"decode speed: {label}", flush=True)
             rows += decode_ratio(label, path)
+        # what a user gets: no thread flag, against bare llama-cpp-python given the machine's core count
+        cores = os.cpu_count() or 1
+        print("decode speed with default threads: gemma-3-270m Q4_K_M", flush=True)
+        rows += decode_ratio(f"gemma-3-270m Q4_K_M, default threads ({cpu_budget().describe()}) vs bare with "
+                             f"{cores}", gemma, rt_threads=None, bare_threads=cores)
         for label, path in (("gemma-3-270m Q4_K_M", gemma), ("tiny Qwen3", tiny)):
             print(f"constraint cost: {label}", flush=True)
             rows += constraint_ratio(label, path, judged=path == gemma)

@@ -5,6 +5,7 @@ Backends (llama.cpp, transformers, OpenAI-compatible servers, scripted) implemen
 package never loads torch or llama.cpp.
 """
 
+from .cpus import CpuBudget, cpu_budget
 from .errors import (
     BackendUnavailable,
     ContextOverflowError,
@@ -51,6 +52,7 @@ __all__ = [
     "ChatRequest",
     "Completion",
     "ContextOverflowError",
+    "CpuBudget",
     "Event",
     "FinishReason",
     "Finished",
@@ -76,6 +78,7 @@ __all__ = [
     "ToolSpec",
     "Usage",
     "UserMessage",
+    "cpu_budget",
     "get_model",
     "load_runtime",
     "parse_reply",

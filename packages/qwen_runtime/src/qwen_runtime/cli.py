@@ -59,7 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     add("--temperature", type=_temperature, metavar="F", help="(default 0.6, 0.7 with --no-think)")
     add("--n-ctx", type=_positive, default=8192, metavar="N", help="context window (default 8192)")
     add("--n-gpu-layers", type=int, default=0, metavar="N", help="layers offloaded to a GPU (-1 all)")
-    add("--threads", type=_positive, metavar="N", help="CPU threads (default: the backend's)")
+    add("--threads", type=_positive, metavar="N",
+        help="decode threads (default: one per physical core this process may use, within its CPU quota)")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
     return parser
 

@@ -13,6 +13,7 @@ on a duplicate of fd 1.
 from __future__ import annotations
 
 import ctypes
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -20,11 +21,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+
+log = logging.getLogger(__name__)
 
 
 class LlamaCppRuntime(LocalRuntime):
@@ -38,6 +42,7 @@ class LlamaCppRuntime(LocalRuntime):
         *,
         n_ctx: int = 8192,
         n_threads: int | None = None,
+        n_threads_batch: int | None = None,
         n_gpu_layers: int = 0,
         verbose: bool = False,
         chat_template: str | None = None,
@@ -51,11 +56,17 @@ class LlamaCppRuntime(LocalRuntime):
             from llama_cpp import Llama
         except ImportError as exc:  # pragma: no cover - a declared dependency
             raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
+        budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
+        self.n_threads = n_threads or budget.decode_threads
+        self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
+        log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
+                 "as given" if n_threads else budget.describe())
         try:
             self._llm: Any = Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
-                n_threads=n_threads,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads_batch,
                 n_gpu_layers=n_gpu_layers,
                 verbose=verbose,
             )
