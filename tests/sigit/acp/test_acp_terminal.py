@@ -74,20 +74,28 @@ def test_terminal_output_is_formatted_like_a_local_command() -> None:
     assert shown.startswith("a" * 100) and shown.endswith("b" * 100) and "bytes of output omitted" in shown
 
 
-async def test_a_sandbox_refusal_in_the_editor_terminal_reaches_the_model(
-    tmp_path: Path, config_dir: Path, project: Path
-) -> None:
+async def _write_outside(tmp_path: Path, config_dir: Path, project: Path, answer: str
+                         ) -> tuple[Path, RecordingClient, str, str]:
+    """A bypass-mode session whose model writes outside the workspace in the editor terminal; the user
+    answers the sandbox's prompt with `answer`. Returns the file, the client, the session id, the stop reason."""
     outside = tmp_path / "outside.txt"
     outside.write_text("untouched\n")
     scenario = write_scenario(tmp_path / "s.json", [
         {"tool_calls": [{"name": "run_command", "arguments": {"command": f"echo changed > {outside}"}}]},
-        {"text": "Refused."},
+        {"text": "Done."},
     ])
-    client = RecordingClient("keep_sandbox")
+    client = RecordingClient(answer)
     async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass", terminal=True) as conn:
         sid = (await conn.new_session(cwd=str(project))).session_id
         reply = await conn.prompt(session_id=sid, prompt=[text_block("change it")])
-    assert reply.stop_reason == "end_turn"
+    return outside, client, sid, reply.stop_reason
+
+
+async def test_a_sandbox_refusal_in_the_editor_terminal_reaches_the_model(
+    tmp_path: Path, config_dir: Path, project: Path
+) -> None:
+    outside, client, sid, stop = await _write_outside(tmp_path, config_dir, project, "keep_sandbox")
+    assert stop == "end_turn"
     assert outside.read_text() == "untouched\n"
     [(_asked, options)] = client.permissions  # bypass asks nothing else; leaving the sandbox it does
     assert [o.option_id for o in options] == ["run_unsandboxed_once", "keep_sandbox"]
@@ -99,16 +107,7 @@ async def test_a_sandbox_refusal_in_the_editor_terminal_reaches_the_model(
 async def test_accepting_reruns_the_command_once_without_the_sandbox(
     tmp_path: Path, config_dir: Path, project: Path
 ) -> None:
-    outside = tmp_path / "outside.txt"
-    outside.write_text("untouched\n")
-    scenario = write_scenario(tmp_path / "s.json", [
-        {"tool_calls": [{"name": "run_command", "arguments": {"command": f"echo changed > {outside}"}}]},
-        {"text": "Changed."},
-    ])
-    client = RecordingClient("run_unsandboxed_once")
-    async with running_agent(client, scenario, config_dir, "--permission-mode", "bypass", terminal=True) as conn:
-        sid = (await conn.new_session(cwd=str(project))).session_id
-        await conn.prompt(session_id=sid, prompt=[text_block("change it")])
+    outside, client, sid, _stop = await _write_outside(tmp_path, config_dir, project, "run_unsandboxed_once")
     [(asked, _options)] = client.permissions
     assert asked.title == f"Run `echo changed > {outside}` once without the sandbox?"
     assert any(f"blocked by the sandbox: write to {outside}" in c.content.text for c in asked.content)

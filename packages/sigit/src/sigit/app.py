@@ -114,6 +114,23 @@ class SessionHost:
         await asyncio.to_thread(record_trust, requests, self.config_dir)
         return True
 
+    def _load_settings(self, cwd: Path, trusted: bool) -> tuple[Settings, bool, str | None]:
+        """The settings for a session, and whether the folder's parts are in them (and why not).
+
+        What applies must be what was trusted: a project file that changed since the decision (while the
+        user was being asked, or written by the last session's commands before a model switch) waits for
+        the question again, as on the next open. Blocking: file reads.
+        """
+        settings = self.settings(cwd, trusted=trusted)
+        if not trusted or self.options.trust:
+            return settings, trusted, None
+        now = project_requests(cwd)
+        if not now or is_trusted(now, self.config_dir):
+            return settings, True, None
+        notice = (f"the project files of {now.root} changed after they were trusted, so their hooks, MCP servers, "
+                  "model and permission settings are off for this session (open a session again to be asked)")
+        return self.settings(cwd, trusted=False), False, notice
+
     def model_name(self, settings: Settings) -> str:
         return self.options.model or settings.model
 
@@ -172,21 +189,9 @@ class SessionHost:
         if trusted is None:
             trusted = await self.decide_trust(cwd, ask_trust)
         # reads TOML files: not on the event loop
-        settings = await asyncio.to_thread(lambda: self.settings(cwd, trusted=bool(trusted)))
-        trust_notice = None
-        if trusted:
-            # What applies must be what was trusted. A project file that changed since (while the user
-            # was being asked; or written by the last session's commands before a model switch) waits
-            # for the question again, as on the next open.
-            changed = await asyncio.to_thread(self.trust_question, cwd)
-            if changed is not None:
-                trusted = False
-                settings = await asyncio.to_thread(lambda: self.settings(cwd, trusted=False))
-                trust_notice = (f"the project files of {changed.root} changed after they were trusted, so their "
-                                "hooks, MCP servers, model and permission settings are off for this session "
-                                "(open a session again to be asked)")
+        settings, folder_trusted, trust_notice = await asyncio.to_thread(self._load_settings, cwd, bool(trusted))
         args = OpenArgs(approver, tuple(tools) if tools is not None else None, tuple(mcp_servers), fs,
-                        tuple(replace_tools), trusted)
+                        tuple(replace_tools), folder_trusted)
         sandbox_policy = self.sandbox_policy(settings, cwd)  # a bad [sandbox] table fails before the model loads
         name = model or self.model_name(settings)
         runtime = await asyncio.to_thread(self.runtime, name, settings)
@@ -227,7 +232,7 @@ class SessionHost:
         notices += hooks.config_warnings
         mcp = None
         # an untrusted folder's .mcp.json starts nothing (and expands no environment variable)
-        has_mcp_json = trusted and await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
+        has_mcp_json = folder_trusted and await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
         if mcp_servers or settings.mcp or has_mcp_json:
             from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
 
@@ -235,7 +240,7 @@ class SessionHost:
                 handshake_timeout=_seconds(settings.mcp, "handshake_timeout_secs", 8.0),
                 call_timeout=_seconds(settings.mcp, "call_timeout_secs", 120.0),
             )
-            notices += await mcp.start(cwd, settings.mcp, project_file=trusted)
+            notices += await mcp.start(cwd, settings.mcp, project_file=folder_trusted)
             if mcp_servers:
                 notices += await mcp.add_servers(list(mcp_servers))
             for mcp_tool in mcp.tools():
@@ -266,7 +271,7 @@ class SessionHost:
         notices += [str(w) for w in commands.warnings]
         opened = AgentSession(
             session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands,
-            opened_with=args, trusted=trusted,
+            opened_with=args, trusted=folder_trusted,
         )
         self._users[name] = self._users.get(name, 0) + 1  # counted once the session really exists
         opened.on_close = lambda: self.release(name)

@@ -47,11 +47,11 @@ async def add_trailer_if_new_commit(
     after = await head_commit(cwd, sandbox)
     if after is None or after == before:
         return None
-    code, committed = await _git(cwd, sandbox, "log", "-1", "--format=%ct", after)
+    code, shown = await _git(cwd, sandbox, "log", "-1", "--format=%ct%n%B", after)  # one sandboxed git, not two
+    committed, _, message = shown.partition("\n")
     if code != 0 or not committed.isdigit() or int(committed) < int(started_at) - 1:
         return None  # HEAD moved to an older commit (checkout, reset): not one we made
-    code, message = await _git(cwd, sandbox, "log", "-1", "--format=%B", after)
-    if code != 0 or _has_trailer(message, trailer):
+    if _has_trailer(message, trailer):
         return None
     code, remotes = await _git(cwd, sandbox, "branch", "-r", "--contains", after)
     if code != 0 or remotes.strip():

@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import itertools
 import os
-import signal
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -200,18 +199,12 @@ async def kill_groups(procs: Sequence[asyncio.subprocess.Process], grace: float 
 
 
 async def _end_groups(pgids: list[int], grace: float) -> None:
-    signalled = [pgid for pgid in pgids if _signal_group(pgid, signal.SIGTERM)]
-    if not signalled:
-        return
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + grace
-    live = set(signalled)
-    while live and loop.time() < deadline:
-        live = await asyncio.to_thread(_live_groups, live)
-        if live:
-            await asyncio.sleep(0.02)
-    for pgid in signalled:
-        _signal_group(pgid, signal.SIGKILL)
+    await reaper.terminate(lambda: _live_groups(pgids), _signal_groups, grace)
+
+
+def _signal_groups(pgids: Iterable[int], sig: int) -> None:
+    for pgid in pgids:
+        _signal_group(pgid, sig)
 
 
 class UnknownTaskError(LookupError):

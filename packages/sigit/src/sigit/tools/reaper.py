@@ -26,7 +26,7 @@ import os
 import signal
 import uuid
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 PREFIX = "SIGIT_CMD_"
 TERM_GRACE_S = 1.0
@@ -97,19 +97,28 @@ async def end_commands(shells: Sequence[asyncio.subprocess.Process], grace: floa
 
 
 async def _sweep(marks: Sequence[str], grace: float) -> None:
-    pids = await asyncio.to_thread(marked_pids, *marks)
-    if not pids:
+    await terminate(lambda: marked_pids(*marks), _signal, grace)
+
+
+async def terminate(
+    alive: Callable[[], Collection[int]], send: Callable[[Iterable[int], int], None], grace: float,
+) -> None:
+    """SIGTERM what `alive()` finds (blocking: run in a thread), SIGKILL what is left after `grace`
+    seconds, then wait a moment for it to go: the one ending for processes (`send(pids, sig)`) and for
+    process groups alike."""
+    left = await asyncio.to_thread(alive)
+    if not left:
         return
-    _signal(pids, signal.SIGTERM)
+    send(left, signal.SIGTERM)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + grace
-    while pids and loop.time() < deadline:
+    while left and loop.time() < deadline:
         await asyncio.sleep(0.02)
-        pids = await asyncio.to_thread(marked_pids, *marks)
-    if not pids:
+        left = await asyncio.to_thread(alive)
+    if not left:
         return
-    _signal(pids, signal.SIGKILL)
+    send(left, signal.SIGKILL)
     for _ in range(50):  # a SIGKILL is delivered within moments; the caller expects them gone
         await asyncio.sleep(0.02)
-        if not await asyncio.to_thread(marked_pids, *marks):
+        if not await asyncio.to_thread(alive):
             return
