@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from qwen_runtime import constrain
 from qwen_runtime.backends import llamacpp
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp import LlamaCppRuntime, model_params
 from qwen_runtime.cpus import cpu_budget
 from qwen_runtime.testmodel import write_test_gguf
 from qwen_runtime.types import (
@@ -111,7 +111,8 @@ def decode_ratio(label: str, path: Path, rt_threads: int | None = THREADS, bare_
     from llama_cpp import Llama
 
     rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=rt_threads)  # None: the runtime's own default
-    bare = Llama(str(path), n_ctx=2048, n_threads=bare_threads, verbose=False)
+    with model_params(use_extra_bufts=rt.extra_buffers):  # the same weight buffers: AMX ones crash here
+        bare = Llama(str(path), n_ctx=2048, n_threads=bare_threads, verbose=False)
     request = ChatRequest(
         (UserMessage("Write a long, detailed story about a lighthouse keeper and a storm."),),
         sampling=SAMPLING,

