@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("--format", choices=("gguf", "hf"), default="gguf", help="GGUF file or HF folder")
     make.add_argument("--arch", choices=("qwen3", "qwen35"), default="qwen3",  # testmodel.TEST_ARCHS
                       help="qwen3 (dense, default) or qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention)")
-    make.add_argument("--seed", type=int, default=0, help="random seed for the weights (default 0)")
+    make.add_argument("--seed", type=int, help="random seed for the weights (default 0; 1 for qwen35)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
 
