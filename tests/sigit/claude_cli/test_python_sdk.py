@@ -1,0 +1,162 @@
+"""The Python `claude-agent-sdk`, unchanged, with `cli_path` pointing at `sigit`: what an app built on
+it sees (typed messages, permission callbacks, interrupts, modes) on a local model."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from claude_agent_sdk import (
+    AssistantMessage,
+    ClaudeSDKClient,
+    PermissionResultAllow,
+    PermissionResultDeny,
+    ResultMessage,
+    SystemMessage,
+    TextBlock,
+    ToolPermissionContext,
+    ToolResultBlock,
+    ToolUseBlock,
+    UserMessage,
+    query,
+)
+
+from .conftest import MakeOptions
+
+pytestmark = pytest.mark.slow
+
+
+async def _response(client: ClaudeSDKClient) -> list[Any]:
+    return [message async for message in client.receive_response()]
+
+
+def _blocks(messages: list[Any], kind: type) -> list[Any]:
+    return [b for m in messages if isinstance(m, AssistantMessage | UserMessage) and isinstance(m.content, list)
+            for b in m.content if isinstance(b, kind)]
+
+
+async def test_query_reads_a_file_and_answers(workdir: Path, sdk_options: MakeOptions) -> None:
+    (workdir / "notes.txt").write_text("the answer is 42\n")
+    options = sdk_options([
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.txt"}}]},
+        {"text": "The notes say the answer is 42."},
+    ])
+    found = [message async for message in query(prompt="What do the notes say?", options=options)]
+
+    init = next(m for m in found if isinstance(m, SystemMessage) and m.subtype == "init")
+    assert "Read" in init.data["tools"] and "Bash" in init.data["tools"]  # Claude Code's tool names
+    uses = _blocks(found, ToolUseBlock)
+    assert [(u.name, u.input) for u in uses] == [("Read", {"file_path": "notes.txt"})]
+    results = _blocks(found, ToolResultBlock)
+    assert results[0].tool_use_id == uses[0].id and "the answer is 42" in str(results[0].content)
+    assert not results[0].is_error
+    answer = [m for m in found if isinstance(m, AssistantMessage) and any(isinstance(b, TextBlock) for b in m.content)]
+    assert answer and answer[-1].model.startswith("scripted:")
+    result = found[-1]
+    assert isinstance(result, ResultMessage)
+    assert result.subtype == "success" and not result.is_error
+    assert result.result == "The notes say the answer is 42." and result.num_turns == 2
+    assert result.session_id == init.data["session_id"]
+
+
+async def test_client_conversation_of_two_turns_in_one_process(sdk_options: MakeOptions) -> None:
+    options = sdk_options([{"text": "Hello! I am here."}, {"text": "You said hello before."}])
+    async with ClaudeSDKClient(options) as client:
+        await client.query("hello")
+        first = await _response(client)
+        await client.query("what did I say?")
+        second = await _response(client)
+    assert isinstance(first[-1], ResultMessage) and first[-1].result == "Hello! I am here."
+    assert isinstance(second[-1], ResultMessage) and second[-1].result == "You said hello before."
+    assert first[-1].session_id == second[-1].session_id  # one session: the second turn continued it
+
+
+BASH_TURNS = [
+    {"tool_calls": [{"name": "run_command", "arguments": {"command": "touch ran.txt"}}]},
+    {"text": "Done."},
+]
+
+
+async def test_can_use_tool_denies_a_bash_call(workdir: Path, sdk_options: MakeOptions) -> None:
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: ToolPermissionContext
+                           ) -> PermissionResultAllow | PermissionResultDeny:
+        asked.append((name, tool_input))
+        return PermissionResultDeny(message="No shell commands today.")
+
+    async with ClaudeSDKClient(sdk_options(BASH_TURNS, can_use_tool=can_use_tool)) as client:
+        await client.query("touch a file")
+        found = await _response(client)
+    assert asked == [("Bash", {"command": "touch ran.txt"})]
+    assert not (workdir / "ran.txt").exists()  # nothing ran
+    result_block = _blocks(found, ToolResultBlock)[0]
+    assert result_block.is_error and "No shell commands today." in str(result_block.content)  # the model is told
+    assert isinstance(found[-1], ResultMessage)
+    assert [d["tool_name"] for d in found[-1].permission_denials or []] == ["Bash"]
+
+
+async def test_can_use_tool_allows_a_bash_call(workdir: Path, sdk_options: MakeOptions) -> None:
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: ToolPermissionContext
+                           ) -> PermissionResultAllow:
+        return PermissionResultAllow()
+
+    async with ClaudeSDKClient(sdk_options(BASH_TURNS, can_use_tool=can_use_tool)) as client:
+        await client.query("touch a file")
+        found = await _response(client)
+    assert (workdir / "ran.txt").exists()
+    assert not _blocks(found, ToolResultBlock)[0].is_error
+    assert isinstance(found[-1], ResultMessage) and found[-1].subtype == "success"
+
+
+async def test_can_use_tool_may_edit_the_input(workdir: Path, sdk_options: MakeOptions) -> None:
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: ToolPermissionContext
+                           ) -> PermissionResultAllow:
+        return PermissionResultAllow(updated_input={"command": "touch edited.txt"})
+
+    async with ClaudeSDKClient(sdk_options(BASH_TURNS, can_use_tool=can_use_tool)) as client:
+        await client.query("touch a file")
+        await _response(client)
+    assert (workdir / "edited.txt").exists() and not (workdir / "ran.txt").exists()
+
+
+@pytest.mark.script_may_remain
+async def test_interrupt_kills_a_long_command_and_ends_the_turn(workdir: Path, sdk_options: MakeOptions) -> None:
+    turns = [
+        {"tool_calls": [{"name": "run_command", "arguments": {
+            "command": "echo $$ > pid.txt; touch started.txt; sleep 60; touch late.txt"}}]},
+        {"text": "never reached"},
+    ]
+    async with ClaudeSDKClient(sdk_options(turns, allowed_tools=["Bash"])) as client:
+        await client.query("run the long job")
+        while not (workdir / "started.txt").exists():
+            await asyncio.sleep(0.05)
+        await client.interrupt()
+        found = await _response(client)
+    result = found[-1]
+    assert isinstance(result, ResultMessage)
+    assert result.is_error and result.stop_reason == "cancelled"
+    pid = int((workdir / "pid.txt").read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the command is gone, long before its minute was up
+    assert not (workdir / "late.txt").exists()
+
+
+async def test_set_permission_mode_accept_edits(workdir: Path, sdk_options: MakeOptions) -> None:
+    write = {"tool_calls": [{"name": "create_file", "arguments": {"path": "a.txt", "content": "A\n"}}]}
+    options = sdk_options([write, {"text": "Could not write."}, write, {"text": "Wrote a.txt."}])
+    async with ClaudeSDKClient(options) as client:
+        await client.query("write a.txt")
+        refused = await _response(client)
+        assert not (workdir / "a.txt").exists()  # default mode: a write asks, and nobody can be asked
+        assert _blocks(refused, ToolResultBlock)[0].is_error
+        await client.set_permission_mode("acceptEdits")
+        await client.query("write a.txt again")
+        accepted = await _response(client)
+    assert (workdir / "a.txt").read_text() == "A\n"
+    uses = _blocks(accepted, ToolUseBlock)
+    assert [(u.name, u.input["file_path"]) for u in uses] == [("Write", "a.txt")]
+    assert isinstance(accepted[-1], ResultMessage) and accepted[-1].subtype == "success"
