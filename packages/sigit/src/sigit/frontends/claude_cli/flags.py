@@ -23,6 +23,7 @@ CLAUDE_ONLY_FLAGS = frozenset({
 BOOLEAN_UNKNOWN = frozenset({
     "--strict-mcp-config", "--include-hook-events", "--session-mirror", "--allow-dangerously-skip-permissions",
     "--replay-user-messages", "--ide", "--no-session-persistence", "--debug", "-d", "--mcp-debug",
+    "--await-initialize", "--managed-settings-in-initialize",
 })
 """Claude Code flags we do not implement that take no value (any other unknown flag takes the next word)."""
 
