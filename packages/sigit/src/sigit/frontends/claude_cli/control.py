@@ -8,6 +8,7 @@ asks us (`initialize`, `interrupt`, `set_permission_mode`...); we ask the SDK (`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import threading
@@ -89,9 +90,7 @@ def start_stdin_reader(queue: asyncio.Queue[str | None], stream: TextIO | None =
         except (OSError, ValueError, RuntimeError):
             pass
         finally:
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: the run is over anyway
                 loop.call_soon_threadsafe(queue.put_nowait, None)
-            except RuntimeError:  # the loop is gone: the run is over anyway
-                pass
 
     threading.Thread(target=read, name="sigit-stdin", daemon=True).start()

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ... import __version__
 from ...agent.events import PermissionAsked, PermissionReply, TurnFinished
 from ...agent.loop import deny_all
 from ...app import AgentSession, SessionHost

@@ -65,7 +65,8 @@ def prepare(args: ClaudeArgs) -> Setup:
     model, mode = args.model, args.permission_mode
     if args.settings:
         settings = _json_or_file(args.settings, "--settings", cwd)
-        permissions = settings.get("permissions") if isinstance(settings.get("permissions"), dict) else {}
+        found = settings.get("permissions")
+        permissions: dict[str, Any] = found if isinstance(found, dict) else {}
         allow += [r for rule in _strings(permissions.get("allow")) for r in rules_from_claude(rule)]
         deny += [r for rule in _strings(permissions.get("deny")) for r in rules_from_claude(rule)]
         if mode is None and isinstance(permissions.get("defaultMode"), str):

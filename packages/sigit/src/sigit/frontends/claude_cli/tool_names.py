@@ -120,7 +120,7 @@ def split_rules(values: Iterable[str]) -> list[str]:
     outside parentheses."""
     rules: list[str] = []
     for value in values:
-        depth, current = 0, []
+        depth, current = 0, list[str]()
         for char in value:
             if char == "(":
                 depth += 1
