@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from sigit.frontends.claude_cli.flags import FlagError, is_claude_invocation, parse
 from sigit.frontends.claude_cli.tool_names import (
     from_claude,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,13 @@ import pytest
 from claude_agent_sdk import (
     AssistantMessage,
     ClaudeSDKClient,
+    HookMatcher,
     PermissionResultAllow,
     PermissionResultDeny,
     ResultMessage,
     SystemMessage,
     TextBlock,
+    ThinkingBlock,
     ToolPermissionContext,
     ToolResultBlock,
     ToolUseBlock,
@@ -160,3 +163,55 @@ async def test_set_permission_mode_accept_edits(workdir: Path, sdk_options: Make
     uses = _blocks(accepted, ToolUseBlock)
     assert [(u.name, u.input["file_path"]) for u in uses] == [("Write", "a.txt")]
     assert isinstance(accepted[-1], ResultMessage) and accepted[-1].subtype == "success"
+
+
+async def test_a_pre_tool_use_hook_of_the_app_blocks_a_call(workdir: Path, sdk_options: MakeOptions) -> None:
+    heard: list[tuple[str, Any]] = []
+
+    async def guard(hook_input: Any, tool_use_id: str | None, context: Any) -> dict[str, Any]:
+        heard.append((hook_input["hook_event_name"], hook_input["tool_input"]))
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                       "permissionDecisionReason": "touching files is off limits"}}
+
+    options = sdk_options(BASH_TURNS, allowed_tools=["Bash"],
+                          hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[guard])]})
+    async with ClaudeSDKClient(options) as client:
+        await client.query("touch a file")
+        found = await _response(client)
+    assert heard == [("PreToolUse", {"command": "touch ran.txt"})]
+    assert not (workdir / "ran.txt").exists()
+    assert "touching files is off limits" in str(_blocks(found, ToolResultBlock)[0].content)
+
+
+async def test_resume_continues_a_saved_session(sdk_options: MakeOptions) -> None:
+    first = [m async for m in query(prompt="remember the word kiwi", options=sdk_options([{"text": "Noted."}]))]
+    session_id = first[-1].session_id
+    again = sdk_options([{"text": "The word was kiwi."}], resume=session_id)
+    async with ClaudeSDKClient(again) as client:
+        await client.query("which word?")
+        found = await _response(client)
+        usage = await client.get_context_usage()
+    assert isinstance(found[-1], ResultMessage) and found[-1].session_id == session_id
+    assert usage["totalTokens"] > 0 and usage["model"].startswith("scripted:")
+
+
+async def test_thinking_arrives_as_a_thinking_block(sdk_options: MakeOptions) -> None:
+    options = sdk_options([{"reasoning": "The user greets me.", "text": "Hi!"}])
+    found = [m async for m in query(prompt="hello", options=options)]
+    thoughts = _blocks(found, ThinkingBlock)
+    assert [t.thinking for t in thoughts] == ["The user greets me."]
+    assert isinstance(found[-1], ResultMessage) and found[-1].result == "Hi!"
+
+
+async def test_mcp_servers_from_the_options_are_started(workdir: Path, sdk_options: MakeOptions) -> None:
+    fixture = Path(__file__).parents[1] / "extensions" / "mcp_server_fixture.py"
+    servers = {"fixture": {"type": "stdio", "command": sys.executable, "args": [str(fixture)]}}
+    options = sdk_options([{"tool_calls": [{"name": "mcp__fixture__add", "arguments": {"a": 2, "b": 3}}]},
+                           {"text": "2 + 3 = 5"}], mcp_servers=servers, allowed_tools=["mcp__fixture__add"])
+    async with ClaudeSDKClient(options) as client:
+        status = await client.get_mcp_status()
+        await client.query("add 2 and 3")
+        found = await _response(client)
+    assert [(s["name"], s["status"]) for s in status["mcpServers"]] == [("fixture", "connected")]
+    results = _blocks(found, ToolResultBlock)
+    assert "5" in str(results[0].content) and not results[0].is_error
