@@ -123,3 +123,15 @@ def test_a_claude_model_name_means_the_configured_model(workdir: Path, tmp_path:
     assert "claude-sonnet-4-5 is a Claude model" in proc.stderr
     out = lines(proc.stdout)
     assert out[0]["model"] == model and out[-1]["result"] == "local answer"
+
+
+def test_a_message_without_text_gets_an_error_result_not_silence(workdir: Path, tmp_path: Path) -> None:
+    model = scenario(tmp_path, [{"text": "answered the second"}])
+    image = json.dumps({"type": "user", "session_id": "", "parent_tool_use_id": None, "message": {
+        "role": "user", "content": [{"type": "image", "source": {"type": "base64", "data": ""}}]}})
+    proc = run_sigit(["--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+                      "--model", model], workdir, stdin=f"{image}\n{user_line('and now text')}")
+    assert proc.returncode == 0, proc.stderr
+    results = [o for o in lines(proc.stdout) if o["type"] == "result"]
+    assert results[0]["is_error"] and "no text" in results[0]["result"]
+    assert results[1]["result"] == "answered the second"

@@ -215,3 +215,61 @@ async def test_mcp_servers_from_the_options_are_started(workdir: Path, sdk_optio
     assert [(s["name"], s["status"]) for s in status["mcpServers"]] == [("fixture", "connected")]
     results = _blocks(found, ToolResultBlock)
     assert "5" in str(results[0].content) and not results[0].is_error
+
+
+async def test_an_edited_input_is_still_judged_by_the_deny_rules(workdir: Path, sdk_options: MakeOptions) -> None:
+    (workdir / "keep.txt").write_text("keep\n")
+
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: ToolPermissionContext
+                           ) -> PermissionResultAllow:
+        return PermissionResultAllow(updated_input={"command": "rm keep.txt"})
+
+    options = sdk_options(BASH_TURNS, can_use_tool=can_use_tool, disallowed_tools=["Bash(rm *)"])
+    async with ClaudeSDKClient(options) as client:
+        await client.query("touch a file")
+        found = await _response(client)
+    assert (workdir / "keep.txt").exists()
+    result_block = _blocks(found, ToolResultBlock)[0]
+    assert result_block.is_error and "the edited call is refused" in str(result_block.content)
+
+
+async def test_set_model_switches_the_session_to_another_model(sdk_options: MakeOptions, tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    other.write_text('{"turns": [{"text": "from the other model"}]}')
+    async with ClaudeSDKClient(sdk_options([{"text": "from the first model"}])) as client:
+        await client.query("hi")
+        first = await _response(client)
+        await client.set_model(f"scripted:{other}")
+        await client.query("hi again")
+        second = await _response(client)
+    assert isinstance(first[-1], ResultMessage) and first[-1].result == "from the first model"
+    assert isinstance(second[-1], ResultMessage) and second[-1].result == "from the other model"
+    assert first[-1].session_id == second[-1].session_id  # the same conversation, on another model
+    model = next(m.model for m in second if isinstance(m, AssistantMessage))
+    assert model == f"scripted:{other}"
+
+
+@pytest.mark.script_may_remain
+async def test_interrupt_while_the_app_decides_ends_the_turn(workdir: Path, sdk_options: MakeOptions) -> None:
+    asked = asyncio.Event()
+    cancelled: list[bool] = []
+
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: ToolPermissionContext
+                           ) -> PermissionResultAllow:
+        asked.set()
+        try:
+            await asyncio.Event().wait()  # the user never answers
+        except asyncio.CancelledError:
+            cancelled.append(True)  # sigit withdrew the question (control_cancel_request)
+            raise
+        return PermissionResultAllow()
+
+    async with ClaudeSDKClient(sdk_options(BASH_TURNS, can_use_tool=can_use_tool)) as client:
+        await client.query("touch a file")
+        await asyncio.wait_for(asked.wait(), 30)
+        await client.interrupt()
+        found = await _response(client)
+        while not cancelled:
+            await asyncio.sleep(0.01)
+    assert isinstance(found[-1], ResultMessage) and found[-1].stop_reason == "cancelled"
+    assert not (workdir / "ran.txt").exists()

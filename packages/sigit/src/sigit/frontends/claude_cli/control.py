@@ -52,6 +52,10 @@ class ControlChannel:
         self.out.write({"type": "control_request", "request_id": request_id, "request": request})
         try:
             return await future
+        except asyncio.CancelledError:  # the turn no longer needs the answer (an interrupt)
+            if not self.closed:
+                self.out.write({"type": "control_cancel_request", "request_id": request_id})
+            raise
         finally:
             self._pending.pop(request_id, None)
 

@@ -73,6 +73,7 @@ class ClaudeRun:
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.hooks = SdkHooks(self.control)
         self.dont_ask = args.permission_mode == "dontAsk"
+        self.stopping = False
         self.started = time.perf_counter()
         self.writer: TurnWriter | None = None
         self._handlers: set[asyncio.Task[None]] = set()
@@ -108,11 +109,11 @@ class ClaudeRun:
         self.ready.set_result(session)
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signal.SIGINT, self.cancel)
-            loop.add_signal_handler(signal.SIGTERM, self.cancel)
+            loop.add_signal_handler(signal.SIGINT, self.stop)
+            loop.add_signal_handler(signal.SIGTERM, self.stop)
         code = EXIT_OK
         try:
-            while (prompt := await self.inbox.get()) is not None:
+            while not self.stopping and (prompt := await self.inbox.get()) is not None:
                 code = await self._turn(prompt)
         finally:
             if self.streaming:
@@ -125,6 +126,12 @@ class ClaudeRun:
     def cancel(self) -> None:
         if self.session is not None:
             self.session.cancel()
+
+    def stop(self) -> None:
+        """SIGINT/SIGTERM: end the turn under way (its result is still written), then exit."""
+        self.stopping = True
+        self.cancel()
+        self.inbox.put_nowait(None)
 
     def _failed(self, error: str, code: int) -> int:
         print(f"sigit: {error}", file=sys.stderr)
@@ -177,11 +184,7 @@ class ClaudeRun:
                 continue
             kind = message.get("type")
             if kind == "user":
-                text = user_text(message)
-                if text is None:
-                    self.progress("sigit: ignoring a user message without text content")
-                else:
-                    self.inbox.put_nowait(text)
+                self.inbox.put_nowait(user_text(message))  # no text: an error result, so the app is not left waiting
             elif kind == "control_request":
                 task = asyncio.ensure_future(self._control(message))
                 self._handlers.add(task)
@@ -218,8 +221,10 @@ class ClaudeRun:
         writer = self.writer = TurnWriter(self.emit, model=session.session.model, session_id=session.id,
                                           partial=self.args.include_partial_messages)
         finished: TurnFinished | None = None
-        refusal = await self.hooks.user_prompt_submit(session, prompt)
-        if refusal is not None:
+        refusal = await self.hooks.user_prompt_submit(session, prompt) if prompt.strip() else None
+        if not prompt.strip():
+            finished = TurnFinished("error", "", 0, "the message has no text (only text content is supported)")
+        elif refusal is not None:
             finished = TurnFinished("refusal", "", 0, f"blocked by a UserPromptSubmit hook: {refusal}")
         else:
             async for event in session.prompt(prompt):
@@ -240,8 +245,8 @@ class ClaudeRun:
     def _progress_line(self, event: Any) -> None:
         from ...agent.events import Notice, ToolCallRequested
 
-        if isinstance(event, ToolCallRequested):
-            self.progress(f"⏺ {event.title}")
+        if isinstance(event, ToolCallRequested) and self.args.output_format != "stream-json":
+            self.progress(f"⏺ {event.title}")  # stream-JSON carries the call itself
         elif isinstance(event, Notice):
             self.progress(f"[{event.level}] {event.message}")
 
@@ -339,16 +344,15 @@ def _suggestion(rule: str) -> dict[str, Any]:
     return {"type": "addRules", "rules": [entry], "behavior": "allow", "destination": "session"}
 
 
-def user_text(message: dict[str, Any]) -> str | None:
+def user_text(message: dict[str, Any]) -> str:
     """The text of a stream-JSON user message (a string, or text blocks; other blocks are dropped)."""
     body = message.get("message")
     content = body.get("content") if isinstance(body, dict) else None
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"]
-        return "\n".join(texts) if texts else None
-    return None
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
 
 
 def mcp_state(state: str) -> str:
