@@ -68,6 +68,7 @@ async def test_query_reads_a_file_and_answers(workdir: Path, sdk_options: MakeOp
 async def test_client_conversation_of_two_turns_in_one_process(sdk_options: MakeOptions) -> None:
     options = sdk_options([{"text": "Hello! I am here."}, {"text": "You said hello before."}])
     async with ClaudeSDKClient(options) as client:
+        info = await client.get_server_info()
         await client.query("hello")
         first = await _response(client)
         await client.query("what did I say?")
@@ -75,6 +76,8 @@ async def test_client_conversation_of_two_turns_in_one_process(sdk_options: Make
     assert isinstance(first[-1], ResultMessage) and first[-1].result == "Hello! I am here."
     assert isinstance(second[-1], ResultMessage) and second[-1].result == "You said hello before."
     assert first[-1].session_id == second[-1].session_id  # one session: the second turn continued it
+    assert info is not None and info["models"][0]["value"].startswith("scripted:")
+    assert "acceptEdits" in info["permission_modes"] and info["permissionMode"] == "default"
 
 
 BASH_TURNS = [
@@ -273,3 +276,19 @@ async def test_interrupt_while_the_app_decides_ends_the_turn(workdir: Path, sdk_
             await asyncio.sleep(0.01)
     assert isinstance(found[-1], ResultMessage) and found[-1].stop_reason == "cancelled"
     assert not (workdir / "ran.txt").exists()
+
+
+async def test_dont_ask_mode_refuses_without_asking_the_app(workdir: Path, sdk_options: MakeOptions) -> None:
+    asked: list[str] = []
+
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: ToolPermissionContext
+                           ) -> PermissionResultAllow:
+        asked.append(name)
+        return PermissionResultAllow()
+
+    options = sdk_options(BASH_TURNS, can_use_tool=can_use_tool, permission_mode="dontAsk")
+    async with ClaudeSDKClient(options) as client:
+        await client.query("touch a file")
+        found = await _response(client)
+    assert asked == [] and not (workdir / "ran.txt").exists()
+    assert "dontAsk" in str(_blocks(found, ToolResultBlock)[0].content)

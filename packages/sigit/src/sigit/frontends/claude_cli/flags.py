@@ -28,6 +28,11 @@ BOOLEAN_UNKNOWN = frozenset({
 """Claude Code flags we do not implement that take no value (any other unknown flag takes the next word)."""
 
 
+def claude_mode_name(mode: str) -> str:
+    """A permission mode in Claude Code's spelling (ours or theirs in)."""
+    return {"accept-edits": "acceptEdits", "bypass": "bypassPermissions"}.get(mode, mode)
+
+
 def is_claude_invocation(argv: list[str]) -> bool:
     """Whether this command line comes from a Claude Code caller (an SDK, a script written for `claude`)."""
     for index, token in enumerate(argv):

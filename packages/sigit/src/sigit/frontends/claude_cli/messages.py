@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from ... import __version__
 from ...agent.events import TurnFinished
 
 RESULT_SUBTYPES = {"end_turn": "success", "max_tokens": "success", "max_rounds": "error_max_turns"}
@@ -25,7 +26,7 @@ def system_init(*, session_id: str, cwd: str, model: str, tools: list[str], perm
         "type": "system", "subtype": "init", "session_id": session_id, "uuid": new_uuid(), "cwd": cwd,
         "model": model, "tools": tools, "permissionMode": permission_mode, "mcp_servers": mcp_servers,
         "slash_commands": slash_commands, "apiKeySource": "none", "output_style": "default",
-        "agents": [], "skills": [], "plugins": [], "claude_code_version": version,
+        "agents": [], "skills": [], "plugins": [], "claude_code_version": version, "sigit_version": __version__,
     }
 
 

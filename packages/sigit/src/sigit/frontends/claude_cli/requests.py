@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
 from ...app import AgentSession
 from ...errors import UsageError
-from .flags import CLAUDE_MODES
+from ...extensions import CommandSet, discover_commands
+from .flags import CLAUDE_MODES, claude_mode_name
+from .hooks import HOOK_EVENTS
 from .setup import is_claude_model
 
 if TYPE_CHECKING:
@@ -19,8 +22,7 @@ async def answer_control_request(run: ClaudeRun, session: AgentSession, request:
     """The `response` object for one request; raises (an error response) for what cannot be done."""
     subtype = request.get("subtype")
     if subtype == "initialize":
-        run.hooks.register(request.get("hooks"))
-        return initialize_response(run, session)
+        return await initialize(run, session, request)
     if subtype == "interrupt":
         run.cancel()
         return {}
@@ -40,24 +42,35 @@ async def answer_control_request(run: ClaudeRun, session: AgentSession, request:
     raise UsageError(f"Unsupported control request subtype: {subtype}")
 
 
-def initialize_response(run: ClaudeRun, session: AgentSession) -> dict[str, Any]:
-    commands = [{"name": c.name, "description": c.description, "argumentHint": c.argument_hint}
-                for c in session.commands.commands]
-    model = session.session.model
+async def initialize(run: ClaudeRun, session: AgentSession | None, request: dict[str, Any]) -> dict[str, Any]:
+    """Register the app's hooks and say what we offer; before the session is open (the model may take
+    minutes to load), the commands and the model come from the settings files."""
+    run.hooks.register(request.get("hooks"))
+    if session is not None:
+        commands, model, mode = session.commands, session.session.model, run.claude_mode(session)
+    else:
+        commands, model = await asyncio.to_thread(_before_open, run)
+        mode = "dontAsk" if run.dont_ask else claude_mode_name(run.setup.host_options.permission_mode or "default")
     return {
-        "commands": commands,
+        "commands": [{"name": c.name, "description": c.description, "argumentHint": c.argument_hint}
+                     for c in commands.commands],
         "output_style": "default",
         "available_output_styles": ["default"],
         "models": [{"value": model, "displayName": model, "description": "the configured local model"}],
         "permission_modes": list(CLAUDE_MODES),
-        "permissionMode": run.claude_mode(session),
+        "permissionMode": mode,
         "account": {},
         "pid": os.getpid(),
         "capabilities": {"can_use_tool": run.args.permission_prompt_tool == "stdio",
-                         "hooks": ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"],
-                         "sdk_mcp_servers": False, "interrupt": True},
+                         "hooks": list(HOOK_EVENTS), "sdk_mcp_servers": False, "interrupt": True},
         "hook_on_failure_supported": False,
     }
+
+
+def _before_open(run: ClaudeRun) -> tuple[CommandSet, str]:
+    cwd = run.setup.cwd
+    commands = discover_commands(cwd, run.host.config_dir)
+    return commands, run.host.model_name(run.host.settings(cwd))
 
 
 async def _set_model(run: ClaudeRun, model: Any) -> dict[str, Any]:

@@ -25,16 +25,17 @@ from ...sessions import Session
 from ..headless import refuse_trust
 from . import messages
 from .control import ControlChannel, ControlError, LineWriter, start_stdin_reader
-from .flags import ClaudeArgs, FlagError, parse
+from .flags import ClaudeArgs, FlagError, claude_mode_name, parse
 from .hooks import SdkHooks
-from .requests import answer_control_request
+from .requests import answer_control_request, initialize
 from .setup import Setup, SetupError, prepare
 from .tool_names import from_claude, rule_to_claude, rules_from_claude, to_claude
 from .turns import TurnWriter
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 SIGIT_VERSION_AS_CLAUDE = "2.1.0"
-"""What `system/init` reports as `claude_code_version`: the SDKs warn below 2.0.0."""
+"""The Claude Code version whose protocol we speak, reported as `claude_code_version` in `system/init`
+(the SDKs warn about a CLI that reports none or one below 2.0.0); our own is `sigit_version`."""
 
 
 def run(argv: list[str]) -> int:
@@ -75,7 +76,6 @@ class ClaudeRun:
         self.dont_ask = args.permission_mode == "dontAsk"
         self.stopping = False
         self.started = time.perf_counter()
-        self.writer: TurnWriter | None = None
         self._handlers: set[asyncio.Task[None]] = set()
 
     @property
@@ -201,11 +201,14 @@ class ClaudeRun:
             self.out.write(messages.control_response(request_id, error="a control request needs a `request` object"))
             return
         assert self.ready is not None
-        session = await asyncio.shield(self.ready)
         try:
-            if session is None:
-                raise ControlError("the session could not be opened")
-            answer = await answer_control_request(self, session, request)
+            if request.get("subtype") == "initialize":  # answered while the model loads: the SDK gives it 60 s
+                answer = await initialize(self, self.ready.result() if self.ready.done() else None, request)
+            else:
+                session = await asyncio.shield(self.ready)
+                if session is None:
+                    raise ControlError("the session could not be opened")
+                answer = await answer_control_request(self, session, request)
         except Exception as exc:  # every failure is an error response, never a crash
             self.out.write(messages.control_response(request_id, error=str(exc) or type(exc).__name__))
             return
@@ -218,7 +221,7 @@ class ClaudeRun:
         assert session is not None
         self.started = time.perf_counter()
         self.emit(self.init_message(session))
-        writer = self.writer = TurnWriter(self.emit, model=session.session.model, session_id=session.id,
+        writer = TurnWriter(self.emit, model=session.session.model, session_id=session.id,
                                           partial=self.args.include_partial_messages)
         finished: TurnFinished | None = None
         refusal = await self.hooks.user_prompt_submit(session, prompt) if prompt.strip() else None
@@ -234,7 +237,6 @@ class ClaudeRun:
                 if isinstance(event, TurnFinished):
                     finished = event
             await self.hooks.stop(session)
-        self.writer = None
         self._result(finished, denials=writer.denials)
         if finished is None:
             return EXIT_ERROR
@@ -273,7 +275,7 @@ class ClaudeRun:
     def claude_mode(self, session: AgentSession) -> str:
         if self.dont_ask:
             return "dontAsk"
-        return {"accept-edits": "acceptEdits", "bypass": "bypassPermissions"}.get(session.mode, session.mode)
+        return claude_mode_name(session.mode)
 
     def set_mode(self, session: AgentSession, mode: str) -> str:
         """`set_permission_mode`: Claude Code's names and ours; `dontAsk` refuses whatever would ask."""
