@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from sigit.frontends.claude_cli.flags import FlagError, is_claude_invocation, parse
+from sigit.frontends.claude_cli import is_claude_invocation
+from sigit.frontends.claude_cli.flags import FlagError, parse
 from sigit.frontends.claude_cli.tool_names import (
     from_claude,
     rule_to_claude,

@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_check(args_list[1:])
     from .frontends.claude_cli import is_claude_invocation
 
-    if is_claude_invocation(args_list):  # an app built on the Claude Agent SDK (or a script for `claude`)
+    if args_list[:1] not in (["acp"], ["init"]) and is_claude_invocation(args_list):  # a Claude Agent SDK app
         from .frontends.claude_cli import run as run_claude_cli
 
         return run_claude_cli(args_list)

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .flags import is_claude_invocation
+from .detect import is_claude_invocation
 
 
 def run(argv: list[str]) -> int:

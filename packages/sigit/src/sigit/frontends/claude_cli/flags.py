@@ -1,7 +1,6 @@
 """Claude Code's command line, as the Agent SDKs send it (read from their transports).
 
-Light on purpose: `sigit` checks every command line with `is_claude_invocation` before it parses its
-own flags. Flags Claude Code has and we do not are accepted with one warning, never a usage error,
+Flags Claude Code has and we do not are accepted with one warning, never a usage error,
 so a newer SDK that sends a new flag keeps working.
 """
 
@@ -10,16 +9,9 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field
 
-CLAUDE_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
+from .detect import CLAUDE_MODES
+
 OUR_MODES = ("accept-edits", "bypass")
-CLAUDE_ONLY_FLAGS = frozenset({
-    "--input-format", "--verbose", "--include-partial-messages", "--system-prompt", "--system-prompt-file",
-    "--append-system-prompt", "--append-system-prompt-file", "--tools", "--allowedTools", "--allowed-tools",
-    "--disallowedTools", "--disallowed-tools", "--permission-prompt-tool", "--session-id", "--settings",
-    "--mcp-config", "--setting-sources", "--max-thinking-tokens", "--thinking", "--dangerously-skip-permissions",
-    "--strict-mcp-config", "--fallback-model", "--include-hook-events",
-})
-"""Any of these on a command line means a Claude Code caller: `sigit` answers in its protocol."""
 BOOLEAN_UNKNOWN = frozenset({
     "--strict-mcp-config", "--include-hook-events", "--session-mirror", "--allow-dangerously-skip-permissions",
     "--replay-user-messages", "--ide", "--no-session-persistence", "--debug", "-d", "--mcp-debug",
@@ -31,21 +23,6 @@ BOOLEAN_UNKNOWN = frozenset({
 def claude_mode_name(mode: str) -> str:
     """A permission mode in Claude Code's spelling (ours or theirs in)."""
     return {"accept-edits": "acceptEdits", "bypass": "bypassPermissions"}.get(mode, mode)
-
-
-def is_claude_invocation(argv: list[str]) -> bool:
-    """Whether this command line comes from a Claude Code caller (an SDK, a script written for `claude`)."""
-    for index, token in enumerate(argv):
-        if token == "--":
-            break
-        name, _, value = token.partition("=")
-        if name in CLAUDE_ONLY_FLAGS:
-            return True
-        if name == "--permission-mode":
-            value = value or (argv[index + 1] if index + 1 < len(argv) else "")
-            if value in CLAUDE_MODES and value not in ("default", "plan"):
-                return True
-    return False
 
 
 @dataclass

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ...app import AgentSession
 from ...errors import UsageError
 from ...extensions import CommandSet, discover_commands
-from .flags import CLAUDE_MODES, claude_mode_name
+from .detect import CLAUDE_MODES
+from .flags import claude_mode_name
 from .hooks import HOOK_EVENTS
 from .setup import is_claude_model
 
