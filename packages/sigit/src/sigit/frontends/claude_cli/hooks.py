@@ -15,6 +15,7 @@ from ...agent.loop import PostToolHook, PreToolHook
 from ...app import AgentSession
 from ...tools.subjects import PreparedCall
 from .control import ControlChannel, ControlError
+from .flags import claude_mode_name
 from .tool_names import to_claude
 
 HOOK_EVENTS = ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop")
@@ -111,7 +112,7 @@ class SdkHooks:
                 continue
             for callback_id in matcher.callback_ids:
                 hook_input = {"session_id": session.id, "transcript_path": "", "cwd": str(session.cwd),
-                              "permission_mode": session.mode, "hook_event_name": event, **payload}
+                              "permission_mode": claude_mode_name(session.mode), "hook_event_name": event, **payload}
                 try:
                     answers.append(await self.control.request({
                         "subtype": "hook_callback", "callback_id": callback_id, "input": hook_input,
