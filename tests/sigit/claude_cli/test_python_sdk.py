@@ -36,6 +36,21 @@ async def _response(client: ClaudeSDKClient) -> list[Any]:
     return [message async for message in client.receive_response()]
 
 
+def _running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie waiting to be reaped has finished running)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if stat.parent.parent.is_dir():
+        try:
+            return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except (FileNotFoundError, ProcessLookupError):
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def _blocks(messages: list[Any], kind: type) -> list[Any]:
     return [b for m in messages if isinstance(m, AssistantMessage | UserMessage) and isinstance(m.content, list)
             for b in m.content if isinstance(b, kind)]
@@ -146,8 +161,7 @@ async def test_interrupt_kills_a_long_command_and_ends_the_turn(workdir: Path, s
     assert isinstance(result, ResultMessage)
     assert result.is_error and result.stop_reason == "cancelled"
     pid = int((workdir / "pid.txt").read_text())
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)  # the command is gone, long before its minute was up
+    assert not _running(pid)  # the command is gone, long before its minute was up
     assert not (workdir / "late.txt").exists()
 
 

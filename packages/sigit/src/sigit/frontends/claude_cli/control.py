@@ -27,10 +27,16 @@ class LineWriter:
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stdout
+        self.broken = False
 
     def write(self, obj: dict[str, Any]) -> None:
-        self.stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        self.stream.flush()
+        if self.broken:
+            return
+        try:
+            self.stream.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            self.stream.flush()
+        except (BrokenPipeError, ValueError):  # the SDK stopped reading: the run ends at stdin's end
+            self.broken = True
 
 
 class ControlChannel:
