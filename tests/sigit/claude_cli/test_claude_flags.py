@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from sigit.frontends.claude_cli import is_claude_invocation
 from sigit.frontends.claude_cli.flags import FlagError, parse
+from sigit.frontends.claude_cli.setup import SetupError, prepare
 from sigit.frontends.claude_cli.tool_names import (
     from_claude,
     rule_to_claude,
@@ -69,3 +73,28 @@ def test_tool_inputs_in_claude_code_words_both_ways() -> None:
     assert to_claude("multi_edit", {"path": "a", "edits": [{"old_text": "1", "new_text": "2"}]}) == (
         "MultiEdit", {"file_path": "a", "edits": [{"old_string": "1", "new_string": "2"}]})
     assert to_claude("remember", {"note": "n"}) == ("remember", {"note": "n"})  # no counterpart: ours
+
+
+def test_settings_json_brings_rules_mode_and_model(workdir: Path) -> None:
+    settings = json.dumps({"permissions": {"allow": ["Bash(npm test*)"], "deny": ["WebFetch"],
+                                           "defaultMode": "acceptEdits"}, "model": "qwen3-4b", "env": {"A": "1"}})
+    setup = prepare(parse(["--verbose", "--cwd", str(workdir), "--settings", settings,
+                           "--allowedTools", "Read", "--disallowedTools", "Bash(rm:*)"]))
+    options = setup.host_options
+    assert list(options.allow_tools) == ["read_file", "run_command(npm test*)"]
+    assert list(options.deny_tools) == ["run_command(rm:*)", "read_website"]
+    assert options.permission_mode == "acceptEdits" and options.model == "qwen3-4b"
+    assert any("ignored: env" in w for w in setup.warnings)
+
+
+def test_mcp_config_servers_and_what_is_refused(workdir: Path) -> None:
+    config = {"mcpServers": {"files": {"command": "mcp-files", "args": ["--root", "."]},
+                             "inproc": {"type": "sdk", "name": "inproc"}}}
+    (workdir / "mcp.json").write_text(json.dumps(config))
+    setup = prepare(parse(["--verbose", "--cwd", str(workdir), "--mcp-config", "mcp.json"]))
+    assert setup.mcp_servers == [{"name": "files", "command": "mcp-files", "args": ["--root", "."]}]
+    assert any("'inproc' is not supported" in w for w in setup.warnings)
+    with pytest.raises(SetupError, match="invalid JSON"):
+        prepare(parse(["--verbose", "--cwd", str(workdir), "--mcp-config", "{nope"]))
+    with pytest.raises(SetupError, match="cannot read"):
+        prepare(parse(["--verbose", "--cwd", str(workdir), "--settings", "missing.json"]))
