@@ -87,13 +87,13 @@ def test_settings_json_brings_rules_mode_and_model(workdir: Path) -> None:
     assert any("ignored: env" in w for w in setup.warnings)
 
 
-def test_mcp_config_servers_and_what_is_refused(workdir: Path) -> None:
+def test_mcp_config_servers_and_bad_files(workdir: Path) -> None:
     config = {"mcpServers": {"files": {"command": "mcp-files", "args": ["--root", "."]},
                              "inproc": {"type": "sdk", "name": "inproc"}}}
     (workdir / "mcp.json").write_text(json.dumps(config))
     setup = prepare(parse(["--verbose", "--cwd", str(workdir), "--mcp-config", "mcp.json"]))
     assert setup.mcp_servers == [{"name": "files", "command": "mcp-files", "args": ["--root", "."]}]
-    assert any("'inproc' is not supported" in w for w in setup.warnings)
+    assert setup.sdk_mcp_servers == ["inproc"]  # the app's own: reached through mcp_message requests
     with pytest.raises(SetupError, match="invalid JSON"):
         prepare(parse(["--verbose", "--cwd", str(workdir), "--mcp-config", "{nope"]))
     with pytest.raises(SetupError, match="cannot read"):

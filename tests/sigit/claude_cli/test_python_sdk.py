@@ -24,7 +24,9 @@ from claude_agent_sdk import (
     ToolResultBlock,
     ToolUseBlock,
     UserMessage,
+    create_sdk_mcp_server,
     query,
+    tool,
 )
 
 from .conftest import MakeOptions
@@ -306,3 +308,24 @@ async def test_dont_ask_mode_refuses_without_asking_the_app(workdir: Path, sdk_o
         found = await _response(client)
     assert asked == [] and not (workdir / "ran.txt").exists()
     assert "dontAsk" in str(_blocks(found, ToolResultBlock)[0].content)
+
+
+async def test_the_apps_in_process_mcp_tools_are_offered_and_called(sdk_options: MakeOptions) -> None:
+    calls: list[dict[str, Any]] = []
+
+    @tool("multiply", "Multiply two integers", {"a": int, "b": int})
+    async def multiply(args: dict[str, Any]) -> dict[str, Any]:
+        calls.append(args)
+        return {"content": [{"type": "text", "text": str(args["a"] * args["b"])}]}
+
+    server = create_sdk_mcp_server("calc", tools=[multiply])
+    options = sdk_options([{"tool_calls": [{"name": "mcp__calc__multiply", "arguments": {"a": 6, "b": 7}}]},
+                           {"text": "6 x 7 = 42"}],
+                          mcp_servers={"calc": server}, allowed_tools=["mcp__calc__multiply"])
+    found = [m async for m in query(prompt="what is 6 x 7?", options=options)]
+    init = next(m for m in found if isinstance(m, SystemMessage) and m.subtype == "init")
+    assert "mcp__calc__multiply" in init.data["tools"]
+    assert calls == [{"a": 6, "b": 7}]  # the app's own function ran, in the app's process
+    result_block = _blocks(found, ToolResultBlock)[0]
+    assert "42" in str(result_block.content) and not result_block.is_error
+    assert isinstance(found[-1], ResultMessage) and found[-1].result == "6 x 7 = 42"

@@ -63,7 +63,7 @@ async def initialize(run: ClaudeRun, session: AgentSession | None, request: dict
         "account": {},
         "pid": os.getpid(),
         "capabilities": {"can_use_tool": run.args.permission_prompt_tool == "stdio",
-                         "hooks": list(HOOK_EVENTS), "sdk_mcp_servers": False, "interrupt": True},
+                         "hooks": list(HOOK_EVENTS), "sdk_mcp_servers": True, "interrupt": True},
         "hook_on_failure_supported": False,
     }
 

@@ -15,7 +15,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...agent.events import PermissionAsked, PermissionReply, TurnFinished
 from ...agent.loop import deny_all
@@ -31,6 +31,9 @@ from .requests import answer_control_request, initialize
 from .setup import Setup, SetupError, prepare
 from .tool_names import from_claude, rule_to_claude, rules_from_claude, to_claude
 from .turns import TurnWriter
+
+if TYPE_CHECKING:
+    from ...extensions.mcp_client import McpServerConfig
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 SIGIT_VERSION_AS_CLAUDE = "2.1.0"
@@ -151,12 +154,25 @@ class ClaudeRun:
         )
         if saved is None and args.session_id:
             saved = await asyncio.to_thread(self._new_session_with_id, cwd, args.session_id)
+        servers: list[Any] = [*setup.mcp_servers, *(self._sdk_server(name) for name in setup.sdk_mcp_servers)]
         session = await self.host.open(saved.cwd if saved is not None else cwd, session=saved,
-                                       approver=self._approve, mcp_servers=setup.mcp_servers,
-                                       ask_trust=refuse_trust)
+                                       approver=self._approve, mcp_servers=servers, ask_trust=refuse_trust)
         setup.apply(session)
         self.hooks.attach(session)
         return session
+
+    def _sdk_server(self, name: str) -> McpServerConfig:
+        """One of the app's in-process MCP servers: its JSON-RPC travels in `mcp_message` requests."""
+        from ...extensions.mcp_client import McpServerConfig  # the mcp SDK loads only when used
+
+        control = self.control
+
+        async def relay(message: dict[str, Any]) -> dict[str, Any] | None:
+            answer = await control.request({"subtype": "mcp_message", "server_name": name, "message": message})
+            reply = answer.get("mcp_response")
+            return reply if isinstance(reply, dict) else None
+
+        return McpServerConfig(name, "relay", source="the Claude Agent SDK app", relay=relay)
 
     def _new_session_with_id(self, cwd: Path, session_id: str) -> Session:
         store = self.host.store

@@ -34,6 +34,8 @@ class Setup:
     append_system_prompt: str = ""
     tools: set[str] | None = None
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    sdk_mcp_servers: list[str] = field(default_factory=list)
+    """Names of the app's in-process servers (`type: "sdk"`), reached through `mcp_message` requests."""
     warnings: list[str] = field(default_factory=list)
     first_prompt: str | None = None
 
@@ -92,6 +94,7 @@ def prepare(args: ClaudeArgs) -> Setup:
         listed = split_rules(args.tools)
         tools = None if listed == ["default"] else tools_from_claude(listed)
     servers: list[dict[str, Any]] = []
+    sdk_servers: list[str] = []
     for value in args.mcp_config:
         config = _json_or_file(value, "--mcp-config", cwd)
         entries = config.get("mcpServers", config)
@@ -99,13 +102,13 @@ def prepare(args: ClaudeArgs) -> Setup:
             raise SetupError('--mcp-config: expected {"mcpServers": {NAME: {...}}}')
         for name, entry in entries.items():
             if isinstance(entry, dict) and entry.get("type") == "sdk":
-                warnings.append(f"--mcp-config: in-process SDK MCP server {name!r} is not supported (ignored)")
+                sdk_servers.append(str(name))  # the app runs it; we reach it through mcp_message requests
             elif isinstance(entry, dict):
                 servers.append({"name": name, **entry})
     options = host_options_for(args, allow, deny, model, policy_mode)
     return Setup(cwd=cwd, host_options=options, system_prompt=system_prompt,
                  append_system_prompt="\n\n".join(args.append_system_prompt), tools=tools, mcp_servers=servers,
-                 warnings=warnings)
+                 sdk_mcp_servers=sdk_servers, warnings=warnings)
 
 
 def is_claude_model(name: str) -> bool:
