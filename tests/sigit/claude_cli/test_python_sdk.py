@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from claude_agent_sdk import (
     AssistantMessage,
+    ClaudeAgentOptions,
     ClaudeSDKClient,
     HookMatcher,
     PermissionResultAllow,
     PermissionResultDeny,
+    ResultError,
     ResultMessage,
     SystemMessage,
     TextBlock,
@@ -29,7 +31,7 @@ from claude_agent_sdk import (
     tool,
 )
 
-from .conftest import MakeOptions
+from .conftest import SIGIT, MakeOptions
 
 pytestmark = pytest.mark.slow
 
@@ -329,3 +331,12 @@ async def test_the_apps_in_process_mcp_tools_are_offered_and_called(sdk_options:
     result_block = _blocks(found, ToolResultBlock)[0]
     assert "42" in str(result_block.content) and not result_block.is_error
     assert isinstance(found[-1], ResultMessage) and found[-1].result == "6 x 7 = 42"
+
+
+async def test_a_bad_model_name_reaches_the_app_as_a_clear_error(workdir: Path) -> None:
+    options = ClaudeAgentOptions(cli_path=SIGIT, cwd=workdir, model="no-such-model")
+    found: list[Any] = []
+    with pytest.raises(ResultError, match="bad runtime name 'no-such-model'"):
+        async for message in query(prompt="hi", options=options):
+            found.append(message)
+    assert isinstance(found[-1], ResultMessage) and found[-1].is_error
