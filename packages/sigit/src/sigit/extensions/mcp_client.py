@@ -3,10 +3,11 @@
 Servers come from the project's `.mcp.json` (Claude Code's format), `[mcp.servers.NAME]` tables in
 settings (which override `.mcp.json` by name), and servers an ACP client passes in. Transports:
 stdio (`command`, `args`, `env`), streamable HTTP (`type = "http"`, `url`, `headers`), SSE
-(`type = "sse"`) and, for servers a frontend builds, a relay (`mcp_relay.py`). Each server lives in its own task that holds the SDK's session context open, so
-the context is entered and left in one task (anyio's rule); tool calls go through the session from
-any task. A server that fails to start or dies is reported in `status()`; the others keep working,
-and a call to a dead server is an error result, never an exception.
+(`type = "sse"`) and, for servers a frontend builds, a relay (`mcp_relay.py`). Each server lives in
+its own task that holds the SDK's session context open, so the context is entered and left in one
+task (anyio's rule); tool calls go through the session from any task. A server that fails to start
+or dies is reported in `status()`; the others keep working, and a call to a dead server is an error
+result, never an exception.
 """
 
 from __future__ import annotations

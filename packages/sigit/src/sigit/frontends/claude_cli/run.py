@@ -17,7 +17,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...agent.events import PermissionAsked, PermissionReply, TurnFinished
+from ...agent.events import (
+    AgentEvent,
+    Notice,
+    PermissionAsked,
+    PermissionReply,
+    ToolCallRequested,
+    TurnFinished,
+)
 from ...agent.loop import deny_all
 from ...app import AgentSession, SessionHost
 from ...errors import SigitError, UsageError
@@ -29,7 +36,7 @@ from .flags import ClaudeArgs, FlagError, claude_mode_name, parse
 from .hooks import SdkHooks
 from .requests import answer_control_request, initialize
 from .setup import Setup, SetupError, prepare
-from .tool_names import from_claude, rule_to_claude, rules_from_claude, to_claude
+from .tool_names import claude_name, from_claude, rule_to_claude, rules_from_claude, to_claude
 from .turns import TurnWriter
 
 if TYPE_CHECKING:
@@ -238,14 +245,9 @@ class ClaudeRun:
         self.started = time.perf_counter()
         self.emit(self.init_message(session))
         writer = TurnWriter(self.emit, model=session.session.model, session_id=session.id,
-                                          partial=self.args.include_partial_messages)
-        finished: TurnFinished | None = None
-        refusal = await self.hooks.user_prompt_submit(session, prompt) if prompt.strip() else None
-        if not prompt.strip():
-            finished = TurnFinished("error", "", 0, "the message has no text (only text content is supported)")
-        elif refusal is not None:
-            finished = TurnFinished("refusal", "", 0, f"blocked by a UserPromptSubmit hook: {refusal}")
-        else:
+                            partial=self.args.include_partial_messages)
+        finished = await self._refused(session, prompt)
+        if finished is None:
             async for event in session.prompt(prompt):
                 writer.event(event)
                 self.hooks.current_call_id = writer.last_call_id
@@ -260,9 +262,16 @@ class ClaudeRun:
             return EXIT_INTERRUPTED
         return EXIT_OK if messages.RESULT_SUBTYPES.get(finished.stop_reason) == "success" else EXIT_ERROR
 
-    def _progress_line(self, event: Any) -> None:
-        from ...agent.events import Notice, ToolCallRequested
+    async def _refused(self, session: AgentSession, prompt: str) -> TurnFinished | None:
+        """The end of a turn that never starts: a message without text, or one the app's hook refused."""
+        if not prompt.strip():
+            return TurnFinished("error", "", 0, "the message has no text (only text content is supported)")
+        refusal = await self.hooks.user_prompt_submit(session, prompt)
+        if refusal is not None:
+            return TurnFinished("refusal", "", 0, f"blocked by a UserPromptSubmit hook: {refusal}")
+        return None
 
+    def _progress_line(self, event: AgentEvent) -> None:
         if isinstance(event, ToolCallRequested) and self.args.output_format != "stream-json":
             self.progress(f"⏺ {event.title}")  # stream-JSON carries the call itself
         elif isinstance(event, Notice):
@@ -275,6 +284,8 @@ class ClaudeRun:
                               session_id=session_id, error=error, denials=denials)
         if self.args.output_format in ("json", "stream-json"):
             self.out.write(obj)
+        elif obj["is_error"]:
+            print(f"sigit: {obj['result'] or obj['subtype']}", file=sys.stderr, flush=True)
         elif obj["result"]:
             sys.stdout.write(str(obj["result"]).rstrip("\n") + "\n")
             sys.stdout.flush()
@@ -283,7 +294,7 @@ class ClaudeRun:
         servers = [{"name": s.name, "status": mcp_state(s.state)} for s in session.mcp.status()] if session.mcp else []
         return messages.system_init(
             session_id=session.id, cwd=str(session.cwd), model=session.session.model,
-            tools=[to_claude(name, {})[0] for name in session.tools.names()],
+            tools=[claude_name(name) for name in session.tools.names()],
             permission_mode=self.claude_mode(session), mcp_servers=servers,
             slash_commands=session.commands.names(), version=SIGIT_VERSION_AS_CLAUDE,
         )
