@@ -140,9 +140,6 @@ def parse(argv: list[str]) -> ClaudeArgs:
         raise FlagError("--max-turns must be at least 1")
     if args.max_thinking_tokens is not None and args.max_thinking_tokens < 0:
         raise FlagError("--max-thinking-tokens must not be negative")
-    if args.permission_prompt_tool not in (None, "stdio"):
-        raise FlagError(f"--permission-prompt-tool {args.permission_prompt_tool}: only `stdio` (the SDK's "
-                        "can_use_tool callback) is supported; an MCP permission tool is not")
     return args
 
 

@@ -56,6 +56,9 @@ def prepare(args: ClaudeArgs) -> Setup:
     if args.ignored:
         names = ", ".join(dict.fromkeys(args.ignored))
         warnings.append(f"accepted but not implemented (ignored): {names}")
+    if args.permission_prompt_tool not in (None, "stdio"):
+        warnings.append(f"--permission-prompt-tool {args.permission_prompt_tool}: only `stdio` (the SDK's "
+                        "can_use_tool) is supported, so calls that need permission are refused")
     cwd = Path(os.path.abspath(args.cwd or os.getcwd()))
     if not cwd.is_dir():
         raise SetupError(f"--cwd {cwd} is not a directory")
