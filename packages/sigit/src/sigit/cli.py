@@ -68,6 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         from .sandbox.check import run_check
 
         return run_check(args_list[1:])
+    from .frontends.claude_cli import is_claude_invocation
+
+    if args_list[:1] not in (["acp"], ["init"]) and is_claude_invocation(args_list):  # a Claude Agent SDK app
+        from .frontends.claude_cli import run as run_claude_cli
+
+        return run_claude_cli(args_list)
     if args_list and args_list[0] == "acp":
         args_list = ["--acp", *args_list[1:]]
     init = bool(args_list) and args_list[0] == "init"
