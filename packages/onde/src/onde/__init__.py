@@ -52,6 +52,8 @@ from .types import (
     ToolResult,
 )
 
+__version__ = "0.1.0"
+
 __all__ = [
     "AlreadyLoaded",
     "AssistantMessage",

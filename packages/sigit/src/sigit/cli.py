@@ -6,11 +6,22 @@ import argparse
 import os
 import sys
 
-from . import __version__
-
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 PERMISSION_MODES = ("default", "accept-edits", "plan", "bypass")
 SANDBOX_MODES = ("read-only", "workspace-write", "off")  # sandbox.MODES, spelt out: the sandbox loads lazily
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: every layer's version, read only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        from .versions import version_text
+
+        print(version_text())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         "saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project settings "
         "apply; `sigit sandbox check` shows what the OS sandbox enforces here.",
     )
-    parser.add_argument("--version", action="version", version=f"sigit {__version__}")
+    parser.add_argument("--version", action=_VersionAction, help="show the versions of sigit, onde, "
+                        "qwen-runtime and llama.cpp, and exit")
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
                         metavar="PROMPT", help="run one prompt headless and print the result "
                         "(the prompt may also come on stdin)")
