@@ -62,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="trust this folder for this run: its project hooks, MCP servers, model and "
                         "permission settings apply (`sigit trust` records it)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also show the log (llama.cpp, libraries; SIGIT_LOG sets the level) on stderr")
+    parser.add_argument("--download", action="store_true",
+                        help="download the model for this run if it is not cached yet (nothing "
+                        "multi-gigabyte is downloaded without it, or `download = \"auto\"` in settings)")
     parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
     return parser
 
@@ -80,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         from .sandbox.check import run_check
 
         return run_check(args_list[1:])
+    if args_list and args_list[0] == "doctor":
+        from .doctor import run_doctor
+
+        return run_doctor(args_list[1:])
     if args_list and args_list[0] == "acp":
         args_list = ["--acp", *args_list[1:]]
     init = bool(args_list) and args_list[0] == "init"
@@ -104,10 +113,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"sigit: --add-dir {directory} is not a directory", file=sys.stderr)
             return EXIT_USAGE
     args.add_dir = add_dirs
-    if args.acp:
+    if args.acp:  # its stderr is the editor's log view (or SIGIT_ACP_LOG names a file)
         from .frontends.acp import serve
 
         return serve(args)
+    from .logs import setup_logging
+
+    setup_logging(verbose=args.verbose)
     if init:
         from .frontends.headless import run_init
 

@@ -29,6 +29,7 @@ from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+from .llama_build import default_gpu_layers, forward_llama_logs
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class LlamaCppRuntime(LocalRuntime):
         n_ctx: int = 8192,
         n_threads: int | None = None,
         n_threads_batch: int | None = None,
-        n_gpu_layers: int = 0,
+        n_gpu_layers: int | None = None,
         verbose: bool = False,
         chat_template: str | None = None,
         extra_buffers: bool | None = None,
@@ -59,6 +60,10 @@ class LlamaCppRuntime(LocalRuntime):
             from llama_cpp import Llama
         except ImportError as exc:  # pragma: no cover - a declared dependency
             raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
+        forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal
+        # None: every layer on the GPU when llama.cpp has a GPU backend, else none
+        self.n_gpu_layers = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
+        log.info("llama.cpp GPU layers: %d", self.n_gpu_layers)
         budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
         self.n_threads = n_threads or budget.decode_threads
         self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
@@ -72,7 +77,7 @@ class LlamaCppRuntime(LocalRuntime):
                     n_ctx=n_ctx,
                     n_threads=self.n_threads,
                     n_threads_batch=self.n_threads_batch,
-                    n_gpu_layers=n_gpu_layers,
+                    n_gpu_layers=self.n_gpu_layers,
                     verbose=verbose,
                 )
         except (ValueError, RuntimeError, OSError) as exc:
