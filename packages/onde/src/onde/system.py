@@ -12,8 +12,18 @@ from qwen_runtime.backends.llama_build import LlamaBuild
 from qwen_runtime.backends.llama_build import llama_build as _llama_build
 from qwen_runtime.download import hub_cache_dir, hub_endpoint, is_offline
 from qwen_runtime.network import HubProbe, probe
+from qwen_runtime.registry import human_size
 
-__all__ = ["HubProbe", "LlamaBuild", "cache_dir", "hub_endpoint", "hub_offline", "llama_build", "probe_hub"]
+__all__ = [
+    "HubProbe",
+    "LlamaBuild",
+    "cache_dir",
+    "hub_endpoint",
+    "hub_offline",
+    "human_size",
+    "llama_build",
+    "probe_hub",
+]
 
 
 def llama_build() -> LlamaBuild:

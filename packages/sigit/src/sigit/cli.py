@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_check(args_list[1:])
     if args_list and args_list[0] == "doctor":
-        from .doctor import run_doctor
+        from .frontends.doctor import run_doctor
 
         return run_doctor(args_list[1:])
     if args_list and args_list[0] == "acp":
