@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cpus import cpu_budget
-from ..errors import ModelLoadError, ModelNotFoundError
+from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import Sampling
@@ -83,6 +83,8 @@ class LlamaCppRuntime(LocalRuntime):
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
         self.model_path = path
+        self._closed = False
+        self._n_ctx = int(self._llm.n_ctx())
         # bound once: the per-token methods (is_end, logits) should not re-run an import each call
         self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
         self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
@@ -104,11 +106,17 @@ class LlamaCppRuntime(LocalRuntime):
 
     @property
     def context_size(self) -> int:
-        return int(self._llm.n_ctx())
+        return self._n_ctx
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True  # set first: a prefill thread that has not taken the lock yet stops at it
             self._llm.close()
+
+    def check_open(self) -> None:
+        """A closed model's memory is freed: touching it would crash the process, so raise instead."""
+        if self._closed:
+            raise QwenRuntimeError(f"model {self.model_path.name} is closed")
 
     def prompt_tokens(self, prompt: str) -> list[int]:
         tokens = self.tokenize(prompt)
@@ -122,6 +130,7 @@ class LlamaCppRuntime(LocalRuntime):
     # ---------------------------------------------------------------- tokens
 
     def tokenize(self, text: str) -> list[int]:
+        self.check_open()
         return list(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def _token_text(self, token: int) -> str:

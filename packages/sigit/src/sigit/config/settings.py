@@ -339,6 +339,25 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
     return path
 
 
+def save_user_setting(config_dir: Path | None, key: str, value: str | int | bool) -> Path:
+    """Set a top-level key in the user's settings file, keeping everything else (comments too)."""
+    path = user_settings_path(config_dir)
+    try:
+        source = read_bounded(path).decode("utf-8")
+    except FileNotFoundError:
+        source = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot read settings: {exc}") from None
+    try:
+        document = tomlkit.parse(source)
+    except tomlkit.exceptions.ParseError as exc:
+        raise SettingsError(f"{path}: invalid TOML: {exc}") from None
+    document[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomic(path, tomlkit.dumps(document))
+    return path
+
+
 def _subtable(parent: Any, key: str, path: Path, created: list[Table]) -> Any:
     if key not in parent:
         if isinstance(parent, InlineTable):
