@@ -119,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     from .logs import setup_logging
 
-    setup_logging(verbose=args.verbose)
+    # the app draws on the terminal: its log goes to the file only, whatever --verbose says
+    headless = init or args.prompt is not None or (not sys.stdin.isatty() and not sys.stdout.isatty())
+    setup_logging(verbose=args.verbose and headless)
     if init:
         from .frontends.headless import run_init
 
