@@ -38,6 +38,14 @@ async def test_picker_shows_first_and_downloads_only_the_chosen_model(
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
         hub.add(CHOICE.repo_id, CHOICE.filename, tiny_gguf.read_bytes())
         app = create_app(workdir, config_dir=config)
+        progress: list[tuple[str, int, int | None]] = []
+        show_download = app.show_download
+
+        def record(model: str, done: int, total: int | None) -> None:
+            progress.append((model, done, total))
+            show_download(model, done, total)
+
+        app.show_download = record  # type: ignore[method-assign]  # what the status bar is told
         async with app.run_test(size=SIZE) as pilot:
             await wait_screen(app, pilot, FirstRunPicker)
             rows = app.screen.query_one(OptionList)
@@ -54,6 +62,8 @@ async def test_picker_shows_first_and_downloads_only_the_chosen_model(
             assert app.model_name == CHOICE.key
         requests = list(hub.requests)
     assert ("GET", f"/{CHOICE.repo_id}/resolve/main/{CHOICE.filename}") in requests
+    size = tiny_gguf.stat().st_size
+    assert progress and progress[-1] == (CHOICE.key, size, size)  # the download's progress reached the app
     model_files = [path for _, path in requests if "/resolve/" in path]
     assert model_files and all(path.endswith(f"/{CHOICE.filename}") for path in model_files)  # only the chosen one
     assert f'model = "{CHOICE.key}"' in (config / "settings.toml").read_text()
