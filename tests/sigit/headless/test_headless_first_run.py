@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from qwen_runtime.registry import get_model
 from qwen_runtime.testing.fake_hub import FakeHub, serve_fake_hub
+from sigit.config.settings import DEFAULT_MODEL
 
 SIGIT = str(Path(sys.executable).parent / "sigit")
-DEFAULT = get_model("qwen3-8b")
+DEFAULT = get_model(DEFAULT_MODEL)  # what a user with no settings gets
 
 
 @pytest.fixture
@@ -52,10 +53,10 @@ def closed_port() -> int:
 def assert_refused_with_the_ways_to_download(proc: subprocess.CompletedProcess[str], config: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert "`qwen-runtime pull qwen3-8b`" in proc.stderr
+    assert f"`qwen-runtime pull {DEFAULT.key}`" in proc.stderr
     assert "--download" in proc.stderr
     assert 'download = "auto"' in proc.stderr and str(config / "settings.toml") in proc.stderr
-    assert DEFAULT.size_display in proc.stderr  # 4.8 GiB: the user sees what they would agree to
+    assert DEFAULT.size_display in proc.stderr  # the user sees what they would agree to
 
 
 def test_no_model_cached_refuses_at_once_without_asking_the_hub(hub: FakeHub, home: dict[str, Path]) -> None:
