@@ -34,7 +34,8 @@ def test_pieces_join_into_lines_at_ggml_levels(caplog: pytest.LogCaptureFixture)
         forward(1, b"a debug line\n", None)
     got = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == LOGGER_NAME]
     assert got == [
-        (logging.WARNING, "llama_context: n_ctx_seq (16384) > n_ctx_train (4096) -- possible training context overflow"),
+        (logging.WARNING,
+         "llama_context: n_ctx_seq (16384) > n_ctx_train (4096) -- possible training context overflow"),
         (logging.INFO, "llama_model_loader: loaded meta data"),
         (logging.ERROR, "first error"),
         (logging.ERROR, "second error"),
