@@ -31,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Subcommands: `sigit acp` serves the Agent Client Protocol on stdio (for Zed); "
         "`sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` manages "
         "saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project settings "
-        "apply; `sigit sandbox check` shows what the OS sandbox enforces here.",
+        "apply; `sigit sandbox check` shows what the OS sandbox enforces here; `sigit doctor [--json]` "
+        "checks what this machine can run.",
     )
     parser.add_argument("--version", action=_VersionAction, help="show the versions of sigit, onde, "
                         "qwen-runtime and llama.cpp, and exit")
