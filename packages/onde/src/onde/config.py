@@ -118,7 +118,8 @@ class GgufModelConfig:
     size_bytes: int = 0
     n_ctx: int = DEFAULT_N_CTX
     n_threads: int | None = None
-    n_gpu_layers: int = 0
+    n_gpu_layers: int | None = None
+    """Layers offloaded to a GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend, else none."""
     options: dict[str, Any] = field(default_factory=dict)
     """Extra keyword arguments for the runtime's constructor."""
 

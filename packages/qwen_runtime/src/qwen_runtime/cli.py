@@ -60,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     add("--seed", type=int, help="sampling seed, for repeatable output")
     add("--temperature", type=_temperature, metavar="F", help="(default 0.6, 0.7 with --no-think)")
     add("--n-ctx", type=_positive, default=8192, metavar="N", help="context window (default 8192)")
-    add("--n-gpu-layers", type=int, default=0, metavar="N", help="layers offloaded to a GPU (-1 all)")
+    add("--n-gpu-layers", type=int, default=None, metavar="N",
+        help="layers offloaded to a GPU (-1 all, 0 none; default: all when llama.cpp has a GPU backend)")
     add("--threads", type=_positive, metavar="N",
         help="decode threads (default: one per physical core this process may use, within its CPU quota)")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
@@ -172,7 +173,9 @@ def _generate(args: argparse.Namespace) -> int:
 
     request = _build_request(args)
     _spec(args.model)  # a bad name is a usage error, before anything loads
-    options: dict[str, Any] = {"n_ctx": args.n_ctx, "n_gpu_layers": args.n_gpu_layers, "progress": True}
+    options: dict[str, Any] = {"n_ctx": args.n_ctx, "progress": True}
+    if args.n_gpu_layers is not None:
+        options["n_gpu_layers"] = args.n_gpu_layers
     if args.threads:
         options["n_threads"] = args.threads
     runtime = load_runtime(args.model, **options)

@@ -9,6 +9,7 @@ from pathlib import Path
 import platformdirs
 
 CONFIG_DIR_ENV = "SIGIT_CONFIG_DIR"
+STATE_DIR_ENV = "SIGIT_STATE_DIR"
 SETTINGS_FILE = "settings.toml"
 PROJECT_DIR = ".sigit"
 
@@ -20,6 +21,15 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
     if override:
         return Path(override).expanduser()
     return Path(platformdirs.user_config_dir("sigit", appauthor=False))
+
+
+def state_dir(env: Mapping[str, str] | None = None) -> Path:
+    """`$SIGIT_STATE_DIR`, else the platform's user state dir (`~/.local/state/sigit` on Linux): logs."""
+    environ = os.environ if env is None else env
+    override = environ.get(STATE_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_state_dir("sigit", appauthor=False))
 
 
 def user_settings_path(directory: Path | None = None) -> Path:
