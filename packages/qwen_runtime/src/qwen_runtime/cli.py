@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import QwenRuntimeError
 from .registry import DEFAULT_MODEL, REGISTRY
+from .templates import TEMPLATE_NAMES
 
 if TYPE_CHECKING:
     from .naming import RuntimeSpec
@@ -40,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("out", metavar="OUT", help="the .gguf file (or the folder, for --format hf) to write")
     make.add_argument("--format", choices=("gguf", "hf"), default="gguf", help="GGUF file or HF folder")
     make.add_argument("--seed", type=int, default=0, help="random seed for the weights (default 0)")
+    make.add_argument("--template", choices=TEMPLATE_NAMES, default="qwen3",
+                      help="the chat template it carries (default qwen3; qwen3-coder and qwen3.5 call tools in XML)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
 
@@ -120,9 +123,9 @@ def _make_test_model(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         if args.format == "gguf":
-            written = testmodel.write_test_gguf(out, seed=args.seed)
+            written = testmodel.write_test_gguf(out, seed=args.seed, template=args.template)
         else:
-            written = testmodel.write_test_hf(out, seed=args.seed)
+            written = testmodel.write_test_hf(out, seed=args.seed, template=args.template)
     except OSError as exc:
         raise QwenRuntimeError(f"cannot write the test model to {out}: {exc.strerror or exc}") from None
     except ImportError as exc:

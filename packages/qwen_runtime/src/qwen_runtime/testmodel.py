@@ -4,6 +4,9 @@ Tests and demos need a real model file (the real thing is gigabytes and needs th
 has Qwen 3's architecture, special tokens and chat template, a byte-level BPE vocabulary of a few
 hundred tokens that can still encode any text, and weights drawn from a seeded generator, so the same
 seed always gives a byte-identical GGUF file. Its output is gibberish; its format is exact.
+
+`template` picks the chat template it carries (`templates.TEMPLATE_NAMES`): Qwen 3's (the default),
+Qwen3-Coder's or Qwen 3.5's, so the XML tool-call path runs on the same dense tiny model.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 import numpy as np
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from .qwen3_template import QWEN3_CHAT_TEMPLATE
+from .templates import load_template
 
 MODEL_NAME = "siGit tiny Qwen3 test model"
 
@@ -226,10 +229,15 @@ def _vocab_tables(tokenizer: Tokenizer) -> tuple[list[str], list[str], list[int]
     return tokens, merges, types
 
 
-def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Path:
+def _model_name(template: str) -> str:
+    return MODEL_NAME if template == "qwen3" else f"{MODEL_NAME} ({template} template)"
+
+
+def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096, template: str = "qwen3") -> Path:
     """Write the tiny model as a llama.cpp GGUF (arch "qwen3", f32, tied output) and return its path."""
     import gguf
 
+    chat_template = load_template(template)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tokenizer = build_test_tokenizer()
@@ -237,7 +245,7 @@ def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Pa
     s = SHAPE
 
     writer = gguf.GGUFWriter(str(path), arch="qwen3")
-    writer.add_name(MODEL_NAME)
+    writer.add_name(_model_name(template))
     writer.add_context_length(n_ctx)
     writer.add_embedding_length(s.n_embd)
     writer.add_block_count(s.n_layer)
@@ -259,7 +267,7 @@ def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Pa
     writer.add_eos_token_id(tokens.index(EOS_TOKEN))
     writer.add_pad_token_id(tokens.index(PAD_TOKEN))
     writer.add_add_bos_token(False)
-    writer.add_chat_template(QWEN3_CHAT_TEMPLATE)
+    writer.add_chat_template(chat_template)
 
     for name, array in _weights(len(tokens), seed).items():
         writer.add_tensor(_gguf_name(name), array)
@@ -274,8 +282,9 @@ def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Pa
 # ---------------------------------------------------------------- Hugging Face
 
 
-def write_test_hf(out_dir: str | Path, *, seed: int = 0) -> Path:
+def write_test_hf(out_dir: str | Path, *, seed: int = 0, template: str = "qwen3") -> Path:
     """Write the same tiny model (same weights) as a transformers folder with tokenizer and template."""
+    chat_template = load_template(template)
     import torch
     from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
 
@@ -320,6 +329,6 @@ def write_test_hf(out_dir: str | Path, *, seed: int = 0) -> Path:
         model_max_length=4096,
         clean_up_tokenization_spaces=False,
     )
-    fast.chat_template = QWEN3_CHAT_TEMPLATE
+    fast.chat_template = chat_template
     fast.save_pretrained(out)
     return out
