@@ -59,7 +59,8 @@ TURNS: list[Any] = [
     LONG_TEXT,
     "async reply",
 ]
-BACKENDS = ["scripted", "openai", "llamacpp", "transformers"]
+#: "llamacpp:TEMPLATE" is the tiny model carrying another Qwen template (XML tool calls)
+BACKENDS = ["scripted", "openai", "llamacpp", "llamacpp:qwen3-coder", "llamacpp:qwen3.5", "transformers"]
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -72,8 +73,11 @@ def backend(request: pytest.FixtureRequest) -> Iterator[tuple[str, Runtime]]:
 
         with ScriptedServer(list(TURNS), chunk_size=4, chunk_delay=0.002) as server:
             yield kind, OpenAICompatRuntime(server.base_url, "scripted-qwen", max_retries=0)
-    elif kind == "llamacpp":
-        tiny: Path = request.getfixturevalue("tiny_gguf")
+    elif kind.startswith("llamacpp"):
+        template = kind.partition(":")[2]
+        tiny: Path = request.getfixturevalue("xml_template_gguf")(template) if template else request.getfixturevalue(
+            "tiny_gguf"
+        )
         runtime = LlamaCppRuntime(str(tiny), n_ctx=2048)
         yield kind, runtime
         runtime.close()

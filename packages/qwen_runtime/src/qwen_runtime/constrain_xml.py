@@ -21,9 +21,13 @@ PARAM_CLOSE = "\n</parameter>"
 _INTEGER = r"/-?(0|[1-9][0-9]{0,15})/"
 _NUMBER = r"/-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,16})?([eE][+-]?[0-9]{1,3})?/"
 #: a parameter name of a tool whose schema names none (any arguments allowed)
-_ANY_NAME = r"/[A-Za-z_][A-Za-z0-9_.\-]*/"
-#: raw text up to (and including) the first `\n</parameter>`
+_ANY_NAME = r"/[A-Za-z_][A-Za-z0-9_.\-]{0,63}/"
+#: text without `\n</parameter>` (a bare `~/.../` never ends the lexeme in llguidance 1.9: intersect)
 _NO_CLOSE = r"~/(?s:.*\n<\/parameter>.*)/"
+MAX_BOUND = 512
+"""The longest `maxLength`/`minLength` the grammar enforces: llguidance's lexer gives up
+(ParserTooComplex) on a bounded repetition of ~800 intersected with the closing-tag exclusion; longer
+bounds are left to validation when the call is parsed."""
 
 
 def _literal(text: str) -> str:
@@ -48,14 +52,12 @@ def _string_lexeme(schema: dict[str, Any]) -> str:
     """A lexeme for raw text and the `\\n</parameter>` that ends it."""
     low = schema.get("minLength")
     high = schema.get("maxLength")
-    low = low if isinstance(low, int) and not isinstance(low, bool) and low > 0 else 0
-    if isinstance(high, int) and not isinstance(high, bool) and high >= low:
-        body = f"(/(?s:.{{{low},{high}}})/ & {_NO_CLOSE})"
-    elif low:
-        body = f"(/(?s:.{{{low},}})/ & {_NO_CLOSE})"
+    low = low if isinstance(low, int) and not isinstance(low, bool) and 0 < low <= MAX_BOUND else 0
+    if isinstance(high, int) and not isinstance(high, bool) and low <= high <= MAX_BOUND:
+        length = f"{{{low},{high}}}"
     else:
-        body = _NO_CLOSE
-    return f"{body} {_literal(PARAM_CLOSE)}"
+        length = f"{{{low},}}" if low else "*"
+    return f"(/(?s:.{length})/ & {_NO_CLOSE}) {_literal(PARAM_CLOSE)}"
 
 
 class _Rules:
@@ -96,7 +98,7 @@ class _Rules:
         properties = params.get("properties")
         required = set(params.get("required") or ())
         parts = [_literal(f"<function={tool.name}>\n")]
-        if isinstance(properties, dict) and properties:
+        if isinstance(properties, dict):
             for j, (name, schema) in enumerate(properties.items()):
                 prefix = f"f{index}_p{j}"
                 value = self.value(prefix + "_v", schema)
