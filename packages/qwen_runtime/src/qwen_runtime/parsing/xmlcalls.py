@@ -73,19 +73,37 @@ def call_end(body: str, final: bool) -> tuple[int, int, bool] | None:
     return None
 
 
-def _value_end(text: str, start: int) -> tuple[int, int]:
-    """(end of the value, where parsing goes on) for a value starting at `start`."""
+def _next_param(text: str, start: int, names: frozenset[str] | None) -> int:
+    """Where a `\n<parameter=NAME>` of this tool (any name when the schema names none) starts, or -1."""
+    at = text.find(f"\n{PARAM_OPEN}", start)
+    while at >= 0 and names is not None:
+        close = text.find(">", at)
+        if close >= 0 and text[at + 1 + len(PARAM_OPEN) : close].strip() in names:
+            break
+        at = text.find(f"\n{PARAM_OPEN}", at + 1)
+    return at
+
+
+def _value_end(text: str, start: int, names: frozenset[str] | None) -> tuple[int, int]:
+    """(end of the value, where parsing goes on) for a value starting at `start`: the `</parameter>`
+    followed by the call's structure, or (its closing tag dropped) the next parameter or `</function>`."""
+    close = -1
     at = text.find(PARAM_CLOSE, start)
     while at >= 0:
         after = at + len(PARAM_CLOSE)
         rest = text[after:].lstrip()
         if not rest or rest.startswith((PARAM_OPEN, FUNCTION_CLOSE, CALL_CLOSE)):
-            return at, after
+            close = at
+            break
         at = text.find(PARAM_CLOSE, after)
-    for stop in (f"\n{PARAM_OPEN}", f"\n{FUNCTION_CLOSE}"):  # closing tag dropped
-        at = text.find(stop, start)
-        if at >= 0:
-            return at, at + 1
+    following = _next_param(text, start, names)
+    if following >= 0 and (close < 0 or following < close):
+        return following, following + 1
+    if close >= 0:
+        return close, close + len(PARAM_CLOSE)
+    at = text.find(f"\n{FUNCTION_CLOSE}", start)
+    if at >= 0:
+        return at, at + 1
     end = text.rfind(FUNCTION_CLOSE, start)
     end = end if end >= 0 and not text[end + len(FUNCTION_CLOSE) :].strip() else len(text)
     return end, end
@@ -95,11 +113,7 @@ def _strip_value(value: str) -> str:
     """The value without the newline the template writes after `>` and before `</parameter>`."""
     if value.startswith("\n"):
         value = value[1:]
-    elif value.startswith("\r\n"):
-        value = value[2:]
-    if value.endswith("\n"):
-        value = value[:-1]
-    return value.removesuffix("\r")
+    return value[:-1] if value.endswith("\n") else value
 
 
 def _types(schema: Any) -> set[str]:
@@ -145,6 +159,7 @@ def parse_xml_call(body: str, tools: Sequence[ToolSpec]) -> tuple[str, dict[str,
     properties: dict[str, Any] = {}
     if spec is not None and isinstance(spec.parameters.get("properties"), dict):
         properties = spec.parameters["properties"]
+    names = frozenset(properties) if properties else None
     arguments: dict[str, Any] = {}
     index = match.end()
     while True:
@@ -152,7 +167,7 @@ def parse_xml_call(body: str, tools: Sequence[ToolSpec]) -> tuple[str, dict[str,
         if param is None:
             break
         key = param.group(1).strip()
-        end, index = _value_end(body, param.end())
+        end, index = _value_end(body, param.end(), names)
         arguments[key] = convert_value(_strip_value(body[param.end() : end]), properties.get(key))
     rest = body[index:].strip()
     if rest and not rest.startswith(FUNCTION_CLOSE):
