@@ -25,7 +25,7 @@ def test_qwen3_8b_keeps_its_known_file() -> None:
 
 
 def test_default_model_is_the_qwen35_model_for_this_machines_memory() -> None:
-    assert DEFAULT_MODEL == default_model_for(memory_bytes())
+    assert default_model_for(memory_bytes()) == DEFAULT_MODEL
     entry = get_model(DEFAULT_MODEL)
     assert entry.key.startswith("qwen3.5-") and entry.tool_capable
 

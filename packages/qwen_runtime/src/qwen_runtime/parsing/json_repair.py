@@ -1,9 +1,9 @@
 """Lenient JSON for tool-call arguments: fix only damage whose intent is unambiguous.
 
 Small models write trailing commas, single quotes, Python literals, raw newlines in code strings,
-`//` and `/* */` comments, and drop the last brace. Those are repaired (and named, so callers can log them); anything that needs a
-guess (unquoted prose, missing commas, truncated strings) is an error that says what and where, so
-the model can be told precisely what to fix.
+`//` and `/* */` comments, and drop the last brace. Those are repaired (and named, so callers can
+log them); anything that needs a guess (unquoted prose, missing commas, truncated strings) is an
+error that says what and where, so the model can be told precisely what to fix.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 It separates reasoning, answer text and tool calls, and absorbs the ways small models damage them:
 tags split across tokens, calls written inside `<think>`, a dropped `<tool_call>`, a missing
-`</tool_call>`, bare JSON calls, damaged JSON. A `<tool_call>` holds either Qwen 3's JSON or the XML
-form of Qwen3-Coder and Qwen 3.5 (`xmlcalls`); one reply may mix them. Prose streams out at once; only what could still be a
-tag ("<too"), a run of whitespace, or a JSON object that opens like a call is held back.
+`</tool_call>`, bare JSON calls, damaged JSON. A `<tool_call>` holds either Qwen 3's JSON or the
+XML form of Qwen3-Coder and Qwen 3.5 (`xmlcalls`); one reply may mix them. Prose streams out at
+once; only what could still be a tag ("<too"), a run of whitespace, or a JSON object that opens like
+a call is held back.
 """
 
 from __future__ import annotations

@@ -151,15 +151,14 @@ def parse_xml_call(body: str, tools: Sequence[ToolSpec]) -> tuple[str, dict[str,
     match = _FUNCTION.match(body)
     if match is None:
         raise ValueError(f"tool call has no <function=NAME>; {XML_HINT}")
-    names = frozenset(tool.name for tool in tools)
-    name = canonical_name(match.group(1), names)
+    name = canonical_name(match.group(1), frozenset(tool.name for tool in tools))
     if not name:
         raise ValueError(f"tool call has an empty function name; {XML_HINT}")
     spec = next((tool for tool in tools if tool.name == name), None)
     properties: dict[str, Any] = {}
     if spec is not None and isinstance(spec.parameters.get("properties"), dict):
         properties = spec.parameters["properties"]
-    names = frozenset(properties) if properties else None
+    param_names = frozenset(properties) if properties else None
     arguments: dict[str, Any] = {}
     index = match.end()
     while True:
@@ -167,7 +166,7 @@ def parse_xml_call(body: str, tools: Sequence[ToolSpec]) -> tuple[str, dict[str,
         if param is None:
             break
         key = param.group(1).strip()
-        end, index = _value_end(body, param.end(), names)
+        end, index = _value_end(body, param.end(), param_names)
         arguments[key] = convert_value(_strip_value(body[param.end() : end]), properties.get(key))
     rest = body[index:].strip()
     if rest and not rest.startswith(FUNCTION_CLOSE):
