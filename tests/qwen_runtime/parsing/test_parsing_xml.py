@@ -260,3 +260,20 @@ def test_chaotic_xml_any_chunking_same_events_and_never_raises(text: str, cuts: 
     parser = ReplyParser(TOOLS, id_factory=counter())
     whole = parser.feed(text) + parser.finish()
     assert merged(fed(text, cuts)) == merged(whole)
+
+
+def test_values_without_a_simple_type_are_json_and_unknown_parameters_stay_text() -> None:
+    either = ToolSpec("pick", "", {"type": "object", "properties": {"v": {"anyOf": [{"type": "string"},
+                                                                                   {"type": "integer"}]}}})
+    text = '<tool_call>\n<function=pick>\n<parameter=v>\n"abc"\n</parameter>\n<parameter=w>\n12\n</parameter>\n' \
+        "</function>\n</tool_call>"
+    completion = fold(parse_reply(text, (either,)))
+    assert [c.arguments for c in completion.tool_calls] == [{"v": "abc", "w": "12"}]
+
+
+def test_an_xml_call_without_its_opening_tag_at_the_start_of_a_line_is_a_call() -> None:
+    text = "Listing.\n<function=run>\n<parameter=cmd>\nls\n</parameter>\n</function>\n</tool_call>\nok"
+    completion = fold(parse_reply(text, TOOLS))
+    assert [c.arguments for c in completion.tool_calls] == [{"cmd": "ls"}]
+    assert completion.text == "Listing.\n\nok"
+    assert fold(parse_reply("see <function=run> in the docs", TOOLS)).text == "see <function=run> in the docs"

@@ -163,6 +163,15 @@ class ReplyParser:
                 self._write("{")
                 i += 1
                 continue
+            if self._state is _State.TEXT and self._line_blank and t.startswith(FUNCTION_OPEN[:2], i):
+                if t.startswith(FUNCTION_OPEN, i):  # an XML call whose <tool_call> was dropped
+                    self._i = i
+                    self._begin_call(tentative=False)
+                    return
+                if not final and FUNCTION_OPEN.startswith(t[i:]):
+                    self._hold = t[i:]
+                    i = n
+                    break
             tag = match_tag(t, i, final)
             if tag == PARTIAL:
                 self._hold = t[i:]

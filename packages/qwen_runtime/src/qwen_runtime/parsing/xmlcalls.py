@@ -137,8 +137,9 @@ def convert_value(raw: str, schema: Any) -> Any:
     if isinstance(enum, list) and raw in enum:
         return raw
     text = raw.strip()
-    if not kinds and not isinstance(enum, list) and not text.startswith(("{", "[")):
+    if not schema and not text.startswith(("{", "[")):
         return raw  # nothing says it is not a string
+    # a typed value, or a schema without a simple type (anyOf...): JSON, as the grammar writes it
     try:
         value, _ = repair_json(text)
     except (JsonRepairError, RecursionError):
