@@ -112,9 +112,12 @@ class LocalRuntime(Runtime):
     _bos_text: str = ""
     _eos_text: str = ""
     _stop_ids: frozenset[int] = frozenset()
+    last_restored: int = 0
+    """Of the tokens the last `reuse_prefix` kept, those restored from a saved state."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._prefilled: tuple[int, int, int] = (0, 0, 0)  # kept, evaluated up to, restored by `prefill`
 
     # ---------------------------------------------------------------- what a backend supplies
 
@@ -153,6 +156,24 @@ class LocalRuntime(Runtime):
     @abstractmethod
     def clear_cache_unlocked(self) -> None:
         """Forget the KV cache (the caller holds the lock)."""
+
+    def eval_prompt(
+        self, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None = None
+    ) -> bool:
+        """Evaluate `tokens[start:]` of `request`'s prompt (a backend with a prompt cache saves states
+        on the way); False when cancelled in between."""
+        return self.eval_tokens(tokens[start:], cancel)
+
+    def prefill_prefix(self, tokens: Sequence[int]) -> int:
+        """Like `reuse_prefix`, for `prefill`: the tokens already in the cache, all of them allowed."""
+        return self.reuse_prefix(tokens)
+
+    def take_prefilled(self, cached: int) -> tuple[int, int]:
+        """Of `cached` tokens the request about to run keeps, (restored from saved states, evaluated by
+        `prefill`), counting what `prefill` did once."""
+        kept, end, restored = self._prefilled
+        self._prefilled = (0, 0, 0)
+        return self.last_restored or min(cached, restored), max(0, min(cached, end) - kept)
 
     def check_open(self) -> None:
         """Raise when the model cannot generate any more (closed)."""
@@ -211,8 +232,11 @@ class LocalRuntime(Runtime):
         with self._lock:
             self.check_open()
             try:
-                cached = self.reuse_prefix(tokens)
-                self.eval_tokens(tokens[cached:])
+                cached = self.prefill_prefix(tokens)
+                restored = self.last_restored
+                if cached < len(tokens):
+                    self.eval_prompt(request, tokens, cached)
+                    self._prefilled = (cached, len(tokens), restored)
             except Exception:
                 self.clear_cache_unlocked()
                 raise
@@ -255,13 +279,16 @@ class Generation:
         self.reasoning_tokens = 0
         self.budget_spent = False
         self.called = False
+        self.restored = 0
+        self.prefilled = 0
 
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request
         room = min(request.sampling.max_tokens, rt.context_size - len(self.tokens))
         t0 = time.perf_counter()
         cached = rt.reuse_prefix(self.tokens)
-        if not rt.eval_tokens(self.tokens[cached:], self.cancel):
+        self.restored, self.prefilled = rt.take_prefilled(cached)
+        if not rt.eval_prompt(request, self.tokens, cached, self.cancel):
             yield from self._end("cancelled", cached, t0, time.perf_counter())
             return
         t1 = time.perf_counter()
@@ -362,6 +389,8 @@ class Generation:
             prompt_ms=(t1 - t0) * 1000,
             generation_ms=(t2 - t1) * 1000,
             context_size=self.rt.context_size,
+            restored_prompt_tokens=self.restored,
+            prefilled_prompt_tokens=self.prefilled,
         )
         if reason == "cancelled":
             yield cancelled_event()
