@@ -4,6 +4,7 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
+from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
 from qwen_runtime.runtime import Runtime
 from qwen_runtime.types import (
     AssistantMessage,
@@ -63,6 +64,7 @@ __all__ = [
     "ChatMessage",
     "ChatRole",
     "ContextOverflow",
+    "DiskPromptCache",
     "Done",
     "EngineInfo",
     "FinishReason",
@@ -75,6 +77,7 @@ __all__ = [
     "ModelInfo",
     "NoModelLoaded",
     "Other",
+    "PromptCacheEntry",
     "ReasoningDelta",
     "Runtime",
     "SamplingConfig",

@@ -208,6 +208,8 @@ def _merge_usage(first: Usage, second: Usage) -> Usage:
         reasoning_tokens=first.reasoning_tokens + second.reasoning_tokens,
         prompt_ms=first.prompt_ms + second.prompt_ms,
         generation_ms=first.generation_ms + second.generation_ms,
+        restored_prompt_tokens=first.restored_prompt_tokens + second.restored_prompt_tokens,
+        prefilled_prompt_tokens=first.prefilled_prompt_tokens + second.prefilled_prompt_tokens,
     )
 
 

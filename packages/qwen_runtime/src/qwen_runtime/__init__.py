@@ -17,6 +17,7 @@ from .errors import (
 )
 from .naming import RuntimeSpec, load_runtime, parse_runtime_name
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
+from .prompt_cache import DiskPromptCache, PromptCache, PromptCacheEntry
 from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, get_model
 from .runtime import CancelToken, Runtime
 from .types import (
@@ -53,6 +54,7 @@ __all__ = [
     "Completion",
     "ContextOverflowError",
     "CpuBudget",
+    "DiskPromptCache",
     "Event",
     "FinishReason",
     "Finished",
@@ -61,6 +63,8 @@ __all__ = [
     "ModelEntry",
     "ModelLoadError",
     "ModelNotFoundError",
+    "PromptCache",
+    "PromptCacheEntry",
     "QwenRuntimeError",
     "ReasoningDelta",
     "ReplyParser",

@@ -97,7 +97,7 @@ class Checkpoint:
 
 
 @dataclass(frozen=True)
-class CacheEntry:
+class PromptCacheEntry:
     """One file of the disk tier, for listing."""
 
     path: Path
@@ -254,9 +254,9 @@ class DiskPromptCache:
 
     # ------------------------------------------------------------------ listing
 
-    def entries(self) -> list[CacheEntry]:
+    def entries(self) -> list[PromptCacheEntry]:
         """Every saved state, most recently used first."""
-        out: list[CacheEntry] = []
+        out: list[PromptCacheEntry] = []
         for folder in self._scopes():
             try:
                 model = str(json.loads((folder / SCOPE_FILE).read_text()).get("model", {}).get("file", "?"))
@@ -270,7 +270,7 @@ class DiskPromptCache:
                     st = entry.stat()
                 except OSError:
                     continue
-                out.append(CacheEntry(Path(entry.path), folder.name, model, int(n) if n.isdigit() else 0,
+                out.append(PromptCacheEntry(Path(entry.path), folder.name, model, int(n) if n.isdigit() else 0,
                                       st.st_size, st.st_mtime))
         return sorted(out, key=lambda e: e.last_used, reverse=True)
 
@@ -380,9 +380,9 @@ class PromptCache:
 __all__ = [
     "DEFAULT_CHECKPOINTS",
     "DEFAULT_MAX_BYTES",
-    "CacheEntry",
     "DiskPromptCache",
     "PromptCache",
+    "PromptCacheEntry",
     "model_identity",
     "scope_key",
 ]
