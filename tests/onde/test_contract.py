@@ -67,6 +67,7 @@ EXPECTED_ALL = [
     "ToolSpec",
     "Usage",
     "UserMessage",
+    "human_size",
     "is_gguf_model",
     "list_models",
     "load_runtime",

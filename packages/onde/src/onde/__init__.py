@@ -5,6 +5,7 @@ events and errors, and the message and tool types a conversation is made of.
 """
 
 from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
+from qwen_runtime.registry import human_size
 from qwen_runtime.runtime import Runtime
 from qwen_runtime.types import (
     AssistantMessage,
@@ -95,6 +96,7 @@ __all__ = [
     "ToolSpec",
     "Usage",
     "UserMessage",
+    "human_size",
     "is_gguf_model",
     "list_models",
     "load_runtime",

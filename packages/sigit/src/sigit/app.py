@@ -33,7 +33,7 @@ from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
-from .config.paths import project_root
+from .config.paths import project_root, prompt_cache_dir
 from .config.settings import PermissionMode, Settings, load_settings
 from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
 from .errors import BadValueError, ModelError, SessionBusyError, UsageError, WorkingDirectoryError
@@ -158,6 +158,9 @@ class SessionHost:
         elif is_gguf_model(name):
             # an agent needs room: ~5k tokens of system prompt and tools, then files and output
             options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
+        if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches
+            options.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
+            options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
         return options
 
     async def open(
@@ -555,6 +558,8 @@ class AgentSession:
             prompt_tokens=agent.total_prompt_tokens, completion_tokens=agent.total_completion_tokens,
             warnings=tuple(self.settings.warnings),
             sandbox=self.sandbox.describe() if self.sandbox is not None else "off",
+            cache_read_tokens=agent.total_cache_read_tokens,
+            cache_creation_tokens=agent.total_cache_creation_tokens,
         )
 
     def take_over(self, old: AgentSession) -> None:

@@ -2,9 +2,10 @@
 
 An agent's prompts grow at the end, but not only there: Qwen's templates drop earlier turns'
 thinking once a new user message comes, so what was generated is not what the next prompt renders.
-Three prefixes survive: the system prompt with the tools (when there is a system prompt) (every session on this model starts with
-it), the conversation up to the last user message (the next turn starts with it) and the
-conversation without the generation prompt (the next round of this turn starts with it).
+Three prefixes survive: the system prompt with the tools (every session on this model starts with
+it; only where there is a system prompt), the conversation up to the last user message (the next
+turn starts with it) and the conversation without the generation prompt (the next round of this
+turn starts with it).
 """
 
 from __future__ import annotations

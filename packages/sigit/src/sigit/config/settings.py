@@ -28,6 +28,7 @@ from sigit.fileio import read_bounded, write_atomic
 DEFAULT_MODEL = "qwen3-8b"
 DEFAULT_MAX_TOKENS = 8192
 DEFAULT_COMPACTION_THRESHOLD = 0.8
+DEFAULT_PROMPT_CACHE_GB = 4.0
 DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
 
 PermissionDefault = Literal["ask", "allow", "deny"]
@@ -69,6 +70,9 @@ class Settings:
     thinking_budget: int | None = None
     """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
     thinking: bool = True
+    prompt_cache: bool = True
+    """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
+    prompt_cache_max_gb: float = DEFAULT_PROMPT_CACHE_GB
     permissions: PermissionSettings = field(default_factory=PermissionSettings)
     attribution: bool | str = True
     compaction_threshold: float = DEFAULT_COMPACTION_THRESHOLD
@@ -141,6 +145,10 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
             settings.thinking_budget = _positive_int(value, key, path)
         elif key == "thinking":
             settings.thinking = _bool(value, key, path)
+        elif key == "prompt_cache":
+            settings.prompt_cache = _bool(value, key, path)
+        elif key == "prompt_cache_max_gb":
+            settings.prompt_cache_max_gb = _positive_number(value, key, path)
         elif key == "attribution":
             settings.attribution = _attribution(value, path)
         elif key == "compaction_threshold":
@@ -230,6 +238,12 @@ def _positive_int(value: Any, name: str, path: Path) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise SettingsError(f"{path}: `{name}` must be a positive integer, got {value!r}")
     return value
+
+
+def _positive_number(value: Any, name: str, path: Path) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+        raise SettingsError(f"{path}: `{name}` must be a positive number, got {value!r}")
+    return float(value)
 
 
 def _bool(value: Any, name: str, path: Path) -> bool:
