@@ -20,6 +20,12 @@ def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tiny_hybrid_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model with Qwen 3.5's hybrid architecture (Gated DeltaNet + attention), ~0.8 MB."""
+    return write_test_gguf(tmp_path_factory.mktemp("tiny-hybrid") / "tiny-qwen35.gguf", arch="qwen35")
+
+
+@pytest.fixture(scope="session")
 def tiny_hf_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same tiny model as a transformers folder (importing torch makes this the slow one)."""
     return write_test_hf(tmp_path_factory.mktemp("tiny-hf"))

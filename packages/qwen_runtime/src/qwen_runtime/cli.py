@@ -36,9 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    make = commands.add_parser("make-test-model", help="write a tiny random Qwen 3 model for tests")
+    make = commands.add_parser("make-test-model", help="write a tiny random Qwen 3 (or 3.5) model for tests")
     make.add_argument("out", metavar="OUT", help="the .gguf file (or the folder, for --format hf) to write")
     make.add_argument("--format", choices=("gguf", "hf"), default="gguf", help="GGUF file or HF folder")
+    make.add_argument("--arch", choices=("qwen3", "qwen35"), default="qwen3",  # testmodel.TEST_ARCHS
+                      help="qwen3 (dense, default) or qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention)")
     make.add_argument("--seed", type=int, default=0, help="random seed for the weights (default 0)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
@@ -120,9 +122,9 @@ def _make_test_model(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         if args.format == "gguf":
-            written = testmodel.write_test_gguf(out, seed=args.seed)
+            written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch)
         else:
-            written = testmodel.write_test_hf(out, seed=args.seed)
+            written = testmodel.write_test_hf(out, seed=args.seed, arch=args.arch)
     except OSError as exc:
         raise QwenRuntimeError(f"cannot write the test model to {out}: {exc.strerror or exc}") from None
     except ImportError as exc:

@@ -1,9 +1,10 @@
-"""A tiny, random-weight model shaped like Qwen 3, built offline in well under a second.
+"""A tiny, random-weight model shaped like Qwen 3 (or Qwen 3.5), built offline in well under a second.
 
 Tests and demos need a real model file (the real thing is gigabytes and needs the network). This one
 has Qwen 3's architecture, special tokens and chat template, a byte-level BPE vocabulary of a few
 hundred tokens that can still encode any text, and weights drawn from a seeded generator, so the same
-seed always gives a byte-identical GGUF file. Its output is gibberish; its format is exact.
+seed always gives a byte-identical GGUF file. Its output is gibberish; its format is exact. With
+`arch="qwen35"` it is Qwen 3.5's hybrid architecture instead (`testmodel_qwen35`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
+from . import testmodel_qwen35 as qwen35
 from .qwen3_template import QWEN3_CHAT_TEMPLATE
+
+TestArch = Literal["qwen3", "qwen35"]
+"""Which architecture the tiny model has: Qwen 3 (dense) or Qwen 3.5 (hybrid Gated DeltaNet)."""
+TEST_ARCHS: tuple[TestArch, ...] = ("qwen3", "qwen35")
 
 MODEL_NAME = "siGit tiny Qwen3 test model"
 
@@ -101,16 +107,24 @@ def _training_lines() -> list[str]:
     return _CORPUS.splitlines(keepends=True)
 
 
-def build_test_tokenizer() -> Tokenizer:
-    """Byte-level BPE with Qwen 2's pre-tokenizer and Qwen's added tokens, trained deterministically.
+def _added_tokens(arch: TestArch) -> tuple[tuple[str, bool], ...]:
+    """(token, is a control token) in id order."""
+    if arch == "qwen35":
+        return qwen35.ADDED_TOKENS
+    return tuple((t, True) for t in SPECIAL_TOKENS) + tuple((t, False) for t in TAG_TOKENS)
+
+
+def build_test_tokenizer(arch: TestArch = "qwen3") -> Tokenizer:
+    """Byte-level BPE with Qwen's pre-tokenizer and added tokens, trained deterministically.
 
     No NFC normalizer (Qwen's has one): llama.cpp does not normalize, and the GGUF and Hugging Face
     tokenizers must agree on every text.
     """
+    split = qwen35.QWEN35_SPLIT_REGEX if arch == "qwen35" else QWEN2_SPLIT_REGEX
     tokenizer = Tokenizer(models.BPE(unk_token=None, fuse_unk=False, byte_fallback=False))
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
         [
-            pre_tokenizers.Split(Regex(QWEN2_SPLIT_REGEX), behavior="isolated", invert=False),
+            pre_tokenizers.Split(Regex(split), behavior="isolated", invert=False),
             pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False),
         ]
     )
@@ -123,12 +137,12 @@ def build_test_tokenizer() -> Tokenizer:
         special_tokens=[],
     )
     tokenizer.train_from_iterator(_training_lines(), trainer=trainer)
-    tokenizer.add_special_tokens(
-        [AddedToken(t, special=True, normalized=False, single_word=False) for t in SPECIAL_TOKENS]
-    )
-    tokenizer.add_tokens(
-        [AddedToken(t, special=False, normalized=False, single_word=False) for t in TAG_TOKENS]
-    )
+    for text, special in _added_tokens(arch):  # one at a time: ids follow the table's order
+        token = AddedToken(text, special=special, normalized=False, single_word=False)
+        if special:
+            tokenizer.add_special_tokens([token])
+        else:
+            tokenizer.add_tokens([token])
     return tokenizer
 
 
@@ -226,18 +240,16 @@ def _vocab_tables(tokenizer: Tokenizer) -> tuple[list[str], list[str], list[int]
     return tokens, merges, types
 
 
-def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Path:
-    """Write the tiny model as a llama.cpp GGUF (arch "qwen3", f32, tied output) and return its path."""
-    import gguf
+def default_chat_template(arch: TestArch) -> str:
+    """The template a test model of `arch` carries unless told otherwise.
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tokenizer = build_test_tokenizer()
-    tokens, merges, types = _vocab_tables(tokenizer)
+    Qwen 3's for both for now: the Qwen 3.5 template constant lands with the XML tool-call work.
+    """
+    return QWEN3_CHAT_TEMPLATE
+
+
+def _qwen3_hparams(writer: Any, n_ctx: int) -> None:
     s = SHAPE
-
-    writer = gguf.GGUFWriter(str(path), arch="qwen3")
-    writer.add_name(MODEL_NAME)
     writer.add_context_length(n_ctx)
     writer.add_embedding_length(s.n_embd)
     writer.add_block_count(s.n_layer)
@@ -248,10 +260,39 @@ def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Pa
     writer.add_value_length(s.head_dim)
     writer.add_layer_norm_rms_eps(s.rms_eps)
     writer.add_rope_freq_base(s.rope_base)
+
+
+def write_test_gguf(
+    path: str | Path,
+    *,
+    seed: int = 0,
+    n_ctx: int = 4096,
+    arch: TestArch = "qwen3",
+    chat_template: str | None = None,
+) -> Path:
+    """Write the tiny model as a llama.cpp GGUF (f32, tied output) and return its path.
+
+    `arch` "qwen3" is dense Qwen 3; "qwen35" is Qwen 3.5's hybrid (three Gated DeltaNet layers, one
+    full attention). `chat_template` defaults to `default_chat_template(arch)`.
+    """
+    import gguf
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tokenizer = build_test_tokenizer(arch)
+    tokens, merges, types = _vocab_tables(tokenizer)
+
+    writer = gguf.GGUFWriter(str(path), arch=arch)
+    if arch == "qwen35":
+        writer.add_name(qwen35.MODEL_NAME)
+        qwen35.add_hparams(writer, n_ctx)
+    else:
+        writer.add_name(MODEL_NAME)
+        _qwen3_hparams(writer, n_ctx)
     writer.add_file_type(gguf.LlamaFileType.ALL_F32)
 
     writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre("qwen2")
+    writer.add_tokenizer_pre("qwen35" if arch == "qwen35" else "qwen2")
     writer.add_token_list(tokens)
     writer.add_token_merges(merges)
     writer.add_token_types(types)
@@ -259,10 +300,14 @@ def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Pa
     writer.add_eos_token_id(tokens.index(EOS_TOKEN))
     writer.add_pad_token_id(tokens.index(PAD_TOKEN))
     writer.add_add_bos_token(False)
-    writer.add_chat_template(QWEN3_CHAT_TEMPLATE)
+    writer.add_chat_template(default_chat_template(arch) if chat_template is None else chat_template)
 
-    for name, array in _weights(len(tokens), seed).items():
-        writer.add_tensor(_gguf_name(name), array)
+    if arch == "qwen35":
+        for name, array in qwen35.gguf_tensors(qwen35.weights(len(tokens), seed)):
+            writer.add_tensor(name, array)
+    else:
+        for name, array in _weights(len(tokens), seed).items():
+            writer.add_tensor(_gguf_name(name), array)
 
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
@@ -274,44 +319,63 @@ def write_test_gguf(path: str | Path, *, seed: int = 0, n_ctx: int = 4096) -> Pa
 # ---------------------------------------------------------------- Hugging Face
 
 
-def write_test_hf(out_dir: str | Path, *, seed: int = 0) -> Path:
-    """Write the same tiny model (same weights) as a transformers folder with tokenizer and template."""
+def write_test_hf(
+    out_dir: str | Path, *, seed: int = 0, arch: TestArch = "qwen3", chat_template: str | None = None
+) -> Path:
+    """Write the same tiny model (same weights) as a transformers folder with tokenizer and template.
+
+    "qwen3" is a `Qwen3ForCausalLM`, "qwen35" a `Qwen3_5ForCausalLM` (transformers 5's `qwen3_5`).
+    """
     import torch
-    from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    tokenizer = build_test_tokenizer()
+    tokenizer = build_test_tokenizer(arch)
     n_vocab = tokenizer.get_vocab_size(with_added_tokens=True)
-    s = SHAPE
     ids = {t: tokenizer.token_to_id(t) for t in (EOS_TOKEN, PAD_TOKEN)}
-    config = Qwen3Config(
-        vocab_size=n_vocab,
-        hidden_size=s.n_embd,
-        intermediate_size=s.n_ff,
-        num_hidden_layers=s.n_layer,
-        num_attention_heads=s.n_head,
-        num_key_value_heads=s.n_head_kv,
-        head_dim=s.head_dim,
-        max_position_embeddings=4096,
-        rms_norm_eps=s.rms_eps,
-        rope_parameters={"rope_type": "default", "rope_theta": s.rope_base},
-        tie_word_embeddings=True,
-        bos_token_id=ids[PAD_TOKEN],
-        eos_token_id=ids[EOS_TOKEN],
-        pad_token_id=ids[PAD_TOKEN],
-        dtype="float32",
-    )
+    special_ids: dict[str, Any] = {
+        "bos_token_id": ids[PAD_TOKEN],
+        "eos_token_id": ids[EOS_TOKEN],
+        "pad_token_id": ids[PAD_TOKEN],
+    }
     torch.manual_seed(seed)
-    model = Qwen3ForCausalLM(config)
-    state = {name: torch.from_numpy(array) for name, array in _weights(n_vocab, seed).items()}
+    if arch == "qwen35":
+        from transformers import Qwen3_5ForCausalLM, Qwen3_5TextConfig
+
+        config: Any = Qwen3_5TextConfig(**qwen35.hf_config_kwargs(n_vocab, 4096), **special_ids, dtype="float32")
+        model: Any = Qwen3_5ForCausalLM(config)
+        arrays = qwen35.weights(n_vocab, seed)
+    else:
+        from transformers import Qwen3Config, Qwen3ForCausalLM
+
+        s = SHAPE
+        config = Qwen3Config(
+            vocab_size=n_vocab,
+            hidden_size=s.n_embd,
+            intermediate_size=s.n_ff,
+            num_hidden_layers=s.n_layer,
+            num_attention_heads=s.n_head,
+            num_key_value_heads=s.n_head_kv,
+            head_dim=s.head_dim,
+            max_position_embeddings=4096,
+            rms_norm_eps=s.rms_eps,
+            rope_parameters={"rope_type": "default", "rope_theta": s.rope_base},
+            tie_word_embeddings=True,
+            **special_ids,
+            dtype="float32",
+        )
+        model = Qwen3ForCausalLM(config)
+        arrays = _weights(n_vocab, seed)
+    state = {name: torch.from_numpy(array) for name, array in arrays.items()}
     missing, unexpected = model.load_state_dict(state, strict=False)
     if unexpected or any(name != "lm_head.weight" for name in missing):
-        raise RuntimeError(f"tiny weights do not fit Qwen3ForCausalLM: {missing=} {unexpected=}")
+        raise RuntimeError(f"tiny weights do not fit {type(model).__name__}: {missing=} {unexpected=}")
     model.tie_weights()
     model.generation_config.eos_token_id = ids[EOS_TOKEN]
     model.generation_config.pad_token_id = ids[PAD_TOKEN]
     model.save_pretrained(out, safe_serialization=True)
+
+    from transformers import PreTrainedTokenizerFast
 
     fast = PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
         tokenizer_object=tokenizer,
@@ -320,6 +384,6 @@ def write_test_hf(out_dir: str | Path, *, seed: int = 0) -> Path:
         model_max_length=4096,
         clean_up_tokenization_spaces=False,
     )
-    fast.chat_template = QWEN3_CHAT_TEMPLATE
+    fast.chat_template = default_chat_template(arch) if chat_template is None else chat_template
     fast.save_pretrained(out)
     return out
