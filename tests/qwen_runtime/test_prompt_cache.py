@@ -212,3 +212,49 @@ def test_greedy_output_is_the_same_with_and_without_the_cache(
         rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, prompt_cache_dir=tmp_path, cut_back=False)
         assert [rt.complete(FIRST).text, rt.complete(SECOND).text] == plain
         rt.close()
+
+
+# ---------------------------------------------------------------------- the hybrid model (Qwen 3.5-shaped)
+
+
+def hybrid_request(*messages: object) -> ChatRequest:
+    return ChatRequest((SYSTEM, *messages), tools=TOOLS, sampling=GREEDY)  # type: ignore[arg-type]
+
+
+def test_a_hybrid_model_reuses_the_last_round_through_checkpoints(tiny_hybrid_gguf: Path) -> None:
+    rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096)
+    fresh = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096)
+    try:
+        assert not rt.cut_back  # found from the model: its recurrent state cannot be cut back
+        messages: list[object] = [UserMessage("Read main.py please.")]
+        usages = []
+        for i in range(3):
+            done = rt.complete(hybrid_request(*messages))
+            usages.append(done.usage)
+            call = ToolCall(f"c{i}", "read_file", {"path": "main.py"})
+            messages += [AssistantMessage(done.text, tool_calls=(call,)), ToolMessage(f"c{i}", "print('hi')\n")]
+        last = hybrid_request(*messages)
+        expected, _ = prompt_logits(fresh, last)
+        got, cached = prompt_logits(rt, last)
+    finally:
+        rt.close()
+        fresh.close()
+    assert usages[0].cached_prompt_tokens == 0
+    for before, after in zip(usages, usages[1:], strict=False):
+        assert after.restored_prompt_tokens == after.cached_prompt_tokens >= before.prompt_tokens - 16
+    assert cached > 0 and np.array_equal(got, expected)
+
+
+def test_a_hybrid_model_restores_its_prompt_from_disk_in_a_new_process(
+    tiny_hybrid_gguf: Path, tmp_path: Path
+) -> None:
+    texts, usages = [], []
+    for _ in range(2):
+        rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096, prompt_cache_dir=tmp_path)
+        done = rt.complete(hybrid_request(UserMessage("Read main.py please.")))
+        rt.close()
+        texts.append(done.text)
+        usages.append(done.usage)
+    assert usages[0].cached_prompt_tokens == 0
+    assert usages[1].restored_prompt_tokens >= 0.9 * usages[1].prompt_tokens
+    assert texts[0] == texts[1]
