@@ -7,6 +7,7 @@ user notices (the same logits, fewer tokens evaluated) on the tiny GGUF through 
 from __future__ import annotations
 
 import ctypes
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -240,7 +241,7 @@ def test_a_hybrid_model_reuses_the_last_round_through_checkpoints(tiny_hybrid_gg
         rt.close()
         fresh.close()
     assert usages[0].cached_prompt_tokens == 0
-    for before, after in zip(usages, usages[1:], strict=False):
+    for before, after in itertools.pairwise(usages):
         assert after.restored_prompt_tokens == after.cached_prompt_tokens >= before.prompt_tokens - 16
     assert cached > 0 and np.array_equal(got, expected)
 

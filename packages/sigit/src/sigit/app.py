@@ -207,7 +207,7 @@ class SessionHost:
         thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
         max_tokens = self.options.max_tokens or settings.max_tokens
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
-        budget = settings.thinking_budget or max_tokens // 2
+        budget = settings.thinking_budget or max(1, max_tokens // 2)
         engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
         mode = self.options.permission_mode
         policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
