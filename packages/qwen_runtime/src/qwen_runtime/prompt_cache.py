@@ -7,7 +7,7 @@ backend saves its sequence state at chosen points of a prompt and, before the ne
 the longest saved state whose tokens are a prefix of it.
 
 Memory tier: the last `checkpoints` states (least recently used dropped first), for models whose
-state cannot be cut back. Disk tier (`DiskPromptCache`): content-addressed files in a directory,
+state cannot be cut back; a backend may keep partial states there (what the live cache cannot give back). Disk tier (`DiskPromptCache`): content-addressed files in a directory,
 one folder per scope (the model file's identity and the context settings a state depends on), one
 file per prefix (named by its length and the hash of its tokens); writes go to a temporary file that
 is renamed into place, so processes sharing the directory see whole files or none; a damaged or
@@ -333,12 +333,15 @@ class PromptCache:
         """The token prefixes held in memory, oldest use first."""
         return [c.tokens for c in sorted(self._checkpoints, key=lambda c: c.used)]
 
-    def longest(self, tokens: Sequence[int], limit: int, at_least: int = 0) -> tuple[int, str]:
-        """The longest saved prefix of `tokens` (at most `limit` long, longer than `at_least`) and its
-        tier ("memory" or "disk"); (0, "") when there is none."""
+    def longest(
+        self, tokens: Sequence[int], limit: int, at_least: int = 0, memory_limit: int | None = None
+    ) -> tuple[int, str]:
+        """The longest saved prefix of `tokens` (at most `limit` long, memory checkpoints at most
+        `memory_limit`, longer than `at_least`) and its tier ("memory" or "disk"); (0, "") if none."""
         best, tier = 0, ""
+        in_memory = limit if memory_limit is None else min(limit, memory_limit)
         for c in self._checkpoints:
-            if at_least < len(c.tokens) <= limit and len(c.tokens) > best and is_prefix(c.tokens, tokens):
+            if at_least < len(c.tokens) <= in_memory and len(c.tokens) > best and is_prefix(c.tokens, tokens):
                 best, tier = len(c.tokens), "memory"
         if self.disk is not None:
             n = self.disk.longest(self.scope, tokens, limit, max(best, at_least))

@@ -214,11 +214,12 @@ class LlamaCppRuntime(LocalRuntime):
         self.last_restored = 0
         common = min(self._live_common(tokens), limit)
         live = common if self.cut_back or common == llm.n_tokens else 0  # a hybrid state cannot be cut back
-        n, tier = self.prompt_cache.longest(tokens, limit, at_least=live)
+        # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix
+        n, tier = self.prompt_cache.longest(tokens, limit, at_least=live, memory_limit=common)
         if n:
             data = self.prompt_cache.load(tokens[:n], tier)
             if data is not None:
-                if restore_state(llm.ctx, data):
+                if restore_state(llm.ctx, data, partial_at=n if tier == "memory" else None):
                     llm.input_ids[:n] = tokens[:n]
                     llm.n_tokens = n
                     self.last_restored = n
@@ -254,12 +255,9 @@ class LlamaCppRuntime(LocalRuntime):
         to_disk = kind != "round" and cache.disk is not None and not cache.on_disk(prefix)
         if not (to_memory or to_disk):
             return
-        data = copy_state(self._llm.ctx)
-        if data is None:
-            return
-        if to_memory:
-            cache.keep(prefix, data)
-        if to_disk:
+        if to_memory and (part := copy_state(self._llm.ctx, partial=True)) is not None:
+            cache.keep(prefix, part)
+        if to_disk and (data := copy_state(self._llm.ctx)) is not None:
             cache.save(prefix, data)
 
     def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:

@@ -4,6 +4,11 @@ Measured with llama-cpp-python 0.3.36 on Gemma 3 270M (3,000 tokens, 17 MB of st
 state out takes ~10 ms and back in ~13 ms; `llama_state_seq_save_file`/`load_file` are no faster once
 the file is written, and the copy path lets the prompt cache add its own header, checksum and
 atomic rename. A restored state gives bit-identical logits to the same evaluation done afresh.
+
+A partial state (`LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY`) holds only what cannot be cut back, the
+recurrent layers' state of a hybrid model (10 KB instead of 160 KB on the tiny hybrid at 1,000
+tokens): restored over a live cache that still holds the prefix, with the attention cache then cut
+back to it, it gives the same logits too.
 """
 
 from __future__ import annotations
@@ -49,28 +54,37 @@ def can_cut_back(llm: Any) -> bool:
     return not (llama_cpp.llama_model_is_recurrent(model) or llama_cpp.llama_model_is_hybrid(model))
 
 
-def copy_state(ctx: Any) -> StateBuffer | None:
-    """The context's sequence state as a new buffer (None if llama.cpp would not give it)."""
+def copy_state(ctx: Any, *, partial: bool = False) -> StateBuffer | None:
+    """The context's sequence state as a new buffer (None if llama.cpp would not give it); `partial`:
+    only the part that cannot be cut back (recurrent layers)."""
     import llama_cpp
 
-    size = int(llama_cpp.llama_state_seq_get_size(ctx, _SEQ))
+    flags = llama_cpp.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY if partial else 0
+    size = int(llama_cpp.llama_state_seq_get_size_ext(ctx, _SEQ, flags))
     if size <= 0:
         return None
     data = new_buffer(size)
-    if int(llama_cpp.llama_state_seq_get_data(ctx, data, size, _SEQ)) != size:
+    if int(llama_cpp.llama_state_seq_get_data_ext(ctx, data, size, _SEQ, flags)) != size:
         log.debug("llama.cpp copied less state than it announced")
         return None
     return data
 
 
-def restore_state(ctx: Any, data: StateBuffer) -> bool:
-    """Replace the context's memory with `data`; False (and an empty memory) when llama.cpp refuses it."""
+def restore_state(ctx: Any, data: StateBuffer, *, partial_at: int | None = None) -> bool:
+    """Replace the context's memory with `data`; False (and an empty memory) when llama.cpp refuses it.
+
+    With `partial_at`, `data` is a partial state of that many tokens, restored over the live cache
+    (which must hold those tokens), whose attention part is then cut back to them."""
     import llama_cpp
 
     memory = llama_cpp.llama_get_memory(ctx)
-    llama_cpp.llama_memory_clear(memory, True)
-    read = int(llama_cpp.llama_state_seq_set_data(ctx, ctypes.cast(data, ctypes.POINTER(ctypes.c_uint8)),
-                                                  len(data), _SEQ))
+    flags = llama_cpp.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY if partial_at is not None else 0
+    if partial_at is None:
+        llama_cpp.llama_memory_clear(memory, True)
+    read = int(llama_cpp.llama_state_seq_set_data_ext(
+        ctx, ctypes.cast(data, ctypes.POINTER(ctypes.c_uint8)), len(data), _SEQ, flags))
+    if read == len(data) and partial_at is not None:
+        read = read if llama_cpp.llama_memory_seq_rm(memory, _SEQ, partial_at, -1) else 0
     if read != len(data):
         log.debug("llama.cpp refused a saved state (%d of %d bytes read)", read, len(data))
         llama_cpp.llama_memory_clear(memory, True)
