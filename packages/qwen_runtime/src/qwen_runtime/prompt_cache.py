@@ -7,7 +7,8 @@ backend saves its sequence state at chosen points of a prompt and, before the ne
 the longest saved state whose tokens are a prefix of it.
 
 Memory tier: the last `checkpoints` states (least recently used dropped first), for models whose
-state cannot be cut back; a backend may keep partial states there (what the live cache cannot give back). Disk tier (`DiskPromptCache`): content-addressed files in a directory,
+state cannot be cut back; a backend may keep partial states there (what the live cache cannot give
+back). Disk tier (`DiskPromptCache`): content-addressed files in a directory,
 one folder per scope (the model file's identity and the context settings a state depends on), one
 file per prefix (named by its length and the hash of its tokens); writes go to a temporary file that
 is renamed into place, so processes sharing the directory see whole files or none; a damaged or
