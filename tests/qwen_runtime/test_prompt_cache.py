@@ -171,6 +171,7 @@ def test_prefill_on_a_warm_cache_restores_and_the_turn_reports_reads(tiny_gguf: 
     cold, warm = usages
     assert cold.prefilled_prompt_tokens > 0 and cold.cache_read_tokens == 0  # prefill's work is this run's
     assert warm.prefilled_prompt_tokens == 0 and warm.cache_read_tokens >= 0.9 * warm.prompt_tokens
+    assert warm.restored_prompt_tokens >= 0.9 * warm.prompt_tokens  # restored by the prefill, from disk
 
 
 def test_checkpoints_serve_a_model_that_cannot_cut_its_state_back(

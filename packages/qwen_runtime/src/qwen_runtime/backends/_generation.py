@@ -236,6 +236,7 @@ class LocalRuntime(Runtime):
                 restored = self.last_restored
                 if cached < len(tokens):
                     self.eval_prompt(request, tokens, cached)
+                if cached < len(tokens) or restored:
                     self._prefilled = (cached, len(tokens), restored)
             except Exception:
                 self.clear_cache_unlocked()
