@@ -8,6 +8,8 @@ again, once, with thinking off. `ChatEngine` owns history and the busy lock; thi
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 import time
 import uuid
@@ -37,6 +39,8 @@ from .errors import Inference, translate_generation_error
 from .events import Done, GuardNotice, StreamEvent, ToolCallFailed, ToolCallReady
 from .repetition import Loop, RepetitionGuard
 from .types import ToolAwareResult, ToolCallRequest
+
+_DRAIN_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,8 @@ class Generation:
                 if self.in_flight.cancelled or attempt.cut is not None:
                     attempt.stop("cancelled", "generation cancelled")
                     break
+            if attempt.stopped:
+                await _drain_usage(events, attempt.part)
         except Exception as exc:
             raise translate_generation_error(exc) from exc
         finally:
@@ -193,6 +199,16 @@ class Generation:
         # one copy of a loop the guard stopped: the history must not teach the model the loop
         text = result.text[: len(result.text) - self.text_loop.surplus] if self.text_loop else result.text
         return AssistantMessage(content=text, reasoning=result.reasoning or None, tool_calls=tuple(part.tool_calls))
+
+
+async def _drain_usage(events: AsyncIterator[Event], part: Completion) -> None:
+    """After a stop, read the cancelled stream to its end for its `Usage` (the prompt was evaluated
+    all the same); a runtime ends within a token of being cancelled, and this waits a few seconds at most."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(_DRAIN_SECONDS):
+            async for event in events:
+                if isinstance(event, Usage):
+                    part.usage = event
 
 
 async def _aclose(events: AsyncIterator[Event]) -> None:
