@@ -7,7 +7,7 @@ endif
 PY := .venv/bin/python
 TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-2.13.0+cpu-cp311-*.whl))
 
-.PHONY: setup test lint fmt bench test-fast
+.PHONY: setup test lint fmt bench test-fast dist
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --user uv || python3 -m pip install --user --break-system-packages uv || python3 -m pip install uv
@@ -28,6 +28,11 @@ test: lint
 
 test-fast:
 	$(PY) -m pytest -q tests -m "not slow"
+
+# wheels and sdists of qwen-runtime, onde and sigit (versions: each package's __init__.py)
+dist:
+	rm -rf dist
+	$(UV) build --all-packages --out-dir dist
 
 fmt:
 	$(PY) -m ruff check --fix packages tests bench examples

@@ -31,6 +31,12 @@ def tiny_hf_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_test_hf(tmp_path_factory.mktemp("tiny-hf"))
 
 
+@pytest.fixture(scope="session")
+def tiny_hybrid_hf_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny hybrid model as a transformers `qwen3_5` folder (same weights as `tiny_hybrid_gguf`)."""
+    return write_test_hf(tmp_path_factory.mktemp("tiny-hybrid-hf"), arch="qwen35")
+
+
 @pytest.fixture(autouse=True)
 def scripts_fully_used(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A scripted turn nobody asked for means the agent stopped earlier than the test thinks.

@@ -1,12 +1,15 @@
 """One parametrized suite, four backends: messages in, events out, tool calls parsed, cancel, usage.
 
 The scripted backends are told what to say; the tiny random-weight models say anything, so for them the
-suite checks the shape of the stream and relies on the tool-call constraint for valid calls.
+suite checks the shape of the stream and relies on the tool-call constraint for valid calls. The local
+backends run twice: on the dense Qwen 3-shaped tiny model and on the hybrid Qwen 3.5-shaped one
+(`-qwen35`), whose recurrent state cannot be cut back to a shorter prefix.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import threading
 import time
@@ -59,7 +62,14 @@ TURNS: list[Any] = [
     LONG_TEXT,
     "async reply",
 ]
-BACKENDS = ["scripted", "openai", "llamacpp", "transformers"]
+#: the local backends' tiny models: the session fixture that builds each
+TINY_MODELS = {
+    "llamacpp": "tiny_gguf",
+    "transformers": "tiny_hf_dir",
+    "llamacpp-qwen35": "tiny_hybrid_gguf",
+    "transformers-qwen35": "tiny_hybrid_hf_dir",
+}
+BACKENDS = ["scripted", "openai", *TINY_MODELS]
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -72,16 +82,10 @@ def backend(request: pytest.FixtureRequest) -> Iterator[tuple[str, Runtime]]:
 
         with ScriptedServer(list(TURNS), chunk_size=4, chunk_delay=0.002) as server:
             yield kind, OpenAICompatRuntime(server.base_url, "scripted-qwen", max_retries=0)
-    elif kind == "llamacpp":
-        tiny: Path = request.getfixturevalue("tiny_gguf")
-        runtime = LlamaCppRuntime(str(tiny), n_ctx=2048)
+    else:
+        runtime = load_local(kind, request, n_ctx=2048)
         yield kind, runtime
         runtime.close()
-    else:
-        folder: Path = request.getfixturevalue("tiny_hf_dir")
-        hf_runtime = TransformersRuntime(str(folder), n_ctx=2048, n_threads=1)
-        yield kind, hf_runtime
-        hf_runtime.close()
 
 
 def scripted(kind: str) -> bool:
@@ -150,7 +154,7 @@ async def test_4_async_stream_and_usage(backend: tuple[str, Runtime]) -> None:
 # Prefill, context overflow, the thinking budget, KV reuse and constrained tool calls: features of the
 # local generation loop that both llama.cpp and transformers must show alike on the tiny model.
 
-LOCAL_BACKENDS = ["llamacpp", "transformers"]
+LOCAL_BACKENDS = list(TINY_MODELS)
 READ = ToolSpec(
     "read_file",
     "Read a file",
@@ -172,9 +176,10 @@ LocalRuntime = LlamaCppRuntime | TransformersRuntime
 
 
 def load_local(kind: str, request: pytest.FixtureRequest, **kwargs: Any) -> LocalRuntime:
-    if kind == "llamacpp":
-        return LlamaCppRuntime(str(request.getfixturevalue("tiny_gguf")), **kwargs)
-    return TransformersRuntime(str(request.getfixturevalue("tiny_hf_dir")), n_threads=1, **kwargs)
+    model: Path = request.getfixturevalue(TINY_MODELS[kind])
+    if kind.startswith("llamacpp"):
+        return LlamaCppRuntime(str(model), **kwargs)
+    return TransformersRuntime(str(model), n_threads=1, **kwargs)
 
 
 @pytest.fixture(scope="module", params=LOCAL_BACKENDS)
@@ -273,20 +278,27 @@ def test_local_context_overflow_names_both_sizes_and_max_tokens_is_clipped(
         list(small.stream(too_long))
     fits = question("word " * 40, enable_thinking=False, sampling=Sampling(max_tokens=500, seed=0))
     room = small.context_size - small.count_tokens(small.prompt_text(fits))
-    done = small.complete(fits)
-    assert done.finish_reason == "length" and done.usage.completion_tokens == room
+    reasons = []
+    for seed in range(4):  # a random model may end early (the hybrid's <|file_sep|> is an end token too)
+        done = small.complete(dataclasses.replace(fits, sampling=fits.sampling.with_(seed=seed)))
+        assert done.usage.completion_tokens <= room
+        if done.finish_reason == "length":
+            assert done.usage.completion_tokens == room
+        reasons.append(done.finish_reason)
+    assert "length" in reasons
     small.close()
 
 
 def test_local_cancel_stops_within_one_token(local_backend: tuple[str, LocalRuntime]) -> None:
     kind, local = local_backend
-    token = CancelAfter(7 if kind == "transformers" else 6)  # transformers checks once more, for the prompt
+    on_transformers = kind.startswith("transformers")
+    token = CancelAfter(7 if on_transformers else 6)  # transformers checks once more, for the prompt
     sampling = Sampling(max_tokens=500, seed=0)
     events = list(local.stream(question(enable_thinking=False, sampling=sampling), token))
     usage = next(e for e in events if isinstance(e, Usage))
     assert events[-1] == Finished("cancelled", "generation cancelled")
     assert usage.completion_tokens <= 5
-    if kind == "transformers":
+    if on_transformers:
         assert usage.completion_tokens == 5
 
 
@@ -312,7 +324,10 @@ def test_local_cancel_from_another_thread(local: LocalRuntime) -> None:
     assert usage.completion_tokens < 1800
 
 
-def test_local_second_round_of_an_agent_loop_reuses_the_cached_prefix(local: LocalRuntime) -> None:
+def test_local_second_round_of_an_agent_loop_reuses_the_cached_prefix(
+    local_backend: tuple[str, LocalRuntime],
+) -> None:
+    kind, local = local_backend
     local.clear_cache()
     history = (SystemMessage("You are a coding agent. " * 20), UserMessage("Read the file main.py please."))
     first = ChatRequest(history, tools=TOOLS, sampling=Sampling(max_tokens=8, seed=0), enable_thinking=False)
@@ -326,8 +341,13 @@ def test_local_second_round_of_an_agent_loop_reuses_the_cached_prefix(local: Loc
         enable_thinking=False,
     )
     two = local.complete(second)
-    assert two.usage.cached_prompt_tokens >= 0.9 * one.usage.prompt_tokens
     assert two.usage.prompt_tokens > one.usage.prompt_tokens
+    if kind.endswith("qwen35"):
+        # A recurrent state cannot be cut back to the prefix the rounds share (the first reply's tokens
+        # differ from its re-rendered turn): the whole prompt is evaluated again, and Usage says so.
+        assert two.usage.cached_prompt_tokens == 0
+    else:
+        assert two.usage.cached_prompt_tokens >= 0.9 * one.usage.prompt_tokens
 
 
 def test_local_prefill_of_the_system_prompt_serves_the_first_turn_from_cache(local: LocalRuntime) -> None:

@@ -93,12 +93,43 @@ def test_unreachable_endpoint_names_it(hub_cache: Path, monkeypatch: pytest.Monk
         port = sock.getsockname()[1]
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
     waits: list[float] = []
-    monkeypatch.setattr("time.sleep", waits.append)  # huggingface_hub backs off ~23 s before giving up
+    monkeypatch.setattr("time.sleep", lambda _s: None)  # huggingface_hub would back off ~23 s before giving up
+    monkeypatch.setattr("qwen_runtime.network.sleep", waits.append)
     with pytest.raises(QwenRuntimeError) as info:
         download_model(REPO, FILE, progress=False)
     message = str(info.value)
     assert f"127.0.0.1:{port}" in message and str(hub_cache) in message and "local .gguf" in message
-    assert waits, "a refused connection is retried before giving up"
+    assert "connection refused" in message
+    assert waits == [], "a refused connection fails at once: no retry can fix it"
+
+
+def test_dns_failure_fails_at_once(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_ENDPOINT", "http://no-such-host.invalid")  # .invalid never resolves (RFC 2606)
+    waits: list[float] = []
+    monkeypatch.setattr("time.sleep", lambda _s: None)
+    monkeypatch.setattr("qwen_runtime.network.sleep", waits.append)
+    with pytest.raises(ModelNotFoundError, match="DNS lookup failed"):
+        download_model(REPO, FILE, progress=False)
+    assert waits == []
+
+
+def test_5xx_answers_are_retried_then_the_download_goes_on(fake_hub: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_hub.add(REPO, FILE, CONTENT)
+    fake_hub.fail_next = [503, 502]
+    waits: list[float] = []
+    monkeypatch.setattr("qwen_runtime.network.sleep", waits.append)
+    assert download_model(REPO, FILE, progress=False).read_bytes() == CONTENT
+    assert waits == [1.0, 2.0]
+    assert fake_hub.requests[:3] == [("HEAD", f"/{REPO}/resolve/main/{FILE}")] * 3
+
+
+def test_5xx_every_time_gives_up_after_three_tries(fake_hub: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_hub.add(REPO, FILE, CONTENT)
+    fake_hub.fail_next = [503] * 10
+    monkeypatch.setattr("qwen_runtime.network.sleep", lambda _s: None)
+    with pytest.raises(ModelNotFoundError, match=r"HTTP 503 \(tried 3 times\)"):
+        download_model(REPO, FILE, progress=False)
+    assert len(fake_hub.requests) == 3
 
 
 def test_offline_frozen_at_import_does_not_block_a_later_online_call(

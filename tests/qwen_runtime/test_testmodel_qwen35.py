@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +134,7 @@ def test_same_seed_gives_identical_files_and_another_seed_does_not(tmp_path: Pat
         return hashlib.sha256(path.read_bytes()).hexdigest()
 
     assert digest(write_test_gguf(tmp_path / "again.gguf", arch="qwen35")) == digest(tiny_hybrid_gguf)
-    assert digest(write_test_gguf(tmp_path / "other.gguf", arch="qwen35", seed=1)) != digest(tiny_hybrid_gguf)
+    assert digest(write_test_gguf(tmp_path / "other.gguf", arch="qwen35", seed=0)) != digest(tiny_hybrid_gguf)
 
 
 def test_the_chat_template_is_a_parameter(tmp_path: Path) -> None:
@@ -148,11 +149,12 @@ def test_the_chat_template_is_a_parameter(tmp_path: Path) -> None:
 
 
 def test_cli_makes_the_hybrid_model_and_generates_with_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], tiny_hybrid_gguf: Path
 ) -> None:
     out = tmp_path / "tiny-qwen35.gguf"
     assert main(["make-test-model", "--arch", "qwen35", str(out)]) == 0
     assert Path(capsys.readouterr().out.strip()) == out
+    assert out.read_bytes() == tiny_hybrid_gguf.read_bytes()  # the model the test suite runs on
     argv = ["generate", "-m", str(out), "-p", "hi", "--no-think", "--max-tokens", "8", "--seed", "1",
             "--n-ctx", "512", "--json"]  # fmt: skip
     assert main(argv) == 0
@@ -166,3 +168,51 @@ def test_cli_arch_choices_are_the_test_archs(capsys: pytest.CaptureFixture[str])
     shown = capsys.readouterr().out
     assert "{" + ",".join(TEST_ARCHS) + "}" in shown
     assert main(["make-test-model", "--arch", "llama", "x.gguf"]) == 2
+
+
+# ---------------------------------------------------------------- Hugging Face (transformers' qwen3_5)
+
+SAMPLES = [
+    "Hello, world!",
+    "def main(argv: list[str]) -> int:\n    return 0\n",
+    "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n",
+    "<|vision_start|><|image_pad|><|vision_end|> <tool_call>\n{}\n</tool_call>",
+    "café 日本語 🙂 naïve e\u0301 two  spaces\r\n\ttab",
+]
+
+
+@pytest.fixture(scope="module")
+def hf(tiny_hybrid_hf_dir: Path) -> tuple[Any, Any]:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(tiny_hybrid_hf_dir), AutoModelForCausalLM.from_pretrained(tiny_hybrid_hf_dir)
+
+
+@pytest.mark.slow  # imports torch and transformers (several seconds)
+def test_hf_folder_is_a_qwen3_5_model_with_a_hybrid_layout(hf: tuple[Any, Any]) -> None:
+    _, model = hf
+    assert type(model).__name__ == "Qwen3_5ForCausalLM"
+    assert model.config.layer_types == SHAPE.layer_types()
+
+
+@pytest.mark.slow  # imports torch and transformers (several seconds)
+def test_hf_tokenizer_agrees_with_the_gguf(hf: tuple[Any, Any], llm: Llama) -> None:
+    tokenizer, _ = hf
+    assert tokenizer.eos_token == "<|im_end|>" and tokenizer.pad_token == "<|endoftext|>"
+    for text in SAMPLES:
+        assert tokenizer(text, add_special_tokens=False)["input_ids"] == tokenize(llm, text), text
+
+
+@pytest.mark.slow  # imports torch and transformers (several seconds)
+def test_hf_model_generates_the_same_greedy_tokens_as_the_gguf(hf: tuple[Any, Any], llm: Llama) -> None:
+    import torch
+
+    tokenizer, model = hf
+    ids = prompt_tokens(llm)
+    assert tokenizer(render_prompt(QWEN3_CHAT_TEMPLATE, [UserMessage("Hello! What does this function return?")],
+                                   enable_thinking=False), add_special_tokens=False)["input_ids"] == ids
+    out = model.generate(torch.tensor([ids]), max_new_tokens=6, do_sample=False)
+    hf_new = out[0, len(ids) :].tolist()
+    llama_new = list(islice(llm.generate(ids, temp=0.0, reset=True), 6))
+    assert len(hf_new) > 0
+    assert hf_new == llama_new[: len(hf_new)]

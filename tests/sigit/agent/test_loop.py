@@ -318,3 +318,31 @@ async def test_a_context_that_overflows_again_after_compacting_ends_the_turn_wit
     finished = (await collect(session, "hello"))[-1]
     assert isinstance(finished, TurnFinished) and finished.stop_reason == "error"
     assert finished.error is not None and "context window" in finished.error
+
+
+async def test_an_approver_may_edit_the_call_before_it_runs(open_session: OpenSession, workdir: Path) -> None:
+    async def edit(request: PermissionAsked) -> PermissionReply:
+        return PermissionReply(True, arguments={"command": "touch edited"})
+
+    session, runtime = await open_session([call("run_command", command="touch asked"), "ok"], approver=edit)
+    await collect(session, "touch a file")
+    assert (workdir / "edited").exists() and not (workdir / "asked").exists()
+    runtime.assert_consumed()
+
+
+async def test_edited_arguments_are_validated_and_judged_again(open_session: OpenSession, workdir: Path) -> None:
+    replies = iter([{"command": 42}, {"command": "rm -rf keep"}])
+
+    async def edit(request: PermissionAsked) -> PermissionReply:
+        return PermissionReply(True, arguments=next(replies))
+
+    (workdir / "keep").mkdir()
+    session, _ = await open_session(
+        [call("run_command", command="ls a"), call("run_command", command="ls b"), "ok"],
+        approver=edit, deny_tools=["run_command(rm *)"],
+    )
+    events = await collect(session, "list")
+    outputs = [e.output for e in events if isinstance(e, ToolFinished)]
+    assert "edited arguments are not valid" in outputs[0]
+    assert "the edited call is refused" in outputs[1]
+    assert (workdir / "keep").is_dir()

@@ -43,7 +43,7 @@ from .events import (
     ToolCallReady,
 )
 from .history import ChatHistory, message_from_dict, message_to_dict
-from .models import ModelInfo, is_gguf_model, list_models, load_runtime
+from .models import ModelDownload, ModelInfo, download_needed, is_gguf_model, list_models, load_runtime
 from .types import (
     ChatMessage,
     ChatRole,
@@ -53,6 +53,8 @@ from .types import (
     ToolDefinition,
     ToolResult,
 )
+
+__version__ = "0.1.0"
 
 __all__ = [
     "AlreadyLoaded",
@@ -75,6 +77,7 @@ __all__ = [
     "InferenceError",
     "Message",
     "ModelBuild",
+    "ModelDownload",
     "ModelInfo",
     "NoModelLoaded",
     "Other",
@@ -96,6 +99,7 @@ __all__ = [
     "ToolSpec",
     "Usage",
     "UserMessage",
+    "download_needed",
     "human_size",
     "is_gguf_model",
     "list_models",

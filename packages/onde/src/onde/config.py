@@ -119,7 +119,8 @@ class GgufModelConfig:
     size_bytes: int = 0
     n_ctx: int = DEFAULT_N_CTX
     n_threads: int | None = None
-    n_gpu_layers: int = 0
+    n_gpu_layers: int | None = None
+    """Layers offloaded to a GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend, else none."""
     prompt_cache_dir: str | None = None
     """Where saved prompt states go (the runtime's disk tier); None: no prompt cache on disk."""
     prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES

@@ -8,6 +8,7 @@ when a runtime is loaded, so importing onde never pulls in llama.cpp or torch.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from qwen_runtime.naming import RuntimeSpec, parse_runtime_name
@@ -71,12 +72,58 @@ class ModelInfo:
     def is_cached(self) -> bool:
         """True when the GGUF is in the local Hugging Face cache, so loading it downloads nothing
         (a file lookup; an unreadable cache counts as not cached)."""
-        from qwen_runtime.download import cached_path
+        return self.cached_file() is not None
 
-        try:
-            return cached_path(self.repo_id, self.filename) is not None
-        except Exception:
-            return False
+    def cached_file(self) -> Path | None:
+        """The GGUF in the local Hugging Face cache, or None (a file lookup, no network)."""
+        return _cached_file(self.repo_id, self.filename)
+
+
+def _cached_file(repo_id: str, filename: str) -> Path | None:
+    from qwen_runtime.download import cached_path
+
+    try:
+        return cached_path(repo_id, filename)
+    except Exception:
+        return None
+
+
+@dataclass(frozen=True)
+class ModelDownload:
+    """A model that loading would download first: what it is and how big."""
+
+    name: str
+    """The name it was asked for by (`qwen3-8b`, `hf:OWNER/REPO/FILE.gguf`)."""
+    display_name: str
+    repo_id: str
+    filename: str
+    size_bytes: int | None
+    """None when the model is not in the registry (an `hf:` name): the size is not known offline."""
+
+    @property
+    def size_display(self) -> str:
+        return human_size(self.size_bytes) if self.size_bytes else "size unknown"
+
+    @property
+    def pull_command(self) -> str:
+        """The shell command that downloads it ahead of time."""
+        return f"qwen-runtime pull {self.name}"
+
+
+def download_needed(name: str) -> ModelDownload | None:
+    """What loading `name` would download: a registry or `hf:` model not yet in the local Hugging
+    Face cache; None when nothing (cached, a local file, a server, a scripted model). File lookups
+    only, never the network. Raises `BadModelName` for a malformed name."""
+    spec = _parse(name)
+    if spec.kind == "registry":
+        entry = next(e for e in REGISTRY if e.key == spec.key)
+        if _cached_file(entry.repo_id, entry.filename) is None:
+            return ModelDownload(entry.key, entry.name, entry.repo_id, entry.filename, entry.size_bytes)
+    elif spec.kind == "hf":
+        repo_id, filename = str(spec.repo_id), str(spec.filename)
+        if _cached_file(repo_id, filename) is None:
+            return ModelDownload(spec.name, filename, repo_id, filename, None)
+    return None
 
 
 def list_models() -> list[ModelInfo]:

@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("--format", choices=("gguf", "hf"), default="gguf", help="GGUF file or HF folder")
     make.add_argument("--arch", choices=("qwen3", "qwen35"), default="qwen3",  # testmodel.TEST_ARCHS
                       help="qwen3 (dense, default) or qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention)")
-    make.add_argument("--seed", type=int, default=0, help="random seed for the weights (default 0)")
+    make.add_argument("--seed", type=int, help="random seed for the weights (default 0; 1 for qwen35)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
 
@@ -60,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     add("--seed", type=int, help="sampling seed, for repeatable output")
     add("--temperature", type=_temperature, metavar="F", help="(default 0.6, 0.7 with --no-think)")
     add("--n-ctx", type=_positive, default=8192, metavar="N", help="context window (default 8192)")
-    add("--n-gpu-layers", type=int, default=0, metavar="N", help="layers offloaded to a GPU (-1 all)")
+    add("--n-gpu-layers", type=int, default=None, metavar="N",
+        help="layers offloaded to a GPU (-1 all, 0 none; default: all when llama.cpp has a GPU backend)")
     add("--threads", type=_positive, metavar="N",
         help="decode threads (default: one per physical core this process may use, within its CPU quota)")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
@@ -172,7 +173,9 @@ def _generate(args: argparse.Namespace) -> int:
 
     request = _build_request(args)
     _spec(args.model)  # a bad name is a usage error, before anything loads
-    options: dict[str, Any] = {"n_ctx": args.n_ctx, "n_gpu_layers": args.n_gpu_layers, "progress": True}
+    options: dict[str, Any] = {"n_ctx": args.n_ctx, "progress": True}
+    if args.n_gpu_layers is not None:
+        options["n_gpu_layers"] = args.n_gpu_layers
     if args.threads:
         options["n_threads"] = args.threads
     runtime = load_runtime(args.model, **options)

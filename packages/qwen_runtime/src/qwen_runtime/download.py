@@ -78,9 +78,19 @@ def download_model(repo_id: str, filename: str, *, progress: bool | ProgressCall
 
     from huggingface_hub import constants, hf_hub_download
 
+    from .network import reach
+
     # huggingface_hub froze HF_HUB_OFFLINE when first imported; the environment now says online
     constants.HF_HUB_OFFLINE = False
     endpoint = hub_endpoint()
+    # huggingface_hub retries a DNS failure or a refused connection for 24 s: ask once ourselves first
+    probe = reach(f"{endpoint}/{repo_id}/resolve/main/{filename}", endpoint=endpoint)
+    if not probe.reachable:
+        raise ModelNotFoundError(
+            f"could not download {repo_id}/{filename}: {endpoint} is not reachable ({probe.detail}), and the "
+            f"file is not in the Hugging Face cache ({cache}); check the network or HF_ENDPOINT; pass the path "
+            "of a local .gguf file instead (a local path always works)"
+        )
     try:
         path = hf_hub_download(
             repo_id,

@@ -262,10 +262,15 @@ def _qwen3_hparams(writer: Any, n_ctx: int) -> None:
     writer.add_rope_freq_base(s.rope_base)
 
 
+def default_seed(arch: TestArch) -> int:
+    """The weights' seed when none is given: 0, or `testmodel_qwen35.DEFAULT_SEED` for the hybrid."""
+    return qwen35.DEFAULT_SEED if arch == "qwen35" else 0
+
+
 def write_test_gguf(
     path: str | Path,
     *,
-    seed: int = 0,
+    seed: int | None = None,
     n_ctx: int = 4096,
     arch: TestArch = "qwen3",
     chat_template: str | None = None,
@@ -273,10 +278,12 @@ def write_test_gguf(
     """Write the tiny model as a llama.cpp GGUF (f32, tied output) and return its path.
 
     `arch` "qwen3" is dense Qwen 3; "qwen35" is Qwen 3.5's hybrid (three Gated DeltaNet layers, one
-    full attention). `chat_template` defaults to `default_chat_template(arch)`.
+    full attention). `seed` defaults to `default_seed(arch)`, `chat_template` to
+    `default_chat_template(arch)`.
     """
     import gguf
 
+    seed = default_seed(arch) if seed is None else seed
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tokenizer = build_test_tokenizer(arch)
@@ -320,7 +327,11 @@ def write_test_gguf(
 
 
 def write_test_hf(
-    out_dir: str | Path, *, seed: int = 0, arch: TestArch = "qwen3", chat_template: str | None = None
+    out_dir: str | Path,
+    *,
+    seed: int | None = None,
+    arch: TestArch = "qwen3",
+    chat_template: str | None = None,
 ) -> Path:
     """Write the same tiny model (same weights) as a transformers folder with tokenizer and template.
 
@@ -328,6 +339,7 @@ def write_test_hf(
     """
     import torch
 
+    seed = default_seed(arch) if seed is None else seed
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     tokenizer = build_test_tokenizer(arch)

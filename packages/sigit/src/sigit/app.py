@@ -23,6 +23,7 @@ from onde import (
     Runtime,
     SamplingConfig,
     ToolSpec,
+    download_needed,
     is_gguf_model,
     load_runtime,
 )
@@ -36,7 +37,14 @@ from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root, prompt_cache_dir
 from .config.settings import PermissionMode, Settings, load_settings
 from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
-from .errors import BadValueError, ModelError, SessionBusyError, UsageError, WorkingDirectoryError
+from .errors import (
+    BadValueError,
+    ModelError,
+    ModelNotDownloadedError,
+    SessionBusyError,
+    UsageError,
+    WorkingDirectoryError,
+)
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
@@ -51,6 +59,8 @@ from .status import SessionStatus
 from .tools import FileSystem, ProcessManager, Todo, Tool, ToolContext, ToolRegistry, default_registry
 
 if TYPE_CHECKING:
+    from onde import ModelDownload
+
     from .extensions.mcp_client import McpManager
 
 log = logging.getLogger(__name__)
@@ -89,6 +99,7 @@ class SessionHost:
         self._fixed_runtime = runtime
         self._prefills: set[asyncio.Future[int]] = set()
         self._users: dict[str, int] = {}
+        self._download_allowed: set[str] = set()
 
     def settings(self, cwd: Path, *, trusted: bool = False) -> Settings:
         return load_settings(cwd, self.config_dir, trusted=trusted)
@@ -140,6 +151,7 @@ class SessionHost:
             return self._fixed_runtime
         with self._lock:
             if name not in self._runtimes:
+                self._refuse_download(name, settings)
                 try:
                     self._runtimes[name] = load_runtime(name, **self._load_options(name, settings))
                 except BadModelName as exc:
@@ -147,6 +159,21 @@ class SessionHost:
                 except InferenceError as exc:
                     raise ModelError(f"could not load model {name}: {exc}") from exc
             return self._runtimes[name]
+
+    def allow_download(self, name: str) -> None:
+        """The user chose `name` knowing it downloads (the TUI's picker): loading it may download."""
+        self._download_allowed.add(name)
+
+    def _refuse_download(self, name: str, settings: Settings) -> None:
+        """Raise ModelNotDownloadedError when loading `name` would download a model nobody agreed to."""
+        if self.options.download or settings.download == "auto" or name in self._download_allowed:
+            return
+        try:
+            needed = download_needed(name)
+        except BadModelName as exc:
+            raise BadValueError(str(exc)) from exc
+        if needed is not None:
+            raise ModelNotDownloadedError(not_downloaded_message(needed, self.config_dir), needed)
 
     def _load_options(self, name: str, settings: Settings) -> dict[str, Any]:
         options = dict(self.options.runtime_options)
@@ -161,6 +188,8 @@ class SessionHost:
         if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches
             options.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
             options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
+        if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
+            options.setdefault("n_gpu_layers", settings.gpu_layers)
         return options
 
     async def open(
@@ -353,6 +382,16 @@ class SessionHost:
             if tool.name not in registry:  # a caller's own registry may bring its own
                 registry.register(tool)
         return [str(w) for w in [*skills.warnings, *agent_types.warnings]]
+
+
+def not_downloaded_message(needed: ModelDownload, config_dir: Path) -> str:
+    """Why the model does not load, and the three ways to say it may be downloaded."""
+    from .config.paths import user_settings_path
+
+    return (f"the model {needed.name} ({needed.display_name}, {needed.size_display}) is not downloaded yet, "
+            f"and siGit downloads nothing that big without being asked: run `{needed.pull_command}` to download "
+            f"it now, pass --download to download it for this run, or set `download = \"auto\"` in "
+            f"{user_settings_path(config_dir)}")
 
 
 def _todos(saved: list[dict[str, str]]) -> list[Todo]:

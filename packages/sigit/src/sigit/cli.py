@@ -6,11 +6,22 @@ import argparse
 import os
 import sys
 
-from . import __version__
-
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 PERMISSION_MODES = ("default", "accept-edits", "plan", "bypass")
 SANDBOX_MODES = ("read-only", "workspace-write", "off")  # sandbox.MODES, spelt out: the sandbox loads lazily
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: every layer's version, read only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object, **_kwargs: object) -> None:
+        from .versions import version_text
+
+        print(version_text())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,10 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Subcommands: `sigit acp` serves the Agent Client Protocol on stdio (for Zed); "
         "`sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` manages "
         "saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project settings "
-        "apply; `sigit sandbox check` shows what the OS sandbox enforces here; `sigit cache [list|clear]` "
-        "shows or clears the prompt cache of local models.",
+        "apply; `sigit sandbox check` shows what the OS sandbox enforces here; `sigit doctor [--json]` "
+        "checks what this machine can run; `sigit cache [list|clear]` shows or clears the prompt cache of "
+        "local models.",
     )
-    parser.add_argument("--version", action="version", version=f"sigit {__version__}")
+    parser.add_argument("--version", action=_VersionAction, help="show the versions of sigit, onde, "
+                        "qwen-runtime and llama.cpp, and exit")
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
                         metavar="PROMPT", help="run one prompt headless and print the result "
                         "(the prompt may also come on stdin)")
@@ -51,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="trust this folder for this run: its project hooks, MCP servers, model and "
                         "permission settings apply (`sigit trust` records it)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also show the log (llama.cpp, libraries; SIGIT_LOG sets the level) on stderr")
+    parser.add_argument("--download", action="store_true",
+                        help="download the model for this run if it is not cached yet (nothing "
+                        "multi-gigabyte is downloaded without it, or `download = \"auto\"` in settings)")
     parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
     return parser
 
@@ -73,6 +91,18 @@ def main(argv: list[str] | None = None) -> int:
         from .sandbox.check import run_check
 
         return run_check(args_list[1:])
+    if args_list and args_list[0] == "doctor":
+        from .frontends.doctor import run_doctor
+
+        return run_doctor(args_list[1:])
+    from .frontends.claude_cli import is_claude_invocation
+
+    if args_list[:1] not in (["acp"], ["init"]) and is_claude_invocation(args_list):  # a Claude Agent SDK app
+        from .frontends.claude_cli import run as run_claude_cli
+        from .logs import setup_logging
+
+        setup_logging(verbose=False)  # the SDK app reads stderr as the CLI's own; records go to the log file
+        return run_claude_cli(args_list)
     if args_list and args_list[0] == "acp":
         args_list = ["--acp", *args_list[1:]]
     init = bool(args_list) and args_list[0] == "init"
@@ -97,10 +127,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"sigit: --add-dir {directory} is not a directory", file=sys.stderr)
             return EXIT_USAGE
     args.add_dir = add_dirs
-    if args.acp:
+    if args.acp:  # its stderr is the editor's log view (or SIGIT_ACP_LOG names a file)
         from .frontends.acp import serve
 
         return serve(args)
+    from .logs import setup_logging
+
+    # the app draws on the terminal: its log goes to the file only, whatever --verbose says
+    headless = init or args.prompt is not None or (not sys.stdin.isatty() and not sys.stdout.isatty())
+    setup_logging(verbose=args.verbose and headless)
     if init:
         from .frontends.headless import run_init
 

@@ -8,12 +8,18 @@ Errors a tool reports to the model are not here: those are results the model rea
     ├── UsageError        something the user gave is wrong: a settings file, a rule, a session id,
     │                     a working directory, a model name, an MCP or command file
     └── ModelError        the model could not be loaded or failed while generating
+        └── ModelNotDownloadedError   the model is not cached and nobody said it may be downloaded
 
 The concrete classes keep `ValueError` as a second base where they always had it, so existing
 `except ValueError` handlers still work.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from onde import ModelDownload
 
 
 class SigitError(Exception):
@@ -26,6 +32,14 @@ class UsageError(SigitError):
 
 class ModelError(SigitError):
     """The model could not be loaded, or generation failed; the message says which model and why."""
+
+
+class ModelNotDownloadedError(ModelError):
+    """Loading the model would download gigabytes the user has not agreed to; `download` says what."""
+
+    def __init__(self, message: str, download: ModelDownload) -> None:
+        super().__init__(message)
+        self.download = download
 
 
 class BadValueError(UsageError, ValueError):

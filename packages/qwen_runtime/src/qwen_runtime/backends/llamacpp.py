@@ -27,12 +27,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cpus import cpu_budget
-from ..errors import ModelLoadError, ModelNotFoundError
+from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..prompt_cache import DEFAULT_CHECKPOINTS, DEFAULT_MAX_BYTES, DiskPromptCache, PromptCache, scope_key
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+from .llama_build import default_gpu_layers, forward_llama_logs
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
 from .save_points import PointKind, save_points
 
@@ -56,7 +57,7 @@ class LlamaCppRuntime(LocalRuntime):
         n_ctx: int = 8192,
         n_threads: int | None = None,
         n_threads_batch: int | None = None,
-        n_gpu_layers: int = 0,
+        n_gpu_layers: int | None = None,
         verbose: bool = False,
         chat_template: str | None = None,
         extra_buffers: bool | None = None,
@@ -74,6 +75,10 @@ class LlamaCppRuntime(LocalRuntime):
             from llama_cpp import Llama
         except ImportError as exc:  # pragma: no cover - a declared dependency
             raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
+        forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal
+        # None: every layer on the GPU when llama.cpp has a GPU backend, else none
+        self.n_gpu_layers = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
+        log.info("llama.cpp GPU layers: %d", self.n_gpu_layers)
         budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
         self.n_threads = n_threads or budget.decode_threads
         self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
@@ -87,12 +92,14 @@ class LlamaCppRuntime(LocalRuntime):
                     n_ctx=n_ctx,
                     n_threads=self.n_threads,
                     n_threads_batch=self.n_threads_batch,
-                    n_gpu_layers=n_gpu_layers,
+                    n_gpu_layers=self.n_gpu_layers,
                     verbose=verbose,
                 )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
         self.model_path = path
+        self._closed = False
+        self._n_ctx = int(self._llm.n_ctx())
         # bound once: the per-token methods (is_end, logits) should not re-run an import each call
         self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
         self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
@@ -110,7 +117,7 @@ class LlamaCppRuntime(LocalRuntime):
         self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self._logits_address: int | None = None
         self.cut_back = can_cut_back(self._llm) if cut_back is None else cut_back and can_cut_back(self._llm)
-        describe = describe_state(self._llm, path, n_gpu_layers)
+        describe = describe_state(self._llm, path, self.n_gpu_layers)
         disk = DiskPromptCache(Path(prompt_cache_dir), prompt_cache_max_bytes) if prompt_cache_dir else None
         self.prompt_cache = PromptCache(scope_key(describe), describe,
                                         checkpoints=0 if self.cut_back else checkpoints, disk=disk)
@@ -119,11 +126,17 @@ class LlamaCppRuntime(LocalRuntime):
 
     @property
     def context_size(self) -> int:
-        return int(self._llm.n_ctx())
+        return self._n_ctx
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True  # set first: a prefill thread that has not taken the lock yet stops at it
             self._llm.close()
+
+    def check_open(self) -> None:
+        """A closed model's memory is freed: touching it would crash the process, so raise instead."""
+        if self._closed:
+            raise QwenRuntimeError(f"model {self.model_path.name} is closed")
 
     def prompt_tokens(self, prompt: str) -> list[int]:
         tokens = self.tokenize(prompt)
@@ -140,6 +153,7 @@ class LlamaCppRuntime(LocalRuntime):
     # ---------------------------------------------------------------- tokens
 
     def tokenize(self, text: str) -> list[int]:
+        self.check_open()
         return list(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
     def _token_text(self, token: int) -> str:

@@ -269,7 +269,8 @@ class TransformersRuntime(LocalRuntime):
         if common < len(cached):
             try:
                 self._cache.crop(common - len(cached))  # negative: drop that many (all 5.x agree)
-            except (AttributeError, ValueError, NotImplementedError, TypeError) as exc:
+            except (AttributeError, ValueError, NotImplementedError, TypeError, RuntimeError) as exc:
+                # RuntimeError: a recurrent (linear-attention) layer keeps no past states to cut back to
                 log.debug("cache of %s cannot be cropped (%s); evaluating the whole prompt", self.name, exc)
                 self.clear_cache_unlocked()
                 return 0

@@ -153,6 +153,9 @@ class PermissionReply:
     allowed: bool
     scope: Literal["once", "session", "project"] = "once"
     reason: str = ""
+    arguments: dict[str, Any] | None = None
+    """The call's arguments as the one asked changed them before allowing it (the Claude Agent SDK's
+    `updatedInput`); None: run it as asked. They are validated and judged by the rules again."""
 
 
 AgentEvent: TypeAlias = (

@@ -328,6 +328,12 @@ class Agent:
             yield asked
             reply = await self._ask(asked)
             allowed = reply.allowed
+            if allowed and reply.arguments is not None and reply.arguments != prepared.arguments:
+                edited = self._edited(name, reply.arguments)
+                if isinstance(edited, str):
+                    allowed, reply = False, PermissionReply(False, reason=edited)
+                else:
+                    prepared, tool, subjects = edited, edited.tool, edited.subjects
             if allowed and reply.scope == "session":
                 self.policy.grant_session(prepared)
             elif allowed and reply.scope == "project":
@@ -371,6 +377,17 @@ class Agent:
         if output.todos is not None:
             yield TodosUpdated(output.todos)
         yield output
+
+    def _edited(self, name: str, arguments: dict[str, Any]) -> PreparedCall | str:
+        """The call with the arguments the approver edited, or why it cannot run: they must validate,
+        and a deny rule (or the mode) still refuses them; an "ask" is answered by the edit itself."""
+        prepared = self.tools.prepare(name, arguments, self.context)
+        if isinstance(prepared, ToolOutput):
+            return f"the edited arguments are not valid: {prepared.text}"
+        decision = self.policy.decide(prepared)
+        if decision.kind == "deny":
+            return f"the edited call is refused: {decision.reason}"
+        return prepared
 
     async def _offer_unsandboxed(
         self, call: ToolCallRequest, prepared: PreparedCall, output: ToolOutput

@@ -11,6 +11,7 @@ import platformdirs
 CONFIG_DIR_ENV = "SIGIT_CONFIG_DIR"
 CACHE_DIR_ENV = "SIGIT_CACHE_DIR"
 PROMPT_CACHE_DIR = "prompt-cache"
+STATE_DIR_ENV = "SIGIT_STATE_DIR"
 SETTINGS_FILE = "settings.toml"
 PROJECT_DIR = ".sigit"
 
@@ -36,6 +37,13 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
 def prompt_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     """Where saved prompt states of local models go (`sigit cache` shows it)."""
     return cache_dir(env) / PROMPT_CACHE_DIR
+def state_dir(env: Mapping[str, str] | None = None) -> Path:
+    """`$SIGIT_STATE_DIR`, else the platform's user state dir (`~/.local/state/sigit` on Linux): logs."""
+    environ = os.environ if env is None else env
+    override = environ.get(STATE_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_state_dir("sigit", appauthor=False))
 
 
 def user_settings_path(directory: Path | None = None) -> Path:

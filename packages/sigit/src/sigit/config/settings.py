@@ -34,9 +34,11 @@ DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.norepl
 PermissionDefault = Literal["ask", "allow", "deny"]
 PermissionMode = Literal["default", "accept-edits", "plan", "bypass"]
 RuleKind = Literal["allow", "deny"]
+DownloadPolicy = Literal["ask", "auto"]
 
 PERMISSION_DEFAULTS: tuple[str, ...] = get_args(PermissionDefault)
 PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
+DOWNLOAD_POLICIES: tuple[str, ...] = get_args(DownloadPolicy)
 MODE_ALIASES = {
     "acceptEdits": "accept-edits",
     "accept_edits": "accept-edits",
@@ -73,6 +75,10 @@ class Settings:
     prompt_cache: bool = True
     """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
     prompt_cache_max_gb: float = DEFAULT_PROMPT_CACHE_GB
+    gpu_layers: int | None = None
+    """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
+    download: DownloadPolicy = "ask"
+    """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
     permissions: PermissionSettings = field(default_factory=PermissionSettings)
     attribution: bool | str = True
     compaction_threshold: float = DEFAULT_COMPACTION_THRESHOLD
@@ -149,6 +155,10 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
             settings.prompt_cache = _bool(value, key, path)
         elif key == "prompt_cache_max_gb":
             settings.prompt_cache_max_gb = _positive_number(value, key, path)
+        elif key == "gpu_layers":
+            settings.gpu_layers = _gpu_layers(value, path)
+        elif key == "download":
+            settings.download = _choice(value, key, path, DOWNLOAD_POLICIES)  # type: ignore[assignment]
         elif key == "attribution":
             settings.attribution = _attribution(value, path)
         elif key == "compaction_threshold":
@@ -244,6 +254,11 @@ def _positive_number(value: Any, name: str, path: Path) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
         raise SettingsError(f"{path}: `{name}` must be a positive number, got {value!r}")
     return float(value)
+def _gpu_layers(value: Any, path: Path) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+        raise SettingsError(f"{path}: `gpu_layers` must be -1 (all layers on the GPU), 0 (none) or a number "
+                            f"of layers, got {value!r}")
+    return value
 
 
 def _bool(value: Any, name: str, path: Path) -> bool:
@@ -332,6 +347,25 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
             existing.append(text)
     else:
         raise SettingsError(f"{path}: `permissions.rules.{kind}` must be a list of rules")
+    _write_atomic(path, tomlkit.dumps(document))
+    return path
+
+
+def save_user_setting(config_dir: Path | None, key: str, value: str | int | bool) -> Path:
+    """Set a top-level key in the user's settings file, keeping everything else (comments too)."""
+    path = user_settings_path(config_dir)
+    try:
+        source = read_bounded(path).decode("utf-8")
+    except FileNotFoundError:
+        source = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot read settings: {exc}") from None
+    try:
+        document = tomlkit.parse(source)
+    except tomlkit.exceptions.ParseError as exc:
+        raise SettingsError(f"{path}: invalid TOML: {exc}") from None
+    document[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
     _write_atomic(path, tomlkit.dumps(document))
     return path
 

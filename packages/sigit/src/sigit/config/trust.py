@@ -52,7 +52,7 @@ def split_project_settings(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict
     always: dict[str, Any] = {}
     gated: dict[str, Any] = {}
     for key, value in raw.items():
-        if key in ("model", "hooks"):
+        if key in ("model", "hooks") or (key == "download" and value != "ask"):
             gated[key] = copy.deepcopy(value)
         elif key == "mcp" and isinstance(value, dict):
             _put(always, gated, key, value, lambda k, v: k == "servers")
@@ -165,6 +165,8 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
     if model is not None:
         lines.append(f"sends the conversation to {model}" if str(model).startswith("openai:")
                      else f"uses the model {model}")
+    if "download" in gated:
+        lines.append(f"downloads models without asking (`download = {gated['download']!r}`)")
     hooks = gated.get("hooks")
     if isinstance(hooks, dict):
         for event, entries in hooks.items():

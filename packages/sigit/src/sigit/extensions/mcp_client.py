@@ -2,11 +2,12 @@
 
 Servers come from the project's `.mcp.json` (Claude Code's format), `[mcp.servers.NAME]` tables in
 settings (which override `.mcp.json` by name), and servers an ACP client passes in. Transports:
-stdio (`command`, `args`, `env`), streamable HTTP (`type = "http"`, `url`, `headers`) and SSE
-(`type = "sse"`). Each server lives in its own task that holds the SDK's session context open, so
-the context is entered and left in one task (anyio's rule); tool calls go through the session from
-any task. A server that fails to start or dies is reported in `status()`; the others keep working,
-and a call to a dead server is an error result, never an exception.
+stdio (`command`, `args`, `env`), streamable HTTP (`type = "http"`, `url`, `headers`), SSE
+(`type = "sse"`) and, for servers a frontend builds, a relay (`mcp_relay.py`). Each server lives in
+its own task that holds the SDK's session context open, so the context is entered and left in one
+task (anyio's rule); tool calls go through the session from any task. A server that fails to start
+or dies is reported in `status()`; the others keep working, and a call to a dead server is an error
+result, never an exception.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from sigit.fileio import read_bounded
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
 from sigit.tools.subjects import UNKNOWN, PreparedCall
 
+from .mcp_relay import Relay, relay_transport
+
 log = logging.getLogger(__name__)
 
 MCP_JSON: Final = ".mcp.json"
@@ -47,7 +50,7 @@ RESULT_LIMIT: Final = 30_000
 CLOSE_TIMEOUT: Final = 6.0
 STDERR_TAIL: Final = 2_000
 
-Transport = Literal["stdio", "http", "sse"]
+Transport = Literal["stdio", "http", "sse", "relay"]
 State = Literal["connecting", "connected", "failed", "closed"]
 
 _NAME_RE = re.compile(r"[^A-Za-z0-9_-]")
@@ -68,6 +71,8 @@ class McpServerConfig:
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     source: str = ""
+    relay: Relay | None = field(default=None, compare=False)
+    """`relay` transport: how messages reach a server in another process's memory (Claude Agent SDK apps)."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,9 @@ def acp_servers(raw: Sequence[Any]) -> tuple[list[McpServerConfig], list[str]]:
     servers: list[McpServerConfig] = []
     warnings: list[str] = []
     for item in raw:
+        if isinstance(item, McpServerConfig):  # built by a frontend (a relay to an SDK app's server)
+            servers.append(item)
+            continue
         entry = item.model_dump() if hasattr(item, "model_dump") else item
         if not isinstance(entry, Mapping):
             warnings.append(f"ACP client: an MCP server must be an object, got {type(entry).__name__}")
@@ -414,6 +422,8 @@ class _ServerConnection:
                 command=config.command, args=list(config.args), env=dict(config.env) or None, cwd=self.cwd
             )
             return stdio_client(params, errlog=self._stderr)
+        if config.transport == "relay" and config.relay is not None:
+            return relay_transport(config.relay)
         if config.transport == "sse":
             return sse_client(config.url, headers=dict(config.headers) or None)
         return _http_transport(config.url, dict(config.headers))

@@ -46,6 +46,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         max_rounds=args.max_turns,
         thinking=False if getattr(args, "no_think", False) else None,
         trust=getattr(args, "trust", False),
+        download=getattr(args, "download", False),
     )
 
 

@@ -80,6 +80,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
         max_rounds=args.max_turns,
         thinking=False if getattr(args, "no_think", False) else None,
         trust=bool(getattr(args, "trust", False)),
+        download=bool(getattr(args, "download", False)),
     ))
     agent = agent_cls(host)
     if client_caps is not None:

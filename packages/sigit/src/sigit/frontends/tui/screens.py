@@ -161,6 +161,67 @@ def model_options(current: str) -> list[Option]:
     return options
 
 
+def first_run_options(suggested: str) -> tuple[list[Option], int]:
+    """The registry's models with size, fits-in-RAM and tool-capable marks; and the row to highlight
+    (the suggested model if it fits, else the first that fits)."""
+    from onde import list_models
+
+    from ...machine import fits_in_ram, total_ram
+
+    ram = total_ram()
+    models = list_models()
+    options: list[Option] = []
+    fitting: list[int] = []
+    for index, model in enumerate(models):
+        fits = fits_in_ram(model.size_bytes, ram)
+        if fits is not False:
+            fitting.append(index)
+        line = Text()
+        line.append(f"{model.name:<22}", style="bold")
+        line.append(f"{model.size_display:>10}  ")
+        line.append({True: "fits in RAM    ", False: "too big for RAM", None: "RAM unknown    "}[fits],
+                    style={True: "green", False: "red", None: "dim"}[fits])
+        line.append("  ")
+        line.append("tools" if model.tool_capable else "no tools", style="cyan" if model.tool_capable else "dim")
+        if model.is_cached():
+            line.append("  cached", style="green")
+        options.append(Option(line, id=model.key))
+    highlight = next((i for i in fitting if models[i].key == suggested), fitting[0] if fitting else 0)
+    return options, highlight
+
+
+class FirstRunPicker(ModalScreen[str | None]):
+    """No model is downloaded yet: pick one to download (nothing is fetched before a choice)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Not now")]
+
+    def __init__(self, suggested: str, reason: str) -> None:
+        super().__init__()
+        self.suggested = suggested
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        options, self._highlight = first_run_options(self.suggested)
+        with Vertical(id="model-dialog"):
+            yield Label(Text("Pick a model to download", style="bold"), id="first-run-title")
+            yield Label(Text(self.reason, style="dim"))
+            yield OptionList(*options, id="first-run-list")
+            yield Label(Text("Enter downloads it into the Hugging Face cache and remembers it as your model; "
+                             "Esc: not now (`qwen-runtime pull MODEL` downloads from a shell).", style="dim"))
+
+    def on_mount(self) -> None:
+        option_list = self.query_one(OptionList)
+        option_list.highlighted = self._highlight
+        option_list.focus()
+
+    @on(OptionList.OptionSelected, "#first-run-list")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
 class ModelPicker(ModalScreen[str | None]):
     """Pick a registry model; dismisses with its key, or None."""
 

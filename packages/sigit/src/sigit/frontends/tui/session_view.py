@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ...agent.events import PermissionAsked, PermissionReply, TurnFinished, UsageUpdated
     from ...app import AgentSession
     from ...config.trust import ProjectRequests
+    from ...errors import ModelNotDownloadedError
     from ...sessions import Session
     from .app import SigitApp
     from .reply import AssistantMessage
@@ -83,6 +84,7 @@ class SessionView(Vertical):
 
     @work(exclusive=True, group="session")
     async def open_session(self, session: Session | None = None, *, first: bool = False) -> None:
+        from ...errors import ModelNotDownloadedError
         from ...sessions import SessionError
 
         app = self.sigit
@@ -112,6 +114,11 @@ class SessionView(Vertical):
             if first:
                 self.open_session()
             return
+        except ModelNotDownloadedError as exc:  # first start: nothing downloads before the user picks
+            self.load_state = "No model downloaded"
+            app.refresh_status()
+            self._pick_first_model(exc, session)
+            return
         except Exception as exc:  # a model that fails to load: say so, keep the app usable
             self.load_state = f"No model: {exc}"
             await self.notice(f"Could not load model {self.model or self.model_name}: {exc}", "error")
@@ -135,6 +142,39 @@ class SessionView(Vertical):
         )
         app.session_opened(self)
 
+    def _pick_first_model(self, refused: ModelNotDownloadedError, session: Session | None) -> None:
+        """The first-run picker; a choice is remembered in the user's settings, then downloaded."""
+        from .screens import FirstRunPicker
+
+        needed = refused.download
+        reason = (f"{needed.name} ({needed.display_name}, {needed.size_display}) is not downloaded yet, and "
+                  "nothing that big is downloaded without your say-so.")
+
+        async def picked(key: str | None) -> None:
+            if key is None:
+                self.load_state = "No model: pick one with Ctrl+O"
+                await self.notice(str(refused), "warning")
+                self.sigit.refresh_status()
+                return
+            host = await self.sigit.load_host()
+            host.allow_download(key)
+            await self._remember_model(host.config_dir, key)
+            self.model = self.model_name = key
+            await self.notice(f"Downloading {key}; it opens when the download is done.")
+            self.open_session(session)
+
+        self.sigit.push_screen(FirstRunPicker(needed.name, reason), callback=picked)
+
+    async def _remember_model(self, config_dir: Path, key: str) -> None:
+        from ...config.settings import SettingsError, save_user_setting
+
+        try:
+            path = await asyncio.to_thread(save_user_setting, config_dir, "model", key)
+        except (SettingsError, OSError) as exc:
+            await self.notice(f"Could not save {key} as your model: {exc}", "warning")
+            return
+        await self.notice(f"Saved `model = \"{key}\"` in {path}.")
+
     def require_session(self) -> AgentSession:
         if self.agent_session is None:
             from ...sessions import SessionError
@@ -150,6 +190,7 @@ class SessionView(Vertical):
 
     @work(exclusive=True, group="session")
     async def _switch_model(self, name: str) -> None:
+        (await self.sigit.load_host()).allow_download(name)  # picked by the user, size shown: it may download
         old = self.agent_session
         if old is None:  # no model loaded yet (or it failed): open the conversation on this one
             self.model = self.model_name = name

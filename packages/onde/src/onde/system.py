@@ -1,0 +1,48 @@
+"""What this machine's inference can use: the llama.cpp build, the model hub and the local cache.
+
+For diagnostics (`sigit doctor`); each call is cheap except `llama_build` (loads llama.cpp once)
+and `probe_hub` (one request, bounded by its timeout).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from qwen_runtime.backends.llama_build import LlamaBuild
+from qwen_runtime.backends.llama_build import llama_build as _llama_build
+from qwen_runtime.download import hub_cache_dir, hub_endpoint, is_offline
+from qwen_runtime.network import HubProbe, probe
+from qwen_runtime.registry import human_size
+
+__all__ = [
+    "HubProbe",
+    "LlamaBuild",
+    "cache_dir",
+    "hub_endpoint",
+    "hub_offline",
+    "human_size",
+    "llama_build",
+    "probe_hub",
+]
+
+
+def llama_build() -> LlamaBuild:
+    """The installed llama.cpp: version, system info (CPU features), GPU offload. Raises
+    `qwen_runtime.BackendUnavailable` when llama-cpp-python cannot be imported."""
+    return _llama_build()
+
+
+def hub_offline() -> bool:
+    """HF_HUB_OFFLINE (or TRANSFORMERS_OFFLINE) is set: nothing will be downloaded."""
+    return is_offline()
+
+
+def probe_hub(timeout: float = 3.0) -> HubProbe:
+    """One request to the hub (HF_ENDPOINT respected), answered within `timeout` seconds."""
+    endpoint = hub_endpoint()
+    return probe(endpoint + "/", timeout=timeout, endpoint=endpoint)
+
+
+def cache_dir() -> Path:
+    """Where models are cached: the Hugging Face hub cache."""
+    return hub_cache_dir()

@@ -1,0 +1,94 @@
+"""`sigit doctor` as a real subprocess: every check with a status, exit 0 only when a model can run now."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from qwen_runtime.testing.fake_hub import serve_fake_hub
+from sigit.config.settings import DEFAULT_MODEL
+
+SIGIT = str(Path(sys.executable).parent / "sigit")
+CHECKS = ["python", "llama.cpp", "gpu", "ram", "cache", "disk", "hub", "settings", "dirs", "model"]
+
+
+def doctor(tmp_path: Path, endpoint: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "SIGIT_STATE_DIR": str(tmp_path / "state"),
+           "HF_HUB_CACHE": str(tmp_path / "hub-cache"), "HF_ENDPOINT": endpoint}
+    env.pop("HF_HUB_OFFLINE", None)
+    proc = subprocess.run([SIGIT, "doctor", "--json", *args], cwd=work, env=env, capture_output=True, text=True,
+                          timeout=60)
+    return proc, json.loads(proc.stdout)
+
+
+def by_name(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {check["name"]: check for check in report["checks"]}
+
+
+def test_json_lists_every_check_and_the_next_step_when_no_model_is_cached(tmp_path: Path) -> None:
+    with serve_fake_hub() as hub:
+        proc, report = doctor(tmp_path, hub.url)
+    assert proc.returncode == 1, proc.stderr
+    assert [c["name"] for c in report["checks"]] == CHECKS
+    assert all(c["status"] in ("ok", "info", "warn", "fail") and c["summary"] for c in report["checks"])
+    checks = by_name(report)
+    assert checks["hub"]["status"] == "ok" and checks["hub"]["details"]["endpoint"] == hub.url
+    assert checks["model"]["status"] == "fail"
+    assert report["ready"] is False and f"`qwen-runtime pull {DEFAULT_MODEL}`" in report["next_step"]
+    assert checks["llama.cpp"]["details"]["cpu_features"]  # llama_print_system_info, parsed
+    assert isinstance(checks["gpu"]["details"]["gpu_offload"], bool)
+    assert checks["dirs"]["details"]["state_dir"] == str(tmp_path / "state")
+    assert "qwen3-1.7b" in checks["ram"]["details"]["fits"] + checks["ram"]["details"]["too_big"]
+
+
+def test_a_closed_hub_port_is_reported_and_changes_the_next_step(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc, report = doctor(tmp_path, f"http://127.0.0.1:{port}")
+    assert proc.returncode == 1
+    hub = by_name(report)["hub"]
+    assert hub["status"] == "warn" and "connection refused" in hub["summary"]
+    assert "HF_ENDPOINT" in report["next_step"] and "local .gguf" in report["next_step"]
+
+
+def test_a_local_model_that_exists_is_ready(tmp_path: Path, tiny_gguf: Path) -> None:
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.toml").write_text(f'model = "{tiny_gguf}"\ngpu_layers = 0\n')
+    with serve_fake_hub() as hub:
+        proc, report = doctor(tmp_path, hub.url)
+    assert proc.returncode == 0, report
+    assert report["ready"] is True and report["next_step"] is None
+    checks = by_name(report)
+    assert checks["model"]["status"] == "ok"
+    assert checks["gpu"]["details"]["gpu_layers"] == 0 and checks["gpu"]["details"]["from_settings"] is True
+
+
+def test_a_settings_file_that_fails_to_parse_is_named(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    (work / ".sigit").mkdir(parents=True)
+    (work / ".sigit" / "settings.toml").write_text("model = [unclosed\n")
+    with serve_fake_hub() as hub:
+        proc, report = doctor(tmp_path, hub.url)
+    assert proc.returncode == 1
+    settings = by_name(report)["settings"]
+    assert settings["status"] == "fail" and str(work / ".sigit" / "settings.toml") in settings["summary"]
+    assert report["next_step"].startswith("fix the settings file")
+
+
+def test_text_output_says_the_next_step(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_CACHE": str(tmp_path / "c"),
+           "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run([SIGIT, "doctor"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "not asked (HF_HUB_OFFLINE is set)" in proc.stdout
+    assert f"Next step: unset HF_HUB_OFFLINE and run `qwen-runtime pull {DEFAULT_MODEL}`" in proc.stdout

@@ -1,0 +1,99 @@
+"""The three packages as a user installs them: wheels built by `uv build`, installed into a fresh
+virtual environment in a temp dir (no workspace, no editable installs), then run from there.
+
+Offline: the dependencies come from the local uv cache at the versions uv.lock pins, and
+llama-cpp-python as the wheel uv built from its sdist when the workspace was set up (it compiles
+llama.cpp, ~15 min, so the test never builds it again). torch is not installed: it is an extra.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.slow
+
+
+def uv() -> list[str]:
+    found = shutil.which("uv") or (str(Path.home() / ".local/bin/uv") if (Path.home() / ".local/bin/uv").is_file()
+                                   else None)
+    return [found] if found else ["python3", "-m", "uv"]
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment without the workspace's venv in it, so nothing leaks in from there."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(str(ROOT)))
+    return {**env, **extra}
+
+
+def run(args: list[str], cwd: Path, timeout: float = 300, **env: str) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(args, cwd=cwd, env=clean_env(**env), capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+def cached_llama_wheel() -> Path:
+    version = metadata.version("llama-cpp-python")
+    cache = Path(run([*uv(), "cache", "dir"], ROOT).stdout.strip())
+    wheels = sorted(cache.glob(f"sdists-*/*/llama-cpp-python/{version}/*/llama_cpp_python-{version}-*.whl"),
+                    key=lambda p: p.stat().st_mtime)
+    if not wheels:
+        pytest.fail(f"no built llama-cpp-python {version} wheel in the uv cache ({cache}); run `make setup` first")
+    return wheels[-1]
+
+
+def test_wheels_install_into_a_fresh_venv_and_run(tmp_path: Path, tiny_gguf: Path) -> None:
+    dist = tmp_path / "dist"
+    run([*uv(), "build", "--all-packages", "--offline", "--out-dir", str(dist)], ROOT)
+    wheels = sorted(dist.glob("*.whl"))
+    assert sorted(w.name.split("-")[0] for w in wheels) == ["onde", "qwen_runtime", "sigit"]
+    assert len(list(dist.glob("*.tar.gz"))) == 3  # and an sdist of each
+
+    constraints = tmp_path / "constraints.txt"  # the locked versions: what the uv cache holds
+    run([*uv(), "export", "--frozen", "--no-hashes", "--no-emit-workspace", "--all-packages", "--no-dev",
+         "--no-header", "--no-annotate", "--format", "requirements.txt", "-o", str(constraints), "-q"], ROOT)
+    venv = tmp_path / "venv"
+    run([*uv(), "venv", "-q", "--python", sys.executable, str(venv)], tmp_path)
+    python, bin_dir = venv / "bin" / "python", venv / "bin"
+    run([*uv(), "pip", "install", "-q", "--offline", "--python", str(python), "-c", str(constraints),
+         *map(str, wheels), str(cached_llama_wheel())], tmp_path)
+
+    where = run([str(python), "-c", "import sigit, onde, qwen_runtime; "
+                 "print(sigit.__file__, onde.__file__, qwen_runtime.__file__)"], tmp_path).stdout.split()
+    assert all(path.startswith(str(venv)) for path in where), where  # installed, not the workspace's sources
+    missing = run([str(python), "-c", "import importlib.util as u; print(u.find_spec('torch') is None)"], tmp_path)
+    assert missing.stdout.strip() == "True"
+
+    version = run([str(bin_dir / "sigit"), "--version"], tmp_path).stdout.splitlines()
+    assert version == [
+        f"sigit {metadata.version('sigit')}",
+        f"onde {metadata.version('onde')}",
+        f"qwen-runtime {metadata.version('qwen-runtime')}",
+        f"llama.cpp (llama-cpp-python) {metadata.version('llama-cpp-python')}",
+    ]
+    models = run([str(bin_dir / "qwen-runtime"), "models"], tmp_path, HF_HUB_CACHE=str(tmp_path / "hub"))
+    assert "qwen3-8b" in models.stdout and "not cached" in models.stdout
+
+    work = tmp_path / "work"
+    work.mkdir()
+    turn = subprocess.run(
+        [str(bin_dir / "sigit"), "-p", "say hi", "--model", str(tiny_gguf), "--max-turns", "1",
+         "--output-format", "json"],
+        cwd=work, capture_output=True, text=True, timeout=240,
+        env=clean_env(SIGIT_CONFIG_DIR=str(tmp_path / "config"), SIGIT_STATE_DIR=str(tmp_path / "state"),
+                      HF_HUB_OFFLINE="1"),
+    )
+    assert turn.returncode in (0, 1), turn.stderr  # the tiny model's random words may end either way
+    result = json.loads(turn.stdout.splitlines()[-1])
+    assert result["type"] == "result" and result["session_id"]
+    assert "Traceback" not in turn.stderr and "llama_" not in turn.stderr
