@@ -57,3 +57,18 @@ def scripts_fully_used(request: pytest.FixtureRequest, monkeypatch: pytest.Monke
     if request.node.get_closest_marker("script_may_remain") is None:
         for runtime in built:
             runtime.assert_consumed()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_sigit_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """sigit's prompt cache (and any other cache) in a tmp dir, for this process and the `sigit` it starts:
+    no test reads or fills the user's ~/.cache."""
+    import os
+
+    old = os.environ.get("SIGIT_CACHE_DIR")
+    os.environ["SIGIT_CACHE_DIR"] = str(tmp_path_factory.mktemp("sigit-cache"))
+    yield
+    if old is None:
+        os.environ.pop("SIGIT_CACHE_DIR", None)
+    else:
+        os.environ["SIGIT_CACHE_DIR"] = old

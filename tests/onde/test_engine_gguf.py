@@ -157,3 +157,18 @@ def test_a_fork_generates_on_the_same_model(engine: ChatEngine) -> None:
     child.close()
     assert engine.is_loaded() and engine.send_message("again").finish_reason in ("stop", "length")
     assert len(engine.history()) == 4
+
+
+def test_a_model_config_with_a_prompt_cache_dir_serves_a_new_engine_from_disk(
+    tiny_gguf: Path, tmp_path: Path
+) -> None:
+    config = GgufModelConfig.from_path(tiny_gguf, n_ctx=2048, prompt_cache_dir=str(tmp_path / "cache"))
+    usages = []
+    for _ in range(2):  # two engines, as two processes would be
+        engine = ChatEngine()
+        engine.load_gguf_model(config, "Be brief. " * 40, SAMPLING)
+        usages.append(engine.send_message_with_tools("look up 'cat'", [LOOKUP]).usage)
+        engine.unload_model()
+    assert usages[0].restored_prompt_tokens == 0
+    assert usages[1].restored_prompt_tokens >= 0.9 * usages[1].prompt_tokens
+    assert any((tmp_path / "cache").rglob("*.state"))

@@ -59,6 +59,7 @@ def test_engine_stops_a_looping_reply_and_keeps_one_copy() -> None:
     assert result.text == streamed and len(streamed) < len(loop * 200)  # stopped early, result = what was seen
     kept = engine.history()[-1].content
     assert 1 <= kept.count("I will check the file again.") <= 2  # the history does not learn the loop
+    assert result.usage.prompt_tokens > 0  # stopped early, the prompt still counts (usage is not lost)
 
 
 def test_thinking_that_loops_is_cut_and_the_model_answers_without_it() -> None:

@@ -178,3 +178,15 @@ def test_user_and_project_hooks_both_run(tmp_path: Path) -> None:
     (project / ".sigit" / "settings.toml").write_text('[[hooks.pre_tool_use]]\ncommand = "project-hook"\n')
     settings = load_settings(project, config, trusted=True)
     assert [h["command"] for h in settings.hooks["pre_tool_use"]] == ["user-hook", "project-hook"]
+
+
+def test_prompt_cache_settings_and_their_bad_values(dirs: tuple[Path, Path]) -> None:
+    config, project = dirs
+    assert load_settings(project, config).prompt_cache is True
+    write_user(config, "prompt_cache = false\nprompt_cache_max_gb = 0.5\n")
+    settings = load_settings(project, config)
+    assert (settings.prompt_cache, settings.prompt_cache_max_gb) == (False, 0.5)
+    for bad in ("prompt_cache_max_gb = 0", 'prompt_cache_max_gb = "4G"', 'prompt_cache = "yes"'):
+        write_user(config, bad + "\n")
+        with pytest.raises(SettingsError, match="prompt_cache"):
+            load_settings(project, config)

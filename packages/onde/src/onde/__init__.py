@@ -4,6 +4,8 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
+from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
+from qwen_runtime.registry import human_size
 from qwen_runtime.runtime import Runtime
 from qwen_runtime.types import (
     AssistantMessage,
@@ -65,6 +67,7 @@ __all__ = [
     "ChatMessage",
     "ChatRole",
     "ContextOverflow",
+    "DiskPromptCache",
     "Done",
     "EngineInfo",
     "FinishReason",
@@ -78,6 +81,7 @@ __all__ = [
     "ModelInfo",
     "NoModelLoaded",
     "Other",
+    "PromptCacheEntry",
     "ReasoningDelta",
     "Runtime",
     "SamplingConfig",
@@ -96,6 +100,7 @@ __all__ = [
     "Usage",
     "UserMessage",
     "download_needed",
+    "human_size",
     "is_gguf_model",
     "list_models",
     "load_runtime",

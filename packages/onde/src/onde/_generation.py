@@ -8,6 +8,8 @@ again, once, with thinking off. `ChatEngine` owns history and the busy lock; thi
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 import time
 import uuid
@@ -37,6 +39,8 @@ from .errors import Inference, translate_generation_error
 from .events import Done, GuardNotice, StreamEvent, ToolCallFailed, ToolCallReady
 from .repetition import Loop, RepetitionGuard
 from .types import ToolAwareResult, ToolCallRequest
+
+_DRAIN_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,8 @@ class Generation:
                 if self.in_flight.cancelled or attempt.cut is not None:
                     attempt.stop("cancelled", "generation cancelled")
                     break
+            if attempt.stopped:
+                await _drain_usage(events, attempt.part)
         except Exception as exc:
             raise translate_generation_error(exc) from exc
         finally:
@@ -195,6 +201,16 @@ class Generation:
         return AssistantMessage(content=text, reasoning=result.reasoning or None, tool_calls=tuple(part.tool_calls))
 
 
+async def _drain_usage(events: AsyncIterator[Event], part: Completion) -> None:
+    """After a stop, read the cancelled stream to its end for its `Usage` (the prompt was evaluated
+    all the same); a runtime ends within a token of being cancelled, and this waits a few seconds at most."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(_DRAIN_SECONDS):
+            async for event in events:
+                if isinstance(event, Usage):
+                    part.usage = event
+
+
 async def _aclose(events: AsyncIterator[Event]) -> None:
     aclose = getattr(events, "aclose", None)
     if aclose is not None:
@@ -208,6 +224,8 @@ def _merge_usage(first: Usage, second: Usage) -> Usage:
         reasoning_tokens=first.reasoning_tokens + second.reasoning_tokens,
         prompt_ms=first.prompt_ms + second.prompt_ms,
         generation_ms=first.generation_ms + second.generation_ms,
+        restored_prompt_tokens=first.restored_prompt_tokens + second.restored_prompt_tokens,
+        prefilled_prompt_tokens=first.prefilled_prompt_tokens + second.prefilled_prompt_tokens,
     )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from qwen_runtime.prompt_cache import DEFAULT_MAX_BYTES
 from qwen_runtime.registry import ModelEntry, get_model, human_size
 from qwen_runtime.types import Sampling
 
@@ -120,6 +121,9 @@ class GgufModelConfig:
     n_threads: int | None = None
     n_gpu_layers: int | None = None
     """Layers offloaded to a GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend, else none."""
+    prompt_cache_dir: str | None = None
+    """Where saved prompt states go (the runtime's disk tier); None: no prompt cache on disk."""
+    prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES
     options: dict[str, Any] = field(default_factory=dict)
     """Extra keyword arguments for the runtime's constructor."""
 
@@ -128,6 +132,8 @@ class GgufModelConfig:
             raise ValueError(f"model config {self.name!r} needs a local path or a repo_id and filename")
         if self.n_ctx < 0:
             raise ValueError(f"n_ctx must be >= 0 (0 = the model's own), got {self.n_ctx}")
+        if self.prompt_cache_max_bytes < 0:
+            raise ValueError(f"prompt_cache_max_bytes must be >= 0, got {self.prompt_cache_max_bytes}")
 
     @classmethod
     def from_registry(cls, key: str, **changes: Any) -> GgufModelConfig:

@@ -142,6 +142,8 @@ class ChatEngine:
                 n_ctx=config.n_ctx,
                 n_threads=config.n_threads,
                 n_gpu_layers=config.n_gpu_layers,
+                prompt_cache_dir=config.prompt_cache_dir,
+                prompt_cache_max_bytes=config.prompt_cache_max_bytes,
                 **config.options,
             )
         except Exception as exc:

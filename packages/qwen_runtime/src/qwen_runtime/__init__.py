@@ -17,6 +17,7 @@ from .errors import (
 )
 from .naming import RuntimeSpec, load_runtime, parse_runtime_name
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
+from .prompt_cache import DiskPromptCache, PromptCache, PromptCacheEntry
 from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, get_model
 from .runtime import CancelToken, Runtime
 from .templates import load_template
@@ -55,6 +56,7 @@ __all__ = [
     "Completion",
     "ContextOverflowError",
     "CpuBudget",
+    "DiskPromptCache",
     "Event",
     "FinishReason",
     "Finished",
@@ -63,6 +65,8 @@ __all__ = [
     "ModelEntry",
     "ModelLoadError",
     "ModelNotFoundError",
+    "PromptCache",
+    "PromptCacheEntry",
     "QwenRuntimeError",
     "ReasoningDelta",
     "ReplyParser",

@@ -215,6 +215,21 @@ class Usage:
     generation_ms: float = 0.0
     context_size: int = 0
     type: Literal["usage"] = "usage"
+    restored_prompt_tokens: int = 0
+    """Of `cached_prompt_tokens`, those restored from a saved state (a checkpoint, the prompt cache on disk)."""
+    prefilled_prompt_tokens: int = 0
+    """Of `cached_prompt_tokens`, those `prefill` evaluated ahead of this request: work done in this
+    process that no earlier request reported."""
+
+    @property
+    def cache_read_tokens(self) -> int:
+        """Prompt tokens nobody evaluated for this request (restored, or kept from an earlier request)."""
+        return max(0, self.cached_prompt_tokens - self.prefilled_prompt_tokens)
+
+    @property
+    def evaluated_prompt_tokens(self) -> int:
+        """Prompt tokens evaluated for this request, its prefill included."""
+        return self.prompt_tokens - self.cache_read_tokens
 
     @property
     def tokens_per_second(self) -> float:
@@ -229,6 +244,8 @@ class Usage:
             "prompt_ms": round(self.prompt_ms, 3),
             "generation_ms": round(self.generation_ms, 3),
             "context_size": self.context_size,
+            "restored_prompt_tokens": self.restored_prompt_tokens,
+            "prefilled_prompt_tokens": self.prefilled_prompt_tokens,
         }
 
 

@@ -34,7 +34,7 @@ from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
-from .config.paths import project_root
+from .config.paths import project_root, prompt_cache_dir
 from .config.settings import PermissionMode, Settings, load_settings
 from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
 from .errors import (
@@ -185,6 +185,9 @@ class SessionHost:
         elif is_gguf_model(name):
             # an agent needs room: ~5k tokens of system prompt and tools, then files and output
             options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
+        if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches
+            options.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
+            options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
         if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
             options.setdefault("n_gpu_layers", settings.gpu_layers)
         return options
@@ -233,7 +236,7 @@ class SessionHost:
         thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
         max_tokens = self.options.max_tokens or settings.max_tokens
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
-        budget = settings.thinking_budget or max_tokens // 2
+        budget = settings.thinking_budget or max(1, max_tokens // 2)
         engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
         mode = self.options.permission_mode
         policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
@@ -594,6 +597,8 @@ class AgentSession:
             prompt_tokens=agent.total_prompt_tokens, completion_tokens=agent.total_completion_tokens,
             warnings=tuple(self.settings.warnings),
             sandbox=self.sandbox.describe() if self.sandbox is not None else "off",
+            cache_read_tokens=agent.total_cache_read_tokens,
+            cache_creation_tokens=agent.total_cache_creation_tokens,
         )
 
     def take_over(self, old: AgentSession) -> None:

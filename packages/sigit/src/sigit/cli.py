@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
         "`sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` manages "
         "saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project settings "
         "apply; `sigit sandbox check` shows what the OS sandbox enforces here; `sigit doctor [--json]` "
-        "checks what this machine can run.",
+        "checks what this machine can run; `sigit cache [list|clear]` shows or clears the prompt cache of "
+        "local models.",
     )
     parser.add_argument("--version", action=_VersionAction, help="show the versions of sigit, onde, "
                         "qwen-runtime and llama.cpp, and exit")
@@ -82,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         from .frontends.trust_cli import run_trust
 
         return run_trust(args_list[1:])
+    if args_list and args_list[0] == "cache":
+        from .frontends.cache_cli import run_cache
+
+        return run_cache(args_list[1:])
     if args_list and args_list[0] == "sandbox":
         from .sandbox.check import run_check
 

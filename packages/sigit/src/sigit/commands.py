@@ -349,7 +349,8 @@ def status_markdown(status: SessionStatus) -> str:
         f"{'tools' if status.tool_capable else 'no tools'})",
         f"- Mode: **{status.mode}**", f"- Sandbox: {status.sandbox}", f"- Context: {context}",
         f"- Messages: {status.messages}",
-        f"- Tokens this session: {status.prompt_tokens} in, {status.completion_tokens} out",
+        f"- Tokens this session: {status.prompt_tokens} in ({status.cache_read_tokens} from cache, "
+        f"{status.cache_creation_tokens} evaluated), {status.completion_tokens} out",
     ])
 
 

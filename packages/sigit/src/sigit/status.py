@@ -42,3 +42,7 @@ class SessionStatus:
     warnings: tuple[str, ...] = ()
     sandbox: str = "off"
     """The sandbox commands run in: `workspace-write, network off`, or why it is off."""
+    cache_read_tokens: int = 0
+    """Of `prompt_tokens`, those not evaluated here (restored from the prompt cache, kept from earlier calls)."""
+    cache_creation_tokens: int = 0
+    """Of `prompt_tokens`, those evaluated (the session-open prefill included)."""

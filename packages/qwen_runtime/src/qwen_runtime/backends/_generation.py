@@ -10,6 +10,7 @@ llguidance tool-call constraint (mask, consume, fast-forward), cancellation, usa
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import logging
 import threading
 import time
@@ -126,9 +127,12 @@ class LocalRuntime(Runtime):
     _bos_text: str = ""
     _eos_text: str = ""
     _stop_ids: frozenset[int] = frozenset()
+    last_restored: int = 0
+    """Of the tokens the last `reuse_prefix` kept, those restored from a saved state."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._prefilled: tuple[int, int, int] = (0, 0, 0)  # kept, evaluated up to, restored by `prefill`
 
     # ---------------------------------------------------------------- what a backend supplies
 
@@ -168,6 +172,24 @@ class LocalRuntime(Runtime):
     def clear_cache_unlocked(self) -> None:
         """Forget the KV cache (the caller holds the lock)."""
 
+    def eval_prompt(
+        self, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None = None
+    ) -> bool:
+        """Evaluate `tokens[start:]` of `request`'s prompt (a backend with a prompt cache saves states
+        on the way); False when cancelled in between."""
+        return self.eval_tokens(tokens[start:], cancel)
+
+    def prefill_prefix(self, tokens: Sequence[int]) -> int:
+        """Like `reuse_prefix`, for `prefill`: the tokens already in the cache, all of them allowed."""
+        return self.reuse_prefix(tokens)
+
+    def take_prefilled(self, cached: int) -> tuple[int, int]:
+        """Of `cached` tokens the request about to run keeps, (restored from saved states, evaluated by
+        `prefill`), counting what `prefill` did once."""
+        kept, end, restored = self._prefilled
+        self._prefilled = (0, 0, 0)
+        return self.last_restored or min(cached, restored), max(0, min(cached, end) - kept)
+
     def check_open(self) -> None:
         """Raise when the model cannot generate any more (closed)."""
 
@@ -191,6 +213,27 @@ class LocalRuntime(Runtime):
             bos_token=self._bos_text,
             eos_token=self._eos_text,
         )
+
+    def prefix_text(self, request: ChatRequest) -> str:
+        """The conversation so far without a generation prompt, for prefill and save points.
+
+        Qwen 3.5's template refuses a conversation with no user turn ("No user query found"), which
+        is what a session's system prompt and tools are before the first message: then the text is
+        rendered with a placeholder user turn and cut where that turn opens.
+        """
+        try:
+            return self.prompt_text(request, add_generation_prompt=False)
+        except QwenRuntimeError:
+            if any(isinstance(m, UserMessage) for m in request.messages):
+                raise
+            placeholder = "\u2063siGit prefix end\u2063"
+            with_user = dataclasses.replace(request, messages=(*request.messages, UserMessage(placeholder)))
+            text = self.prompt_text(with_user, add_generation_prompt=False)
+            at = text.find(placeholder)
+            turn = text.rfind("<|im_start|>", 0, at) if at >= 0 else -1
+            if turn < 0:
+                raise
+            return text[:turn]
 
     def _checked_tokens(self, request: ChatRequest, prompt: str) -> list[int]:
         if any(isinstance(m, UserMessage) and m.images for m in request.messages):
@@ -219,14 +262,18 @@ class LocalRuntime(Runtime):
     def prefill(self, request: ChatRequest) -> int:
         """Evaluate the conversation so far without the generation prompt (a session's system prompt and
         tools) into the KV cache: the next request that starts with it evaluates only the rest."""
-        tokens = self._checked_tokens(request, self.prompt_text(request, add_generation_prompt=False))
+        tokens = self._checked_tokens(request, self.prefix_text(request))
         if not tokens:
             return 0
         with self._lock:
             self.check_open()
             try:
-                cached = self.reuse_prefix(tokens)
-                self.eval_tokens(tokens[cached:])
+                cached = self.prefill_prefix(tokens)
+                restored = self.last_restored
+                if cached < len(tokens):
+                    self.eval_prompt(request, tokens, cached)
+                if cached < len(tokens) or restored:
+                    self._prefilled = (cached, len(tokens), restored)
             except Exception:
                 self.clear_cache_unlocked()
                 raise
@@ -271,13 +318,16 @@ class Generation:
         self.budget_spent = False
         self.thinking_budget = default_thinking_budget(request)
         self.called = False
+        self.restored = 0
+        self.prefilled = 0
 
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request
         room = min(request.sampling.max_tokens, rt.context_size - len(self.tokens))
         t0 = time.perf_counter()
         cached = rt.reuse_prefix(self.tokens)
-        if not rt.eval_tokens(self.tokens[cached:], self.cancel):
+        self.restored, self.prefilled = rt.take_prefilled(cached)
+        if not rt.eval_prompt(request, self.tokens, cached, self.cancel):
             yield from self._end("cancelled", cached, t0, time.perf_counter())
             return
         t1 = time.perf_counter()
@@ -378,6 +428,8 @@ class Generation:
             prompt_ms=(t1 - t0) * 1000,
             generation_ms=(t2 - t1) * 1000,
             context_size=self.rt.context_size,
+            restored_prompt_tokens=self.restored,
+            prefilled_prompt_tokens=self.prefilled,
         )
         if reason == "cancelled":
             yield cancelled_event()

@@ -4,6 +4,9 @@
 for a per-token grammar switch, so this backend renders the GGUF's own chat template, evaluates and
 samples token by token, masks logits with llguidance only inside tool calls, and reuses the KV cache
 of the previous call for the longest common token prefix (an agent loop re-evaluates only what is new).
+Where that is not enough (a hybrid model, whose state cannot be cut back; a new process), it restores
+the longest state saved in its `PromptCache` (memory checkpoints, the disk tier) and saves states at
+the prompt's save points (see `save_points`).
 
 With `verbose=False`, llama-cpp-python points file descriptors 1 and 2 at /dev/null while the model
 loads: a process that speaks a protocol on stdout (ACP) must load before serving or keep the protocol
@@ -25,17 +28,25 @@ import numpy.typing as npt
 
 from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
+from ..prompt_cache import DEFAULT_CHECKPOINTS, DEFAULT_MAX_BYTES, DiskPromptCache, PromptCache, scope_key
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
-from ..types import Sampling
+from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .llama_build import default_gpu_layers, forward_llama_logs
+from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
+from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)
 
 
 class LlamaCppRuntime(LocalRuntime):
-    """A GGUF model (Qwen 3's chat format) loaded with llama.cpp; one generation at a time."""
+    """A GGUF model (Qwen 3's chat format) loaded with llama.cpp; one generation at a time.
+
+    `prompt_cache_dir` turns the disk tier of the prompt cache on (None: off), bounded by
+    `prompt_cache_max_bytes`; `checkpoints` states are kept in memory for models whose state cannot be
+    cut back (0: none). `cut_back=False` treats any model as one that cannot (tests, benchmarks).
+    """
 
     name = "llama.cpp"
 
@@ -50,6 +61,10 @@ class LlamaCppRuntime(LocalRuntime):
         verbose: bool = False,
         chat_template: str | None = None,
         extra_buffers: bool | None = None,
+        prompt_cache_dir: str | Path | None = None,
+        prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES,
+        checkpoints: int = DEFAULT_CHECKPOINTS,
+        cut_back: bool | None = None,
     ) -> None:
         super().__init__()
         path = Path(model_path).expanduser()
@@ -101,6 +116,11 @@ class LlamaCppRuntime(LocalRuntime):
         self._lltokenizer: Any = None
         self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self._logits_address: int | None = None
+        self.cut_back = can_cut_back(self._llm) if cut_back is None else cut_back and can_cut_back(self._llm)
+        describe = describe_state(self._llm, path, self.n_gpu_layers)
+        disk = DiskPromptCache(Path(prompt_cache_dir), prompt_cache_max_bytes) if prompt_cache_dir else None
+        self.prompt_cache = PromptCache(scope_key(describe), describe,
+                                        checkpoints=0 if self.cut_back else checkpoints, disk=disk)
 
     # ---------------------------------------------------------------- Runtime API
 
@@ -125,7 +145,10 @@ class LlamaCppRuntime(LocalRuntime):
         return tokens
 
     def clear_cache_unlocked(self) -> None:
+        """Forget the live state and the memory checkpoints (the disk tier stays)."""
         self._llm.reset()
+        self._llm._ctx.kv_cache_clear()
+        self.prompt_cache.forget()
 
     # ---------------------------------------------------------------- tokens
 
@@ -181,22 +204,75 @@ class LlamaCppRuntime(LocalRuntime):
     # ---------------------------------------------------------------- KV cache
 
     def reuse_prefix(self, tokens: Sequence[int]) -> int:
-        """Keep the KV entries of the longest common prefix with the last call; returns its length."""
+        """Keep the longest prefix of `tokens` the live state or a saved state holds (all but the last
+        token at most: it is evaluated again for its logits); returns its length."""
+        return self._reuse(tokens, len(tokens) - 1)
+
+    def prefill_prefix(self, tokens: Sequence[int]) -> int:
+        if self._live_common(tokens) == len(tokens):
+            self.last_restored = 0
+            return len(tokens)  # a request that already ran holds all of it (and more: keep that)
+        return self._reuse(tokens, len(tokens))
+
+    def _live_common(self, tokens: Sequence[int]) -> int:
         llm = self._llm
         cached = llm.input_ids[: llm.n_tokens]
         n = min(len(cached), len(tokens))
+        if not n:
+            return 0
+        same = np.asarray(cached[:n]) == np.asarray(tokens[:n], dtype=cached.dtype)
+        return n if bool(same.all()) else int(np.argmin(same))
+
+    def _reuse(self, tokens: Sequence[int], limit: int) -> int:
+        llm = self._llm
+        self.last_restored = 0
+        common = min(self._live_common(tokens), limit)
+        live = common if self.cut_back or common == llm.n_tokens else 0  # a hybrid state cannot be cut back
+        # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix
+        n, tier = self.prompt_cache.longest(tokens, limit, at_least=live, memory_limit=common)
         if n:
-            same = np.asarray(cached[:n]) == np.asarray(tokens[:n], dtype=cached.dtype)
-            common = n if bool(same.all()) else int(np.argmin(same))
-        else:
-            common = 0
-        common = min(common, len(tokens) - 1)  # the last prompt token is evaluated again for its logits
-        if common > 0 and llm._ctx.kv_cache_seq_rm(-1, common, -1):
-            llm.n_tokens = common
-            return common
+            data = self.prompt_cache.load(tokens[:n], tier)
+            if data is not None:
+                if restore_state(llm.ctx, data, partial_at=n if tier == "memory" else None):
+                    llm.input_ids[:n] = tokens[:n]
+                    llm.n_tokens = n
+                    self.last_restored = n
+                    log.debug("restored %d prompt tokens from the %s tier", n, tier)
+                    return n
+                live = 0  # the memory was cleared for the restore
+        if live > 0 and (live == llm.n_tokens or llm._ctx.kv_cache_seq_rm(-1, live, -1)):
+            llm.n_tokens = live
+            return live
         llm.reset()
         llm._ctx.kv_cache_clear()
         return 0
+
+    def eval_prompt(
+        self, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None = None
+    ) -> bool:
+        """Evaluate `tokens[start:]` in pieces that end at the prompt's save points, saving the state at
+        each. The pieces are the same whether or not anything is saved: a batch boundary changes the
+        logits a little, and output must not depend on the cache."""
+        done = start
+        for point in save_points(self, request, tokens):
+            if point.position <= done:
+                continue
+            if not self.eval_tokens(tokens[done : point.position], cancel):
+                return False
+            done = point.position
+            self._save(tokens[:done], point.kind)
+        return self.eval_tokens(tokens[done:], cancel)
+
+    def _save(self, prefix: Sequence[int], kind: PointKind) -> None:
+        cache = self.prompt_cache
+        to_memory = cache.max_checkpoints > 0
+        to_disk = kind != "round" and cache.disk is not None and not cache.on_disk(prefix)
+        if not (to_memory or to_disk):
+            return
+        if to_memory and (part := copy_state(self._llm.ctx, partial=True)) is not None:
+            cache.keep(prefix, part)
+        if to_disk and (data := copy_state(self._llm.ctx)) is not None:
+            cache.save(prefix, data)
 
     def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
         """Evaluate `tokens` in batches; False when cancelled in between (the cache is then dropped:

@@ -114,6 +114,12 @@ class UsageUpdated:
     total_prompt_tokens: int = 0
     total_completion_tokens: int = 0
     type: Literal["usage"] = "usage"
+    cache_read_tokens: int = 0
+    """Prompt tokens of this call nobody evaluated in this process (restored from disk, kept from earlier)."""
+    cache_creation_tokens: int = 0
+    """Prompt tokens of this call evaluated (and saved), the session-open prefill included."""
+    total_cache_read_tokens: int = 0
+    total_cache_creation_tokens: int = 0
 
     @property
     def context_fill(self) -> float:

@@ -150,6 +150,8 @@ class Agent:
         self._cancel = asyncio.Event()
         self.total_prompt_tokens = 0
         self.total_completion_tokens = 0
+        self.total_cache_read_tokens = 0
+        self.total_cache_creation_tokens = 0
         self.last_usage: UsageUpdated | None = None
 
     # ------------------------------------------------------------------ control
@@ -447,11 +449,16 @@ class Agent:
         usage = result.usage
         self.total_prompt_tokens += usage.prompt_tokens
         self.total_completion_tokens += usage.completion_tokens
+        self.total_cache_read_tokens += usage.cache_read_tokens
+        self.total_cache_creation_tokens += usage.evaluated_prompt_tokens
         runtime = self.engine.runtime
         context = usage.context_size or (runtime.context_size if runtime is not None else 0)
         self.last_usage = UsageUpdated(
             usage.prompt_tokens, usage.cached_prompt_tokens, usage.completion_tokens, context,
             self.total_prompt_tokens, self.total_completion_tokens,
+            cache_read_tokens=usage.cache_read_tokens, cache_creation_tokens=usage.evaluated_prompt_tokens,
+            total_cache_read_tokens=self.total_cache_read_tokens,
+            total_cache_creation_tokens=self.total_cache_creation_tokens,
         )
         return self.last_usage
 
@@ -459,7 +466,9 @@ class Agent:
         usage = {
             "input_tokens": self.total_prompt_tokens,
             "output_tokens": self.total_completion_tokens,
-            "cache_read_input_tokens": self.last_usage.cached_prompt_tokens if self.last_usage else 0,
+            # Claude Code's names; here reads + creation = input_tokens (every prompt token is one or the other)
+            "cache_read_input_tokens": self.total_cache_read_tokens,
+            "cache_creation_input_tokens": self.total_cache_creation_tokens,
         }
         turn.outcome = "answer"
         turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage)

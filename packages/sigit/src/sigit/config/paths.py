@@ -9,6 +9,8 @@ from pathlib import Path
 import platformdirs
 
 CONFIG_DIR_ENV = "SIGIT_CONFIG_DIR"
+CACHE_DIR_ENV = "SIGIT_CACHE_DIR"
+PROMPT_CACHE_DIR = "prompt-cache"
 STATE_DIR_ENV = "SIGIT_STATE_DIR"
 SETTINGS_FILE = "settings.toml"
 PROJECT_DIR = ".sigit"
@@ -23,6 +25,18 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path(platformdirs.user_config_dir("sigit", appauthor=False))
 
 
+def cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """`$SIGIT_CACHE_DIR`, else the platform's user cache dir (`~/.cache/sigit` on Linux)."""
+    environ = os.environ if env is None else env
+    override = environ.get(CACHE_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_cache_dir("sigit", appauthor=False))
+
+
+def prompt_cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Where saved prompt states of local models go (`sigit cache` shows it)."""
+    return cache_dir(env) / PROMPT_CACHE_DIR
 def state_dir(env: Mapping[str, str] | None = None) -> Path:
     """`$SIGIT_STATE_DIR`, else the platform's user state dir (`~/.local/state/sigit` on Linux): logs."""
     environ = os.environ if env is None else env

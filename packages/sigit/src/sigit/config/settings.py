@@ -28,6 +28,7 @@ from sigit.fileio import read_bounded, write_atomic
 DEFAULT_MODEL = "qwen3-8b"
 DEFAULT_MAX_TOKENS = 8192
 DEFAULT_COMPACTION_THRESHOLD = 0.8
+DEFAULT_PROMPT_CACHE_GB = 4.0
 DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
 
 PermissionDefault = Literal["ask", "allow", "deny"]
@@ -71,6 +72,9 @@ class Settings:
     thinking_budget: int | None = None
     """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
     thinking: bool = True
+    prompt_cache: bool = True
+    """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
+    prompt_cache_max_gb: float = DEFAULT_PROMPT_CACHE_GB
     gpu_layers: int | None = None
     """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
     download: DownloadPolicy = "ask"
@@ -147,6 +151,10 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
             settings.thinking_budget = _positive_int(value, key, path)
         elif key == "thinking":
             settings.thinking = _bool(value, key, path)
+        elif key == "prompt_cache":
+            settings.prompt_cache = _bool(value, key, path)
+        elif key == "prompt_cache_max_gb":
+            settings.prompt_cache_max_gb = _positive_number(value, key, path)
         elif key == "gpu_layers":
             settings.gpu_layers = _gpu_layers(value, path)
         elif key == "download":
@@ -242,6 +250,10 @@ def _positive_int(value: Any, name: str, path: Path) -> int:
     return value
 
 
+def _positive_number(value: Any, name: str, path: Path) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+        raise SettingsError(f"{path}: `{name}` must be a positive number, got {value!r}")
+    return float(value)
 def _gpu_layers(value: Any, path: Path) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < -1:
         raise SettingsError(f"{path}: `gpu_layers` must be -1 (all layers on the GPU), 0 (none) or a number "

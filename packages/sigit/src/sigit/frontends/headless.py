@@ -210,7 +210,8 @@ class _Output:
             "stop_reason": finished.stop_reason if finished else "error",
             "usage": {"input_tokens": usage.get("input_tokens", 0),
                       "output_tokens": usage.get("output_tokens", 0),
-                      "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0)},
+                      "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
+                      "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0)},
         }
         if self.fmt in ("json", "stream-json"):
             self._emit(obj)

@@ -294,7 +294,8 @@ class SigitAcpAgent:
         return PromptResponse(
             stop_reason=STOP_REASONS.get(finished.stop_reason, "end_turn"),  # type: ignore[arg-type]
             usage=Usage(total_tokens=inp + out, input_tokens=inp, output_tokens=out,
-                        cached_read_tokens=usage.get("cache_read_input_tokens", 0)),
+                        cached_read_tokens=usage.get("cache_read_input_tokens", 0),
+                        cached_write_tokens=usage.get("cache_creation_input_tokens", 0)),
         )
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:

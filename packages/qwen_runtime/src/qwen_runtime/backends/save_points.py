@@ -1,0 +1,69 @@
+"""Where in a prompt a saved state will be worth the most: the parts the next prompts share.
+
+An agent's prompts grow at the end, but not only there: Qwen's templates drop earlier turns'
+thinking once a new user message comes, so what was generated is not what the next prompt renders.
+Three prefixes survive: the system prompt with the tools (every session on this model starts with
+it; only where there is a system prompt), the conversation up to the last user message (the next
+turn starts with it) and the conversation without the generation prompt (the next round of this
+turn starts with it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from ..types import ChatRequest, SystemMessage, UserMessage
+
+if TYPE_CHECKING:
+    from ._generation import LocalRuntime
+
+log = logging.getLogger(__name__)
+
+PointKind = Literal["stable", "turn", "round"]
+
+
+@dataclasses.dataclass(frozen=True)
+class SavePoint:
+    position: int
+    """Tokens before the point."""
+    kind: PointKind
+    """stable: system prompt and tools; turn: up to the last user message; round: the whole conversation."""
+
+
+def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -> list[SavePoint]:
+    """The save points inside `tokens` (the rendered `request`), shortest first, one per position."""
+    messages = request.messages
+    prefixes: list[tuple[PointKind, tuple[object, ...]]] = []
+    system = tuple(messages[:1]) if messages and isinstance(messages[0], SystemMessage) else ()
+    if system:
+        prefixes.append(("stable", system))
+    last_user = max((i for i, m in enumerate(messages) if isinstance(m, UserMessage)), default=-1)
+    if last_user >= 0:
+        prefixes.append(("turn", tuple(messages[: last_user + 1])))
+    prefixes.append(("round", tuple(messages)))
+    points: dict[int, PointKind] = {}
+    for kind, part in prefixes:
+        sub = dataclasses.replace(request, messages=part)  # type: ignore[arg-type]
+        try:
+            rendered = rt.prompt_tokens(rt.prefix_text(sub))
+        except Exception as exc:  # a template that cannot render a part costs a save point, not the request
+            log.debug("no %s save point: %s", kind, exc)
+            continue
+        n = _common(rendered, tokens)
+        if n > 0 and n not in points:
+            points[n] = kind
+    return [SavePoint(n, kind) for n, kind in sorted(points.items())]
+
+
+def _common(a: Sequence[int], b: Sequence[int]) -> int:
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n
+
+
+__all__ = ["SavePoint", "save_points"]

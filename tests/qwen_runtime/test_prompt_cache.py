@@ -1,0 +1,262 @@
+"""The prompt cache: saved llama.cpp states restored before a prompt (disk tier and memory checkpoints).
+
+The disk tier's own rules (atomic files, damaged files, the size cap) are tested on the store; what a
+user notices (the same logits, fewer tokens evaluated) on the tiny GGUF through LlamaCppRuntime.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.prompt_cache import DiskPromptCache, PromptCache, scope_key
+from qwen_runtime.types import (
+    AssistantMessage,
+    ChatRequest,
+    Sampling,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+    ToolSpec,
+    UserMessage,
+)
+
+TOOLS = (ToolSpec("read_file", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}},
+                                                "required": ["path"]}),)
+SYSTEM = SystemMessage("You are a coding agent working in a repository. " * 12)
+GREEDY = Sampling(max_tokens=12, temperature=0, seed=0)
+
+
+def request(*messages: object) -> ChatRequest:
+    return ChatRequest((SYSTEM, *messages), tools=TOOLS, sampling=GREEDY, enable_thinking=False)  # type: ignore[arg-type]
+
+
+FIRST = request(UserMessage("Read main.py please."))
+SECOND = request(UserMessage("Read main.py please."),
+                 AssistantMessage("", tool_calls=(ToolCall("c1", "read_file", {"path": "main.py"}),)),
+                 ToolMessage("c1", "print('hi')\n"))
+
+
+def buffer(data: bytes) -> ctypes.Array[ctypes.c_uint8]:
+    return (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+
+
+# ---------------------------------------------------------------------- the disk tier
+
+
+def test_a_saved_state_comes_back_for_its_prefix_and_only_for_it(tmp_path: Path) -> None:
+    disk = DiskPromptCache(tmp_path)
+    assert disk.save("s", [1, 2, 3], buffer(b"state-123"), {"model": {"file": "m.gguf"}})
+    assert disk.longest("s", [1, 2, 3, 4, 5], limit=4) == 3
+    assert disk.longest("s", [1, 2, 9, 4, 5], limit=4) == 0
+    assert disk.longest("s", [1, 2, 3, 4, 5], limit=2) == 0
+    assert disk.longest("other scope", [1, 2, 3, 4], limit=4) == 0
+    data = disk.load("s", [1, 2, 3])
+    assert data is not None and bytes(data) == b"state-123"
+    [entry] = disk.entries()
+    assert (entry.model, entry.n_tokens) == ("m.gguf", 3)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_a_damaged_file_is_a_miss_and_is_removed(tmp_path: Path, damage: str) -> None:
+    disk = DiskPromptCache(tmp_path)
+    disk.save("s", [1, 2, 3], buffer(b"x" * 1000), {})
+    [entry] = disk.entries()
+    raw = entry.path.read_bytes()
+    if damage == "truncate":
+        entry.path.write_bytes(raw[:-10])
+    else:
+        entry.path.write_bytes(raw[:-1] + b"y")
+    assert disk.load("s", [1, 2, 3]) is None
+    assert not entry.path.exists()
+    assert disk.save("s", [1, 2, 3], buffer(b"x" * 1000), {})  # and rebuilt by the next save
+    assert disk.load("s", [1, 2, 3]) is not None
+
+
+def test_the_size_cap_evicts_the_least_recently_used(tmp_path: Path) -> None:
+    disk = DiskPromptCache(tmp_path, max_bytes=2500)
+    for i in range(3):
+        assert disk.save("s", [i], buffer(bytes(1000)), {})
+        disk.load("s", [0])  # entry 0 is used each time: it stays
+    kept = sorted(e.n_tokens for e in disk.entries())
+    assert disk.size_bytes() <= 2500
+    assert disk.load("s", [0]) is not None and disk.load("s", [1]) is None and disk.load("s", [2]) is not None
+    assert kept == [1, 1]
+
+
+def test_a_state_over_the_cap_or_an_unwritable_dir_is_just_not_saved(tmp_path: Path) -> None:
+    assert not DiskPromptCache(tmp_path, max_bytes=10).save("s", [1], buffer(bytes(100)), {})
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    assert not DiskPromptCache(blocked).save("s", [1], buffer(b"x"), {})
+    assert DiskPromptCache(blocked).entries() == []
+
+
+def test_clear_removes_every_state(tmp_path: Path) -> None:
+    disk = DiskPromptCache(tmp_path)
+    disk.save("a", [1], buffer(b"x"), {})
+    disk.save("b", [2], buffer(b"y"), {})
+    assert disk.clear() == 2
+    assert disk.entries() == [] and disk.size_bytes() == 0
+
+
+def test_memory_checkpoints_keep_the_most_recently_used(tmp_path: Path) -> None:
+    cache = PromptCache(scope_key({}), {}, checkpoints=2)
+    cache.keep([1], buffer(b"a"))
+    cache.keep([1, 2], buffer(b"b"))
+    assert cache.longest([1, 2, 3], limit=2) == (2, "memory")
+    cache.load([1], "memory")  # used: [1, 2] is now the least recently used
+    cache.keep([1, 2, 3], buffer(b"c"))
+    assert cache.checkpoints == [(1,), (1, 2, 3)]
+
+
+# ---------------------------------------------------------------------- through the runtime
+
+
+@pytest.fixture
+def fresh(tiny_gguf: Path) -> Iterator[LlamaCppRuntime]:
+    runtime = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048)
+    yield runtime
+    runtime.close()
+
+
+def prompt_logits(rt: LlamaCppRuntime, req: ChatRequest) -> tuple[np.ndarray, int]:
+    tokens = rt.prompt_tokens(rt.prompt_text(req))
+    with rt._lock:
+        cached = rt.reuse_prefix(tokens)
+        assert rt.eval_prompt(req, tokens, cached)
+        return rt.logits().copy(), cached
+
+
+def test_a_restored_state_gives_the_same_logits_as_evaluating_afresh(
+    tiny_gguf: Path, tmp_path: Path, fresh: LlamaCppRuntime
+) -> None:
+    expected, _ = prompt_logits(fresh, SECOND)
+    cold = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, prompt_cache_dir=tmp_path)
+    _, cached = prompt_logits(cold, FIRST)  # saves the system prompt + tools and the first user turn
+    cold.close()
+    assert cached == 0
+    warm = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, prompt_cache_dir=tmp_path)  # as a new process
+    got, cached = prompt_logits(warm, SECOND)
+    warm.close()
+    assert cached > 0 and warm.last_restored == cached
+    assert np.array_equal(got, expected)
+
+
+def test_second_run_on_a_warm_disk_cache_evaluates_only_the_new_part(tiny_gguf: Path, tmp_path: Path) -> None:
+    completions = []
+    for _ in range(2):
+        rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, prompt_cache_dir=tmp_path)
+        completions.append(rt.complete(FIRST))
+        rt.close()
+    cold, warm = (c.usage for c in completions)
+    assert cold.cache_read_tokens == 0 and cold.evaluated_prompt_tokens == cold.prompt_tokens
+    assert warm.restored_prompt_tokens == warm.cached_prompt_tokens >= 0.9 * warm.prompt_tokens
+    assert completions[0].text == completions[1].text
+
+
+def test_prefill_on_a_warm_cache_restores_and_the_turn_reports_reads(tiny_gguf: Path, tmp_path: Path) -> None:
+    stable = ChatRequest((SYSTEM,), tools=TOOLS, enable_thinking=False)
+    usages = []
+    for _ in range(2):
+        rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, prompt_cache_dir=tmp_path)
+        rt.prefill(stable)
+        usages.append(rt.complete(FIRST).usage)
+        rt.close()
+    cold, warm = usages
+    assert cold.prefilled_prompt_tokens > 0 and cold.cache_read_tokens == 0  # prefill's work is this run's
+    assert warm.prefilled_prompt_tokens == 0 and warm.cache_read_tokens >= 0.9 * warm.prompt_tokens
+    assert warm.restored_prompt_tokens >= 0.9 * warm.prompt_tokens  # restored by the prefill, from disk
+
+
+def test_checkpoints_serve_a_model_that_cannot_cut_its_state_back(
+    tiny_gguf: Path, fresh: LlamaCppRuntime
+) -> None:
+    """The hybrid-model path on the dense model: the live state may only grow, never be cut back."""
+    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, cut_back=False)
+    try:
+        first = rt.complete(FIRST)  # generating moves the live state past what the next prompt shares
+        second = rt.complete(SECOND)
+        expected, _ = prompt_logits(fresh, SECOND)
+        conversation = len(rt.prompt_tokens(rt.prompt_text(FIRST, add_generation_prompt=False)))
+        rt.clear_cache()
+        assert rt.prompt_cache.checkpoints == []
+        rt.complete(FIRST)
+        got, cached = prompt_logits(rt, SECOND)
+    finally:
+        rt.close()
+    assert first.usage.cached_prompt_tokens == 0
+    assert second.usage.restored_prompt_tokens == second.usage.cached_prompt_tokens
+    assert second.usage.cached_prompt_tokens == conversation  # all the first prompt but its generation prompt
+    assert cached == second.usage.cached_prompt_tokens
+    assert np.array_equal(got, expected)
+
+
+def test_without_checkpoints_such_a_model_evaluates_everything_again(tiny_gguf: Path) -> None:
+    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, cut_back=False, checkpoints=0)
+    try:
+        rt.complete(FIRST)
+        assert rt.complete(SECOND).usage.cached_prompt_tokens == 0
+    finally:
+        rt.close()
+
+
+def test_greedy_output_is_the_same_with_and_without_the_cache(
+    tiny_gguf: Path, tmp_path: Path, fresh: LlamaCppRuntime
+) -> None:
+    plain = [fresh.complete(FIRST).text, fresh.complete(SECOND).text]
+    for _ in range(2):
+        rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, prompt_cache_dir=tmp_path, cut_back=False)
+        assert [rt.complete(FIRST).text, rt.complete(SECOND).text] == plain
+        rt.close()
+
+
+# ---------------------------------------------------------------------- the hybrid model (Qwen 3.5-shaped)
+
+
+def hybrid_request(*messages: object) -> ChatRequest:
+    return ChatRequest((SYSTEM, *messages), tools=TOOLS, sampling=GREEDY)  # type: ignore[arg-type]
+
+
+def test_a_hybrid_model_reuses_the_last_round_through_checkpoints(tiny_hybrid_gguf: Path) -> None:
+    rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096)
+    fresh = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096)
+    try:
+        assert not rt.cut_back  # found from the model: its recurrent state cannot be cut back
+        messages: list[object] = [UserMessage("Read main.py please.")]
+        usages = []
+        for i in range(3):
+            done = rt.complete(hybrid_request(*messages))
+            usages.append(done.usage)
+            call = ToolCall(f"c{i}", "read_file", {"path": "main.py"})
+            messages += [AssistantMessage(done.text, tool_calls=(call,)), ToolMessage(f"c{i}", "print('hi')\n")]
+        last = hybrid_request(*messages)
+        expected, _ = prompt_logits(fresh, last)
+        got, cached = prompt_logits(rt, last)
+    finally:
+        rt.close()
+        fresh.close()
+    assert usages[0].cached_prompt_tokens == 0
+    for before, after in itertools.pairwise(usages):
+        assert after.restored_prompt_tokens == after.cached_prompt_tokens >= before.prompt_tokens - 16
+    assert cached > 0 and np.array_equal(got, expected)
+
+
+def test_a_hybrid_model_restores_its_prompt_from_disk_in_a_new_process(
+    tiny_hybrid_gguf: Path, tmp_path: Path
+) -> None:
+    texts, usages = [], []
+    for _ in range(2):
+        rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096, prompt_cache_dir=tmp_path)
+        done = rt.complete(hybrid_request(UserMessage("Read main.py please.")))
+        rt.close()
+        texts.append(done.text)
+        usages.append(done.usage)
+    assert usages[0].cached_prompt_tokens == 0
+    assert usages[1].restored_prompt_tokens >= 0.9 * usages[1].prompt_tokens
+    assert texts[0] == texts[1]

@@ -1,0 +1,113 @@
+"""The prompt cache as a user meets it: `sigit -p` runs in a row on the tiny GGUF, as real subprocesses.
+
+The first run on a cold cache evaluates its whole prompt (system prompt, tools, the question) and says
+so as cache creation; the next run restores it from disk and says so as cache reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+SIGIT = str(Path(sys.executable).parent / "sigit")
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> dict[str, Path]:
+    paths = {"work": tmp_path / "work", "config": tmp_path / "config", "cache": tmp_path / "cache"}
+    paths["work"].mkdir()
+    paths["config"].mkdir()
+    (paths["config"] / "settings.toml").write_text("max_tokens = 16\n")  # short replies: the prompt dominates
+    return paths
+
+
+def command(dirs: dict[str, Path], model: Path, *extra: str) -> tuple[list[str], dict[str, str]]:
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(dirs["config"]), "SIGIT_CACHE_DIR": str(dirs["cache"]),
+           "HF_HUB_OFFLINE": "1"}
+    return [SIGIT, "-p", "say hi", "--model", str(model), "--output-format", "json", "--max-turns", "2",
+            "-q", *extra], env
+
+
+def run(dirs: dict[str, Path], model: Path) -> dict[str, Any]:
+    args, env = command(dirs, model)
+    proc = subprocess.run(args, cwd=dirs["work"], env=env, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    return usage_of(proc.stdout)
+
+
+def usage_of(stdout: str) -> dict[str, Any]:
+    usage: dict[str, Any] = json.loads(stdout.splitlines()[-1])["usage"]
+    assert usage["cache_read_input_tokens"] + usage["cache_creation_input_tokens"] == usage["input_tokens"]
+    return usage
+
+
+def states(dirs: dict[str, Path]) -> list[Path]:
+    return sorted((dirs["cache"] / "prompt-cache").rglob("*.state"))
+
+
+def test_second_run_reads_its_prompt_from_the_cache_the_first_one_created(
+    dirs: dict[str, Path], tiny_gguf: Path
+) -> None:
+    cold = run(dirs, tiny_gguf)
+    assert cold["cache_read_input_tokens"] <= 0.1 * cold["input_tokens"]
+    assert states(dirs)
+    warm = run(dirs, tiny_gguf)
+    assert warm["cache_read_input_tokens"] >= 0.9 * warm["input_tokens"]
+    listing = subprocess.run([SIGIT, "cache", "list", "--json"], env=command(dirs, tiny_gguf)[1],
+                             capture_output=True, text=True, timeout=60, check=True)
+    listed = json.loads(listing.stdout)
+    assert {Path(e["path"]) for e in listed} == set(states(dirs))
+    assert {e["model"] for e in listed} == {tiny_gguf.name}
+
+
+def test_prompt_cache_off_in_settings_saves_nothing(dirs: dict[str, Path], tiny_gguf: Path) -> None:
+    (dirs["config"] / "settings.toml").write_text("max_tokens = 16\nprompt_cache = false\n")
+    run(dirs, tiny_gguf)
+    assert states(dirs) == []
+
+
+def test_two_concurrent_cold_runs_both_succeed_and_leave_one_entry_per_prefix(
+    dirs: dict[str, Path], tiny_gguf: Path
+) -> None:
+    args, env = command(dirs, tiny_gguf)
+    procs = [subprocess.Popen(args, cwd=dirs["work"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    for proc, (out, err) in zip(procs, outputs, strict=True):
+        assert proc.returncode == 0, err
+        usage_of(out)
+    saved = states(dirs)
+    assert len(saved) == len({p.name for p in saved}) == 2  # the system prompt + tools, and the question
+    assert not list((dirs["cache"] / "prompt-cache").rglob("*.tmp"))
+    warm = run(dirs, tiny_gguf)  # and they are whole: the next run restores them
+    assert warm["cache_read_input_tokens"] >= 0.9 * warm["input_tokens"]
+
+
+def test_a_truncated_cache_file_is_ignored_and_rebuilt(dirs: dict[str, Path], tiny_gguf: Path) -> None:
+    run(dirs, tiny_gguf)
+    for path in states(dirs):
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    damaged = run(dirs, tiny_gguf)
+    assert damaged["cache_read_input_tokens"] <= 0.1 * damaged["input_tokens"]
+    warm = run(dirs, tiny_gguf)
+    assert warm["cache_read_input_tokens"] >= 0.9 * warm["input_tokens"]
+
+
+def test_sigit_cache_shows_where_it_is_and_clears_it(dirs: dict[str, Path], tiny_gguf: Path) -> None:
+    run(dirs, tiny_gguf)
+    env = command(dirs, tiny_gguf)[1]
+    shown = subprocess.run([SIGIT, "cache"], env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert str(dirs["cache"] / "prompt-cache") in shown.stdout
+    assert "2 saved states" in shown.stdout and "of at most 4 GiB" in shown.stdout
+    cleared = subprocess.run([SIGIT, "cache", "clear"], env=env, capture_output=True, text=True, timeout=60,
+                             check=True)
+    assert "removed 2 saved prompt states" in cleared.stdout
+    assert states(dirs) == []
