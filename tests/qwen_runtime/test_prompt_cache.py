@@ -260,3 +260,19 @@ def test_a_hybrid_model_restores_its_prompt_from_disk_in_a_new_process(
     assert usages[0].cached_prompt_tokens == 0
     assert usages[1].restored_prompt_tokens >= 0.9 * usages[1].prompt_tokens
     assert texts[0] == texts[1]
+
+
+def test_a_new_session_on_qwen35s_template_restores_the_system_prompt_and_tools(
+    tiny_hybrid_gguf: Path, tmp_path: Path
+) -> None:
+    """Qwen 3.5's template refuses a conversation without a user turn: the stable prefix is still saved."""
+    usages = []
+    for question in ("Read main.py please.", "List the tests."):
+        rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096, prompt_cache_dir=tmp_path)
+        stable = rt.prefix_text(ChatRequest((SYSTEM,), tools=TOOLS))
+        stable_tokens = len(rt.tokenize(stable))
+        usages.append(rt.complete(hybrid_request(UserMessage(question))).usage)
+        rt.close()
+    assert "<tools>" in stable and "<|im_start|>user" not in stable
+    assert usages[0].restored_prompt_tokens == 0
+    assert usages[1].restored_prompt_tokens >= stable_tokens - 1
