@@ -214,6 +214,9 @@ class Usage:
     prompt_ms: float = 0.0
     generation_ms: float = 0.0
     context_size: int = 0
+    #: speculative decoding: tokens evaluated as a draft, and those of them the model confirmed
+    drafted_tokens: int = 0
+    accepted_draft_tokens: int = 0
     type: Literal["usage"] = "usage"
 
     @property
@@ -229,6 +232,8 @@ class Usage:
             "prompt_ms": round(self.prompt_ms, 3),
             "generation_ms": round(self.generation_ms, 3),
             "context_size": self.context_size,
+            "drafted_tokens": self.drafted_tokens,
+            "accepted_draft_tokens": self.accepted_draft_tokens,
         }
 
 

@@ -29,6 +29,7 @@ from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+from .drafting import PROMPT_LOOKUP, describe, draft_source
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,9 @@ class LlamaCppRuntime(LocalRuntime):
         verbose: bool = False,
         chat_template: str | None = None,
         extra_buffers: bool | None = None,
+        draft: str | None = PROMPT_LOOKUP,
     ) -> None:
+        """`draft`: "prompt-lookup" (default), "none", or the path of a draft model with the same tokenizer."""
         super().__init__()
         path = Path(model_path).expanduser()
         if not path.is_file():
@@ -94,6 +97,9 @@ class LlamaCppRuntime(LocalRuntime):
         self._lltokenizer: Any = None
         self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self._logits_address: int | None = None
+        self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
+        self._rows = 1
+        self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
 
     # ---------------------------------------------------------------- Runtime API
 
@@ -104,6 +110,9 @@ class LlamaCppRuntime(LocalRuntime):
     def close(self) -> None:
         with self._lock:
             self._llm.close()
+            if self.draft_source is not None:
+                self.draft_source.close()
+                self.draft_source = None
 
     def prompt_tokens(self, prompt: str) -> list[int]:
         tokens = self.tokenize(prompt)
@@ -194,11 +203,12 @@ class LlamaCppRuntime(LocalRuntime):
                 llm.reset()
                 return False
             llm.eval(tokens[i : i + step])
+        self._row, self._rows = -1, 1
         return True
 
     def logits(self) -> npt.NDArray[np.float32]:
         """The last evaluated position's logits, as a writable view into llama.cpp's buffer."""
-        ptr = self._get_logits_ith(self._llm.ctx, -1)
+        ptr = self._get_logits_ith(self._llm.ctx, self._row)
         address = ctypes.cast(ptr, ctypes.c_void_p).value
         if address != self._logits_address or self._logits_view is None:  # llama.cpp moved its buffer
             self._logits_view = np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
@@ -206,7 +216,63 @@ class LlamaCppRuntime(LocalRuntime):
         return self._logits_view
 
     def new_sampler(self, sampling: Sampling) -> _LlamaSampler:
-        return _LlamaSampler(self._sampler_chain(sampling), self._llm._ctx)
+        return _LlamaSampler(self._sampler_chain(sampling), self._llm._ctx, self)
+
+    # ---------------------------------------------------------------- drafts (see drafting.py)
+
+    def _set_draft(self, draft: str | None, **options: Any) -> None:
+        import llama_cpp
+
+        model = self._llm._model.model
+        if llama_cpp.llama_model_is_recurrent(model) or llama_cpp.llama_model_is_hybrid(model):
+            log.info("draft: none (a recurrent model's state cannot drop rejected draft tokens)")
+            return
+
+        def load(path: Path) -> LocalRuntime:
+            runtime = LlamaCppRuntime(str(path), n_threads=self.n_threads, n_threads_batch=self.n_threads_batch,
+                                      extra_buffers=self.extra_buffers, draft="none", **options)
+            if runtime._n_vocab != self._n_vocab or any(runtime.piece(t) != self.piece(t) for t in range(
+                    0, self._n_vocab, max(1, self._n_vocab // 512))):
+                runtime.close()
+                raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
+            return runtime
+
+        self.draft_source = draft_source(draft, load)
+        log.info("draft: %s", describe(self.draft_source))
+
+    def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        """One `llama_decode` with an output row for each of the last `rows` tokens (the verifying
+        positions of a draft); `Llama.eval` keeps only the last one unless logits_all is set for
+        every batch, prompts included."""
+        llm = self._llm
+        step = max(1, int(llm.n_batch))
+        head = max(0, len(tokens) - step)
+        if head:
+            self.eval_tokens(tokens[:head])
+        tail = tokens[head:]
+        n_past = int(llm.n_tokens)
+        llm._ctx.kv_cache_seq_rm(-1, n_past, -1)
+        batch = llm._batch
+        batch.set_batch(batch=tail, n_past=n_past, logits_all=False)
+        for i in range(len(tail) - rows, len(tail)):
+            batch.batch.logits[i] = True
+        llm._ctx.decode(batch)
+        llm.input_ids[n_past : n_past + len(tail)] = tail
+        llm.n_tokens = n_past + len(tail)
+        self._rows = rows
+        self._row = -rows
+
+    def select_row(self, row: int) -> None:
+        self._row = row - self._rows
+
+    def truncate(self, n_tokens: int) -> bool:
+        llm = self._llm
+        if n_tokens >= llm.n_tokens:
+            return True
+        if not llm._ctx.kv_cache_seq_rm(-1, n_tokens, -1):
+            return False
+        llm.n_tokens = n_tokens
+        return True
 
     def _sampler_chain(self, sampling: Sampling) -> Any:
         import llama_cpp
@@ -283,15 +349,16 @@ def model_params(**fields: Any) -> Iterator[None]:
 class _LlamaSampler:
     """llama.cpp's sampler chain, sampling the context's last logits."""
 
-    def __init__(self, chain: Any, ctx: Any) -> None:
+    def __init__(self, chain: Any, ctx: Any, runtime: LlamaCppRuntime) -> None:
         self._chain = chain
         self._ctx = ctx
+        self._runtime = runtime
 
     def accept(self, token: int) -> None:
         self._chain.accept(token)
 
     def sample(self) -> int:
-        return int(self._chain.sample(self._ctx, -1))
+        return int(self._chain.sample(self._ctx, self._runtime._row))
 
     def close(self) -> None:
         self._chain.close()
