@@ -77,7 +77,8 @@ class Trace:
 def trace(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Trace]]:
     """One Trace per `Generation`, in order."""
     traces: list[Trace] = []
-    init, push, sample = _generation.Generation.__init__, _generation.Utf8Detokenizer.push, _generation.Generation._sample
+    init, sample = _generation.Generation.__init__, _generation.Generation._sample
+    push = _generation.Utf8Detokenizer.push
 
     def new_generation(self: Any, *args: Any, **kwargs: Any) -> None:
         traces.append(Trace())
@@ -198,7 +199,7 @@ def test_a_draft_the_grammar_forbids_is_never_evaluated_nor_accepted(
 ) -> None:
     """A source that always proposes prose; inside the call (no free text in its arguments) llguidance's
     check cuts every such draft before it is evaluated, and the call is the undrafted one."""
-    kind, plain, drafted = pair
+    drafted = pair[2]
     hello = drafted.tokenize("Hello world, this is prose")
     source = drafted.draft_source
     checked: list[tuple[bool, int]] = []

@@ -178,3 +178,13 @@ def test_user_and_project_hooks_both_run(tmp_path: Path) -> None:
     (project / ".sigit" / "settings.toml").write_text('[[hooks.pre_tool_use]]\ncommand = "project-hook"\n')
     settings = load_settings(project, config, trusted=True)
     assert [h["command"] for h in settings.hooks["pre_tool_use"]] == ["user-hook", "project-hook"]
+
+
+def test_draft_setting_reads_and_defaults_to_prompt_lookup(dirs: tuple[Path, Path]) -> None:
+    config, project = dirs
+    assert load_settings(project, config).draft == "prompt-lookup"
+    (config / "settings.toml").write_text('draft = "none"\n')
+    assert load_settings(project, config).draft == "none"
+    (config / "settings.toml").write_text("draft = 3\n")
+    with pytest.raises(SettingsError, match="`draft` must be a non-empty string"):
+        load_settings(project, config)

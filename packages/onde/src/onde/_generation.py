@@ -208,6 +208,8 @@ def _merge_usage(first: Usage, second: Usage) -> Usage:
         reasoning_tokens=first.reasoning_tokens + second.reasoning_tokens,
         prompt_ms=first.prompt_ms + second.prompt_ms,
         generation_ms=first.generation_ms + second.generation_ms,
+        drafted_tokens=first.drafted_tokens + second.drafted_tokens,
+        accepted_draft_tokens=first.accepted_draft_tokens + second.accepted_draft_tokens,
     )
 
 

@@ -119,6 +119,8 @@ class GgufModelConfig:
     n_ctx: int = DEFAULT_N_CTX
     n_threads: int | None = None
     n_gpu_layers: int = 0
+    draft: str = "prompt-lookup"
+    """Speculative decoding: "prompt-lookup", "none", or the path of a draft model (same tokenizer)."""
     options: dict[str, Any] = field(default_factory=dict)
     """Extra keyword arguments for the runtime's constructor."""
 

@@ -142,7 +142,7 @@ class ChatEngine:
                 n_ctx=config.n_ctx,
                 n_threads=config.n_threads,
                 n_gpu_layers=config.n_gpu_layers,
-                **config.options,
+                **{"draft": config.draft, **config.options},
             )
         except Exception as exc:
             raise translate_load_error(exc) from exc

@@ -151,6 +151,8 @@ class Agent:
         self.total_prompt_tokens = 0
         self.total_completion_tokens = 0
         self.last_usage: UsageUpdated | None = None
+        self.total_drafted_tokens = 0  # speculative decoding: drafted tokens, and those the model confirmed
+        self.total_accepted_draft_tokens = 0
 
     # ------------------------------------------------------------------ control
 
@@ -430,6 +432,8 @@ class Agent:
         usage = result.usage
         self.total_prompt_tokens += usage.prompt_tokens
         self.total_completion_tokens += usage.completion_tokens
+        self.total_drafted_tokens += usage.drafted_tokens
+        self.total_accepted_draft_tokens += usage.accepted_draft_tokens
         runtime = self.engine.runtime
         context = usage.context_size or (runtime.context_size if runtime is not None else 0)
         self.last_usage = UsageUpdated(
@@ -443,6 +447,8 @@ class Agent:
             "input_tokens": self.total_prompt_tokens,
             "output_tokens": self.total_completion_tokens,
             "cache_read_input_tokens": self.last_usage.cached_prompt_tokens if self.last_usage else 0,
+            "drafted_tokens": self.total_drafted_tokens,
+            "accepted_draft_tokens": self.total_accepted_draft_tokens,
         }
         turn.outcome = "answer"
         turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage)

@@ -69,6 +69,8 @@ class Settings:
     thinking_budget: int | None = None
     """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
     thinking: bool = True
+    draft: str = "prompt-lookup"
+    """Speculative decoding for local models: "prompt-lookup", "none", or a draft model's .gguf path."""
     permissions: PermissionSettings = field(default_factory=PermissionSettings)
     attribution: bool | str = True
     compaction_threshold: float = DEFAULT_COMPACTION_THRESHOLD
@@ -141,6 +143,8 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
             settings.thinking_budget = _positive_int(value, key, path)
         elif key == "thinking":
             settings.thinking = _bool(value, key, path)
+        elif key == "draft":
+            settings.draft = _string(value, key, path)
         elif key == "attribution":
             settings.attribution = _attribution(value, path)
         elif key == "compaction_threshold":

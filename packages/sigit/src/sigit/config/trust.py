@@ -52,8 +52,8 @@ def split_project_settings(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict
     always: dict[str, Any] = {}
     gated: dict[str, Any] = {}
     for key, value in raw.items():
-        if key in ("model", "hooks"):
-            gated[key] = copy.deepcopy(value)
+        if key in ("model", "hooks") or (key == "draft" and value not in ("prompt-lookup", "none")):
+            gated[key] = copy.deepcopy(value)  # a draft model is a model file to load, like `model`
         elif key == "mcp" and isinstance(value, dict):
             _put(always, gated, key, value, lambda k, v: k == "servers")
         elif key == "sandbox" and isinstance(value, dict):
