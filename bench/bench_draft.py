@@ -108,6 +108,7 @@ def side_by_side(label: str, path: Path, request: ChatRequest, target: float) ->
     none, lookup = statistics.median(rates["none"]), statistics.median(rates["prompt-lookup"])
     usage = last["prompt-lookup"].usage
     same = last["none"].text == last["prompt-lookup"].text
+    greedy = request.sampling.temperature == 0
     return [
         Row(f"{label}: decode tokens/s, none / prompt-lookup", f"{none:.1f} / {lookup:.1f}", "", None),
         Row(f"{label}: prompt-lookup / none", f"{lookup / none:.2f}x", f">= {target}x", lookup / none >= target),
@@ -115,8 +116,7 @@ def side_by_side(label: str, path: Path, request: ChatRequest, target: float) ->
             f"{usage.drafted_tokens}, {usage.accepted_draft_tokens}"
             f" ({usage.accepted_draft_tokens / max(1, usage.completion_tokens):.0%} of the reply)", "", None),
         Row(f"{label}: reply identical with and without drafting", "yes" if same else "no",
-            "yes at temperature 0" if request.sampling.temperature == 0 else "", same if request.sampling.temperature == 0
-            else None),
+            "yes at temperature 0" if greedy else "", same if greedy else None),
     ]
 
 
