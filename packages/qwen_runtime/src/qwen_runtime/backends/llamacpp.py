@@ -99,7 +99,11 @@ class LlamaCppRuntime(LocalRuntime):
         self._logits_address: int | None = None
         self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
         self._rows = 1
-        self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
+        try:
+            self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
+        except Exception:
+            self._llm.close()  # a draft model that cannot be used: free the target before saying so
+            raise
 
     # ---------------------------------------------------------------- Runtime API
 
