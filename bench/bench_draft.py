@@ -140,10 +140,25 @@ def rate(done: Completion) -> float:
     return done.usage.completion_tokens / (done.usage.generation_ms / 1000)
 
 
-def side_by_side(label: str, path: Path, request: ChatRequest, target: float) -> list[Row]:
+class AlwaysWrong:
+    """A draft source that is never right (a token the model does not write): the cost of misses alone."""
+
+    def __init__(self, token: int) -> None:
+        self.token = token
+
+    def propose(self, context: Any, k: int) -> list[int]:
+        return [self.token] * k
+
+    def close(self) -> None:
+        pass
+
+
+def side_by_side(label: str, path: Path, request: ChatRequest, target: float, *, wrong: bool = False) -> list[Row]:
     """Both runtimes loaded at once; runs alternate so load on the machine hits both alike."""
     plain = LlamaCppRuntime(str(path), n_ctx=2048, draft="none", chat_template=GEMMA_TEMPLATE)
     drafted = LlamaCppRuntime(str(path), n_ctx=2048, chat_template=GEMMA_TEMPLATE)
+    if wrong:
+        drafted.draft_source = AlwaysWrong(drafted.tokenize("\u2603")[0])
     rates: dict[str, list[float]] = {"none": [], "prompt-lookup": []}
     last: dict[str, Completion] = {}
     try:
@@ -253,6 +268,9 @@ def main() -> int:
     rows += side_by_side(f"{label}, copy-heavy (re-emit a shown file with a rename)", gemma, COPY, 1.5)
     print("prose", flush=True)
     rows += side_by_side(f"{label}, prose (temperature 0.7)", gemma, PROSE, 0.97)
+    print("misses", flush=True)
+    rows += side_by_side(f"{label}, prose with a draft that is always wrong (adaptive K at its floor)", gemma,
+                         PROSE, 0.97, wrong=True)
     print("flips", flush=True)
     rows += flips(label, gemma)
     with tempfile.TemporaryDirectory() as tmp:
