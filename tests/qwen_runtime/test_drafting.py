@@ -232,6 +232,10 @@ def test_draft_length_grows_while_accepted_drops_to_zero_and_probes_again() -> N
     assert length.k == 0
     asked = [length.want() for _ in range(8)]
     assert asked == [0, 0, 0, 1, 0, 0, 0, 1]
+    length.update(1, 0)  # that probe failed: the next comes after twice the wait
+    assert [length.want() for _ in range(8)] == [0] * 7 + [1]
+    length.update(1, 1)  # it hit: drafting resumes, and probes are frequent again
+    assert length.want() == 2
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -133,23 +133,31 @@ class ModelDraft:
 class DraftLength:
     """How many tokens to draft next: doubles while whole drafts are accepted, follows the accepted
     length after a partial one, halves on a miss down to 0, and then probes with one token every
-    `probe_every` steps, so text with nothing to copy pays almost nothing."""
+    `probe_every` steps, a wait that doubles (up to `probe_max`) with each failed probe, so text with
+    nothing to copy pays almost nothing."""
 
     k_max: int = 12
     k: int = 4
     probe_every: int = 16
+    probe_max: int = 256
     _idle: int = 0
+    _wait: int = 0
 
     def want(self) -> int:
         if self.k > 0:
             return self.k
         self._idle += 1
-        if self._idle >= self.probe_every:
+        if self._idle >= (self._wait or self.probe_every):
             self._idle = 0
             return 1
         return 0
 
     def update(self, drafted: int, accepted: int) -> None:
+        if self.k == 0 and accepted == 0:  # a failed probe: wait longer for the next one
+            self._wait = min(self.probe_max, 2 * (self._wait or self.probe_every))
+            return
+        if accepted > 0:
+            self._wait = 0
         if accepted >= drafted:
             self.k = min(self.k_max, max(self.k, 1) * 2)
         elif accepted == 0:
