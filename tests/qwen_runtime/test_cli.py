@@ -270,3 +270,28 @@ def test_plain_output_shows_tool_calls_on_their_own_line(
     model = _scenario(tmp_path, {"text": "Listing.", "tool_calls": [{"name": "list_dir", "arguments": {}}]})
     assert main(["generate", "-m", model, "-p", "ls", "--tools", _tools_file(tmp_path)]) == 0
     assert capsys.readouterr().out == "Listing.\n[tool call list_dir {}]\n"
+
+
+def test_generate_drafts_by_default_and_says_so_with_verbose(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = tmp_path / "tiny.gguf"
+    assert main(["make-test-model", str(model)]) == 0
+    capsys.readouterr()
+    file = "def add(a, b):\n    return a + b\n" * 8
+    base = ["generate", "-m", str(model), "-p", f"Repeat:\n{file}", "--no-think", "--temperature", "0",
+            "--max-tokens", "120", "--n-ctx", "1024", "--json"]
+    assert main([*base, "--verbose"]) == 0
+    drafted = capsys.readouterr()
+    assert main([*base, "--draft", "none"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    usage = json.loads(drafted.out)["usage"]
+    assert usage["drafted_tokens"] >= usage["accepted_draft_tokens"] > 0
+    assert plain["usage"]["drafted_tokens"] == 0
+    assert json.loads(drafted.out)["text"] == plain["text"]
+    assert "draft: prompt-lookup" in drafted.err and "threads" in drafted.err
+
+
+def test_a_draft_that_is_no_source_and_no_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "-p", "hi", "--draft", "prompt-lookahead"]) == 2
+    assert "--draft 'prompt-lookahead'" in capsys.readouterr().err

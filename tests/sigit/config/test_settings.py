@@ -190,3 +190,13 @@ def test_prompt_cache_settings_and_their_bad_values(dirs: tuple[Path, Path]) -> 
         write_user(config, bad + "\n")
         with pytest.raises(SettingsError, match="prompt_cache"):
             load_settings(project, config)
+
+
+def test_draft_setting_reads_and_defaults_to_prompt_lookup(dirs: tuple[Path, Path]) -> None:
+    config, project = dirs
+    assert load_settings(project, config).draft == "prompt-lookup"
+    (config / "settings.toml").write_text('draft = "none"\n')
+    assert load_settings(project, config).draft == "none"
+    (config / "settings.toml").write_text("draft = 3\n")
+    with pytest.raises(SettingsError, match="`draft` must be a non-empty string"):
+        load_settings(project, config)

@@ -240,3 +240,13 @@ def test_a_fifo_or_device_as_a_project_file_is_refused_not_waited_on(dirs: tuple
     (project / ".mcp.json").symlink_to("/dev/zero")
     with pytest.raises(TrustStoreError, match=r"\.mcp\.json"):
         project_requests(project)
+
+
+def test_a_project_names_a_draft_model_only_when_trusted(dirs: tuple[Path, Path]) -> None:
+    """A draft model is a file to load, like `model`; turning drafting off is harmless."""
+    config, project = dirs
+    write_project(project, 'draft = "/tmp/evil.gguf"\n')
+    assert load_settings(project, config).draft == "prompt-lookup"
+    assert load_settings(project, config, trusted=True).draft == "/tmp/evil.gguf"
+    write_project(project, 'draft = "none"\n')
+    assert load_settings(project, config).draft == "none"

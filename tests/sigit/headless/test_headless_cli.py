@@ -142,6 +142,8 @@ def test_tiny_gguf_completes_whatever_the_model_emits(dirs: tuple[Path, Path], t
     assert "Traceback" not in proc.stderr
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result["type"] == "result" and result["session_id"]
+    usage = result["usage"]  # ours, besides Claude Code's keys: speculative decoding's counts
+    assert usage["drafted_tokens"] >= usage["accepted_draft_tokens"] >= 0
 
 
 def test_blocking_hook_stops_run_command_headless(dirs: tuple[Path, Path], tmp_path: Path) -> None:

@@ -226,6 +226,8 @@ def _merge_usage(first: Usage, second: Usage) -> Usage:
         generation_ms=first.generation_ms + second.generation_ms,
         restored_prompt_tokens=first.restored_prompt_tokens + second.restored_prompt_tokens,
         prefilled_prompt_tokens=first.prefilled_prompt_tokens + second.prefilled_prompt_tokens,
+        drafted_tokens=first.drafted_tokens + second.drafted_tokens,
+        accepted_draft_tokens=first.accepted_draft_tokens + second.accepted_draft_tokens,
     )
 
 

@@ -124,6 +124,8 @@ class GgufModelConfig:
     prompt_cache_dir: str | None = None
     """Where saved prompt states go (the runtime's disk tier); None: no prompt cache on disk."""
     prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES
+    draft: str = "prompt-lookup"
+    """Speculative decoding: "prompt-lookup", "none", or the path of a draft model (same tokenizer)."""
     options: dict[str, Any] = field(default_factory=dict)
     """Extra keyword arguments for the runtime's constructor."""
 

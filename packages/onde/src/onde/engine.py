@@ -144,7 +144,7 @@ class ChatEngine:
                 n_gpu_layers=config.n_gpu_layers,
                 prompt_cache_dir=config.prompt_cache_dir,
                 prompt_cache_max_bytes=config.prompt_cache_max_bytes,
-                **config.options,
+                **{"draft": config.draft, **config.options},
             )
         except Exception as exc:
             raise translate_load_error(exc) from exc

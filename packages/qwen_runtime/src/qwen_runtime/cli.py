@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from pathlib import Path
@@ -68,6 +69,10 @@ def _parser() -> argparse.ArgumentParser:
         help="layers offloaded to a GPU (-1 all, 0 none; default: all when llama.cpp has a GPU backend)")
     add("--threads", type=_positive, metavar="N",
         help="decode threads (default: one per physical core this process may use, within its CPU quota)")
+    add("--draft", default="prompt-lookup", metavar="prompt-lookup|none|MODEL.gguf",
+        help="speculative decoding: draft tokens from the context (default), none, or a small draft model "
+             "with the same tokenizer")
+    add("--verbose", "-v", action="store_true", help="log what was chosen (threads, draft) to standard error")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
     return parser
 
@@ -177,16 +182,29 @@ def _generate(args: argparse.Namespace) -> int:
 
     request = _build_request(args)
     _spec(args.model)  # a bad name is a usage error, before anything loads
-    options: dict[str, Any] = {"n_ctx": args.n_ctx, "progress": True}
+    if args.draft not in ("prompt-lookup", "none") and not Path(args.draft).expanduser().is_file():
+        raise UsageError(f"--draft {args.draft!r}: use prompt-lookup, none, or the path of a draft model file")
+    options: dict[str, Any] = {"n_ctx": args.n_ctx, "progress": True, "draft": args.draft}
     if args.n_gpu_layers is not None:
         options["n_gpu_layers"] = args.n_gpu_layers
     if args.threads:
         options["n_threads"] = args.threads
-    runtime = load_runtime(args.model, **options)
+    logger = logging.getLogger("qwen_runtime")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("qwen-runtime: %(message)s"))
+    level = logger.level
+    if args.verbose:  # what was chosen: threads, draft source
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
     try:
-        return _run(runtime, request, as_json=args.json)
+        runtime = load_runtime(args.model, **options)
+        try:
+            return _run(runtime, request, as_json=args.json)
+        finally:
+            runtime.close()
     finally:
-        runtime.close()
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _build_request(args: argparse.Namespace) -> ChatRequest:

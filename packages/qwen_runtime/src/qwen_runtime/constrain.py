@@ -38,6 +38,7 @@ from .types import ToolSpec
 _THINK_OPEN_B = THINK_OPEN.encode()
 _THINK_CLOSE_B = THINK_CLOSE.encode()
 _CALL_OPEN_B = CALL_OPEN.encode()
+_PHASE_TAGS = (_THINK_OPEN_B, _THINK_CLOSE_B, _CALL_OPEN_B)
 
 #: Qwen 3's own spacing; no flexible whitespace (weak models run away with spaces)
 JSON_OPTIONS: dict[str, Any] = {"whitespace_flexible": False, "item_separator": ", ", "key_separator": ": "}
@@ -340,6 +341,32 @@ class ToolCallConstraint:
         except Exception as exc:
             self._fail(f"constraint fast-forward failed: {type(exc).__name__}: {exc}")
             return []
+
+    def draft_prefix(self, draft: Sequence[int]) -> int:
+        """How many tokens of a speculative draft may be evaluated next; the state does not change.
+
+        Inside a call: as many as llguidance's matcher would accept. In free text and thinking (no
+        mask yet): up to and including the first token that completes a tag (`<tool_call>`, `<think>`,
+        `</think>`), since what follows a tag needs a mask this state cannot give; never a stop
+        token while a call is owed. The loop still masks every drafted position when it verifies.
+        """
+        if not draft:
+            return 0
+        try:
+            if self._matcher is not None:
+                return int(self._matcher.validate_tokens(list(draft)))
+            banned = set(self._stop_tokens.tolist()) if self._bans_stop_tokens() else set()
+            text = self._tail
+            for i, token in enumerate(draft):
+                if token in banned:
+                    return i
+                start = len(text)
+                text += self.tokenizer.decode_bytes([token])
+                if any(text.find(tag, max(0, start - len(tag) + 1)) >= 0 for tag in _PHASE_TAGS):
+                    return i + 1
+            return len(draft)
+        except Exception:  # a draft is only a guess: when in doubt, none
+            return 0
 
     # ---------------------------------------------------------------- advancing
 

@@ -214,6 +214,9 @@ class Usage:
     prompt_ms: float = 0.0
     generation_ms: float = 0.0
     context_size: int = 0
+    #: speculative decoding: tokens evaluated as a draft, and those of them the model confirmed
+    drafted_tokens: int = 0
+    accepted_draft_tokens: int = 0
     type: Literal["usage"] = "usage"
     restored_prompt_tokens: int = 0
     """Of `cached_prompt_tokens`, those restored from a saved state (a checkpoint, the prompt cache on disk)."""
@@ -246,6 +249,8 @@ class Usage:
             "context_size": self.context_size,
             "restored_prompt_tokens": self.restored_prompt_tokens,
             "prefilled_prompt_tokens": self.prefilled_prompt_tokens,
+            "drafted_tokens": self.drafted_tokens,
+            "accepted_draft_tokens": self.accepted_draft_tokens,
         }
 
 

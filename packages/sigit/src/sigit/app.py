@@ -180,6 +180,7 @@ class SessionHost:
         report = self.options.on_download
         if report is not None:
             options["progress"] = lambda done, total: report(name, done, total)
+        options.setdefault("draft", settings.draft)
         if settings.n_ctx:
             options.setdefault("n_ctx", settings.n_ctx)
         elif is_gguf_model(name):

@@ -30,6 +30,7 @@ from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
 from ..toolformat import template_traits, tool_call_format
 from ..types import ChatRequest, Event, Finished, FinishReason, Sampling, ToolCallEvent, Usage, UserMessage
+from .drafting import Drafter, DraftSource
 
 log = logging.getLogger(__name__)
 
@@ -197,6 +198,23 @@ class LocalRuntime(Runtime):
         """The tokens the model evaluates for `prompt` (a backend may add a BOS token)."""
         return self.tokenize(prompt)
 
+    # ---------------------------------------------------------------- speculative decoding (drafting.py)
+
+    #: where drafts come from; None: no drafting (the backend cannot verify drafts, or it is off)
+    draft_source: DraftSource | None = None
+
+    def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        """Evaluate `tokens` in one pass, keeping the logits of the last `rows` positions; row 0 is current."""
+        raise NotImplementedError(f"{self.name} does not verify drafts")
+
+    def select_row(self, row: int) -> None:
+        """Make row `row` of the last `eval_with_rows` what `logits()` and the sampler read."""
+        raise NotImplementedError(f"{self.name} does not verify drafts")
+
+    def truncate(self, n_tokens: int) -> bool:
+        """Keep the first `n_tokens` of the KV cache; False when the model's state cannot drop tokens."""
+        return False
+
     # ---------------------------------------------------------------- Runtime API
 
     def count_tokens(self, text: str) -> int:
@@ -320,6 +338,9 @@ class Generation:
         self.called = False
         self.restored = 0
         self.prefilled = 0
+        self.drafter: Drafter | None = None
+        if rt.draft_source is not None:
+            self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit)
 
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request
@@ -356,10 +377,25 @@ class Generation:
                     reason = "stop"
                     break
                 if self.completion_tokens < room:
-                    rt.eval_tokens(batch)
+                    self._evaluate(batch, room)
         finally:
             sampler.close()
+            if self.drafter is not None:
+                self.drafter.finish()
         yield from self._end(reason, cached, t0, t1)
+
+    def _evaluate(self, batch: list[int], room: int) -> None:
+        if self.drafter is None:
+            self.rt.eval_tokens(batch)
+        else:
+            self.drafter.advance(batch, room - self.completion_tokens)
+
+    def _draft_limit(self, draft: list[int]) -> int:
+        """How much of a draft may be evaluated: not past an end token, nothing the tool-call grammar forbids."""
+        n = next((i for i, token in enumerate(draft) if self.rt.is_end(token)), len(draft))
+        if self.constraint is not None and n:
+            n = self.constraint.draft_prefix(draft[:n])
+        return n
 
     def _sample(self, sampler: TokenSampler) -> int:
         if self.constraint is not None:
@@ -430,6 +466,8 @@ class Generation:
             context_size=self.rt.context_size,
             restored_prompt_tokens=self.restored,
             prefilled_prompt_tokens=self.prefilled,
+            drafted_tokens=self.drafter.drafted if self.drafter is not None else 0,
+            accepted_draft_tokens=self.drafter.accepted if self.drafter is not None else 0,
         )
         if reason == "cancelled":
             yield cancelled_event()

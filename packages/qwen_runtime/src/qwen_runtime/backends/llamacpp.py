@@ -33,6 +33,7 @@ from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+from .drafting import PROMPT_LOOKUP, describe, draft_source
 from .llama_build import default_gpu_layers, forward_llama_logs
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
 from .save_points import PointKind, save_points
@@ -65,7 +66,9 @@ class LlamaCppRuntime(LocalRuntime):
         prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES,
         checkpoints: int = DEFAULT_CHECKPOINTS,
         cut_back: bool | None = None,
+        draft: str | None = PROMPT_LOOKUP,
     ) -> None:
+        """`draft`: "prompt-lookup" (default), "none", or the path of a draft model with the same tokenizer."""
         super().__init__()
         path = Path(model_path).expanduser()
         if not path.is_file():
@@ -117,10 +120,17 @@ class LlamaCppRuntime(LocalRuntime):
         self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self._logits_address: int | None = None
         self.cut_back = can_cut_back(self._llm) if cut_back is None else cut_back and can_cut_back(self._llm)
-        describe = describe_state(self._llm, path, self.n_gpu_layers)
+        state_setup = describe_state(self._llm, path, self.n_gpu_layers)
         disk = DiskPromptCache(Path(prompt_cache_dir), prompt_cache_max_bytes) if prompt_cache_dir else None
-        self.prompt_cache = PromptCache(scope_key(describe), describe,
+        self.prompt_cache = PromptCache(scope_key(state_setup), state_setup,
                                         checkpoints=0 if self.cut_back else checkpoints, disk=disk)
+        self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
+        self._rows = 1
+        try:
+            self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
+        except Exception:
+            self._llm.close()  # a draft model that cannot be used: free the target before saying so
+            raise
 
     # ---------------------------------------------------------------- Runtime API
 
@@ -132,6 +142,9 @@ class LlamaCppRuntime(LocalRuntime):
         with self._lock:
             self._closed = True  # set first: a prefill thread that has not taken the lock yet stops at it
             self._llm.close()
+            if self.draft_source is not None:
+                self.draft_source.close()
+                self.draft_source = None
 
     def check_open(self) -> None:
         """A closed model's memory is freed: touching it would crash the process, so raise instead."""
@@ -226,6 +239,7 @@ class LlamaCppRuntime(LocalRuntime):
     def _reuse(self, tokens: Sequence[int], limit: int) -> int:
         llm = self._llm
         self.last_restored = 0
+        self._row, self._rows = -1, 1  # a verified draft's rows mean nothing once the state changes
         common = min(self._live_common(tokens), limit)
         live = common if self.cut_back or common == llm.n_tokens else 0  # a hybrid state cannot be cut back
         # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix
@@ -284,11 +298,12 @@ class LlamaCppRuntime(LocalRuntime):
                 llm.reset()
                 return False
             llm.eval(tokens[i : i + step])
+        self._row, self._rows = -1, 1
         return True
 
     def logits(self) -> npt.NDArray[np.float32]:
         """The last evaluated position's logits, as a writable view into llama.cpp's buffer."""
-        ptr = self._get_logits_ith(self._llm.ctx, -1)
+        ptr = self._get_logits_ith(self._llm.ctx, self._row)
         address = ctypes.cast(ptr, ctypes.c_void_p).value
         if address != self._logits_address or self._logits_view is None:  # llama.cpp moved its buffer
             self._logits_view = np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
@@ -296,7 +311,63 @@ class LlamaCppRuntime(LocalRuntime):
         return self._logits_view
 
     def new_sampler(self, sampling: Sampling) -> _LlamaSampler:
-        return _LlamaSampler(self._sampler_chain(sampling), self._llm._ctx)
+        return _LlamaSampler(self._sampler_chain(sampling), self._llm._ctx, self)
+
+    # ---------------------------------------------------------------- drafts (see drafting.py)
+
+    def _set_draft(self, draft: str | None, **options: Any) -> None:
+        import llama_cpp
+
+        model = self._llm._model.model
+        if llama_cpp.llama_model_is_recurrent(model) or llama_cpp.llama_model_is_hybrid(model):
+            log.info("draft: none (a recurrent model's state cannot drop rejected draft tokens)")
+            return
+
+        def load(path: Path) -> LocalRuntime:
+            runtime = LlamaCppRuntime(str(path), n_threads=self.n_threads, n_threads_batch=self.n_threads_batch,
+                                      extra_buffers=self.extra_buffers, draft="none", **options)
+            if runtime._n_vocab != self._n_vocab or any(runtime.piece(t) != self.piece(t) for t in range(
+                    0, self._n_vocab, max(1, self._n_vocab // 512))):
+                runtime.close()
+                raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
+            return runtime
+
+        self.draft_source = draft_source(draft, load)
+        log.info("draft: %s", describe(self.draft_source))
+
+    def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        """One `llama_decode` with an output row for each of the last `rows` tokens (the verifying
+        positions of a draft); `Llama.eval` keeps only the last one unless logits_all is set for
+        every batch, prompts included."""
+        llm = self._llm
+        step = max(1, int(llm.n_batch))
+        head = max(0, len(tokens) - step)
+        if head:
+            self.eval_tokens(tokens[:head])
+        tail = tokens[head:]
+        n_past = int(llm.n_tokens)
+        llm._ctx.kv_cache_seq_rm(-1, n_past, -1)
+        batch = llm._batch
+        batch.set_batch(batch=tail, n_past=n_past, logits_all=False)
+        for i in range(len(tail) - rows, len(tail)):
+            batch.batch.logits[i] = True
+        llm._ctx.decode(batch)
+        llm.input_ids[n_past : n_past + len(tail)] = tail
+        llm.n_tokens = n_past + len(tail)
+        self._rows = rows
+        self._row = -rows
+
+    def select_row(self, row: int) -> None:
+        self._row = row - self._rows
+
+    def truncate(self, n_tokens: int) -> bool:
+        llm = self._llm
+        if n_tokens >= llm.n_tokens:
+            return True
+        if not llm._ctx.kv_cache_seq_rm(-1, n_tokens, -1):
+            return False
+        llm.n_tokens = n_tokens
+        return True
 
     def _sampler_chain(self, sampling: Sampling) -> Any:
         import llama_cpp
@@ -373,15 +444,16 @@ def model_params(**fields: Any) -> Iterator[None]:
 class _LlamaSampler:
     """llama.cpp's sampler chain, sampling the context's last logits."""
 
-    def __init__(self, chain: Any, ctx: Any) -> None:
+    def __init__(self, chain: Any, ctx: Any, runtime: LlamaCppRuntime) -> None:
         self._chain = chain
         self._ctx = ctx
+        self._runtime = runtime
 
     def accept(self, token: int) -> None:
         self._chain.accept(token)
 
     def sample(self) -> int:
-        return int(self._chain.sample(self._ctx, -1))
+        return int(self._chain.sample(self._ctx, self._runtime._row))
 
     def close(self) -> None:
         self._chain.close()

@@ -28,6 +28,7 @@ from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import Sampling
 from ._generation import LocalRuntime, Utf8Detokenizer
+from .drafting import PROMPT_LOOKUP, describe, draft_source
 
 if TYPE_CHECKING:
     import torch
@@ -123,9 +124,10 @@ class TransformersRuntime(LocalRuntime):
         n_ctx: int | None = None,
         n_threads: int | None = None,
         chat_template: str | None = None,
+        draft: str | None = PROMPT_LOOKUP,
     ) -> None:
         """`n_threads` sets torch's CPU threads for the whole process (torch has no per-model setting);
-        small models on a busy machine run many times faster with 1."""
+        small models on a busy machine run many times faster with 1. `draft`: "prompt-lookup" or "none"."""
         super().__init__()
         folder = Path(path).expanduser()
         if not folder.exists():
@@ -167,6 +169,10 @@ class TransformersRuntime(LocalRuntime):
         forward_params = inspect.signature(self._model.forward).parameters
         # transformers 5.2x renamed `past_key_values` to `cache`; earlier 5.x only know the old name
         self._cache_kwarg = "cache" if "cache" in forward_params else "past_key_values"
+        self._rows: Any = None  # torch.Tensor: the logits of every position of the last eval_with_rows
+        layers = set(getattr(config, "layer_types", None) or ()) - {"full_attention", "sliding_attention"}
+        self.draft_source = None if layers else draft_source(draft)  # linear attention: no token rollback
+        log.info("draft: %s", describe(self.draft_source))
 
     def _load(self, folder: Path, dtype: str) -> tuple[Any, Any]:
         from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedTokenizerFast
@@ -277,8 +283,9 @@ class TransformersRuntime(LocalRuntime):
             del cached[common:]
         return common
 
-    def forward(self, tokens: Sequence[int]) -> torch.Tensor:
-        """Evaluate `tokens` after the cached ones; the last position's logits, float32 on the CPU."""
+    def forward(self, tokens: Sequence[int], rows: int = 1) -> torch.Tensor:
+        """Evaluate `tokens` after the cached ones; the last `rows` positions' logits, float32 on the CPU
+        (one row: a vector; more: a matrix, one row per position)."""
         th = _import_torch()
         with th.inference_mode():
             if self._cache is None:
@@ -287,12 +294,14 @@ class TransformersRuntime(LocalRuntime):
                 self._cache = DynamicCache(config=self._model.config)
             ids = th.tensor([list(tokens)], dtype=th.long, device=self._device)
             cache_arg = {self._cache_kwarg: self._cache}  # filled in place by the model
-            out = self._model(input_ids=ids, use_cache=True, logits_to_keep=1, **cache_arg)
+            out = self._model(input_ids=ids, use_cache=True, logits_to_keep=rows, **cache_arg)
             self._cached_ids.extend(tokens)
-            logits: torch.Tensor = out.logits[0, -1].to(device="cpu", dtype=th.float32)
-        if logits.shape[0] > self._n_tokens:  # padding rows of the embedding: never real tokens
-            logits[self._n_tokens :] = float("-inf")
-        self._last_logits = logits
+            logits: torch.Tensor = out.logits[0, -rows:].to(device="cpu", dtype=th.float32)
+        if logits.shape[-1] > self._n_tokens:  # padding rows of the embedding: never real tokens
+            logits[:, self._n_tokens :] = float("-inf")
+        if rows == 1:
+            logits = logits[0]
+            self._last_logits = logits
         return logits
 
     def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
@@ -301,6 +310,27 @@ class TransformersRuntime(LocalRuntime):
             if cancel is not None and cancel.cancelled:
                 return False
             self.forward(tokens[i : i + PROMPT_CHUNK])
+        return True
+
+    def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        head = max(0, len(tokens) - PROMPT_CHUNK)
+        if head:
+            self.eval_tokens(tokens[:head])
+        self._rows = self.forward(tokens[head:], rows)
+        self._last_logits = self._rows[0]
+
+    def select_row(self, row: int) -> None:
+        self._last_logits = self._rows[row]
+
+    def truncate(self, n_tokens: int) -> bool:
+        if n_tokens >= len(self._cached_ids):
+            return True
+        try:
+            self._cache.crop(n_tokens - len(self._cached_ids))  # negative: drop that many (all 5.x agree)
+        except (AttributeError, ValueError, NotImplementedError, TypeError) as exc:
+            log.debug("cache of %s cannot be cropped (%s)", self.name, exc)
+            return False
+        del self._cached_ids[n_tokens:]
         return True
 
     def logits(self) -> npt.NDArray[np.float32]:

