@@ -110,7 +110,9 @@ def decode_ratio(label: str, path: Path, rt_threads: int | None = THREADS, bare_
     import llama_cpp
     from llama_cpp import Llama
 
-    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=rt_threads)  # None: the runtime's own default
+    # None: the runtime's own defaults (threads and prompt-lookup drafting); pinned: the loop's overhead alone
+    rt = (LlamaCppRuntime(str(path), n_ctx=2048) if rt_threads is None
+          else LlamaCppRuntime(str(path), n_ctx=2048, n_threads=rt_threads, draft="none"))
     with model_params(use_extra_bufts=rt.extra_buffers):  # the same weight buffers: AMX ones crash here
         bare = Llama(str(path), n_ctx=2048, n_threads=bare_threads, verbose=False)
     request = ChatRequest(
@@ -164,7 +166,7 @@ def constraint_ratio(label: str, path: Path, *, judged: bool) -> list[Row]:
     Same prompt, same tools, same seeds; `Usage.generation_ms` (prompt evaluation excluded). On the
     tiny model a token costs well under a millisecond, so its ratio is shown but not judged.
     """
-    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS)
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS, draft="none")  # the grammar's cost alone
     messages = (UserMessage("Show me the first lines of src/main.py."),)
     sampling = SAMPLING.with_(max_tokens=160)
 
@@ -251,7 +253,7 @@ def constraint_profile(label: str, path: Path) -> list[Row]:
     """Where a constrained token's time goes when every token is sampled through the mask (no fast-forward):
     llguidance's mask computation, writing the mask into the logits, llama.cpp's sampling, the model's
     evaluation. The mask write is then timed on the masks the run produced, old way against new way."""
-    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS)
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS, draft="none")
     rt.fast_forward = False
     request = ChatRequest(
         (UserMessage("Show me the first lines of src/main.py."),),

@@ -34,7 +34,8 @@ NOTE = os.environ.get("BENCH_NOTE", "")
 
 def constraint_rows(label: str, path: Path, template: str, *, judged: bool) -> list[Row]:
     """Time per generated token with the grammar on (tool_choice required) and off (none)."""
-    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS, chat_template=load_template(template))
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS, chat_template=load_template(template),
+                         draft="none")  # the grammar's cost alone
     form = tool_call_format(rt.chat_template).value
     messages = (UserMessage("Show me the first lines of src/main.py."),)
     sampling = SAMPLING.with_(max_tokens=160)

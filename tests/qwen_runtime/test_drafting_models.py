@@ -17,9 +17,19 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from jsonschema import validate
-from qwen_runtime import CancelToken, ChatRequest, Completion, Finished, Sampling, ToolSpec, Usage, UserMessage
+from qwen_runtime import (
+    CancelToken,
+    ChatRequest,
+    Completion,
+    Finished,
+    Sampling,
+    TextDelta,
+    ToolSpec,
+    Usage,
+    UserMessage,
+)
 from qwen_runtime.backends import _generation
-from qwen_runtime.backends.drafting import ModelDraft
+from qwen_runtime.backends.drafting import DraftLength, ModelDraft
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
 from qwen_runtime.backends.transformers_backend import TransformersRuntime
 from qwen_runtime.constrain import ToolCallConstraint
@@ -264,22 +274,6 @@ def test_a_later_request_after_rejected_drafts_sees_a_clean_cache(
     assert trace[-1].tokens == trace[-2].tokens and warm.text == cold.text
 
 
-class CancelAfter(CancelToken):
-    """Cancels itself at the n-th check of the loop."""
-
-    def __init__(self, n: int) -> None:
-        super().__init__()
-        self.checks = 0
-        self.n = n
-
-    @property
-    def cancelled(self) -> bool:
-        self.checks += 1
-        if self.checks >= self.n:
-            self.cancel()
-        return super().cancelled
-
-
 @pytest.fixture(scope="module")
 def self_drafted(tiny_gguf: Path) -> Iterator[LlamaCppRuntime]:
     """The tiny model drafting for itself: every greedy draft is right, so every batch is a full draft."""
@@ -304,16 +298,21 @@ def test_a_draft_model_with_the_same_tokenizer_drafts_and_keeps_the_output(
 
 
 def test_cancel_stops_within_one_drafted_batch(self_drafted: LlamaCppRuntime) -> None:
-    """The loop checks cancel before each step; a step confirms one token of a draft or evaluates one batch."""
+    """The loop checks cancel before each step; a step confirms a draft or evaluates one batch, so a
+    cancel asked for while text streams ends the reply within the step in flight and one more."""
     self_drafted.clear_cache()
     req = ChatRequest((UserMessage("Say something."),), sampling=Sampling(temperature=0, max_tokens=400),
                       enable_thinking=False)
-    events = list(self_drafted.stream(req, CancelAfter(6)))
+    token = CancelToken()
+    events = []
+    for event in self_drafted.stream(req, token):
+        events.append(event)
+        if isinstance(event, TextDelta) and event.text:
+            token.cancel()
     assert events[-1] == Finished("cancelled", "generation cancelled")
     usage = events[-2]
-    # one check for the prompt, then one per step: the 6th check stops it after 4 tokens
-    assert isinstance(usage, Usage) and usage.completion_tokens == 4
-    assert usage.drafted_tokens > usage.accepted_draft_tokens  # drafted tokens were in flight, dropped
+    one_step = 1 + DraftLength().k_max  # a sampled token and the longest draft confirmed with it
+    assert isinstance(usage, Usage) and 0 < usage.completion_tokens <= 2 * one_step
     self_drafted.clear_cache()
     assert self_drafted.complete(req.__class__(req.messages, sampling=Sampling(temperature=0, max_tokens=5),
                                                enable_thinking=False)).usage.completion_tokens == 5
