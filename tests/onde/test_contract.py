@@ -68,6 +68,7 @@ EXPECTED_ALL = [
     "ToolSpec",
     "Usage",
     "UserMessage",
+    "default_model",
     "download_needed",
     "human_size",
     "is_gguf_model",

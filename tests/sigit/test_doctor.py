@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from qwen_runtime.testing.fake_hub import serve_fake_hub
-from sigit.config.settings import DEFAULT_MODEL
+from sigit.config.settings import default_model
 
 SIGIT = str(Path(sys.executable).parent / "sigit")
 CHECKS = ["python", "llama.cpp", "gpu", "ram", "cache", "disk", "hub", "settings", "dirs", "model"]
@@ -41,7 +41,7 @@ def test_json_lists_every_check_and_the_next_step_when_no_model_is_cached(tmp_pa
     checks = by_name(report)
     assert checks["hub"]["status"] == "ok" and checks["hub"]["details"]["endpoint"] == hub.url
     assert checks["model"]["status"] == "fail"
-    assert report["ready"] is False and f"`qwen-runtime pull {DEFAULT_MODEL}`" in report["next_step"]
+    assert report["ready"] is False and f"`qwen-runtime pull {default_model()}`" in report["next_step"]
     assert checks["llama.cpp"]["details"]["cpu_features"]  # llama_print_system_info, parsed
     assert isinstance(checks["gpu"]["details"]["gpu_offload"], bool)
     assert checks["dirs"]["details"]["state_dir"] == str(tmp_path / "state")
@@ -91,4 +91,4 @@ def test_text_output_says_the_next_step(tmp_path: Path) -> None:
     proc = subprocess.run([SIGIT, "doctor"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "not asked (HF_HUB_OFFLINE is set)" in proc.stdout
-    assert f"Next step: unset HF_HUB_OFFLINE and run `qwen-runtime pull {DEFAULT_MODEL}`" in proc.stdout
+    assert f"Next step: unset HF_HUB_OFFLINE and run `qwen-runtime pull {default_model()}`" in proc.stdout

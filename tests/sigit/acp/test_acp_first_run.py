@@ -11,7 +11,7 @@ import pytest
 from acp.schema import ClientCapabilities, FileSystemCapabilities
 from qwen_runtime.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
-from sigit.config.settings import DEFAULT_MODEL
+from sigit.config.settings import default_model
 
 from .conftest import RecordingClient
 
@@ -21,7 +21,7 @@ SIGIT = str(Path(sys.executable).with_name("sigit"))
 async def test_new_session_names_the_pull_command_and_downloads_nothing(
     tmp_path: Path, config_dir: Path, project: Path
 ) -> None:
-    default = get_model(DEFAULT_MODEL)
+    default = get_model(default_model())
     with serve_fake_hub() as hub:
         hub.add(default.repo_id, default.filename, b"GGUF not a real model")
         env = {"SIGIT_CONFIG_DIR": str(config_dir), "PATH": os.environ.get("PATH", ""),

@@ -6,6 +6,7 @@ from sigit.config.settings import (
     DEFAULT_ATTRIBUTION,
     Settings,
     SettingsError,
+    default_model,
     load_settings,
     save_project_rule,
 )
@@ -34,7 +35,7 @@ def test_defaults_without_files(dirs: tuple[Path, Path]) -> None:
     config, project = dirs
     settings = load_settings(project, config)
     assert settings == Settings()
-    assert settings.model == "qwen3-8b"
+    assert settings.model == default_model() and default_model().startswith("qwen3.5-")  # fits this machine
     assert settings.max_tokens == 8192
     assert settings.compaction_threshold == 0.8
     assert settings.permissions.default == "ask"

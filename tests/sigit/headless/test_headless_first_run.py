@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from qwen_runtime.registry import get_model
 from qwen_runtime.testing.fake_hub import FakeHub, serve_fake_hub
-from sigit.config.settings import DEFAULT_MODEL
+from sigit.config.settings import default_model
 
 SIGIT = str(Path(sys.executable).parent / "sigit")
-DEFAULT = get_model(DEFAULT_MODEL)  # what a user with no settings gets
+DEFAULT = get_model(default_model())  # what a user with no settings gets
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from qwen_runtime.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
-from sigit.config.settings import DEFAULT_MODEL
+from sigit.config.settings import default_model
 from sigit.frontends.tui.app import create_app
 from sigit.frontends.tui.screens import FirstRunPicker
 from textual.widgets import OptionList
@@ -51,7 +51,7 @@ async def test_picker_shows_first_and_downloads_only_the_chosen_model(
             await wait_screen(app, pilot, FirstRunPicker)
             rows = app.screen.query_one(OptionList)
             shown = "\n".join(str(rows.get_option_at_index(i).prompt) for i in range(rows.option_count))
-            default = get_model(DEFAULT_MODEL)
+            default = get_model(default_model())
             assert default.name in shown and default.size_display in shown and "tools" in shown and "RAM" in shown
             assert hub.requests == []  # the picker is up: nothing asked of the hub yet
             rows.highlighted = [rows.get_option_at_index(i).id for i in range(rows.option_count)].index(CHOICE.key)
@@ -82,7 +82,7 @@ async def test_escape_downloads_nothing_and_says_how_to(
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, FirstRunPicker)
-            assert f"qwen-runtime pull {DEFAULT_MODEL}" in notices(app)
+            assert f"qwen-runtime pull {default_model()}" in notices(app)
             assert app.agent_session is None
         assert hub.requests == []
     assert not (tmp_path / "config" / "settings.toml").exists()

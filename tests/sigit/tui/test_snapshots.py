@@ -21,6 +21,12 @@ def empty_model_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf"))
 
 
+@pytest.fixture(autouse=True)
+def fixed_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default model follows this machine's memory: pin it so the pictures do not."""
+    monkeypatch.setattr("sigit.config.settings.default_model", lambda: "qwen3.5-4b")
+
+
 def still(pilot: Pilot[Any]) -> None:
     pilot.app.query_one("#prompt").cursor_blink = False
 

@@ -43,7 +43,15 @@ from .events import (
     ToolCallReady,
 )
 from .history import ChatHistory, message_from_dict, message_to_dict
-from .models import ModelDownload, ModelInfo, download_needed, is_gguf_model, list_models, load_runtime
+from .models import (
+    ModelDownload,
+    ModelInfo,
+    default_model,
+    download_needed,
+    is_gguf_model,
+    list_models,
+    load_runtime,
+)
 from .types import (
     ChatMessage,
     ChatRole,
@@ -99,6 +107,7 @@ __all__ = [
     "ToolSpec",
     "Usage",
     "UserMessage",
+    "default_model",
     "download_needed",
     "human_size",
     "is_gguf_model",

@@ -13,7 +13,7 @@ from typing import Any
 
 from qwen_runtime.naming import RuntimeSpec, parse_runtime_name
 from qwen_runtime.naming import load_runtime as load_named
-from qwen_runtime.registry import REGISTRY, human_size
+from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
 
 from .errors import BadModelName, ModelBuild
@@ -126,8 +126,13 @@ def download_needed(name: str) -> ModelDownload | None:
     return None
 
 
+def default_model() -> str:
+    """The registry key of this machine's default model: the largest Qwen 3.5 that fits its memory."""
+    return DEFAULT_MODEL
+
+
 def list_models() -> list[ModelInfo]:
-    """The registry's models, in its order (the default first)."""
+    """The registry's models, in its order (Qwen 3.5 and Qwen3-Coder after the Qwen 3 entries)."""
     return [
         ModelInfo(e.key, e.name, e.size_bytes, e.tool_capable, e.context_length, e.repo_id, e.filename)
         for e in REGISTRY

@@ -25,7 +25,15 @@ from sigit.config.trust import split_project_settings
 from sigit.errors import UsageError
 from sigit.fileio import read_bounded, write_atomic
 
-DEFAULT_MODEL = "qwen3-8b"
+
+def default_model() -> str:
+    """The model a user with no `model` setting gets: the registry's choice for this machine's
+    memory (a Qwen 3.5 model), imported only when settings are built (onde pulls in the runtime)."""
+    from onde import default_model as registry_default
+
+    return registry_default()
+
+
 DEFAULT_MAX_TOKENS = 8192
 DEFAULT_COMPACTION_THRESHOLD = 0.8
 DEFAULT_PROMPT_CACHE_GB = 4.0
@@ -66,7 +74,7 @@ class PermissionSettings:
 
 @dataclass
 class Settings:
-    model: str = DEFAULT_MODEL
+    model: str = field(default_factory=lambda: default_model())  # looked up when built (tests pin it)
     n_ctx: int | None = None
     max_tokens: int = DEFAULT_MAX_TOKENS
     thinking_budget: int | None = None
