@@ -160,13 +160,21 @@ def decode_ratio(label: str, path: Path, rt_threads: int | None = THREADS, bare_
     ]
 
 
-def constraint_ratio(label: str, path: Path, *, judged: bool) -> list[Row]:
+def constraint_ratio(label: str, path: Path, *, judged: bool, template: str | None = None,
+                     threads: int = THREADS) -> list[Row]:
     """Generation time per token with the tool-call grammar on (tool_choice required) and off (none).
 
     Same prompt, same tools, same seeds; `Usage.generation_ms` (prompt evaluation excluded). On the
     tiny model a token costs well under a millisecond, so its ratio is shown but not judged.
+    `template` names another chat template (bench_xml_calls: the template picks the call format).
     """
-    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS, draft="none")  # the grammar's cost alone
+    from qwen_runtime.templates import load_template
+    from qwen_runtime.toolformat import tool_call_format
+
+    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=threads, draft="none",  # the grammar's cost alone
+                         chat_template=load_template(template) if template else None)
+    if template:
+        label = f"{label}, {template} template ({tool_call_format(rt.chat_template).value} calls)"
     messages = (UserMessage("Show me the first lines of src/main.py."),)
     sampling = SAMPLING.with_(max_tokens=160)
 

@@ -16,14 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_runtime import ROUNDS, SAMPLING, TOOLS, Row
+from bench_runtime import ROUNDS, TOOLS, Row, constraint_ratio
 from bench_runtime import THREADS as RUNTIME_THREADS
 from qwen_runtime import constrain
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
 from qwen_runtime.templates import load_template
 from qwen_runtime.testmodel import write_test_gguf
-from qwen_runtime.toolformat import ToolCallFormat, tool_call_format
-from qwen_runtime.types import ChatRequest, UserMessage
+from qwen_runtime.toolformat import ToolCallFormat
 
 RESULTS = Path(__file__).resolve().parent / "results" / "xml_calls.md"
 #: BENCH_THREADS=1 on a shared, oversubscribed machine: llama.cpp's spinning threads then measure the
@@ -33,42 +32,9 @@ NOTE = os.environ.get("BENCH_NOTE", "")
 
 
 def constraint_rows(label: str, path: Path, template: str, *, judged: bool) -> list[Row]:
-    """Time per generated token with the grammar on (tool_choice required) and off (none)."""
-    rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=THREADS, chat_template=load_template(template),
-                         draft="none")  # the grammar's cost alone
-    form = tool_call_format(rt.chat_template).value
-    messages = (UserMessage("Show me the first lines of src/main.py."),)
-    sampling = SAMPLING.with_(max_tokens=160)
-
-    def per_token(choice: str, seed: int) -> tuple[float, int, int]:
-        request = ChatRequest(
-            messages, tools=TOOLS, tool_choice=choice, sampling=sampling.with_(seed=seed), enable_thinking=False
-        )
-        done = rt.complete(request)
-        return (done.usage.generation_ms / max(1, done.usage.completion_tokens), len(done.tool_calls),
-                len(done.tool_call_errors))
-
-    per_token("required", 0), per_token("none", 0)  # warm up: llguidance's tokenizer, grammar, KV cache
-    rows: list[Row] = []
-    for fast_forward in (True, False):
-        rt.fast_forward = fast_forward
-        on: list[float] = []
-        off: list[float] = []
-        calls = errors = 0
-        for seed in range(ROUNDS):
-            ms, c, e = per_token("required", seed)
-            on.append(ms)
-            calls += c
-            errors += e
-            off.append(per_token("none", seed)[0])
-        a, b = statistics.median(on), statistics.median(off)
-        how = "grammar-forced tokens batched" if fast_forward else "every token sampled through the mask"
-        rows.append(Row(
-            f"{label}, {template} template ({form} calls): constrained / unconstrained time per token ({how})",
-            f"{a / b:.3f}x ({a:.2f} vs {b:.2f} ms; {calls} calls, {errors} broken)",
-            "<= 1.05x" if judged else "(not judged)",
-            a / b <= 1.05 if judged else None,
-        ))
+    """Time per generated token with the grammar on and off (bench_runtime's measure), then grammar builds."""
+    rows = constraint_ratio(label, path, judged=judged, template=template, threads=THREADS)
+    rt = LlamaCppRuntime(str(path), n_ctx=256, n_threads=THREADS, chat_template=load_template(template))
     rows.append(grammar_build(label, rt))
     rt.close()
     return rows

@@ -69,8 +69,9 @@ def test_make_hf_test_model_then_generate_through_transformers(tmp_path: Path) -
 
 
 # ---------------------------------------------------------------- the XML tool-call format
-# Qwen3-Coder's and Qwen 3.5's templates on the same tiny dense model: the format comes from the
-# template, so these runs constrain and parse `<function=...>` calls instead of JSON.
+# Qwen3-Coder's and Qwen 3.5's templates on the same tiny dense model, and the tiny hybrid Qwen 3.5
+# (its own template): the format comes from the template, so these runs constrain and parse
+# `<function=...>` calls instead of JSON.
 
 XML_TOOLS = [
     *TOOLS,
@@ -82,6 +83,17 @@ XML_TOOLS = [
                     "required": ["mode", "dry_run"], "additionalProperties": False}},
 ]
 XML_SCHEMAS = {**SCHEMAS, "set_mode": XML_TOOLS[2]["parameters"]}
+
+
+XML_MODELS = ["qwen3-coder", "qwen3.5", "qwen35-hybrid"]
+
+
+def xml_model(name: str, request: pytest.FixtureRequest) -> Path:
+    if name == "qwen35-hybrid":
+        hybrid: Path = request.getfixturevalue("tiny_hybrid_gguf")
+        return hybrid
+    build: Callable[[str], Path] = request.getfixturevalue("xml_template_gguf")
+    return build(name)
 
 
 def _generate(model: Path, tools: Path, *flags: str) -> dict[str, object]:
@@ -97,13 +109,13 @@ def _generate(model: Path, tools: Path, *flags: str) -> dict[str, object]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
+@pytest.mark.parametrize("template", XML_MODELS)
 def test_xml_template_models_give_schema_valid_calls_for_12_seeds(
-    template: str, xml_template_gguf: Callable[[str], Path], tmp_path: Path
+    template: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(XML_TOOLS))
-    model = xml_template_gguf(template)
+    model = xml_model(template, request)
     for seed in range(12):
         reply = _generate(model, tools, "--no-think", "--max-tokens", "128", "--seed", str(seed))
         calls = reply["tool_calls"]
@@ -113,14 +125,14 @@ def test_xml_template_models_give_schema_valid_calls_for_12_seeds(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
+@pytest.mark.parametrize("template", XML_MODELS)
 def test_xml_template_models_reach_a_call_with_thinking_on_for_12_seeds(
-    template: str, xml_template_gguf: Callable[[str], Path], tmp_path: Path
+    template: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     """No thinking budget given: `required` closes the think block after max_tokens // 4 and calls."""
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(XML_TOOLS))
-    model = xml_template_gguf(template)
+    model = xml_model(template, request)
     for seed in range(12):
         reply = _generate(model, tools, "--max-tokens", "200", "--seed", str(seed))
         calls = reply["tool_calls"]
