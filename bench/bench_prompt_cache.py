@@ -218,8 +218,8 @@ def main() -> int:
     lines = [
         "# Prompt cache benchmarks",
         "",
-        f"Machine: {os.cpu_count()} cores, shared with other jobs while measured (the integrator reruns it on a "
-        "quiet one). `python bench/bench_prompt_cache.py`.",
+        f"Machine: {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, load average "
+        f"{os.getloadavg()[0]:.1f} at the end. `python bench/bench_prompt_cache.py`.",
         "",
         "| measure | value | ratio | notes |",
         "|---|---|---|---|",
