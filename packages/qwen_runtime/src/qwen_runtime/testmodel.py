@@ -256,17 +256,7 @@ def _chosen_template(arch: TestArch, template: str | None, chat_template: str | 
 
 
 def _qwen3_hparams(writer: Any, n_ctx: int) -> None:
-    s = SHAPE
-    writer.add_context_length(n_ctx)
-    writer.add_embedding_length(s.n_embd)
-    writer.add_block_count(s.n_layer)
-    writer.add_feed_forward_length(s.n_ff)
-    writer.add_head_count(s.n_head)
-    writer.add_head_count_kv(s.n_head_kv)
-    writer.add_key_length(s.head_dim)
-    writer.add_value_length(s.head_dim)
-    writer.add_layer_norm_rms_eps(s.rms_eps)
-    writer.add_rope_freq_base(s.rope_base)
+    qwen35.add_transformer_hparams(writer, SHAPE, n_ctx)  # dense Qwen 3 needs no more than those
 
 
 def default_seed(arch: TestArch) -> int:

@@ -220,9 +220,8 @@ def gguf_tensors(hf: dict[str, Array]) -> Iterator[tuple[str, Array]]:
         yield f"blk.{layer}.{_GGUF_NAMES[rest]}", array
 
 
-def add_hparams(writer: gguf.GGUFWriter, n_ctx: int) -> None:
-    """The `qwen35.*` keys llama.cpp's qwen35 loader reads (rope sections and ssm sizes required)."""
-    s = SHAPE
+def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int) -> None:
+    """The keys every tiny Qwen model writes, dense or hybrid, from its shape (`s`: a shape dataclass)."""
     writer.add_context_length(n_ctx)
     writer.add_embedding_length(s.n_embd)
     writer.add_block_count(s.n_layer)
@@ -233,6 +232,12 @@ def add_hparams(writer: gguf.GGUFWriter, n_ctx: int) -> None:
     writer.add_value_length(s.head_dim)
     writer.add_layer_norm_rms_eps(s.rms_eps)
     writer.add_rope_freq_base(s.rope_base)
+
+
+def add_hparams(writer: gguf.GGUFWriter, n_ctx: int) -> None:
+    """The `qwen35.*` keys llama.cpp's qwen35 loader reads (rope sections and ssm sizes required)."""
+    s = SHAPE
+    add_transformer_hparams(writer, s, n_ctx)
     writer.add_rope_dimension_count(s.rope_dim)
     writer.add_rope_dimension_sections([*s.mrope_section, 0])
     writer.add_ssm_conv_kernel(s.linear_conv_kernel)

@@ -333,16 +333,7 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
         raise ValueError(f"rule kind must be 'allow' or 'deny', not {kind!r}")
     text = parse_rule(rule).text
     path = project_settings_path(cwd)
-    try:
-        source = read_bounded(path).decode("utf-8")
-    except FileNotFoundError:
-        source = ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"{path}: cannot read settings: {exc}") from None
-    try:
-        document = tomlkit.parse(source)
-    except tomlkit.exceptions.ParseError as exc:
-        raise SettingsError(f"{path}: invalid TOML: {exc}") from None
+    document = _editable_document(path)
 
     created: list[Table] = []
     rules = _subtable(_subtable(document, "permissions", path, created), "rules", path, created)
@@ -363,9 +354,8 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
     return path
 
 
-def save_user_setting(config_dir: Path | None, key: str, value: str | int | bool) -> Path:
-    """Set a top-level key in the user's settings file, keeping everything else (comments too)."""
-    path = user_settings_path(config_dir)
+def _editable_document(path: Path) -> tomlkit.TOMLDocument:
+    """A settings file as a document that keeps its comments when written back; empty if missing."""
     try:
         source = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
@@ -373,9 +363,15 @@ def save_user_setting(config_dir: Path | None, key: str, value: str | int | bool
     except (OSError, UnicodeDecodeError) as exc:
         raise SettingsError(f"{path}: cannot read settings: {exc}") from None
     try:
-        document = tomlkit.parse(source)
+        return tomlkit.parse(source)
     except tomlkit.exceptions.ParseError as exc:
         raise SettingsError(f"{path}: invalid TOML: {exc}") from None
+
+
+def save_user_setting(config_dir: Path | None, key: str, value: str | int | bool) -> Path:
+    """Set a top-level key in the user's settings file, keeping everything else (comments too)."""
+    path = user_settings_path(config_dir)
+    document = _editable_document(path)
     document[key] = value
     path.parent.mkdir(parents=True, exist_ok=True)
     _write_atomic(path, tomlkit.dumps(document))
