@@ -199,6 +199,14 @@ class LlamaCppRuntime(LocalRuntime):
             found = self.tokenize(text)
             if len(found) == 1:
                 ids.add(found[0])
+        # every token llama.cpp ends generation on (for Qwen GGUFs it adds <|fim_pad|>, <|repo_name|>,
+        # <|file_sep|>): the tool-call constraint bans these while a call is owed, so all must be known
+        control = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL) | int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
+        for token in range(self._n_vocab):
+            if int(llama_cpp.llama_vocab_get_attr(self._vocab, token)) & control and self._vocab_is_eog(
+                self._vocab, token
+            ):
+                ids.add(token)
         return frozenset(i for i in ids if 0 <= i < self._n_vocab)
 
     def is_end(self, token: int) -> bool:
