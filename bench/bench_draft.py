@@ -14,12 +14,11 @@ import os
 import statistics
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bench_runtime import Row, write_results
 from qwen_runtime.backends import _generation
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
 from qwen_runtime.testmodel import write_test_gguf
@@ -75,18 +74,6 @@ WRITE = ToolSpec(
     {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
      "required": ["path", "content"], "additionalProperties": False},
 )
-
-
-@dataclass
-class Row:
-    measure: str
-    value: str
-    target: str
-    ok: bool | None
-
-    def line(self) -> str:
-        verdict = "n/a" if self.ok is None else ("yes" if self.ok else "NO")
-        return f"| {self.measure} | {self.value} | {self.target} | {verdict} |"
 
 
 class Recorder:
@@ -279,20 +266,8 @@ def main() -> int:
     probe = LlamaCppRuntime(str(gemma), n_ctx=256, draft="none")
     threads = f"{probe.n_threads} decode / {probe.n_threads_batch} batch threads (defaults)"
     probe.close()
-    lines = [
-        "# qwen_runtime: speculative decoding (prompt lookup)",
-        "",
-        f"{time.strftime('%Y-%m-%d %H:%M')}, {threads}, medians of {ROUNDS} alternating runs, "
-        "both runtimes loaded in one process.",
-        "",
-        "| measure | value | target | pass |",
-        "|---|---|---|---|",
-        *(row.line() for row in rows),
-        "",
-    ]
-    RESULTS.write_text("\n".join(lines))
-    print("\n".join(lines))
-    return 0 if all(row.ok is not False for row in rows) else 1
+    return write_results(RESULTS, "qwen_runtime: speculative decoding (prompt lookup)",
+                         f"{threads}, medians of {ROUNDS} alternating runs, both runtimes loaded in one process.", rows)
 
 
 if __name__ == "__main__":

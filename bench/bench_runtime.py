@@ -411,18 +411,25 @@ def main() -> int:
         rows += constraint_profile("gemma-3-270m Q4_K_M", gemma)
         print("KV prefix reuse: tiny Qwen3", flush=True)
         rows += cache_share("tiny Qwen3", tiny)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    return write_results(RESULTS, "qwen_runtime: llama.cpp backend",
+                         f"{THREADS} threads, medians of {ROUNDS} alternating runs.", rows)
+
+
+def write_results(path: Path, title: str, setup: str, rows: list[Row], note: str = "") -> int:
+    """Write (and print) a results file as the bench scripts share it; exit status 1 when a row fails."""
     lines = [
-        "# qwen_runtime: llama.cpp backend",
+        f"# {title}",
         "",
-        f"{time.strftime('%Y-%m-%d %H:%M')}, {THREADS} threads, medians of {ROUNDS} alternating runs.",
+        f"{time.strftime('%Y-%m-%d %H:%M')}, {setup}",
+        *(["", note] if note else []),
         "",
         "| measure | value | target | pass |",
         "|---|---|---|---|",
         *(row.line() for row in rows),
         "",
     ]
-    RESULTS.write_text("\n".join(lines))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines))
     print("\n".join(lines))
     return 0 if all(row.ok is not False for row in rows) else 1
 

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_runtime import ROUNDS, TOOLS, Row, constraint_ratio
+from bench_runtime import ROUNDS, TOOLS, Row, constraint_ratio, write_results
 from bench_runtime import THREADS as RUNTIME_THREADS
 from qwen_runtime import constrain
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
@@ -68,21 +68,8 @@ def main() -> int:
             rows += constraint_rows("gemma-3-270m Q4_K_M", gemma, template, judged=True)
         print("constraint cost: tiny Qwen3, qwen3.5 template", flush=True)
         rows += constraint_rows("tiny Qwen3", tiny, "qwen3.5", judged=False)
-    lines = [
-        "# qwen_runtime: XML tool-call constraint",
-        "",
-        f"{time.strftime('%Y-%m-%d %H:%M')}, {THREADS} threads, medians of {ROUNDS} alternating runs.",
-        *(["", NOTE] if NOTE else []),
-        "",
-        "| measure | value | target | pass |",
-        "|---|---|---|---|",
-        *(row.line() for row in rows),
-        "",
-    ]
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text("\n".join(lines))
-    print("\n".join(lines))
-    return 0 if all(row.ok is not False for row in rows) else 1
+    return write_results(RESULTS, "qwen_runtime: XML tool-call constraint",
+                         f"{THREADS} threads, medians of {ROUNDS} alternating runs.", rows, NOTE)
 
 
 if __name__ == "__main__":

@@ -272,15 +272,9 @@ class TransformersRuntime(LocalRuntime):
         if common <= 0 or self._cache is None:
             self.clear_cache_unlocked()
             return 0
-        if common < len(cached):
-            try:
-                self._cache.crop(common - len(cached))  # negative: drop that many (all 5.x agree)
-            except (AttributeError, ValueError, NotImplementedError, TypeError, RuntimeError) as exc:
-                # RuntimeError: a recurrent (linear-attention) layer keeps no past states to cut back to
-                log.debug("cache of %s cannot be cropped (%s); evaluating the whole prompt", self.name, exc)
-                self.clear_cache_unlocked()
-                return 0
-            del cached[common:]
+        if not self.truncate(common):
+            self.clear_cache_unlocked()  # evaluate the whole prompt again
+            return 0
         return common
 
     def forward(self, tokens: Sequence[int], rows: int = 1) -> torch.Tensor:
@@ -327,7 +321,8 @@ class TransformersRuntime(LocalRuntime):
             return True
         try:
             self._cache.crop(n_tokens - len(self._cached_ids))  # negative: drop that many (all 5.x agree)
-        except (AttributeError, ValueError, NotImplementedError, TypeError) as exc:
+        except (AttributeError, ValueError, NotImplementedError, TypeError, RuntimeError) as exc:
+            # RuntimeError: a recurrent (linear-attention) layer keeps no past states to cut back to
             log.debug("cache of %s cannot be cropped (%s)", self.name, exc)
             return False
         del self._cached_ids[n_tokens:]
