@@ -18,7 +18,7 @@ from qwen_runtime.types import (
     UserMessage,
 )
 
-from .config import GgufModelConfig, SamplingConfig
+from .config import REASONING_EFFORTS, GgufModelConfig, SamplingConfig
 from .engine import ChatEngine
 from .errors import (
     AlreadyLoaded,
@@ -48,6 +48,7 @@ from .models import (
     ModelInfo,
     default_model,
     download_needed,
+    inspect_model,
     is_gguf_model,
     list_models,
     load_runtime,
@@ -92,6 +93,7 @@ __all__ = [
     "PromptCacheEntry",
     "ReasoningDelta",
     "Runtime",
+    "REASONING_EFFORTS",
     "SamplingConfig",
     "StreamEvent",
     "SystemMessage",
@@ -109,6 +111,7 @@ __all__ = [
     "UserMessage",
     "default_model",
     "download_needed",
+    "inspect_model",
     "human_size",
     "is_gguf_model",
     "list_models",

@@ -123,6 +123,8 @@ class Generation:
             enable_thinking=thinking,
             tool_choice=turn.tool_choice,
             thinking_budget=self.budget,
+            preserve_thinking=sampling.preserve_thinking,
+            reasoning_effort=sampling.reasoning_effort,
         )
         self.earlier: Completion | None = None
         """The attempt whose thinking was cut short, when there was one."""

@@ -235,6 +235,7 @@ class ChatEngine:
             approx_memory_bytes=self._model.approx_memory_bytes if self._model is not None else 0,
             history_length=len(self._history),
             tool_capable=self._tool_capable(),
+            model_details=runtime.model_details() if runtime is not None else (),
         )
 
     def _tool_capable(self) -> bool:
@@ -442,7 +443,9 @@ class ChatEngine:
         if not system and not specs:
             return 0
         thinking = self._sampling.enable_thinking
-        request = ChatRequest(system, tools=specs, enable_thinking=thinking if thinking is not None else True)
+        request = ChatRequest(system, tools=specs, enable_thinking=thinking if thinking is not None else True,
+                              preserve_thinking=self._sampling.preserve_thinking,
+                              reasoning_effort=self._sampling.reasoning_effort)
         try:
             return runtime.prefill(request)
         except Exception as exc:

@@ -226,6 +226,8 @@ class EngineInfo:
     approx_memory_bytes: int
     history_length: int
     tool_capable: bool
+    model_details: tuple[tuple[str, str], ...] = ()
+    """What the runtime detected about its model: template, call format, layers, context window and why."""
 
     @property
     def approx_memory_display(self) -> str:

@@ -45,6 +45,11 @@ class Runtime(ABC):
         """Tokens the model can attend to (0 when unknown)."""
         return 0
 
+    def model_details(self) -> tuple[tuple[str, str], ...]:
+        """What the backend detected about its model, as (label, value) rows for /status and doctor
+        (template, call format, layers, context window and why); empty when it has nothing to say."""
+        return ()
+
     @abstractmethod
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         """Yield events; the last one is always `Finished`. Cancelling ends with reason "cancelled"."""

@@ -158,6 +158,22 @@ class ChatRequest:
     tool_choice: ToolChoice = "auto"
     thinking_budget: int | None = None
     """Reasoning tokens after which the runtime closes `<think>` and lets the model answer."""
+    preserve_thinking: bool | None = None
+    """Keep past turns' reasoning in the prompt (Qwen 3.6 off by default, 3.8 on); None: the template's
+    own default. Refused by a template that does not take it."""
+    reasoning_effort: str | None = None
+    """How hard to think (Qwen 3.8: "xhigh" by default, "medium", "low"); None: the template's default.
+    Refused by a template that does not take it."""
+
+    def template_options(self) -> dict[str, Any]:
+        """The template variables this request sets beyond `enable_thinking` (unset ones stay undefined,
+        so each template keeps its own default)."""
+        options: dict[str, Any] = {}
+        if self.preserve_thinking is not None:
+            options["preserve_thinking"] = self.preserve_thinking
+        if self.reasoning_effort is not None:
+            options["reasoning_effort"] = self.reasoning_effort
+        return options
 
     def offered_tools(self) -> tuple[ToolSpec, ...]:
         """The tools the model may call under `tool_choice` (none for "none")."""

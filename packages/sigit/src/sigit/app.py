@@ -24,7 +24,6 @@ from onde import (
     SamplingConfig,
     ToolSpec,
     download_needed,
-    is_gguf_model,
     load_runtime,
 )
 
@@ -64,9 +63,6 @@ if TYPE_CHECKING:
     from .extensions.mcp_client import McpManager
 
 log = logging.getLogger(__name__)
-
-DEFAULT_AGENT_CONTEXT = 16384
-"""Context window for local GGUF models unless settings say `n_ctx` (Qwen 3 was trained on 40,960)."""
 
 INIT_RULES = ("create_file(AGENTS.md)", "edit_file(AGENTS.md)", "multi_edit(AGENTS.md)")
 """What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
@@ -181,11 +177,8 @@ class SessionHost:
         if report is not None:
             options["progress"] = lambda done, total: report(name, done, total)
         options.setdefault("draft", settings.draft)
-        if settings.n_ctx:
+        if settings.n_ctx:  # pinned; else a local GGUF's window is sized to the model and the machine
             options.setdefault("n_ctx", settings.n_ctx)
-        elif is_gguf_model(name):
-            # an agent needs room: ~5k tokens of system prompt and tools, then files and output
-            options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
         if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches
             options.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
             options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
@@ -238,7 +231,9 @@ class SessionHost:
         max_tokens = self.options.max_tokens or settings.max_tokens
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
         budget = settings.thinking_budget or max(1, max_tokens // 2)
-        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
+        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget,
+                                                     preserve_thinking=settings.preserve_thinking,
+                                                     reasoning_effort=settings.reasoning_effort))
         mode = self.options.permission_mode
         policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
                                   config_dir=self.config_dir, add_dirs=self.options.add_dirs)
@@ -600,6 +595,7 @@ class AgentSession:
             sandbox=self.sandbox.describe() if self.sandbox is not None else "off",
             cache_read_tokens=agent.total_cache_read_tokens,
             cache_creation_tokens=agent.total_cache_creation_tokens,
+            model_details=info.model_details,
         )
 
     def take_over(self, old: AgentSession) -> None:

@@ -230,6 +230,7 @@ class LocalRuntime(Runtime):
             add_generation_prompt=add_generation_prompt,
             bos_token=self._bos_text,
             eos_token=self._eos_text,
+            options=request.template_options(),
         )
 
     def prefix_text(self, request: ChatRequest) -> str:

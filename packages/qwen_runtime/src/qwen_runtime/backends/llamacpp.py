@@ -29,7 +29,10 @@ import numpy.typing as npt
 from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..prompt_cache import DEFAULT_CHECKPOINTS, DEFAULT_MAX_BYTES, DiskPromptCache, PromptCache, scope_key
+from ..gguf_info import read_gguf_info
+from ..model_report import build_report
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
+from ..registry import memory_bytes
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
@@ -55,7 +58,7 @@ class LlamaCppRuntime(LocalRuntime):
         self,
         model_path: str,
         *,
-        n_ctx: int = 8192,
+        n_ctx: int | None = None,
         n_threads: int | None = None,
         n_threads_batch: int | None = None,
         n_gpu_layers: int | None = None,
@@ -68,11 +71,16 @@ class LlamaCppRuntime(LocalRuntime):
         cut_back: bool | None = None,
         draft: str | None = PROMPT_LOOKUP,
     ) -> None:
-        """`draft`: "prompt-lookup" (default), "none", or the path of a draft model with the same tokenizer."""
+        """`draft`: "prompt-lookup" (default), "none", or the path of a draft model with the same tokenizer.
+        `n_ctx` None sizes the context window to the model and this machine (`context_window`)."""
         super().__init__()
         path = Path(model_path).expanduser()
         if not path.is_file():
             raise ModelNotFoundError(f"GGUF model file not found: {path}")
+        # what the header says (layers, template, trained length) and the context window it gets here
+        self.report = build_report(read_gguf_info(path), memory=memory_bytes(), pinned_n_ctx=n_ctx)
+        n_ctx = self.report.n_ctx
+        log.info("context window: %d tokens (%s)", n_ctx, self.report.n_ctx_reason)
         try:
             import llama_cpp
             from llama_cpp import Llama
@@ -107,7 +115,11 @@ class LlamaCppRuntime(LocalRuntime):
         self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
         self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
         metadata: dict[str, str] = dict(self._llm.metadata)
-        self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
+        embedded = metadata.get("tokenizer.chat_template")
+        if not chat_template:
+            for warning in self.report.warnings:  # no template: say which one it falls back to
+                log.warning("%s", warning)
+        self.chat_template = chat_template or embedded or QWEN3_CHAT_TEMPLATE
         self._vocab = self._llm._model.vocab
         self._n_vocab = int(self._llm.n_vocab())
         self._pieces: dict[int, bytes] = {}
@@ -137,6 +149,9 @@ class LlamaCppRuntime(LocalRuntime):
     @property
     def context_size(self) -> int:
         return self._n_ctx
+
+    def model_details(self) -> tuple[tuple[str, str], ...]:
+        return tuple(self.report.lines())
 
     def close(self) -> None:
         with self._lock:

@@ -17,6 +17,7 @@ from typing import Any, Literal, cast, get_args
 
 import tomlkit
 import tomlkit.exceptions
+from onde import REASONING_EFFORTS
 from tomlkit.items import AoT, Array, InlineTable, Table
 
 from sigit.config.paths import project_settings_path, user_settings_path
@@ -80,6 +81,10 @@ class Settings:
     thinking_budget: int | None = None
     """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
     thinking: bool = True
+    preserve_thinking: bool | None = None
+    """Keep earlier turns' reasoning in the prompt (Qwen 3.6 / 3.8 templates); None: the model's default."""
+    reasoning_effort: str | None = None
+    """Qwen 3.8's reasoning effort: "low" (short thinking, what a CPU wants), "medium" or "xhigh"."""
     prompt_cache: bool = True
     """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
     prompt_cache_max_gb: float = DEFAULT_PROMPT_CACHE_GB
@@ -161,6 +166,10 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
             settings.thinking_budget = _positive_int(value, key, path)
         elif key == "thinking":
             settings.thinking = _bool(value, key, path)
+        elif key == "preserve_thinking":
+            settings.preserve_thinking = _bool(value, key, path)
+        elif key == "reasoning_effort":
+            settings.reasoning_effort = _choice(value, key, path, REASONING_EFFORTS)
         elif key == "prompt_cache":
             settings.prompt_cache = _bool(value, key, path)
         elif key == "prompt_cache_max_gb":

@@ -31,7 +31,8 @@ def openai_body(request: ChatRequest, model: str) -> dict[str, Any]:
         "top_k": s.top_k,
         "min_p": s.min_p,
         "repeat_penalty": s.repeat_penalty,
-        "chat_template_kwargs": {"enable_thinking": request.enable_thinking},
+        # preserve_thinking / reasoning_effort only when asked for: the server's template decides
+        "chat_template_kwargs": {"enable_thinking": request.enable_thinking, **request.template_options()},
     }
     if s.seed is not None:
         body["seed"] = s.seed
