@@ -23,8 +23,8 @@ from qwen_runtime.types import (
     UserMessage,
 )
 
-READ = ToolSpec("read_file", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}},
-                                               "required": ["path"]})
+READ = ToolSpec("read_file", "Read a file", {"type": "object", "properties": {
+    "path": {"type": "string", "maxLength": 12}}, "required": ["path"], "additionalProperties": False})
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +57,7 @@ def test_a_ten_round_agent_loop_reuses_at_least_90_percent_of_each_prompt(moe_gg
     reused: list[float] = []
     try:
         for i in range(10):
-            request = ChatRequest(tuple(messages), (READ,), sampling=Sampling(max_tokens=12, seed=i),
+            request = ChatRequest(tuple(messages), (READ,), sampling=Sampling(max_tokens=48, seed=i),
                                   enable_thinking=False, tool_choice="required")
             done = rt.complete(request)
             assert done.tool_calls, (i, done.text)
