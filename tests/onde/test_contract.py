@@ -26,6 +26,7 @@ from onde import (
 )
 
 EXPECTED_ALL = [
+    "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
     "BadModelName",
@@ -71,6 +72,7 @@ EXPECTED_ALL = [
     "default_model",
     "download_needed",
     "human_size",
+    "inspect_model",
     "is_gguf_model",
     "list_models",
     "load_runtime",

@@ -36,7 +36,8 @@ TOOLS = (
 CONVERSATION = (
     SystemMessage("You are a coding agent."),
     UserMessage("Read a.py"),
-    AssistantMessage("", reasoning="I should read a.py first.", tool_calls=(ToolCall("c1", "read_file", {"path": "a.py"}),)),
+    AssistantMessage("", reasoning="I should read a.py first.",
+                     tool_calls=(ToolCall("c1", "read_file", {"path": "a.py"}),)),
     ToolMessage("c1", "print('hi')"),
     AssistantMessage("It prints hi.", reasoning="The file prints hi."),
     UserMessage("Now read src/b <c>.py"),

@@ -66,6 +66,7 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
     "BadModelName",
@@ -93,7 +94,6 @@ __all__ = [
     "PromptCacheEntry",
     "ReasoningDelta",
     "Runtime",
-    "REASONING_EFFORTS",
     "SamplingConfig",
     "StreamEvent",
     "SystemMessage",
@@ -111,8 +111,8 @@ __all__ = [
     "UserMessage",
     "default_model",
     "download_needed",
-    "inspect_model",
     "human_size",
+    "inspect_model",
     "is_gguf_model",
     "list_models",
     "load_runtime",

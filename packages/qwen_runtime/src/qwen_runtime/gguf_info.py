@@ -9,6 +9,7 @@ recurrent layers itself; the last `nextn_predict_layers` blocks are MTP heads, n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,7 +146,7 @@ def _recurrent_layers(arch: str, listed: Any, interval: int, trunk: int) -> tupl
     return tuple(i for i in range(trunk) if (i + 1) % interval != 0)
 
 
-def _recurrent_bytes_per_layer(arch_int: Any) -> int:
+def _recurrent_bytes_per_layer(arch_int: Callable[[str], int]) -> int:
     """A Gated DeltaNet layer's state: the conv window over q, k, v and the d_state x d_inner matrix."""
     conv_kernel = arch_int("ssm.conv_kernel")
     inner = arch_int("ssm.inner_size")

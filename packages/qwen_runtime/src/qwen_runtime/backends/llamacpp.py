@@ -28,9 +28,9 @@ import numpy.typing as npt
 
 from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
-from ..prompt_cache import DEFAULT_CHECKPOINTS, DEFAULT_MAX_BYTES, DiskPromptCache, PromptCache, scope_key
 from ..gguf_info import read_gguf_info
 from ..model_report import build_report
+from ..prompt_cache import DEFAULT_CHECKPOINTS, DEFAULT_MAX_BYTES, DiskPromptCache, PromptCache, scope_key
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..registry import memory_bytes
 from ..runtime import CancelToken

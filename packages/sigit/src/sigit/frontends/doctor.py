@@ -162,15 +162,15 @@ def _ram(ram: int | None) -> Check:
     models = list_models()
     fitting = [m.key for m in models if fits_in_ram(m.size_bytes, ram)]
     available = available_ram()
-    details = {"total_bytes": ram, "available_bytes": available, "headroom_bytes": RAM_HEADROOM,
-               "fits": fitting, "too_big": [m.key for m in models if m.key not in fitting]}
+    details: dict[str, Any] = {"total_bytes": ram, "available_bytes": available, "headroom_bytes": RAM_HEADROOM,
+                               "fits": fitting, "too_big": [m.key for m in models if m.key not in fitting],
+                               "default_model": default_model()}  # the registry's pick for this memory
     if ram is None:
         return Check("ram", "warn", "total RAM unknown on this platform", details)
     free = f", {available / GIB:.1f} GiB available" if available is not None else ""
     if not fitting:
         return Check("ram", "warn", f"{ram / GIB:.1f} GiB{free}: no registry model fits (each needs its "
                      f"size + {RAM_HEADROOM // GIB} GiB)", details)
-    details["default_model"] = default_model()  # the registry's pick for this memory
     return Check("ram", "ok", f"{ram / GIB:.1f} GiB{free}; fits: {', '.join(fitting)}; default for this "
                  f"memory: {default_model()}", details)
 
