@@ -205,7 +205,8 @@ class Tool(Generic[P]):
     for it, so rules and agent files written for Claude Code work. `subagent_ok`: a read-only tool a
     subagent may get. `timeout`: seconds after which a call is stopped (None: the tool bounds itself).
     `prompt_hint`: its line in the system prompt's working rules. `subjects_of` says what a call
-    touches; `preview_of` what a permission prompt shows (it may read files: run it in a thread).
+    touches; `preview_of` what a permission prompt shows (a file it reads, it reads through `ctx.fs`,
+    so under ACP the prompt shows the editor's buffer, unsaved changes included).
     """
 
     name: str
@@ -220,7 +221,7 @@ class Tool(Generic[P]):
     timeout: float | None = None
     prompt_hint: str = ""
     subjects_of: Callable[[P, ToolContext], Subjects] | None = None
-    preview_of: Callable[[P, ToolContext], Preview | None] | None = None
+    preview_of: Callable[[P, ToolContext], Awaitable[Preview | None]] | None = None
 
     def parameters_schema(self) -> dict[str, Any]:
         return plain_schema(self.params)
@@ -243,10 +244,10 @@ class Tool(Generic[P]):
     def subjects(self, params: P, ctx: ToolContext) -> Subjects:
         return self.subjects_of(params, ctx) if self.subjects_of is not None else Subjects()
 
-    def preview(self, call: PreparedCall, ctx: ToolContext) -> Preview | None:
+    async def preview(self, call: PreparedCall, ctx: ToolContext) -> Preview | None:
         """What the user is asked to approve; by default the arguments as JSON. May read files."""
         if self.preview_of is not None:
-            return self.preview_of(call.params, ctx)  # type: ignore[arg-type]
+            return await self.preview_of(call.params, ctx)  # type: ignore[arg-type]
         if not call.arguments:
             return None
         return Preview(json.dumps(call.arguments, ensure_ascii=False)[:2000])

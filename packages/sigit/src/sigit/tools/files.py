@@ -286,17 +286,21 @@ async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(f"Deleted {shown}.", diff=diff, locations=[path], title=f"Delete {shown}")
 
 
-def _create_preview(args: CreateFileArgs, ctx: ToolContext) -> Preview:
+async def _create_preview(args: CreateFileArgs, ctx: ToolContext) -> Preview:
     """The whole new content, or a real diff when an existing file is rewritten. Reads the file."""
     path = ctx.resolve(args.path)
     if not args.overwrite:
         return Preview(f"+++ {args.path}\n{args.content}", path, None, args.content)
-    old = read_preview_text(path)
+    old = await asyncio.to_thread(read_preview_text, path)
     diff = "".join(difflib.unified_diff(
         old.splitlines(keepends=True), args.content.splitlines(keepends=True),
         f"a/{args.path}", f"b/{args.path}",
     ))
     return Preview(diff or f"(no change to {args.path})", path, None, args.content)
+
+
+async def _delete_preview(args: PathArgs, ctx: ToolContext) -> Preview:
+    return Preview(f"delete {args.path}")
 
 
 def _deletes(args: PathArgs, ctx: ToolContext) -> Subjects:
@@ -324,5 +328,5 @@ DELETE_FILE = Tool(
     run=delete_file,
     kind="delete",
     subjects_of=_deletes,
-    preview_of=lambda args, ctx: Preview(f"delete {args.path}"),
+    preview_of=_delete_preview,
 )

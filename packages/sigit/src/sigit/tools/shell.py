@@ -205,6 +205,10 @@ def command_subjects(args: RunCommandArgs, ctx: ToolContext) -> Subjects:
     return Subjects(command=args.command, command_cwd=ctx.resolve(args.cwd) if args.cwd else ctx.cwd)
 
 
+async def _command_preview(args: RunCommandArgs, ctx: ToolContext) -> Preview:
+    return Preview(args.command)
+
+
 RUN_COMMAND = Tool(
     name="run_command",
     description=(
@@ -219,7 +223,7 @@ RUN_COMMAND = Tool(
     prompt_hint="After changing code, run the project's tests or build with run_command and fix what fails. "
     "Commands run with `sh -c` in the working directory.",
     subjects_of=command_subjects,
-    preview_of=lambda args, ctx: Preview(args.command),
+    preview_of=_command_preview,
 )
 
 COMMAND_OUTPUT = Tool(
