@@ -193,13 +193,14 @@ class McpTable(TypedDict, total=False):
 
 @with_config(ConfigDict(extra="forbid"))
 class SandboxTable(TypedDict, total=False):
-    """`[sandbox]` as written; the sandbox checks the mode's value and the paths when it is built."""
+    """`[sandbox]` as written: its keys are known here; the sandbox checks their values when it is
+    built (`SandboxPolicy.from_settings`, which also serves `--sandbox`)."""
 
-    mode: Annotated[str, Key("a sandbox mode", lambda v: v == "read-only")]
-    network: Annotated[bool, Key("true or false", lambda v: v is not True)]
-    loopback: Annotated[bool, Key("true or false", lambda v: v is not True)]
-    writable_dirs: Annotated[list[str], Key("a list of paths", TRUSTED)]
-    cache_dirs: Annotated[list[str], Key("a list of paths", TRUSTED)]
+    mode: Annotated[Any, Key("a sandbox mode", lambda v: v == "read-only")]
+    network: Annotated[Any, Key("true or false", lambda v: v is not True)]
+    loopback: Annotated[Any, Key("true or false", lambda v: v is not True)]
+    writable_dirs: Annotated[Any, Key("a list of paths", TRUSTED)]
+    cache_dirs: Annotated[Any, Key("a list of paths", TRUSTED)]
 
 
 class Settings(_Table):
@@ -359,6 +360,20 @@ def _fields(table: type) -> dict[str, tuple[Any, Key | None]]:
 
 
 # ---------------------------------------------------------------- what an untrusted project may set
+
+
+def setting_keys(table: type = Settings, prefix: str = "") -> list[tuple[str, Key | None]]:
+    """Every key a settings file may hold, dotted (`permissions.rules.allow`), with its `Key`: the
+    keys of the tables inside, not the tables themselves."""
+    out: list[tuple[str, Key | None]] = []
+    for name, (annotation, key) in _fields(table).items():
+        nested = _table_of(annotation)
+        if nested is not None and (key is None or key.untrusted is None):
+            out += setting_keys(nested, f"{prefix}{name}.")
+        else:
+            out.append((prefix + name, key))
+    return out
+
 
 
 def untrusted_split(raw: Mapping[str, Any], table: type = Settings) -> tuple[dict[str, Any], dict[str, Any]]:
