@@ -40,8 +40,9 @@ SAMPLES = {
 
 def _documented_types() -> list[tuple[str, list[str]]]:
     rows = re.findall(r"^\| `(\w+)` \| `\{ (.*) \}` \|$", KEY_TYPES, re.MULTILINE)
-    return [(name, [part.split(":")[0].strip() for part in body.split(",") if part.strip() != "..."])
-            for name, body in rows]
+    return [
+        (name, [part.split(":")[0].strip() for part in body.split(",") if part.strip() != "..."]) for name, body in rows
+    ]
 
 
 def test_the_tables_are_read_whole() -> None:

@@ -34,13 +34,26 @@ async def test_multi_edit_previews_and_edits_the_editor_buffer_not_the_disk(
     target = project / "app.py"
     target.write_text("alpha = 1\n")  # saved; the buffer below has a line the disk does not
     buffer = "alpha = 1\nbeta = 2\n"
-    scenario = write_scenario(tmp_path / "s.json", [
-        {"tool_calls": [{"name": "multi_edit", "arguments": {"path": "app.py", "edits": [
-            {"old_text": "alpha = 1", "new_text": "alpha = 10"},
-            {"old_text": "beta = 2", "new_text": "beta = 20"},
-        ]}}]},
-        {"text": "done"},
-    ])
+    scenario = write_scenario(
+        tmp_path / "s.json",
+        [
+            {
+                "tool_calls": [
+                    {
+                        "name": "multi_edit",
+                        "arguments": {
+                            "path": "app.py",
+                            "edits": [
+                                {"old_text": "alpha = 1", "new_text": "alpha = 10"},
+                                {"old_text": "beta = 2", "new_text": "beta = 20"},
+                            ],
+                        },
+                    }
+                ]
+            },
+            {"text": "done"},
+        ],
+    )
     client = BufferClient({str(target): buffer})
     async with running_agent(client, scenario, config_dir, fs=True) as conn:
         session = await conn.new_session(cwd=str(project))

@@ -46,8 +46,9 @@ def plans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-async def run_multi_edit(tmp_path: Path, workdir: Path, fs: EditorBuffers, change_meanwhile: str | None = None
-                         ) -> tuple[list[AgentEvent], list[PermissionAsked]]:
+async def run_multi_edit(
+    tmp_path: Path, workdir: Path, fs: EditorBuffers, change_meanwhile: str | None = None
+) -> tuple[list[AgentEvent], list[PermissionAsked]]:
     asked: list[PermissionAsked] = []
 
     async def approve(request: PermissionAsked) -> PermissionReply:
@@ -56,8 +57,8 @@ async def run_multi_edit(tmp_path: Path, workdir: Path, fs: EditorBuffers, chang
             fs.buffers[workdir / "app.py"] = change_meanwhile
         return PermissionReply(True)
 
-    runtime = ScriptedRuntime([{"tool_calls": [{"name": "multi_edit", "arguments": {"path": "app.py", "edits": EDITS}}]},
-                               "done"])
+    call = {"name": "multi_edit", "arguments": {"path": "app.py", "edits": EDITS}}
+    runtime = ScriptedRuntime([{"tool_calls": [call]}, "done"])
     host = SessionHost(HostOptions(config_dir=tmp_path / "config"), runtime=runtime)
     session = await host.open(workdir, approver=approve, fs=fs)
     try:

@@ -578,7 +578,7 @@ class AgentSession:
         agent, perms = self.agent, self.settings.permissions
         info = agent.engine.info()
         usage = agent.last_usage
-        servers = self.settings.mcp.get("servers")
+        servers = list(self.settings.mcp.get("servers", {}))
         if self.mcp is not None:
             servers = [s.name for s in self.mcp.status()]
         return SessionStatus(

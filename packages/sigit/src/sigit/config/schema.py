@@ -8,7 +8,6 @@ attributes). Tables whose entries other modules own (`[hooks]` events, `[mcp.ser
 sandbox's modes) are typed here as far as the keys go; their owners check the rest.
 """
 
-
 import copy
 import difflib
 import math
@@ -214,9 +213,9 @@ class Settings(_Table):
     thinking: Annotated[bool, Key("true or false", ANY)] = True
     prompt_cache: Annotated[bool, Key("true or false", ANY)] = True
     """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
-    prompt_cache_max_gb: Annotated[
-        float, Field(gt=0), AfterValidator(_finite), Key("a positive number", ANY)
-    ] = DEFAULT_PROMPT_CACHE_GB
+    prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("a positive number", ANY)] = (
+        DEFAULT_PROMPT_CACHE_GB
+    )
     gpu_layers: Annotated[
         int | None, Field(ge=-1), Key("-1 (all layers on the GPU), 0 (none) or a number of layers", ANY)
     ] = None
@@ -375,7 +374,6 @@ def setting_keys(table: type = Settings, prefix: str = "") -> list[tuple[str, Ke
     return out
 
 
-
 def untrusted_split(raw: Mapping[str, Any], table: type = Settings) -> tuple[dict[str, Any], dict[str, Any]]:
     """(applies anywhere, applies only in a trusted folder): a project settings table split by each
     key's `Key.untrusted`, both halves keeping the file's shape. Unknown keys and values of the wrong
@@ -392,15 +390,21 @@ def untrusted_split(raw: Mapping[str, Any], table: type = Settings) -> tuple[dic
             assert nested is not None
             _add(always, gated, name, *untrusted_split(value, nested))
         elif key.each and isinstance(value, dict):
-            _add(always, gated, name, {k: v for k, v in value.items() if key.allows(v)},
-                 {k: v for k, v in value.items() if not key.allows(v)})
+            _add(
+                always,
+                gated,
+                name,
+                {k: v for k, v in value.items() if key.allows(v)},
+                {k: v for k, v in value.items() if not key.allows(v)},
+            )
         else:
             (always if key.allows(value) else gated)[name] = copy.deepcopy(value)
     return always, gated
 
 
-def _add(always: dict[str, Any], gated: dict[str, Any], name: str, mine: dict[str, Any],
-         theirs: dict[str, Any]) -> None:
+def _add(
+    always: dict[str, Any], gated: dict[str, Any], name: str, mine: dict[str, Any], theirs: dict[str, Any]
+) -> None:
     if mine:
         always[name] = mine
     if theirs:

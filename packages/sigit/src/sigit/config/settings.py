@@ -141,7 +141,7 @@ def _merge_permissions(
     perms: PermissionSettings, layer: PermissionSettings, path: Path, warnings: list[str], *, project: bool
 ) -> None:
     for name in layer.model_fields_set:
-        if name == "mode" and project and layer.mode == "bypass":  # a cloned repository must not switch the guard rails off
+        if name == "mode" and project and layer.mode == "bypass":  # a cloned repository must not drop the guard rails
             warnings.append(f"{path}: `permissions.mode = \"bypass\"` is ignored in a project file; "
                             "use --permission-mode bypass or the user settings")
         elif name == "tools":
