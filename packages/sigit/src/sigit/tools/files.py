@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from sigit.fileio import NotRegularFileError, check_regular, read_bounded
+from sigit.fileio import NotRegularFileError, check_regular
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.subjects import Preview, Subjects
 
@@ -70,11 +70,12 @@ def require_file(ctx: ToolContext, raw: str) -> Path:
     return path
 
 
-def read_preview_text(path: Path) -> str:
-    """A file's text for a permission prompt's diff: "" when it is missing, not text or too large."""
+async def read_preview_text(ctx: ToolContext, path: Path) -> str:
+    """A file's text for a permission prompt's diff, through `ctx.fs` (an editor's buffer under ACP):
+    "" when it is missing, not text or too large."""
     try:
-        return read_bounded(path).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        return await ctx.fs.read_text(path)
+    except (OSError, ToolError):
         return ""
 
 
@@ -291,7 +292,7 @@ async def _create_preview(args: CreateFileArgs, ctx: ToolContext) -> Preview:
     path = ctx.resolve(args.path)
     if not args.overwrite:
         return Preview(f"+++ {args.path}\n{args.content}", path, None, args.content)
-    old = await asyncio.to_thread(read_preview_text, path)
+    old = await read_preview_text(ctx, path)
     diff = "".join(difflib.unified_diff(
         old.splitlines(keepends=True), args.content.splitlines(keepends=True),
         f"a/{args.path}", f"b/{args.path}",
