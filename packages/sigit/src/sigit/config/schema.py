@@ -384,18 +384,19 @@ def untrusted_split(raw: Mapping[str, Any], table: type = Settings) -> tuple[dic
     for name, value in raw.items():
         annotation, key = fields.get(name, (None, None))
         nested = _table_of(annotation)
-        if key is None or (key.untrusted is None and (nested is None or not isinstance(value, dict))):
+        table = isinstance(value, dict)
+        if key is None or ((key.untrusted is None or key.each) and not table):  # the loader reports it
             always[name] = copy.deepcopy(value)
         elif key.untrusted is None:
             assert nested is not None
             _add(always, gated, name, *untrusted_split(value, nested))
-        elif key.each and isinstance(value, dict):
+        elif key.each:
             _add(
                 always,
                 gated,
                 name,
-                {k: v for k, v in value.items() if key.allows(v)},
-                {k: v for k, v in value.items() if not key.allows(v)},
+                {k: copy.deepcopy(v) for k, v in value.items() if key.allows(v)},
+                {k: copy.deepcopy(v) for k, v in value.items() if not key.allows(v)},
             )
         else:
             (always if key.allows(value) else gated)[name] = copy.deepcopy(value)
