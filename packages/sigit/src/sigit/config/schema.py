@@ -384,8 +384,8 @@ def untrusted_split(raw: Mapping[str, Any], table: type = Settings) -> tuple[dic
     for name, value in raw.items():
         annotation, key = fields.get(name, (None, None))
         nested = _table_of(annotation)
-        table = isinstance(value, dict)
-        if key is None or ((key.untrusted is None or key.each) and not table):  # the loader reports it
+        is_table = isinstance(value, dict)
+        if key is None or ((key.untrusted is None or key.each) and not is_table):  # the loader reports it
             always[name] = copy.deepcopy(value)
         elif key.untrusted is None:
             assert nested is not None
