@@ -58,6 +58,10 @@ def test_every_problem_of_a_file_is_reported_at_once(dirs: tuple[Path, Path]) ->
         ),
         ("[mcp.server.docs]\ncommand = 'x'", "unknown setting `mcp.server` (did you mean `mcp.servers`?)"),
         (
+            "[permissions]\nallow = ['glob']",
+            "unknown setting `permissions.allow` (did you mean `permissions.rules.allow`?)",
+        ),
+        (
             "[sandbox]\nwritable_dir = ['/tmp']",
             "unknown setting `sandbox.writable_dir` (did you mean `sandbox.writable_dirs`?)",
         ),

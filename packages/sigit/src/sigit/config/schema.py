@@ -308,9 +308,11 @@ def _problem(error: ErrorDetails) -> str:
     if error["type"] == "extra_forbidden":
         parent = parts[:-1]
         known = list(_fields(_table_at(parent)))
-        close = difflib.get_close_matches(str(parts[-1]), known, n=1, cutoff=0.6)
         prefix = "".join(f"{p}." for p in parent)
-        hint = f"did you mean `{prefix}{close[0]}`?" if close else "known: " + ", ".join(known)
+        close = [prefix + match for match in difflib.get_close_matches(str(parts[-1]), known, n=1, cutoff=0.6)]
+        # a key in the wrong table (`permissions.allow` for `permissions.rules.allow`)
+        close = close or difflib.get_close_matches(name, [key for key, _ in setting_keys()], n=1, cutoff=0.8)
+        hint = f"did you mean `{close[0]}`?" if close else "known: " + ", ".join(known)
         return f"unknown setting `{name}` ({hint})"
     if error["type"] == "value_error":
         return f"`{name}`: {error.get('ctx', {}).get('error', error['msg'])}"
