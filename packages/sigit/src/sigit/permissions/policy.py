@@ -4,7 +4,8 @@ Order (first that applies wins):
 1. a deny rule (even for read-only tools);
 2. a read-only tool: allow, unless it reads outside the readable directories or fetches a URL;
 3. plan mode: mutations are refused, with a message asking the model for a plan;
-4. bypass mode: allow (only deny rules and per-tool "deny" overrides still refuse);
+4. bypass mode: allow (only deny rules and per-tool "deny" overrides still refuse; a command line
+   the grammar cannot fully account for asks when a deny rule names the tool);
 5. a session grant, then an allow rule;
 6. the per-tool override in `[permissions.tools]`;
 7. accept-edits mode: tools that declare themselves edits are allowed inside the working directory;
@@ -53,6 +54,7 @@ from sigit.permissions.rules import (
 )
 from sigit.permissions.shell_grammar import parse_line
 from sigit.permissions.shell_patterns import CommandPattern, commands_allowed, grant_prefix
+from sigit.tools.processes import runs_bash
 from sigit.tools.subjects import PreparedCall
 from sigit.tools.web import url_host
 
@@ -119,6 +121,10 @@ class PermissionPolicy:
                 subject_matches(rule, subject, self.cwd) or (url is not None and _domain_rule_matches(rule, url))
             ):
                 return Decision("deny", f"{name} is denied by the rule {rule.text}", rule.text)
+        line = subject.line
+        if line is not None and line.bash_only and not runs_bash():
+            return Decision("deny", f"{name} was not run: this system has no bash, and `sh` would read the line's "
+                            f"{', '.join(line.bash_only)} otherwise than the rules judged it; write it in POSIX sh")
         outside_read = self.outside_read(call)
         if call.read_only and outside_read is None and url is None:
             return Decision("allow", "read-only tool")
@@ -132,6 +138,9 @@ class PermissionPolicy:
         if self.mode == "bypass":
             if override == "deny":
                 return Decision("deny", f"{name} is set to deny in [permissions.tools]")
+            if line is not None and line.opaque and any(self._names(rule, call) for rule in self._deny):
+                return Decision("ask", f"{name}: the line cannot be fully checked against the deny rules "
+                                f"({line.opaque[0]}), so bypass mode asks")
             return Decision("allow", "bypass mode")
         if call.read_only:
             return self._guarded_read(call, outside_read, override)

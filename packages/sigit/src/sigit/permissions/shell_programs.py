@@ -18,6 +18,7 @@ __all__ = [
     "WRAPPERS",
     "WrapperSpec",
     "find_exec_spans",
+    "script_argument",
     "git_subcommand_index",
     "is_risky_assignment",
     "shell_script_index",
@@ -41,6 +42,8 @@ class WrapperSpec:
     operands: int = 0  # words before the command (`timeout 10 cmd`)
     no_command_flags: str = ""  # `command -v x` runs nothing
     opaque_options: frozenset[str] = frozenset()  # `env -S '...'` splits a string into a command
+    script_options: frozenset[str] = frozenset()  # `su -c SCRIPT`: the option's value is a shell script
+    joins_script: bool = False  # `watch a b`: the words after the options are joined and run by `sh -c`
 
 
 WRAPPERS: dict[str, WrapperSpec] = {
@@ -109,6 +112,43 @@ WRAPPERS: dict[str, WrapperSpec] = {
     "ltrace": WrapperSpec(short_with_arg="aeAElnoOpsuwx", short_flags="bcCdfhiLrStTV"),
     "unbuffer": WrapperSpec(short_flags="p"),
     "taskset": WrapperSpec(short_flags="acp", long_flags=frozenset({"all-tasks", "cpu-list", "pid"}), operands=1),
+    # Run a shell script given as an option's value, or the command after their own options.
+    "su": WrapperSpec(short_with_arg="gGsw", short_flags="flmpP",
+                      long_with_arg=frozenset({"group", "supp-group", "shell", "whitelist-environment"}),
+                      long_flags=frozenset({"login", "preserve-environment", "pty", "fast"}),
+                      script_options=frozenset({"-c", "--command", "--session-command"}), operands=1),
+    "runuser": WrapperSpec(short_with_arg="ugGsw", short_flags="flmpP",
+                           long_with_arg=frozenset({"user", "group", "supp-group", "shell",
+                                                    "whitelist-environment"}),
+                           long_flags=frozenset({"login", "preserve-environment", "pty", "fast"}),
+                           script_options=frozenset({"-c", "--command", "--session-command"})),
+    "script": WrapperSpec(short_with_arg="ETBIOmo", short_flags="aefqtk",
+                          long_with_arg=frozenset({"echo", "log-in", "log-out", "log-io", "log-timing",
+                                                   "logging-format", "output-limit", "timing"}),
+                          long_flags=frozenset({"append", "flush", "force", "quiet", "return"}),
+                          script_options=frozenset({"-c", "--command"}), operands=1),
+    "watch": WrapperSpec(short_with_arg="nq", short_flags="bcCdegptwrx",
+                         long_with_arg=frozenset({"interval", "equexit"}),
+                         long_flags=frozenset({"beep", "color", "no-color", "differences", "errexit", "chgexit",
+                                               "precise", "no-title", "no-wrap", "no-rerun", "exec"}),
+                         joins_script=True),
+    "chrt": WrapperSpec(short_with_arg="TPD", short_flags="abdefiorRmv",
+                        long_with_arg=frozenset({"sched-runtime", "sched-period", "sched-deadline"}),
+                        long_flags=frozenset({"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr",
+                                              "reset-on-fork", "verbose"}), operands=1),
+    "unshare": WrapperSpec(short_with_arg="SGR", short_flags="cfimnprTuUC",
+                           long_with_arg=frozenset({"propagation", "setgroups", "setuid", "setgid", "root",
+                                                    "wd", "map-user", "map-group", "map-users",
+                                                    "map-groups", "monotonic", "boottime", "load-interp"}),
+                           long_flags=frozenset({"mount", "uts", "ipc", "net", "pid", "user", "cgroup",
+                                                 "time", "fork", "kill-child", "map-root-user",
+                                                 "map-current-user", "map-auto", "mount-proc",
+                                                 "mount-binfmt", "keep-caps"})),
+    "nsenter": WrapperSpec(short_with_arg="tSG", short_flags="aFZ", optional_attached="muinpUCTrw",
+                           long_with_arg=frozenset({"target", "setuid", "setgid", "env"}),
+                           long_flags=frozenset({"all", "mount", "uts", "ipc", "net", "pid", "user", "cgroup",
+                                                 "time", "root", "wd", "preserve-credentials", "no-fork",
+                                                 "follow-context"})),
 }
 
 # Builtins that run or evaluate text they are given in ways a rule cannot see.
@@ -165,6 +205,9 @@ def unwrap(spec: WrapperSpec, words: Sequence[str], static: Sequence[bool]) -> t
             break
         if text in spec.opaque_options or text.split("=", 1)[0] in spec.opaque_options:
             return None
+        if spec.script_options and (text in spec.script_options or text.split("=", 1)[0] in spec.script_options
+                                    or (text[:2] in spec.script_options and not text.startswith("--"))):
+            return None  # the script is found by `script_argument`
         if text.startswith("--"):
             name, eq, _ = text[2:].partition("=")
             if name in spec.long_with_arg:
@@ -205,6 +248,22 @@ def unwrap(spec: WrapperSpec, words: Sequence[str], static: Sequence[bool]) -> t
             continue
         break
     return assignments, min(i, len(words))
+
+
+def script_argument(spec: WrapperSpec, words: Sequence[str]) -> int | str | None:
+    """The shell script a wrapper runs from an option (`su -c SCRIPT`, `--command=SCRIPT`, `-cSCRIPT`):
+    its word index, or the text itself when it is attached to the option; None when it has no such option."""
+    for index, text in enumerate(words[1:], start=1):
+        if text == "--":
+            return None
+        name, eq, value = text.partition("=")
+        if text in spec.script_options:
+            return index + 1 if index + 1 < len(words) else None
+        if eq and text.startswith("--") and name in spec.script_options:
+            return value
+        if not text.startswith("--") and text[:2] in spec.script_options and len(text) > 2:
+            return text[2:]
+    return None
 
 
 def find_exec_spans(words: Sequence[str]) -> list[tuple[int, int]]:
