@@ -112,6 +112,22 @@ class PermissionPolicy:
     # -- decisions -------------------------------------------------------------------------------
 
     def decide(self, call: PreparedCall) -> Decision:
+        decision = self._decide(call)
+        if decision.kind == "ask" and call.subjects.command is not None:
+            covers = self.grant_covers(call)
+            if covers is not None:
+                return Decision("ask", f"{decision.reason}. \"Always\" would allow {covers}", decision.rule)
+        return decision
+
+    def grant_covers(self, call: PreparedCall) -> str | None:
+        """What the "always allow" grant for a command covers, in words (naming the options it leaves out)."""
+        command = call.subjects.command
+        commands = parse_line(command).commands if command is not None else ()
+        if not commands or not commands[0].words:
+            return None
+        return grant_prefix(commands[0]).covers()
+
+    def _decide(self, call: PreparedCall) -> Decision:
         name = call.name
         subject = CallSubject.of(call, self.cwd)
 

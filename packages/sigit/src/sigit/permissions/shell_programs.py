@@ -17,6 +17,9 @@ __all__ = [
     "SHELLS",
     "WRAPPERS",
     "WrapperSpec",
+    "DANGEROUS_OPTIONS",
+    "Danger",
+    "dangerous_words",
     "find_exec_spans",
     "script_argument",
     "git_subcommand_index",
@@ -320,3 +323,93 @@ def git_subcommand_index(words: Sequence[str]) -> int:
     while index < len(words) and words[index].startswith("-") and words[index] != "-":
         index += 2 if words[index] in _GIT_VALUE_OPTIONS else 1
     return min(index, len(words))
+
+
+# -- options that make a "read-only" or build program run code, write files or load config -----------
+
+
+@dataclass(frozen=True)
+class Danger:
+    """A program's options that run code, write a file or load config: a prefix grant never covers them.
+
+    `options` match as a word, as `--opt=value`, and (with `clusters`, GNU style) a short `-o` also
+    inside a cluster (`-ro`) or with its value attached (`-ofile`); `assignments`: `NAME=value`
+    arguments (make's variable overrides change what recipes run); `operands`: more operands than
+    this write a file (`uniq IN OUT`).
+    """
+
+    options: frozenset[str] = frozenset()
+    clusters: bool = True
+    assignments: bool = False
+    operands: int | None = None
+
+    def words(self, args: Sequence[str]) -> list[str]:
+        """The words of `args` that are dangerous."""
+        found: list[str] = []
+        shorts = {o[1] for o in self.options if len(o) == 2 and o[0] == "-" and o[1] != "-"}
+        operands = 0
+        ended = False
+        for word in args:
+            if ended or not word.startswith("-") or word == "-":
+                if self.assignments and not ended and _ASSIGNMENT_WORD.match(word):
+                    found.append(word)
+                    continue
+                operands += 1
+                if self.operands is not None and operands > self.operands:
+                    found.append(word)
+                continue
+            if word == "--":
+                ended = True
+                continue
+            name = word.split("=", 1)[0]
+            if name in self.options or word in self.options:
+                found.append(word)
+            elif self.clusters and not word.startswith("--") and shorts & set(word[1:]):
+                found.append(word)
+            elif not self.clusters and name.lstrip("-") in {o.lstrip("-") for o in self.options}:
+                found.append(word)  # go's `--exec` is `-exec`
+        return found
+
+
+_MAKE = Danger(frozenset({"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I",
+                          "--include-dir"}), assignments=True)
+_GIT_OUTPUT = Danger(frozenset({"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager"}))
+_GIT_REMOTE = Danger(frozenset({"--upload-pack", "--receive-pack", "--exec", "-u", "--config", "-c", "--template"}))
+_FD = Danger(frozenset({"-x", "--exec", "-X", "--exec-batch"}))
+_GO = Danger(frozenset({"-exec", "-toolexec", "-vettool", "-o", "-overlay", "-modfile"}), clusters=False)
+_CARGO = Danger(frozenset({"--config", "-Z", "--manifest-path"}))
+
+# Keyed by program (`sort`) or program and subcommand (`git log`).
+DANGEROUS_OPTIONS: dict[str, Danger] = {
+    "sort": Danger(frozenset({"--compress-program", "-o", "--output", "-T", "--temporary-directory"})),
+    "rg": Danger(frozenset({"--pre", "--hostname-bin"})),
+    "fd": _FD,
+    "fdfind": _FD,
+    "ag": Danger(frozenset({"--pager"})),
+    "tree": Danger(frozenset({"-o"})),
+    "uniq": Danger(operands=1),
+    "make": _MAKE,
+    "gmake": _MAKE,
+    **{f"git {sub}": _GIT_OUTPUT for sub in ("log", "diff", "show", "grep", "format-patch", "whatchanged",
+                                              "range-diff", "blame", "difftool", "stash")},
+    **{f"git {sub}": _GIT_REMOTE for sub in ("fetch", "pull", "clone", "ls-remote", "push", "archive",
+                                              "remote", "submodule")},
+    **{f"go {sub}": _GO for sub in ("test", "build", "vet", "install", "run", "generate", "list")},
+    "cargo": _CARGO,
+}
+
+
+def dangerous_words(words: Sequence[str], start: int = 1) -> list[str]:
+    """The words from `start` on of a command (`words[0]` its bare name) that its program's table
+    marks dangerous: what a prefix grant such as `sort*` or `git log*` must not cover."""
+    if not words:
+        return []
+    name = words[0]
+    if name == "git":
+        index = git_subcommand_index(words)
+        danger = DANGEROUS_OPTIONS.get(f"git {words[index]}") if index < len(words) else None
+        return danger.words(words[max(start, index + 1):]) if danger is not None else []
+    if len(words) > 1 and f"{name} {words[1]}" in DANGEROUS_OPTIONS:
+        return DANGEROUS_OPTIONS[f"{name} {words[1]}"].words(words[max(start, 2):])
+    danger = DANGEROUS_OPTIONS.get(name)
+    return danger.words(words[start:]) if danger is not None else []
