@@ -12,6 +12,7 @@ Order (first that applies wins):
 8. `SIGIT_PERMISSION_DEFAULT`, then `[permissions] default`.
 A write outside the working directory is never allowed silently (except in bypass mode): an
 "allow" from steps 5-8 becomes "ask", unless an allow rule or grant names that path explicitly.
+Likewise a file tool's write inside any `.git` directory (config, hooks: git runs what they name).
 
 A read-only call that reads outside the readable directories (the working directory, the
 `additional_directories` setting, `--add-dir`, the config dir and the skills/commands/agents folders
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from sigit.config.paths import PROJECT_DIR, find_repo_root
+from sigit.config.paths import PROJECT_DIR, find_repo_root, resolves_inside
 from sigit.config.rules import Rule, parse_rule
 from sigit.config.settings import (
     MODE_ALIASES,
@@ -171,6 +172,8 @@ class PermissionPolicy:
                     if subject.outside_target is not None and not self._covers_outside(rule, subject):
                         matched_outside = True
                         continue
+                    if subject.git_target is not None and not _names_git_path(rule):
+                        continue
                     return Decision("allow", f"{label} {rule.text}", rule.text)
         if matched_outside:
             return self._outside(name, subject)
@@ -199,6 +202,9 @@ class PermissionPolicy:
     def _settled(self, kind: str, reason: str, subject: CallSubject, tool_name: str) -> Decision:
         if kind == "allow" and subject.outside_target is not None:
             return self._outside(tool_name, subject)
+        if kind == "allow" and subject.git_target is not None:
+            return Decision("ask", f"{tool_name} writes inside a git directory ({subject.git_target}): git runs "
+                            "what its config and hooks name, outside any sandbox")
         if kind == "allow":
             return Decision("allow", reason)
         return Decision("deny" if kind == "deny" else "ask", reason)
@@ -400,6 +406,11 @@ class PermissionPolicy:
         return Path(stem).is_absolute() and path_matches(pattern, subject.outside_form)
 
 
+def _names_git_path(rule: Rule) -> bool:
+    """Whether an allow rule names a path inside a `.git` directory itself (`edit_file(.git/info/*)`)."""
+    return rule.pattern is not None and ".git" in Path(rule.pattern.rstrip("*")).parts
+
+
 def _domain_rule_matches(rule: Rule, url: str) -> bool:
     """`domain:example.com` matches that host exactly; `domain:*.example.com` matches its subdomains."""
     if rule.pattern is None or not rule.pattern.lower().startswith(DOMAIN_PREFIX):
@@ -440,9 +451,12 @@ def readable_config_folders(cwd: Path, config_dir: Path, home: Path | None = Non
         directories = [start, *[p for p in start.parents if repo == p or repo in p.parents]]
     home_dir = home or Path(os.environ.get("HOME", "").strip() or Path.home())
     folders = [_resolved(config_dir, cwd)]
+    bounds = (repo or start, config_dir)
     for kind in EXTENSION_KINDS:
         for directory in directories:
-            folders += [directory / PROJECT_DIR / kind, directory / ".claude" / kind]
+            # a project's folder counts only where it leads inside the project (`.claude/skills -> /` does not)
+            folders += [folder for folder in (directory / PROJECT_DIR / kind, directory / ".claude" / kind)
+                        if resolves_inside(folder, *bounds)]
         folders.append(_resolved(home_dir / ".claude" / kind, cwd))
     return [_resolved(f, cwd) for f in folders]
 

@@ -136,6 +136,7 @@ class CallSubject:
     url: str | None
     outside_target: str | None  # a write target outside the working directory, for the message
     outside_form: str | None  # that target's resolved form, which an allow rule must name
+    git_target: str | None = None  # a write inside a `.git` directory (git runs its config and hooks later)
 
     @classmethod
     def of(cls, call: PreparedCall, cwd: Path) -> CallSubject:
@@ -155,6 +156,10 @@ class CallSubject:
                     outside = resolved if Path(resolved).is_absolute() else lexical
                     outside_form = resolved
         line = parse_line(command) if command is not None else None
+        git_target = None
+        if not call.read_only:
+            git_target = next((form for path in subjects.writes for form in path_candidates(str(path), cwd)
+                               if ".git" in Path(form).parts), None)
         return cls(
             command=normalize_command(command) if command is not None else None,
             line=line,
@@ -163,6 +168,7 @@ class CallSubject:
             url=subjects.url,
             outside_target=outside,
             outside_form=outside_form,
+            git_target=git_target,
         )
 
 

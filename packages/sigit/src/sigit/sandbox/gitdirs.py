@@ -37,12 +37,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sigit.fileio import read_regular
+from sigit.git import dangerous_config
 
 # Besides the policy's names: files that send git elsewhere for its hooks and config.
 EXTRA_CONTROL = ("config.worktree", "commondir")
 REDIRECTS = ("commondir", "config.worktree")
 _LIMIT = 4096
 _GIT_TIMEOUT_S = 5
+SCAN_LIMIT = 100_000  # directory entries looked at per writable root, per scan
+LINKED_LIMIT = 4096  # hard-linked files bound read-only, at most
 
 
 @dataclass
@@ -59,6 +62,8 @@ class GitProtection:
     watched: list[Path] = field(default_factory=list)
     roots: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    nested: list[Path] = field(default_factory=list)  # nested repositories' `.git` (dirs and gitlink files)
+    unsafe: dict[Path, list[str]] = field(default_factory=dict)  # repository -> config keys that run programs
 
     def add_read_only(self, path: Path) -> None:
         if path.exists() and path not in self.read_only:
@@ -66,11 +71,11 @@ class GitProtection:
 
     def merged(self, other: GitProtection) -> GitProtection:
         """This protection plus `other`'s (for repositories created after the sandbox opened)."""
-        if not (other.pins or other.read_only or other.watched):
+        if not (other.pins or other.read_only or other.watched or other.nested or other.unsafe):
             return self
         return GitProtection([*self.pins, *other.pins], [*self.read_only, *other.read_only],
                              list(self.writable), [*self.watched, *other.watched], list(self.roots),
-                             list(self.warnings))
+                             list(self.warnings), [*self.nested, *other.nested], {**self.unsafe, **other.unsafe})
 
 
 def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
@@ -96,7 +101,80 @@ def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
         for name in names:
             if not name.startswith(".git/"):
                 result.add_read_only(root / name)
+        scan = scan_tree(root)
+        if git_names:
+            for nested in scan.nested_git:
+                protect_nested(nested, git_names, result)
+        linked = scan.linked[:LINKED_LIMIT]
+        result.read_only.extend(path for path in linked if path not in result.read_only)
+        if len(scan.linked) > LINKED_LIMIT or not scan.complete:
+            result.warnings.append(
+                f"sandbox: {root} holds more files than the sandbox checks ({SCAN_LIMIT} entries, "
+                f"{LINKED_LIMIT} hard-linked files): some nested repositories or hard-linked files stay writable")
     return result
+
+
+@dataclass
+class TreeScan:
+    """What a walk of a writable root found: nested repositories and files with several hard links."""
+
+    nested_git: list[Path] = field(default_factory=list)
+    linked: list[Path] = field(default_factory=list)
+    complete: bool = True
+
+
+def scan_tree(root: Path, limit: int = SCAN_LIMIT) -> TreeScan:
+    """Walk `root` (links not followed, no `.git` directory entered): every nested `.git` (a directory,
+    or a gitlink file of a submodule or worktree) and every regular file with more than one hard link
+    (another name may be outside the workspace: uv builds `.venv` from links into its cache)."""
+    result = TreeScan()
+    stack = [root]
+    seen = 0
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if seen > limit:
+                result.complete = False
+                return result
+            try:
+                if entry.name == ".git":
+                    if directory != root and not entry.is_symlink():
+                        result.nested_git.append(Path(entry.path))
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_nlink > 1:
+                    result.linked.append(Path(entry.path))
+            except OSError:
+                continue
+    return result
+
+
+def protect_nested(dot_git: Path, names: list[str], result: GitProtection) -> None:
+    """A nested repository's `.git` gets what the top one gets: pinned, its config, hooks and info
+    read-only (a gitlink file read-only, and the git dir it names when it lies in the same root); its
+    config is checked for keys that make git run programs."""
+    if dot_git in result.nested:
+        return
+    result.nested.append(dot_git)
+    repo = dot_git.parent
+    if dot_git.is_dir():
+        result.pins.append(dot_git)
+        _protect_git_dir(dot_git, names, result)
+        git_dirs = [dot_git]
+    else:
+        result.add_read_only(dot_git)
+        git_dirs = _git_dirs(dot_git, repo, result.warnings)
+        for git_dir in git_dirs:
+            _protect_one(git_dir, names, result)
+    keys = [key for git_dir in git_dirs for key in dangerous_config(git_dir)]
+    if keys:
+        result.unsafe[repo] = list(dict.fromkeys(keys))
 
 
 def protect_new(roots: Iterable[Path], protected: Iterable[str], known: GitProtection) -> GitProtection:
@@ -141,10 +219,11 @@ def remove_redirects(watched: Iterable[Path]) -> list[Path]:
 
 def _protect_git_dir(git_dir: Path, names: list[str], result: GitProtection) -> None:
     worktree = (git_dir / "commondir").exists()  # a linked worktree's own dir: hooks live in the common one
-    if "hooks" in names and not worktree and not (git_dir / "hooks").exists() and (git_dir / "HEAD").exists():
-        # Git would run hooks from a directory a command creates; make it now, empty, to bind it.
-        with contextlib.suppress(OSError):
-            (git_dir / "hooks").mkdir()
+    for made in ("hooks", "info"):
+        if made in names and not worktree and not (git_dir / made).exists() and (git_dir / "HEAD").exists():
+            # Git would run hooks from a directory a command creates; make it now, empty, to bind it.
+            with contextlib.suppress(OSError):
+                (git_dir / made).mkdir()
     _protect_one(git_dir, names, result)
     modules = git_dir / "modules"
     if modules.is_dir():  # submodules' git directories: .git/modules/<name>[/modules/...]
