@@ -216,7 +216,7 @@ def test_a_launcher_that_cannot_confine_never_runs_the_command(
     missing = str(workspace / "no-such-dir")
     argv = wrapped.argv
     cut = argv.index("--")
-    argv = [*argv[:cut], "--ro", missing, *argv[cut:]]  # a bind mount that must fail
+    argv = [*argv[:cut], "--pin", missing, *argv[cut:]]  # a bind mount that must fail (a vanished --ro is skipped)
     done = subprocess.run(argv, env=wrapped.env, capture_output=True, text=True, check=False)
     assert done.returncode == 126
     assert "sigit sandbox: could not confine the command" in done.stderr

@@ -204,11 +204,15 @@ def pin(path: str) -> None:
 
 
 def bind_read_only(path: str) -> None:
+    if not os.path.lexists(path):  # removed since the plan was made (a hard-linked file of a rebuilt .venv)
+        return
     _mount(path, path, MS_BIND, "bind")
     _mount(None, path, MS_BIND | MS_REMOUNT | MS_RDONLY | _locked_flags(path), "remount read-only")
 
 
 def mask(path: str) -> None:
+    if not os.path.lexists(path):  # a socket that went away since the plan was made: nothing to hide
+        return
     if os.path.isdir(path):
         _mount_fs("tmpfs", path, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=755")
     else:

@@ -205,7 +205,9 @@ class SandboxPolicy:
             if any(path == r or path in r.parents or r in path.parents for r in roots):
                 continue
             found.append(path)
-        return tuple(dict.fromkeys(found))
+        unique = list(dict.fromkeys(found))
+        # a path inside another hidden one is hidden with it (and no longer there to mount over)
+        return tuple(p for p in unique if not any(other in p.parents for other in unique))
 
     def describe(self) -> str:
         """One line for a status bar or `/status`: `workspace-write, network off`."""
