@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import shutil
 import os
 import socket
 import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -264,3 +267,24 @@ def test_an_abi_2_kernel_says_that_files_outside_can_be_truncated(
     with open_sandbox(SandboxPolicy(workspace=workspace, cache_dirs=()), old_kernel) as sandbox:
         assert sandbox.active
         assert any("cannot refuse truncation" in w for w in sandbox.warnings), sandbox.warnings
+
+
+def test_a_crashed_run_leaves_no_temp_dir_for_long(workspace: Path, tmp_path: Path) -> None:
+    """Issue 28: a siGit killed or crashed (no finalizer runs) left an empty /tmp/sigit-sandbox-*; the next
+    sandbox opened removes it, and never one of a live process."""
+    script = ("import os, sys\nfrom pathlib import Path\nfrom sigit.sandbox import SandboxPolicy, open_sandbox\n"
+              "s = open_sandbox(SandboxPolicy.from_settings(None, workspace=Path(sys.argv[1])))\n"
+              "print(s.policy.temp_dir, flush=True)\nos._exit(3)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(workspace)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 3, done.stderr
+    left = Path(done.stdout.strip())
+    assert left.is_dir() and left.name.startswith("sigit-sandbox-")
+    live = Path(tempfile.mkdtemp(prefix=f"sigit-sandbox-{os.getppid()}-"))
+    try:
+        sandbox = open_sandbox(SandboxPolicy.from_settings(None, workspace=workspace))
+        assert not left.exists()
+        assert live.exists()  # the parent process of this test is alive
+        sandbox.close()
+    finally:
+        shutil.rmtree(live, ignore_errors=True)

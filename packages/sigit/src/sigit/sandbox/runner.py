@@ -37,6 +37,34 @@ from .support import INTERPRETER, SandboxSupport, detect_support, launcher_argv
 DROPPED_ENV = ("TMUX", "TMUX_PANE", "STY", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
                "SSH_AUTH_SOCK")
 
+TEMP_PREFIX = "sigit-sandbox-"
+
+
+def remove_stale_temp_dirs(directory: Path | None = None) -> list[Path]:
+    """Remove the private temp dirs of siGit processes that ended without closing their sandbox (killed,
+    crashed): `sigit-sandbox-PID-*` whose PID is gone, and this user's. What was removed."""
+    base = Path(directory or tempfile.gettempdir())
+    removed: list[Path] = []
+    try:
+        entries = list(base.glob(f"{TEMP_PREFIX}*-*"))
+    except OSError:
+        return removed
+    for path in entries:
+        pid_text = path.name[len(TEMP_PREFIX):].split("-", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            if path.is_symlink() or not path.is_dir() or path.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except (OSError, OverflowError):
+            continue
+    return removed
+
+
 Mechanism = Literal["landlock", "bubblewrap", "seatbelt", "none"]
 
 
@@ -116,7 +144,8 @@ class Sandbox:
         self.support = support if support is not None else (detect_support() if policy.enabled else None)
         self.enforcement = decide(policy, self.support) if self.support else Enforcement("none")
         if self.enforcement.mechanism != "none" and policy.temp_dir is None:
-            temp = Path(tempfile.mkdtemp(prefix="sigit-sandbox-")).resolve()
+            remove_stale_temp_dirs()
+            temp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")).resolve()
             policy = dataclasses.replace(policy, temp_dir=temp)
             self._owned_temp: Path | None = temp
             # removed by close(), or when the sandbox is dropped or siGit exits without closing it
