@@ -40,11 +40,10 @@ def _results(stdout: str) -> list[dict[str, Any]]:
             for block in event["message"]["content"] if block["type"] == "tool_result"]
 
 
-@pytest.mark.parametrize(("folder", "target"), [
-    (".claude/skills", "/"), (".sigit/commands", "HOME"), (".claude/agents", "HOME/.ssh"),
-    (".sigit/skills", "HOME"),
+@pytest.mark.parametrize(("folder", "target", "tool"), [
+    (".claude/skills", "/", "read_file"), (".sigit/commands", "HOME", "list_directory"),
+    (".claude/agents", "HOME/.ssh", "read_file"), (".sigit/skills", "HOME", "list_directory"),
 ])
-@pytest.mark.parametrize("tool", ["read_file", "list_directory"])
 def test_a_linked_config_folder_does_not_open_the_filesystem(tmp_path: Path, home: Path, folder: str,
                                                               target: str, tool: str) -> None:
     work = tmp_path / "work"

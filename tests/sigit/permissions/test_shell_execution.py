@@ -105,6 +105,7 @@ def test_without_bash_bash_only_lines_are_refused(tmp_path: Path, monkeypatch: p
 
 # Finding 2: forms the grammar reads as text but bash runs, and wrappers that were not on the list.
 HIDDEN = [
+    "echo $'\\\\' ; touch PWNED #'",
     "echo ${x:-`touch PWNED`}",
     'echo "${x:-`touch PWNED`}"',
     "echo ${x=$(touch PWNED)}",
@@ -178,6 +179,7 @@ FORMS = [
     "echo `echo \\`{c}\\``",
     "env -S '{c}'",
     "echo $'\\' ; {c} #'",
+    "echo $'\\\\' ; {c} #'",
     "echo a; {c}",
     "echo $({c})",
     "cat <({c})",

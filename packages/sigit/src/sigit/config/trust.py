@@ -25,7 +25,7 @@ from typing import Any, Final, TypeVar
 from sigit.config.paths import config_dir as default_config_dir
 from sigit.config.paths import project_root, project_settings_path
 from sigit.errors import UsageError
-from sigit.fileio import read_bounded, write_atomic
+from sigit.fileio import FileTooLargeError, NotRegularFileError, read_bounded, write_atomic
 
 TRUST_FILE: Final = "trusted_folders.json"
 MAX_PROJECT_FILE: Final = 1024 * 1024  # a settings or .mcp.json file larger than this is refused
@@ -157,6 +157,8 @@ def _read_bytes(path: Path) -> bytes | None:
         return read_bounded(path, MAX_PROJECT_FILE)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except (NotRegularFileError, FileTooLargeError):
+        return None  # not read by the settings or the MCP client either (they say why): nothing to trust
     except OSError as exc:
         raise TrustStoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
 

@@ -563,6 +563,9 @@ class _Walker:
         if kind == "raw_string":
             return _Word(text[1:-1])
         if kind == "ansi_c_string":
+            if _ansi_c_length(text) != len(text):  # `$'\\' ; cmd #'`: bash ends the string sooner
+                self.opaque.append(f"unanalysable: the grammar misreads the quoting of `{text}`")
+                return _Word(text, static=False)
             return _Word(_ansi_c(text[2:-1]))
         if kind in ("string", "translated_string"):
             return self.double_quoted(node)
@@ -780,6 +783,20 @@ def _dq_unescape(text: str) -> str:
 _ANSI_C_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
                   "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 _ANSI_C_RE = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL)
+
+
+def _ansi_c_length(text: str) -> int:
+    """How much of `text` (starting `$'`) bash reads as the `$'...'` string: a backslash escapes the
+    next character, the first unescaped `'` ends it."""
+    i = 2
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == "'":
+            return i + 1
+        i += 1
+    return len(text)
 
 
 def _ansi_c(body: str) -> str:
