@@ -93,3 +93,25 @@ def test_an_instruction_file_linked_inside_the_project_is_read(tmp_path: Path, h
         bodies = server.requests
     assert proc.returncode == 0, proc.stderr
     assert "Use tabs." in bodies[0]["messages"][0]["content"]
+
+
+@pytest.mark.parametrize(("name", "kind"), [(".sigit/settings.toml", "fifo"), (".mcp.json", "fifo"),
+                                            (".sigit/settings.toml", "/dev/zero"), (".mcp.json", "/dev/zero")])
+def test_a_fifo_or_device_as_a_project_file_is_skipped_with_the_reason(tmp_path: Path, home: Path, name: str,
+                                                                       kind: str) -> None:
+    """Issue 28 (LOW): sigit exited 2 in such a folder; it says why and goes on without the file."""
+    work = tmp_path / "work"
+    (work / ".sigit").mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(work / name)
+    else:
+        (work / name).symlink_to(kind)
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"turns": [{"text": "fine"}]}))
+    proc = subprocess.run([SIGIT, "-p", "hi", "--model", f"scripted:{scenario}"], cwd=work,
+                          env=_env(home, tmp_path / "config"), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "fine" in proc.stdout
+    if name.endswith(".toml"):  # (an untrusted folder's .mcp.json is never read, so nothing to say)
+        assert "settings.toml: not read" in proc.stderr, proc.stderr
+        assert "FIFO" in proc.stderr or "device" in proc.stderr, proc.stderr
