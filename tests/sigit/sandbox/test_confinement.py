@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import shutil
 import os
+import shutil
 import socket
 import subprocess
 import sys

@@ -52,7 +52,7 @@ def test_a_repository_created_by_a_command_is_reported_and_protected(
     assert "core.fsmonitor" in note and "alias.st" in note
     repo = (workspace / "evil").resolve()
     assert sandbox.unsafe_repositories[repo] == ["core.fsmonitor", "alias.st"]
-    with pytest.raises(UnsafeRepositoryError, match="core.fsmonitor"):
+    with pytest.raises(UnsafeRepositoryError, match=r"core\.fsmonitor"):
         run_git(workspace / "evil", "status", sandbox=sandbox)
     assert not (workspace / "PWNED").exists()
     # from the next command on, its config is read-only like the top one's

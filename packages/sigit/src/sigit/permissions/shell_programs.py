@@ -11,19 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "DANGEROUS_OPTIONS",
     "FIND_EXEC",
     "NAME_TAKING",
     "OPAQUE_PROGRAMS",
     "SHELLS",
     "WRAPPERS",
-    "WrapperSpec",
-    "DANGEROUS_OPTIONS",
     "Danger",
+    "WrapperSpec",
     "dangerous_words",
     "find_exec_spans",
-    "script_argument",
     "git_subcommand_index",
     "is_risky_assignment",
+    "script_argument",
     "shell_script_index",
     "unwrap",
 ]
@@ -362,9 +362,8 @@ class Danger:
                 ended = True
                 continue
             name = word.split("=", 1)[0]
-            if name in self.options or word in self.options:
-                found.append(word)
-            elif self.clusters and not word.startswith("--") and shorts & set(word[1:]):
+            clustered = self.clusters and not word.startswith("--") and bool(shorts & set(word[1:]))
+            if name in self.options or word in self.options or clustered:
                 found.append(word)
             elif not self.clusters and name.lstrip("-") in {o.lstrip("-") for o in self.options}:
                 found.append(word)  # go's `--exec` is `-exec`

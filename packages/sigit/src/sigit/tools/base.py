@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from onde import ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sigit.fileio import check_regular, not_regular, read_bounded, write_atomic
+from sigit.fileio import check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
 from sigit.sandbox import Denial, Sandbox
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
@@ -261,6 +261,9 @@ class Tool(Generic[P]):
         arguments = decode_arguments(self.name, raw_args)
         if isinstance(arguments, ToolOutput):
             return arguments
+        if has_lone_surrogate(arguments):  # `"\ud800"` decodes, but no file name or command can hold it
+            return ToolOutput(f"Invalid arguments for {self.name}: they hold a lone surrogate escape "
+                              "(\\ud800-\\udfff), which is not Unicode text.", True, title=self.name)
         try:
             params = self.params.model_validate(arguments)
         except ValidationError as exc:
