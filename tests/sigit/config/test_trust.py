@@ -253,6 +253,7 @@ def test_a_project_names_a_draft_model_only_when_trusted(dirs: tuple[Path, Path]
     """A draft model is a file to load, like `model`; turning drafting off is harmless."""
     config, project = dirs
     write_project(project, 'draft = "/tmp/evil.gguf"\n')
+    assert project_requests(project).lines == ("loads the draft model /tmp/evil.gguf",)  # issue 28: shown
     assert load_settings(project, config).draft == "prompt-lookup"
     assert load_settings(project, config, trusted=True).draft == "/tmp/evil.gguf"
     write_project(project, 'draft = "none"\n')

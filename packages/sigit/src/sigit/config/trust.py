@@ -169,6 +169,8 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
     if model is not None:
         lines.append(f"sends the conversation to {model}" if str(model).startswith("openai:")
                      else f"uses the model {model}")
+    if "draft" in gated:  # a model file to load, like `model`
+        lines.append(f"loads the draft model {gated['draft']}")
     if "download" in gated:
         lines.append(f"downloads models without asking (`download = {gated['download']!r}`)")
     hooks = gated.get("hooks")
