@@ -118,7 +118,7 @@ async def test_search_refuses_a_fifo_and_walks_past_one(registry: ToolRegistry, 
 def test_a_repository_cannot_hang_start_up_with_fifos(tmp_path: Path) -> None:
     """AGENTS.md, .sigit/settings.toml and .mcp.json come from the repository: FIFOs there are
     reported, not waited on."""
-    from sigit.config.settings import SettingsError, load_settings
+    from sigit.config.settings import load_settings
     from sigit.extensions.mcp_client import load_mcp_json
     from sigit.prompt.instructions import load_instructions
 
@@ -126,8 +126,8 @@ def test_a_repository_cannot_hang_start_up_with_fifos(tmp_path: Path) -> None:
     for name in ("AGENTS.md", ".sigit/settings.toml", ".mcp.json"):
         os.mkfifo(tmp_path / name)
     assert load_instructions(tmp_path, tmp_path / "config").files == []
-    with pytest.raises(SettingsError, match="FIFO"):
-        load_settings(tmp_path, tmp_path / "config")
+    warnings = load_settings(tmp_path, tmp_path / "config").warnings  # skipped with the reason, not fatal
+    assert any("FIFO" in w for w in warnings)
     servers, warnings = load_mcp_json(tmp_path / ".mcp.json")
     assert servers == [] and "FIFO" in warnings[0]
 

@@ -102,7 +102,9 @@ def _shows_write(line: str, before: list[str]) -> bool:
 
 
 def _paths_in(line: str) -> list[str]:
-    """Path-like words in an error line: quoted ones first, then `WORD:` fields (sh, bash, git)."""
+    """Path-like words in an error line: quoted ones first, then `WORD:` fields (sh, bash, git); the
+    shell's own name (`/usr/bin/bash: line 1: ...`) is not one."""
+    line = _SHELL_PREFIX.sub("", line)
     found = [m.group(1) for m in _QUOTED.finditer(line)]
     for segment in line.split(": "):
         words = segment.split()
