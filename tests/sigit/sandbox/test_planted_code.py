@@ -140,3 +140,43 @@ def test_agent_and_service_sockets_are_hidden(
         path.unlink(missing_ok=True)
         if path.parent != Path("/tmp"):
             os.rmdir(path.parent)
+
+
+def test_a_submodule_gitlink_gets_the_same_protection(
+    make_sandbox: Callable[..., Sandbox], run: Run, workspace: Path, outside: Path
+) -> None:
+    """A nested repository behind a `.git` file (a submodule): its git dir's config and hooks are read-only."""
+    lib = outside / "lib"
+    _git_init(lib)
+    subprocess.run(["git", "-C", str(lib), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+                    "--allow-empty", "-m", "x"], check=True)
+    _git_init(workspace)
+    subprocess.run(["git", "-C", str(workspace), "-c", "protocol.file.allow=always", "submodule", "add", "-q",
+                    str(lib), "vendor/lib"], check=True, capture_output=True)
+    assert (workspace / "vendor" / "lib" / ".git").is_file()
+    sandbox = make_sandbox()
+    for command in ("git -C vendor/lib config core.fsmonitor 'touch PWNED'",
+                    "echo 'gitdir: /tmp' > vendor/lib/.git"):
+        assert run(sandbox, command, workspace).returncode != 0, command
+    assert "fsmonitor" not in (workspace / ".git" / "modules" / "vendor" / "lib" / "config").read_text()
+
+
+def test_a_linked_venv_is_one_read_only_mount_and_stray_links_are_files(workspace: Path, outside: Path) -> None:
+    """A uv-built `.venv` (mostly links) costs one mount, not one per file; a lone link elsewhere is itself."""
+    from sigit.sandbox.gitdirs import scan_tree
+
+    cache = outside / "cache"
+    cache.mkdir()
+    venv = workspace / ".venv" / "lib" / "site-packages"
+    for package in ("a", "b"):
+        (venv / package).mkdir(parents=True)
+        for name in ("x.py", "y.py"):
+            (cache / f"{package}{name}").write_text("")
+            os.link(cache / f"{package}{name}", venv / package / name)
+    (venv / "a.pth").write_text("")  # uv's own file: the directory is still mostly links
+    (workspace / "src").mkdir()
+    (workspace / "src" / "own.py").write_text("")
+    (workspace / "src" / "other.py").write_text("")
+    os.link(cache / "ax.py", workspace / "src" / "linked.py")
+    found = scan_tree(workspace)
+    assert sorted(found.linked) == sorted([workspace / ".venv", workspace / "src" / "linked.py"])

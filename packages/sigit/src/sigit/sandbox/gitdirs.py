@@ -45,7 +45,7 @@ REDIRECTS = ("commondir", "config.worktree")
 _LIMIT = 4096
 _GIT_TIMEOUT_S = 5
 SCAN_LIMIT = 100_000  # directory entries looked at per writable root, per scan
-LINKED_LIMIT = 4096  # hard-linked files bound read-only, at most
+LINKED_LIMIT = 4096  # read-only mounts for hard-linked files (a directory of them counts once), at most
 
 
 @dataclass
@@ -106,7 +106,8 @@ def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
             for nested in scan.nested_git:
                 protect_nested(nested, git_names, result)
         linked = scan.linked[:LINKED_LIMIT]
-        result.read_only.extend(path for path in linked if path not in result.read_only)
+        known = set(result.read_only)
+        result.read_only.extend(path for path in linked if path not in known)
         if len(scan.linked) > LINKED_LIMIT or not scan.complete:
             result.warnings.append(
                 f"sandbox: {root} holds more files than the sandbox checks ({SCAN_LIMIT} entries, "
@@ -123,11 +124,16 @@ class TreeScan:
     complete: bool = True
 
 
-def scan_tree(root: Path, limit: int = SCAN_LIMIT) -> TreeScan:
+def scan_tree(root: Path, limit: int = SCAN_LIMIT, *, linked: bool = True) -> TreeScan:
     """Walk `root` (links not followed, no `.git` directory entered): every nested `.git` (a directory,
-    or a gitlink file of a submodule or worktree) and every regular file with more than one hard link
-    (another name may be outside the workspace: uv builds `.venv` from links into its cache)."""
+    or a gitlink file of a submodule or worktree) and, with `linked`, what holds files with more than
+    one hard link (another name may be outside the workspace: uv builds `.venv` from links into its
+    cache): the highest directories whose every file is such a link (one read-only mount for a whole
+    package), and the linked files elsewhere. Without `linked` no file is stat'ed."""
     result = TreeScan()
+    files: dict[Path, tuple[int, int]] = {}  # directory -> (regular files, linked ones) directly in it
+    linked_files: dict[Path, list[Path]] = {}
+    children: dict[Path, list[Path]] = {}
     stack = [root]
     seen = 0
     while stack:
@@ -136,11 +142,13 @@ def scan_tree(root: Path, limit: int = SCAN_LIMIT) -> TreeScan:
             entries = list(os.scandir(directory))
         except OSError:
             continue
+        regular = links = 0
         for entry in entries:
             seen += 1
             if seen > limit:
                 result.complete = False
-                return result
+                stack.clear()
+                break
             try:
                 if entry.name == ".git":
                     if directory != root and not entry.is_symlink():
@@ -148,11 +156,51 @@ def scan_tree(root: Path, limit: int = SCAN_LIMIT) -> TreeScan:
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(Path(entry.path))
-                elif entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_nlink > 1:
-                    result.linked.append(Path(entry.path))
+                    children.setdefault(directory, []).append(Path(entry.path))
+                elif linked and entry.is_file(follow_symlinks=False):
+                    regular += 1
+                    if entry.stat(follow_symlinks=False).st_nlink > 1:
+                        links += 1
+                        linked_files.setdefault(directory, []).append(Path(entry.path))
             except OSError:
                 continue
+        files[directory] = (regular, links)
+    if linked:
+        result.linked = _linked_cover(root, files, linked_files, children, result.complete)
     return result
+
+
+def _linked_cover(root: Path, files: dict[Path, tuple[int, int]], linked_files: dict[Path, list[Path]],
+                  children: dict[Path, list[Path]], complete: bool) -> list[Path]:
+    """Few paths that cover every linked file: the highest directories (below `root`) where at least
+    half the files of the subtree are links (a package in a `.venv`, `site-packages` itself: its few
+    own files become read-only with it), else the linked files themselves."""
+    totals: dict[Path, tuple[int, int]] = {}
+    order: list[Path] = []
+    pending = [root]
+    while pending:
+        current = pending.pop()
+        order.append(current)
+        pending.extend(children.get(current, ()))
+    for current in reversed(order):  # post-order: children first
+        regular, links = files.get(current, (0, 0))
+        for child in children.get(current, ()):
+            child_regular, child_links = totals[child]
+            regular, links = regular + child_regular, links + child_links
+        totals[current] = (regular, links)
+    cover: list[Path] = []
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        regular, links = totals.get(directory, (0, 0))
+        if not links:
+            continue
+        if directory != root and complete and 2 * links >= regular:
+            cover.append(directory)
+            continue
+        cover.extend(linked_files.get(directory, ()))
+        pending.extend(children.get(directory, ()))
+    return cover
 
 
 def protect_nested(dot_git: Path, names: list[str], result: GitProtection) -> None:

@@ -229,7 +229,7 @@ class Sandbox:
         known = {*self._protection.nested, *self._created.nested}
         sentences: list[str] = []
         for root in self.policy.work_roots():
-            for dot_git in scan_tree(root).nested_git:
+            for dot_git in scan_tree(root, linked=False).nested_git:
                 if dot_git in known:
                     continue
                 found = GitProtection()
