@@ -42,7 +42,11 @@ SHELL_STARTUP_ENV = ("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH"
 def run_shell() -> str:
     """The shell that runs command lines: bash, whose grammar the permission rules read them with
     (`sh` is dash on Debian, which reads `$'...'` otherwise); plain `sh` only where there is no bash,
-    and then the policy refuses lines with bash-only syntax. Found once per process."""
+    and then the policy refuses lines with bash-only syntax. Found once per process, in the system's
+    places first (a `bash` a command left in a PATH directory inside the workspace is not taken)."""
+    for known in ("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash", "/opt/homebrew/bin/bash"):
+        if os.access(known, os.X_OK):
+            return known
     return shutil.which("bash") or "sh"
 
 
