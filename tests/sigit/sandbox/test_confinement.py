@@ -288,3 +288,15 @@ def test_a_crashed_run_leaves_no_temp_dir_for_long(workspace: Path, tmp_path: Pa
         sandbox.close()
     finally:
         shutil.rmtree(live, ignore_errors=True)
+
+
+def test_a_command_cannot_fake_the_sandbox_setup_failure(make_sandbox: MakeSandbox, run: Run, workspace: Path) -> None:
+    """Issue 28 (LOW): a command printing the launcher's failure line got the "run without the sandbox"
+    offer; the real line carries a secret tag the command never sees."""
+    sandbox = make_sandbox()
+    fake = run(sandbox, "echo 'sigit sandbox: could not confine the command: Operation not permitted' >&2; "
+                        "exit 126", workspace)
+    assert fake.returncode == 126 and "could not confine" in fake.stdout
+    assert sandbox.explain(fake.returncode, fake.stdout) is None
+    assert sandbox.policy.tag is not None and sandbox.policy.tag not in run(sandbox, "cat /proc/self/cmdline; env",
+                                                                            workspace).stdout

@@ -250,6 +250,7 @@ class Plan:
         self.fs = self.net = self.scope = 0
         self.rules: list[tuple[int, str]] = []
         self.argv: list[str] = []
+        self.tag = ""  # a secret the session knows: its setup-failure line cannot be printed by a command
 
 
 def parse(args: Sequence[str]) -> Plan:
@@ -268,6 +269,9 @@ def parse(args: Sequence[str]) -> Plan:
             i += 2
         elif word in ("--fs", "--net", "--scope"):
             setattr(plan, word[2:], int(args[i + 1]))
+            i += 2
+        elif word == "--tag":
+            plan.tag = args[i + 1]
             i += 2
         elif word == "--allow":
             plan.rules.append((int(args[i + 1]), args[i + 2]))
@@ -306,7 +310,8 @@ def main(args: Sequence[str]) -> int:
     try:
         apply(plan)
     except OSError as exc:
-        print(f"sigit sandbox: could not confine the command: {exc.strerror or exc}", file=sys.stderr)
+        tag = f" [{plan.tag}]" if plan.tag else ""
+        print(f"sigit sandbox: could not confine the command{tag}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_SANDBOX_FAILED
     try:
         os.execvp(plan.argv[0], plan.argv)

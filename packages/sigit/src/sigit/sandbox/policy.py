@@ -129,6 +129,7 @@ class SandboxPolicy:
     protected: tuple[str, ...] = DEFAULT_PROTECTED
     masked: tuple[str, ...] = DEFAULT_MASKED
     temp_dir: Path | None = field(default=None)
+    tag: str | None = field(default=None, repr=False)  # the launcher's secret (filled in by the Sandbox)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import secrets
 import shutil
 import tempfile
 import weakref
@@ -146,7 +147,8 @@ class Sandbox:
         if self.enforcement.mechanism != "none" and policy.temp_dir is None:
             remove_stale_temp_dirs()
             temp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")).resolve()
-            policy = dataclasses.replace(policy, temp_dir=temp)
+            # the tag marks the launcher's own setup-failure line, which a command cannot know to print
+            policy = dataclasses.replace(policy, temp_dir=temp, tag=policy.tag or secrets.token_hex(8))
             self._owned_temp: Path | None = temp
             # removed by close(), or when the sandbox is dropped or siGit exits without closing it
             self._remove_temp: weakref.finalize[..., Sandbox] | None = weakref.finalize(
