@@ -185,6 +185,10 @@ FORMS = [
     "cat <({c})",
     "echo a && {c}",
     "echo a | {c}",
+    "script -qc '{c}' /dev/null",
+    "setsid -w {c}",
+    "nice -n 1 {c}",
+    "BRACED",  # `{touch,PWNED}`: a command word bash builds by brace expansion
 ]
 HIDDEN_COMMANDS = ["touch PWNED", "mkdir PWNED", "cp /dev/null PWNED"]
 
@@ -202,7 +206,7 @@ def test_an_unallowed_command_never_runs_when_the_policy_allows(
     not run under bash (sigit's shell) nor under dash (when the line has no bash-only syntax, the only
     lines sigit would give to `sh`). Under bypass, it runs only when no deny rule names it."""
     cwd = tmp_path_factory.mktemp("line")
-    line = form.format(c=hidden)
+    line = "{" + hidden.replace(" ", ",") + "}" if form == "BRACED" else form.format(c=hidden)
     program = hidden.split()[0]
     deny = [f"run_command({program}*)"] if named else []
     policy = _policy(cwd, deny=deny)
