@@ -40,7 +40,7 @@ from sigit.config.schema import (
 )
 from sigit.config.trust import split_project_settings
 from sigit.errors import UsageError
-from sigit.fileio import read_bounded, write_atomic
+from sigit.fileio import FileTooLargeError, NotRegularFileError, read_bounded, write_atomic
 
 __all__ = [
     "DEFAULT_ATTRIBUTION",
@@ -85,7 +85,11 @@ def load_settings(cwd: Path, config_dir: Path | None = None, *, trusted: bool = 
     if project_file.resolve() != user_file.resolve():
         files.append(project_file)
     for path in files:
-        raw = _read_toml(path)
+        try:
+            raw = _read_toml(path)
+        except _NotAFileError as exc:  # a FIFO or /dev/zero in a repository: say so, go on without it
+            settings.warnings.append(str(exc))
+            continue
         if raw is None:
             continue
         project = path is not user_file
@@ -104,11 +108,17 @@ def _parse(raw: dict[str, Any], path: Path) -> Settings:
         raise SettingsError(str(exc)) from None
 
 
+class _NotAFileError(SettingsError):
+    """The settings path is a FIFO, a device or a huge file: skipped with a warning, never fatal."""
+
+
 def _read_toml(path: Path) -> dict[str, Any] | None:
     try:
         data = read_bounded(path)  # a project's settings file may be a FIFO or /dev/zero
     except FileNotFoundError:
         return None
+    except (NotRegularFileError, FileTooLargeError) as exc:
+        raise _NotAFileError(f"{path}: not read, and its settings not used: {exc}") from None
     except OSError as exc:
         raise SettingsError(f"{path}: cannot read settings: {exc.strerror or exc}") from None
     try:

@@ -25,7 +25,7 @@ from sigit.config.paths import config_dir as default_config_dir
 from sigit.config.paths import project_root, project_settings_path
 from sigit.config.schema import untrusted_split
 from sigit.errors import UsageError
-from sigit.fileio import read_bounded, write_atomic
+from sigit.fileio import FileTooLargeError, NotRegularFileError, read_bounded, write_atomic
 
 TRUST_FILE: Final = "trusted_folders.json"
 MAX_PROJECT_FILE: Final = 1024 * 1024  # a settings or .mcp.json file larger than this is refused
@@ -102,6 +102,8 @@ def _read_bytes(path: Path) -> bytes | None:
         return read_bounded(path, MAX_PROJECT_FILE)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except (NotRegularFileError, FileTooLargeError):
+        return None  # not read by the settings or the MCP client either (they say why): nothing to trust
     except OSError as exc:
         raise TrustStoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
@@ -112,6 +114,8 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
     if model is not None:
         lines.append(f"sends the conversation to {model}" if str(model).startswith("openai:")
                      else f"uses the model {model}")
+    if "draft" in gated:  # a model file to load, like `model`
+        lines.append(f"loads the draft model {gated['draft']}")
     if "download" in gated:
         lines.append(f"downloads models without asking (`download = {gated['download']!r}`)")
     hooks = gated.get("hooks")
