@@ -115,11 +115,13 @@ def test_claude_code_mode_names_are_accepted(dirs: tuple[Path, Path]) -> None:
     assert load_settings(project, config).permissions.mode == "accept-edits"
 
 
-def test_unknown_keys_are_warnings_not_errors(dirs: tuple[Path, Path]) -> None:
+def test_an_unknown_key_is_an_error_naming_the_nearest_known_one(dirs: tuple[Path, Path]) -> None:
+    """Was a warning (issue 27: one settings model, unknown keys are errors): a typo must not be ignored."""
     config, project = dirs
     write_user(config, "modle = 'x'\n")
-    settings = load_settings(project, config)
-    assert any("unknown setting `modle`" in warning for warning in settings.warnings)
+    with pytest.raises(SettingsError) as info:
+        load_settings(project, config)
+    assert str(info.value) == f"{config / 'settings.toml'}: unknown setting `modle` (did you mean `model`?)"
 
 
 def test_non_utf8_file_is_a_clear_error(dirs: tuple[Path, Path]) -> None:
@@ -205,6 +207,10 @@ def test_draft_setting_reads_and_defaults_to_prompt_lookup(dirs: tuple[Path, Pat
 
 def test_reasoning_settings_for_the_2026_templates(dirs: tuple[Path, Path]) -> None:
     config, project = dirs
+    from onde import REASONING_EFFORTS
+    from sigit.config.schema import REASONING_EFFORTS as SETTINGS_EFFORTS
+
+    assert SETTINGS_EFFORTS == REASONING_EFFORTS  # the efforts settings accept are the ones onde takes
     write_user(config, 'reasoning_effort = "low"\npreserve_thinking = true\n')
     settings = load_settings(project, config)
     assert (settings.reasoning_effort, settings.preserve_thinking) == ("low", True)
