@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("--template", choices=TEMPLATE_NAMES, default=None,
                       help="the chat template it carries (default: the architecture's own; "
                            "qwen3-coder and qwen3.5 call tools in XML)")
+    make.add_argument("--vision", action="store_true",
+                      help="also write its vision projector, mmproj-OUT.gguf beside it (--arch qwen35 only)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
 
@@ -72,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     add("--draft", default="prompt-lookup", metavar="prompt-lookup|none|MODEL.gguf",
         help="speculative decoding: draft tokens from the context (default), none, or a small draft model "
              "with the same tokenizer")
+    add("--image", "-i", action="append", default=[], metavar="FILE",
+        help="an image to send with the prompt (repeatable; needs a model that can see)")
+    add("--mmproj", metavar="FILE",
+        help="the vision projector (mmproj GGUF) that lets a GGUF model see images (default: one beside the "
+             "model; 'none' for none)")
     add("--verbose", "-v", action="store_true", help="log what was chosen (threads, draft) to standard error")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
     return parser
@@ -130,9 +137,17 @@ def _make_test_model(args: argparse.Namespace) -> int:
     from . import testmodel
 
     out = Path(args.out)
+    if args.vision and (args.arch != "qwen35" or args.format != "gguf"):
+        raise UsageError("--vision writes a Qwen 3.5 projector: use it with --arch qwen35 and --format gguf")
     try:
         if args.format == "gguf":
             written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template)
+            if args.vision:
+                from .testmodel_qwen35 import SHAPE
+                from .testmodel_vision import mmproj_path_for, write_test_mmproj
+
+                print(written)
+                written = write_test_mmproj(mmproj_path_for(written), out_dim=SHAPE.n_embd)
         else:
             written = testmodel.write_test_hf(out, seed=args.seed, arch=args.arch, template=args.template)
     except OSError as exc:
@@ -185,6 +200,12 @@ def _generate(args: argparse.Namespace) -> int:
     if args.draft not in ("prompt-lookup", "none") and not Path(args.draft).expanduser().is_file():
         raise UsageError(f"--draft {args.draft!r}: use prompt-lookup, none, or the path of a draft model file")
     options: dict[str, Any] = {"n_ctx": args.n_ctx, "progress": True, "draft": args.draft}
+    if args.mmproj:
+        if args.mmproj != "none" and not Path(args.mmproj).expanduser().is_file():
+            raise UsageError(f"--mmproj {args.mmproj!r}: no such file")
+        options["mmproj"] = args.mmproj
+    elif args.image:
+        options["vision"] = True  # a registry model's projector is fetched when images are sent
     if args.n_gpu_layers is not None:
         options["n_gpu_layers"] = args.n_gpu_layers
     if args.threads:
@@ -228,8 +249,11 @@ def _build_request(args: argparse.Namespace) -> ChatRequest:
         seed=args.seed,
     )
     messages = (SystemMessage(args.system),) if args.system else ()
+    for image in args.image:
+        if not Path(image).expanduser().is_file():
+            raise UsageError(f"--image {image!r}: no such file")
     return ChatRequest(
-        messages=(*messages, UserMessage(prompt)),
+        messages=(*messages, UserMessage(prompt, images=tuple(args.image))),
         tools=tools,
         sampling=sampling,
         enable_thinking=thinking,

@@ -183,16 +183,37 @@ def resolve_gguf(spec: RuntimeSpec, *, progress: bool | ProgressCallback = True)
     raise ValueError(f"a {spec.kind} runtime has no GGUF file")
 
 
+def resolve_mmproj(spec: RuntimeSpec, vision: bool | None, *, progress: bool | ProgressCallback = True) -> str | None:
+    """The projector a registry model sees with: downloaded when `vision` is True (the caller has the
+    user's consent), used when already cached if None, never when False ("none"). Other kinds: None
+    (the backend looks beside the model file)."""
+    if spec.kind != "registry":
+        return "none" if vision is False else None
+    entry = get_model(str(spec.key))
+    if entry.mmproj is None or vision is False:
+        return "none"
+    from .download import cached_path, download_model
+
+    if vision:
+        return str(download_model(entry.repo_id, entry.mmproj, progress=progress))
+    found = cached_path(entry.repo_id, entry.mmproj)
+    return str(found) if found is not None else "none"
+
+
 def load_runtime(name: str, **options: Any) -> Runtime:
     """Load the runtime `name` names. Options a backend does not take are dropped, so one set of
     command-line flags serves every backend. `progress=False` silences download progress; a
-    callable `(done_bytes, total_bytes) -> None` receives it instead."""
+    callable `(done_bytes, total_bytes) -> None` receives it instead. `vision=True` fetches a registry
+    model's projector (mmproj) so it can see images; by default one already downloaded is used."""
     spec = parse_runtime_name(name)
     progress = options.pop("progress", True)
     if not callable(progress):
         progress = bool(progress)
+    vision = options.pop("vision", None)
     if spec.kind in ("gguf", "registry", "hf"):
         path = resolve_gguf(spec, progress=progress)
+        if options.get("mmproj") is None:
+            options["mmproj"] = resolve_mmproj(spec, vision, progress=progress)
         cls = _import(_BACKENDS["llamacpp"])
         runtime = cls(path, **_accepted([(cls.__init__, 1)], options))
     elif spec.kind == "transformers":

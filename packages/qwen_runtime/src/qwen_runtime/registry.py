@@ -27,10 +27,18 @@ class ModelEntry:
     context_length: int
     params: str
     """Parameter count as people say it ("8B")."""
+    mmproj: str | None = None
+    """The vision projector in the same repo (None: the model cannot see); fetched only when asked for."""
+    mmproj_size_bytes: int = 0
+    """Its size (approximate: the F16 tower's parameters times two)."""
 
     @property
     def size_display(self) -> str:
         return human_size(self.size_bytes)
+
+    @property
+    def can_see(self) -> bool:
+        return self.mmproj is not None
 
 
 def human_size(size_bytes: int) -> str:
@@ -69,8 +77,23 @@ def _coder(size: str, size_bytes: int) -> ModelEntry:
     )
 
 
+#: Qwen 3.5's vision towers, F16 (unsloth's `mmproj-F16.gguf`): the 0.8B's is 12 layers of 768, the 2B's
+#: and 4B's 24 of 1024, the larger models' 27 of 1152; the merger's output width is the text model's
+QWEN35_MMPROJ = "mmproj-F16.gguf"
+QWEN35_MMPROJ_BYTES = {
+    "0.8B": 201_000_000,
+    "2B": 662_000_000,
+    "4B": 666_000_000,
+    "9B": 912_000_000,
+    "27B": 920_000_000,
+    "35B-A3B": 892_000_000,
+}
+
+
 def _qwen35(size: str, size_bytes: int) -> ModelEntry:
     return ModelEntry(
+        mmproj=QWEN35_MMPROJ,
+        mmproj_size_bytes=QWEN35_MMPROJ_BYTES.get(size, 0),
         key=f"qwen3.5-{size.lower()}",
         name=f"Qwen 3.5 {size}",
         repo_id=f"unsloth/Qwen3.5-{size}-GGUF",
