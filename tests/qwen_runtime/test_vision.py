@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -212,3 +213,31 @@ def test_the_openai_compatible_backend_sends_images_as_image_url_data_urls(make_
     assert content[1]["image_url"]["url"] == Image.from_path(path).data_url()
     assert content[1]["image_url"]["url"].startswith("data:image/png;base64,iVBOR")
     assert content[2]["image_url"]["url"].startswith("data:image/gif;base64,")
+
+
+def test_a_registry_models_projector_is_fetched_only_when_asked_for_then_used_from_the_cache(
+    fake_hub: Any, tiny_vision_gguf: Path
+) -> None:
+    from qwen_runtime.naming import load_runtime
+    from qwen_runtime.registry import get_model
+
+    entry = get_model("qwen3.5-0.8b")
+    assert entry.can_see and entry.mmproj == "mmproj-F16.gguf" and entry.mmproj_size_bytes > 100_000_000
+    fake_hub.add(entry.repo_id, entry.filename, tiny_vision_gguf.read_bytes())
+    fake_hub.add(entry.repo_id, "mmproj-F16.gguf", tiny_vision_gguf.with_name("mmproj-tiny-qwen35.gguf").read_bytes())
+
+    def fetched() -> set[str]:
+        return {path.rsplit("/", 1)[-1] for method, path in fake_hub.requests if method == "GET" and ".gguf" in path}
+
+    text_only = load_runtime("qwen3.5-0.8b", n_ctx=1024, progress=False)
+    text_only.close()
+    assert not text_only.supports_images and "mmproj" in text_only.cannot_see()
+    assert fetched() == {entry.filename}  # a text-only session never downloads the projector
+    seeing = load_runtime("qwen3.5-0.8b", n_ctx=1024, progress=False, vision=True)
+    seeing.close()
+    assert seeing.supports_images and "mmproj-F16.gguf" in fetched()
+    before = len(fake_hub.requests)
+    again = load_runtime("qwen3.5-0.8b", n_ctx=1024, progress=False)  # cached: used without asking
+    again.close()
+    assert again.supports_images and not any(m == "GET" and ".gguf" in p for m, p in fake_hub.requests[before:])
+    assert not load_runtime("qwen3.5-0.8b", n_ctx=1024, progress=False, vision=False).supports_images

@@ -161,14 +161,20 @@ def _make_test_model(args: argparse.Namespace) -> int:
 def _models() -> int:
     from .download import cached_path, hub_cache_dir
 
-    rows = [("KEY", "NAME", "SIZE", "TOOLS", "CACHED")]
+    from .registry import human_size
+
+    rows = [("KEY", "NAME", "SIZE", "TOOLS", "IMAGES", "CACHED")]
     for entry in REGISTRY:
         found = cached_path(entry.repo_id, entry.filename)
         tools = "yes" if entry.tool_capable else "no"
-        rows.append((entry.key, entry.name, entry.size_display, tools, str(found) if found else "not cached"))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        images = f"+{human_size(entry.mmproj_size_bytes)}" if entry.mmproj else "no"
+        if entry.mmproj and cached_path(entry.repo_id, entry.mmproj):
+            images += " (cached)"
+        rows.append((entry.key, entry.name, entry.size_display, tools, images,
+                     str(found) if found else "not cached"))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
     for row in rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[4])
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[5])
     print(f"\ncache: {hub_cache_dir()}  (default model: {DEFAULT_MODEL})")
     return 0
 
