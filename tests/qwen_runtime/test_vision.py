@@ -241,3 +241,20 @@ def test_a_registry_models_projector_is_fetched_only_when_asked_for_then_used_fr
     again.close()
     assert again.supports_images and not any(m == "GET" and ".gguf" in p for m, p in fake_hub.requests[before:])
     assert not load_runtime("qwen3.5-0.8b", n_ctx=1024, progress=False, vision=False).supports_images
+
+
+def test_an_image_in_a_tool_result_reaches_the_model(
+    seeing: LlamaCppRuntime, make_png: Callable[..., Path]
+) -> None:
+    from qwen_runtime.types import ToolCall, ToolMessage
+
+    call = ToolCall("c1", "read_file", {"path": "shot.png"})
+    history = (UserMessage("read shot.png"), AssistantMessage("", tool_calls=(call,)))
+
+    def after(result: ToolMessage) -> ChatRequest:
+        return ChatRequest((*history, result), sampling=GREEDY, enable_thinking=False)
+
+    plain = seeing.complete(after(ToolMessage("c1", "[image]", "read_file")))
+    seen = seeing.complete(after(ToolMessage("c1", "[image]", "read_file", images=(make_png(128, 64),))))
+    assert plain.usage.image_tokens == 0 and seen.usage.image_tokens == 8
+    assert seen.usage.prompt_tokens == plain.usage.prompt_tokens + 8 + 2  # and <|vision_start|>, <|vision_end|>

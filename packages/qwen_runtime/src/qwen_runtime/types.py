@@ -61,12 +61,17 @@ class AssistantMessage:
 
 @dataclass(frozen=True)
 class ToolMessage:
-    """The result of one tool call, sent back to the model."""
+    """The result of one tool call, sent back to the model; `images` (a file it read) go before the text."""
 
     tool_call_id: str
     content: str
     name: str | None = None
     role: Literal["tool"] = "tool"
+    images: tuple[Image, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.images and not all(isinstance(i, Image) for i in self.images):
+            object.__setattr__(self, "images", tuple(Image.coerce(i) for i in self.images))
 
 
 Message: TypeAlias = SystemMessage | UserMessage | AssistantMessage | ToolMessage
@@ -172,7 +177,7 @@ class ChatRequest:
 
     def images(self) -> tuple[Image, ...]:
         """Every image in the conversation, in the order the model reads them."""
-        return tuple(i for m in self.messages if isinstance(m, UserMessage) for i in m.images)
+        return tuple(i for m in self.messages if isinstance(m, UserMessage | ToolMessage) for i in m.images)
 
     def offered_tools(self) -> tuple[ToolSpec, ...]:
         """The tools the model may call under `tool_choice` (none for "none")."""

@@ -17,6 +17,7 @@ text after an image is decoded here with explicit positions; without images the 
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import hashlib
 import logging
 import re
@@ -32,7 +33,7 @@ import numpy.typing as npt
 from ..errors import ModelLoadError, QwenRuntimeError
 from ..images import DEFAULT_MAX_IMAGE_PIXELS, Image, ImageError, prepare_pixels
 from ..runtime import CancelToken
-from ..types import ChatRequest, UserMessage
+from ..types import ChatRequest, Message, ToolMessage, UserMessage
 
 log = logging.getLogger(__name__)
 
@@ -124,9 +125,9 @@ class Vision:
     def with_markers(self, request: ChatRequest) -> ChatRequest:
         """`request` with each image written as a marker before its message's text (what the template
         renders; `prompt_tokens` turns a marker into the image's tokens)."""
-        messages = []
+        messages: list[Message] = []
         for message in request.messages:
-            if isinstance(message, UserMessage) and message.images:
+            if isinstance(message, UserMessage | ToolMessage) and message.images:
                 markers = ""
                 for image in message.images:
                     key = self.key(image)
@@ -135,9 +136,9 @@ class Vision:
                     markers += _MARKER.format(key)
                 while len(self._known) > _KNOWN_IMAGES:
                     self._known.popitem(last=False)
-                message = UserMessage(markers + message.content)
+                message = dataclasses.replace(message, content=markers + message.content, images=())
             messages.append(message)
-        return ChatRequest(**{**request.__dict__, "messages": tuple(messages)})
+        return dataclasses.replace(request, messages=tuple(messages))
 
     def prompt_tokens(self, text: str, tokenize: Any) -> list[int]:
         """The tokens of prompt text that may hold image markers (`tokenize` turns text into ids)."""
