@@ -15,6 +15,7 @@ from .errors import (
     QwenRuntimeError,
     ServerError,
 )
+from .images import Image, ImageError
 from .naming import RuntimeSpec, load_runtime, parse_runtime_name
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
 from .prompt_cache import DiskPromptCache, PromptCache, PromptCacheEntry
@@ -61,6 +62,8 @@ __all__ = [
     "FinishReason",
     "Finished",
     "GenerationCancelled",
+    "Image",
+    "ImageError",
     "Message",
     "ModelEntry",
     "ModelLoadError",

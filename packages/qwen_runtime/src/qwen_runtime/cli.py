@@ -160,7 +160,6 @@ def _make_test_model(args: argparse.Namespace) -> int:
 
 def _models() -> int:
     from .download import cached_path, hub_cache_dir
-
     from .registry import human_size
 
     rows = [("KEY", "NAME", "SIZE", "TOOLS", "IMAGES", "CACHED")]

@@ -91,7 +91,7 @@ class Image:
         if not url.startswith("data:") or not sep or ";base64" not in head:
             raise ImageError(f"not a base64 data: URL: {url[:40]!r}")
         try:
-            data = base64.b64decode(payload, validate=False)
+            data = base64.b64decode(payload + "=" * (-len(payload) % 4), validate=False)
         except (binascii.Error, ValueError) as exc:
             raise ImageError(f"the data: URL's base64 does not decode: {exc}") from None
         return cls.from_bytes(data, head[5:].split(";", 1)[0] or None)
