@@ -16,10 +16,25 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from qwen_runtime.images import Image
+from qwen_runtime.images import Image, image_size, sniff_mime
+from qwen_runtime.registry import human_size
 
 _EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
                "image/bmp": ".bmp"}
+
+
+def sniff_image_type(head: bytes) -> str | None:
+    """The image MIME type the first bytes of a file show (PNG, JPEG, GIF, WebP, BMP), or None."""
+    return sniff_mime(head)
+
+
+def describe_image(image: Image) -> str:
+    """What a picture is without its pixels: "1024x768 PNG, 84.2 KiB" (for a model that cannot see, a chip)."""
+    data = image.read()
+    size = image_size(image)
+    kind = (sniff_mime(data[:16]) or image.mime_type).removeprefix("image/").upper()
+    dims = f"{size[0]}x{size[1]} " if size else ""
+    return f"{dims}{kind}, {human_size(len(data))}"
 
 
 class ImageStore:
@@ -59,4 +74,4 @@ class ImageStore:
         return Image(path=str(path), mime=str(ref.get("mime", "")))
 
 
-__all__ = ["ImageStore"]
+__all__ = ["ImageStore", "describe_image", "sniff_image_type"]
