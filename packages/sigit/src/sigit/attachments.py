@@ -7,6 +7,8 @@ name that is not a readable image is a `UsageError` that says which one and why,
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -76,17 +78,27 @@ def image_block(block: dict[str, Any], cwd: Path) -> Image:
     source = block.get("source")
     if isinstance(source, dict):
         if source.get("type") == "base64" and isinstance(source.get("data"), str):
-            return Image.from_data_url(f"data:{source.get('media_type') or 'image/png'};base64,{source['data']}")
+            return _decoded(source["data"], source.get("media_type"))
         url = source.get("url")
         if isinstance(url, str) and url.startswith("file:"):
             return image_file(url.removeprefix("file://").removeprefix("file:"), cwd)
         raise UsageError("an image block's source must be base64 data or a file: URL")
     if isinstance(block.get("data"), str) and block["data"]:
-        return Image.from_data_url(f"data:{block.get('mimeType') or 'image/png'};base64,{block['data']}")
+        return _decoded(block["data"], block.get("mimeType"))
     uri = block.get("uri")
     if isinstance(uri, str) and uri.startswith("file:"):
         return image_file(uri.removeprefix("file://").removeprefix("file:"), cwd)
     raise UsageError("an image block holds neither data nor a file: URI")
+
+
+def _decoded(data: str, mime: Any) -> Image:
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise UsageError("an image block's data is not valid base64") from None
+    if sniff_image_type(raw[:16]) is None:
+        raise UsageError(f"an image block ({mime or 'no type'}) does not hold a PNG, JPEG, GIF, WebP or BMP image")
+    return Image.from_bytes(raw, str(mime) if mime else None)
 
 
 def chip(image: Image) -> str:
