@@ -61,3 +61,25 @@ def test_a_missing_or_non_image_file_is_a_usage_error(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "--image gone.png: no such file" in missing.stderr
     fake = run_sigit(["-p", "look", "--model", f"scripted:{scenario}", "--image", "notes.png"], work, config)
     assert fake.returncode == 2 and "--image notes.png: not a PNG, JPEG, GIF, WebP or BMP image" in fake.stderr
+
+
+def test_read_file_on_a_png_sends_the_picture_back_to_a_model_that_can_see(
+    tmp_path: Path, make_png: Callable[..., Path]
+) -> None:
+    work, config = tmp_path / "work", tmp_path / "config"
+    work.mkdir()
+    shutil.copy(make_png(64, 32, seed=4), work / "chart.png")
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"turns": [
+        {"tool_calls": [{"name": "read_file", "arguments": {"path": "chart.png"}}]},
+        {"text": "The chart is noise."},
+    ]}))
+    proc = run_sigit(["-p", "read chart.png", "--model", f"scripted:{scenario}", "--output-format", "json"],
+                     work, config)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    tool = next(m for m in session_lines(config, result["session_id"]) if m["role"] == "tool")
+    assert "chart.png is an image (64x32 PNG" in str(tool["content"])
+    [ref] = tool["images"]  # type: ignore[misc]
+    stored = config / "sessions" / f"{result['session_id']}.images" / ref["file"]
+    assert stored.read_bytes() == (work / "chart.png").read_bytes()
