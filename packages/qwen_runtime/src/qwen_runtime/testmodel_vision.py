@@ -120,15 +120,18 @@ def gguf_vision_tensors(hf: dict[str, Array]) -> dict[str, Array]:
     return out
 
 
-def write_test_mmproj(path: str | Path, *, out_dim: int, shape: VisionShape = TINY, seed: int = 7) -> Path:
-    """Write a random-weight Qwen 3.5 projector whose output width is `out_dim` (the text model's)."""
+def write_test_mmproj(
+    path: str | Path, *, out_dim: int, shape: VisionShape = TINY, seed: int = 7, f16: bool = False
+) -> Path:
+    """Write a random-weight Qwen 3.5 projector whose output width is `out_dim` (the text model's);
+    `f16`: matrices in half precision, as the published `mmproj-F16.gguf` files have them."""
     import gguf
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     writer = gguf.GGUFWriter(str(path), arch="clip")
     writer.add_name("siGit tiny Qwen3.5 vision tower")
-    writer.add_file_type(gguf.LlamaFileType.ALL_F32)
+    writer.add_file_type(gguf.LlamaFileType.MOSTLY_F16 if f16 else gguf.LlamaFileType.ALL_F32)
     writer.add_clip_has_vision_encoder(True)
     writer.add_clip_projector_type(PROJECTOR_TYPE)
     writer.add_vision_projection_dim(out_dim)
@@ -144,7 +147,8 @@ def write_test_mmproj(path: str | Path, *, out_dim: int, shape: VisionShape = TI
     writer.add_vision_spatial_merge_size(shape.spatial_merge_size)
     writer.add_vision_use_gelu(True)
     for name, array in gguf_vision_tensors(vision_weights(shape, out_dim, seed)).items():
-        writer.add_tensor(name, array)
+        half = f16 and array.ndim >= 2 and not name.startswith("v.position_embd")
+        writer.add_tensor(name, array.astype(np.float16) if half else array)
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
