@@ -59,8 +59,10 @@ def main() -> int:
             prep.append(time.perf_counter() - t)
             chunks = vision._tokenize(shot)
             try:
-                every = [mtmd.mtmd_input_chunks_get(chunks, k) for k in range(int(mtmd.mtmd_input_chunks_size(chunks)))]
-                chunk = next(c for c in every if int(mtmd.mtmd_input_chunk_get_type(c)) == mtmd.MTMD_INPUT_CHUNK_TYPE_IMAGE)
+                count = int(mtmd.mtmd_input_chunks_size(chunks))
+                every = [mtmd.mtmd_input_chunks_get(chunks, k) for k in range(count)]
+                image_type = mtmd.MTMD_INPUT_CHUNK_TYPE_IMAGE
+                chunk = next(c for c in every if int(mtmd.mtmd_input_chunk_get_type(c)) == image_type)
                 n_tokens = int(mtmd.mtmd_input_chunk_get_n_tokens(chunk))
                 t, c = time.perf_counter(), time.process_time()
                 assert int(mtmd.mtmd_encode_chunk(vision._ctx, chunk)) == 0
@@ -72,11 +74,13 @@ def main() -> int:
         size = mmproj.stat().st_size
     rows = [
         ("1024x768 screenshot: image tokens", f"{n_tokens}", "32x24 merged 32-pixel squares"),
-        ("decode + downscale check with Pillow (median)", f"{statistics.median(prep) * 1000:.0f} ms", "fits 1 MP: no resize"),
+        ("decode + downscale check with Pillow (median)", f"{statistics.median(prep) * 1000:.0f} ms",
+         "fits 1 MP: no resize"),
         ("encode on the 0.8B-shape tower, 2 threads: wall (median)", f"{statistics.median(encode):.1f} s",
-         f"{n_tokens / statistics.median(encode):.0f} tokens/s; min {min(encode):.1f} s, max {max(encode):.1f} s"),
+         f"{n_tokens / statistics.median(encode):.0f} tokens/s; min {min(encode):.1f} s, "
+         f"max {max(encode):.1f} s"),
         ("the same, CPU time of the process / 2 threads", f"{statistics.median(cpu) / 2:.1f} s",
-         "what the wall time would be with both cores to itself"),
+         "an estimate of the wall time with both cores to itself (this run got a fraction of them)"),
         ("projector file (random F16 weights)", f"{size / 1e6:.0f} MB", f"written in {written:.1f} s"),
     ]
     lines = [

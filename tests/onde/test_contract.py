@@ -79,6 +79,7 @@ EXPECTED_ALL = [
     "load_runtime",
     "message_from_dict",
     "message_to_dict",
+    "model_can_see",
 ]
 
 

@@ -54,6 +54,7 @@ from .models import (
     is_gguf_model,
     list_models,
     load_runtime,
+    model_can_see,
 )
 from .types import (
     ChatMessage,
@@ -121,4 +122,5 @@ __all__ = [
     "load_runtime",
     "message_from_dict",
     "message_to_dict",
+    "model_can_see",
 ]

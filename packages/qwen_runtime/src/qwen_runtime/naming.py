@@ -200,6 +200,35 @@ def resolve_mmproj(spec: RuntimeSpec, vision: bool | None, *, progress: bool | P
     return str(found) if found is not None else "none"
 
 
+def find_mmproj(model_path: Path) -> Path | None:
+    """A projector beside a GGUF, by the names model repos and `make-test-model --vision` use:
+    `mmproj-<model file>` first, then the folder's only `mmproj*.gguf`."""
+    named = model_path.with_name(f"mmproj-{model_path.name}")
+    if named.is_file():
+        return named
+    found = sorted(model_path.parent.glob("mmproj*.gguf"))
+    return found[0] if len(found) == 1 else None
+
+
+def can_see(name: str) -> bool:
+    """Whether the model `name` names would take images if loaded now, without loading it: a GGUF with
+    its projector beside it (or a registry model's, downloaded), a server (it decides), a script."""
+    try:
+        spec = parse_runtime_name(name)
+    except ValueError:
+        return False
+    if spec.kind in ("openai", "scripted"):
+        return True
+    if spec.kind == "registry":
+        from .download import cached_path
+
+        entry = get_model(str(spec.key))
+        return entry.mmproj is not None and cached_path(entry.repo_id, entry.mmproj) is not None
+    if spec.kind == "gguf":
+        return find_mmproj(Path(os.path.expanduser(str(spec.path)))) is not None
+    return False
+
+
 def load_runtime(name: str, **options: Any) -> Runtime:
     """Load the runtime `name` names. Options a backend does not take are dropped, so one set of
     command-line flags serves every backend. `progress=False` silences download progress; a

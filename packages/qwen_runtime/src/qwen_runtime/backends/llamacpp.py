@@ -29,6 +29,7 @@ import numpy.typing as npt
 from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..images import DEFAULT_MAX_IMAGE_PIXELS
+from ..naming import find_mmproj
 from ..prompt_cache import (
     DEFAULT_CHECKPOINTS,
     DEFAULT_MAX_BYTES,
@@ -44,7 +45,7 @@ from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .drafting import PROMPT_LOOKUP, describe, draft_source
 from .llama_build import default_gpu_layers, forward_llama_logs
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
-from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, find_mmproj, image_boundary
+from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
 from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)

@@ -314,14 +314,4 @@ class TextOnlyDrafts:
         return repr(self.inner)
 
 
-def find_mmproj(model_path: Path) -> Path | None:
-    """A projector beside a GGUF, by the names model repos and `make-test-model --vision` use:
-    `mmproj-<model file>` first, then a single `mmproj*.gguf` in the folder."""
-    named = model_path.with_name(f"mmproj-{model_path.name}")
-    if named.is_file():
-        return named
-    found = sorted(model_path.parent.glob("mmproj*.gguf"))
-    return found[0] if len(found) == 1 else None
-
-
-__all__ = ["ImageSpan", "TextOnlyDrafts", "Vision", "count_image_tokens", "find_mmproj", "image_boundary"]
+__all__ = ["ImageSpan", "TextOnlyDrafts", "Vision", "count_image_tokens", "image_boundary"]

@@ -111,7 +111,8 @@ class ClaudeRun:
             start_stdin_reader(raw)
             dispatcher = asyncio.ensure_future(self._dispatch(raw))
         else:
-            self.inbox.put_nowait(UserInput(self.setup.first_prompt))
+            first = self.setup.first_prompt
+            self.inbox.put_nowait(UserInput(first) if first is not None else None)
             self.inbox.put_nowait(None)
         try:
             session = await self._open()
