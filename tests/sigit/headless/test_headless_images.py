@@ -83,3 +83,15 @@ def test_read_file_on_a_png_sends_the_picture_back_to_a_model_that_can_see(
     [ref] = tool["images"]  # type: ignore[misc]
     stored = config / "sessions" / f"{result['session_id']}.images" / ref["file"]
     assert stored.read_bytes() == (work / "chart.png").read_bytes()
+
+
+def test_the_mmproj_setting_chooses_the_projector(
+    tmp_path: Path, tiny_vision_gguf: Path, make_png: Callable[..., Path]
+) -> None:
+    work, config = tmp_path / "work", tmp_path / "config"
+    work.mkdir()
+    config.mkdir()
+    (config / "settings.toml").write_text('mmproj = "none"\n')
+    proc = run_sigit(["-p", "look", "--model", str(tiny_vision_gguf), "-i", str(make_png(32, 32))], work, config)
+    assert proc.returncode == 1
+    assert "no projector (mmproj) is loaded; pass --mmproj FILE" in proc.stdout + proc.stderr

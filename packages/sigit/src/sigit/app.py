@@ -192,6 +192,11 @@ class SessionHost:
             options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
         if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
             options.setdefault("n_gpu_layers", settings.gpu_layers)
+        if settings.mmproj:
+            mmproj = settings.mmproj
+            options.setdefault("mmproj", mmproj if mmproj == "none" else str(Path(mmproj).expanduser()))
+        elif settings.download == "auto" or self.options.download:  # consent to fetch what seeing needs
+            options.setdefault("vision", True)
         return options
 
     async def open(

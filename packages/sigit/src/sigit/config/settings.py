@@ -89,6 +89,9 @@ class Settings:
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
     draft: str = "prompt-lookup"
     """Speculative decoding for local models: "prompt-lookup", "none", or a draft model's .gguf path."""
+    mmproj: str | None = None
+    """The vision projector a local GGUF model sees with (a path, or "none"); by default the one beside
+    the model or a registry model's downloaded one."""
     permissions: PermissionSettings = field(default_factory=PermissionSettings)
     attribution: bool | str = True
     compaction_threshold: float = DEFAULT_COMPACTION_THRESHOLD
@@ -171,6 +174,8 @@ def _apply(settings: Settings, raw: dict[str, Any], path: Path, *, project: bool
             settings.download = _choice(value, key, path, DOWNLOAD_POLICIES)  # type: ignore[assignment]
         elif key == "draft":
             settings.draft = _string(value, key, path)
+        elif key == "mmproj":
+            settings.mmproj = _string(value, key, path)
         elif key == "attribution":
             settings.attribution = _attribution(value, path)
         elif key == "compaction_threshold":
