@@ -72,6 +72,11 @@ class ImageSpan:
     tokens: tuple[int, ...]
     """Its whole token run: the projector's opening tokens, the placeholders, its closing tokens."""
 
+    @property
+    def placeholders(self) -> tuple[int, ...]:
+        start = next(i for i, t in enumerate(self.tokens) if t < 0)
+        return self.tokens[start : start + self.n_tokens]
+
 
 class Vision:
     """A projector loaded for one llama.cpp model; the runtime calls it while its lock is held."""
@@ -185,7 +190,7 @@ class Vision:
         self._by_id[first] = span
         while len(self._spans) > _KNOWN_IMAGES:
             old = self._spans.popitem(last=False)[1]
-            self._by_id.pop(old.tokens[next(i for i, t in enumerate(old.tokens) if t < 0)], None)
+            self._by_id.pop(old.placeholders[0], None)
         return span
 
     def _tokenize(self, image: Image) -> Any:
@@ -251,9 +256,7 @@ class Vision:
                 i = j
                 continue
             span = self._by_id.get(int(tokens[i]))
-            if span is None or tuple(tokens[i : i + span.n_tokens]) != span.tokens[
-                span.tokens.index(tokens[i]) : span.tokens.index(tokens[i]) + span.n_tokens
-            ]:
+            if span is None or tuple(tokens[i : i + span.n_tokens]) != span.placeholders:
                 raise QwenRuntimeError("an image's tokens were cut or are unknown: cannot evaluate them")
             self._decode_image(span)
             i += span.n_tokens
@@ -287,8 +290,7 @@ class Vision:
         if result != 0:
             llm.reset()
             raise QwenRuntimeError(f"llama.cpp could not encode or decode {span.image.name} (error {result})")
-        first = span.tokens.index(next(t for t in span.tokens if t < 0))
-        llm.input_ids[n : n + span.n_tokens] = span.tokens[first : first + span.n_tokens]
+        llm.input_ids[n : n + span.n_tokens] = span.placeholders
         llm.n_tokens = n + span.n_tokens
 
 
