@@ -74,4 +74,9 @@ class ImageStore:
         return Image(path=str(path), mime=str(ref.get("mime", "")))
 
 
-__all__ = ["ImageStore", "describe_image", "sniff_image_type"]
+def image_dimensions(image: Image) -> tuple[int, int] | None:
+    """(width, height) from the image's header; None when it is damaged or no image."""
+    return image_size(image)
+
+
+__all__ = ["ImageStore", "describe_image", "image_dimensions", "sniff_image_type"]

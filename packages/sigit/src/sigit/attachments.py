@@ -92,6 +92,8 @@ def image_block(block: dict[str, Any], cwd: Path) -> Image:
 
 
 def _decoded(data: str, mime: Any) -> Image:
+    if not data:
+        raise UsageError("an image block holds no data")
     try:
         raw = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):

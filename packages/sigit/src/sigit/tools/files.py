@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from onde import Image
-from onde.images import describe_image, sniff_image_type
+from onde.images import describe_image, image_dimensions, sniff_image_type
 from pydantic import Field
 
 from sigit.attachments import MAX_IMAGE_BYTES
@@ -145,9 +145,10 @@ def _image_at(path: Path) -> Image | None:
             head = handle.read(16)
             if sniff_image_type(head) is None or os.fstat(handle.fileno()).st_size > MAX_IMAGE_BYTES:
                 return None
-            return Image.from_bytes(head + handle.read())
+            image = Image.from_bytes(head + handle.read())
     except OSError:
         return None
+    return image if image_dimensions(image) is not None else None  # a damaged one is just binary
 
 
 def _image_output(image: Image, shown: str, path: Path, ctx: ToolContext) -> ToolOutput:
