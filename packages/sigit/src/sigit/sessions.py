@@ -17,7 +17,7 @@ from typing import Any
 from onde import ImageStore, Message, UserMessage
 
 from sigit.errors import UsageError
-from sigit.fileio import write_atomic
+from sigit.fileio import json_text, write_atomic
 
 FORMAT = "sigit.session"
 VERSION = 1
@@ -82,9 +82,9 @@ class Session:
         """The session as JSON lines; with `images`, pictures are copied there and kept by hash."""
         from onde.history import message_to_dict  # onde loads with the agent, not with the session list
 
-        lines = [json.dumps(self.header(), ensure_ascii=False)]
+        lines = [json_text(self.header())]
         for message in self.messages:
-            lines.append(json.dumps({"type": "message", **message_to_dict(message, images)}, ensure_ascii=False))
+            lines.append(json_text({"type": "message", **message_to_dict(message, images)}))
         return "\n".join(lines) + "\n"
 
     @classmethod
