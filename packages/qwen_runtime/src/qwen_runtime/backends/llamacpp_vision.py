@@ -45,11 +45,6 @@ TEXT_ONLY_ARCHS = frozenset({"qwen2", "qwen3", "qwen3moe", "qwen3next", "llama"}
 """Architectures no projector exists for: a model of these is text-only, not just missing its mmproj."""
 
 
-def count_image_tokens(tokens: Sequence[int]) -> int:
-    """How many of `tokens` are image placeholders."""
-    return int(np.count_nonzero(np.asarray(tokens, dtype=np.int64) < 0)) if len(tokens) else 0
-
-
 def image_boundary(tokens: Sequence[int], n: int) -> int:
     """`n`, moved back to the start of the image it would cut in two (a prefix never ends inside one)."""
     while 0 < n < len(tokens) and tokens[n] < 0 and tokens[n - 1] < 0:
@@ -316,4 +311,4 @@ class TextOnlyDrafts:
         return repr(self.inner)
 
 
-__all__ = ["ImageSpan", "TextOnlyDrafts", "Vision", "count_image_tokens", "image_boundary"]
+__all__ = ["ImageSpan", "TextOnlyDrafts", "Vision", "image_boundary"]
