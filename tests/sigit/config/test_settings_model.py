@@ -118,6 +118,8 @@ def test_every_key_says_whether_an_untrusted_project_may_set_it() -> None:
     [
         ('download = "ask"\ndraft = "none"', {"download": "ask", "draft": "none"}, {}),
         ('download = "auto"\ndraft = "d.gguf"', {}, {"download": "auto", "draft": "d.gguf"}),
+        ('mmproj = "none"', {"mmproj": "none"}, {}),
+        ('mmproj = "vision.gguf"', {}, {"mmproj": "vision.gguf"}),  # a project loads no binary unless trusted
         ('[permissions]\nmode = "plan"\ndefault = "deny"', {"permissions": {"mode": "plan", "default": "deny"}}, {}),
         (
             '[permissions]\nmode = "acceptEdits"\ndefault = "ask"',
