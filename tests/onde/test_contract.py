@@ -43,6 +43,9 @@ EXPECTED_ALL = [
     "FinishReason",
     "GgufModelConfig",
     "GuardNotice",
+    "Image",
+    "ImageRejected",
+    "ImageStore",
     "Inference",
     "InferenceError",
     "Message",
@@ -78,6 +81,7 @@ EXPECTED_ALL = [
     "load_runtime",
     "message_from_dict",
     "message_to_dict",
+    "model_can_see",
 ]
 
 

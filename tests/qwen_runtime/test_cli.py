@@ -186,6 +186,9 @@ def test_models_lists_every_model_and_its_cache_state(
     tools_at = lines[0].index("TOOLS")
     assert rows["qwen2.5-coder-3b"][tools_at:].split()[0] == "no"
     assert rows["qwen3-8b"][tools_at:].split()[0] == "yes"
+    images_at = lines[0].index("IMAGES")  # what seeing costs on top of the weights
+    assert rows["qwen3.5-0.8b"][images_at:].startswith("+191.7 MiB ")
+    assert rows["qwen3-8b"][images_at:].split()[0] == "no"
 
 
 def test_pull_downloads_and_prints_the_path(fake_hub: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
+from qwen_runtime.images import Image
 from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
 from qwen_runtime.registry import human_size
 from qwen_runtime.runtime import Runtime
@@ -26,6 +27,7 @@ from .errors import (
     Busy,
     Cancelled,
     ContextOverflow,
+    ImageRejected,
     Inference,
     InferenceError,
     ModelBuild,
@@ -43,6 +45,7 @@ from .events import (
     ToolCallReady,
 )
 from .history import ChatHistory, message_from_dict, message_to_dict
+from .images import ImageStore
 from .models import (
     ModelDownload,
     ModelInfo,
@@ -52,6 +55,7 @@ from .models import (
     is_gguf_model,
     list_models,
     load_runtime,
+    model_can_see,
 )
 from .types import (
     ChatMessage,
@@ -83,6 +87,9 @@ __all__ = [
     "FinishReason",
     "GgufModelConfig",
     "GuardNotice",
+    "Image",
+    "ImageRejected",
+    "ImageStore",
     "Inference",
     "InferenceError",
     "Message",
@@ -118,4 +125,5 @@ __all__ = [
     "load_runtime",
     "message_from_dict",
     "message_to_dict",
+    "model_can_see",
 ]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from qwen_runtime.naming import RuntimeSpec, parse_runtime_name
+from qwen_runtime.naming import RuntimeSpec, can_see, parse_runtime_name
 from qwen_runtime.naming import load_runtime as load_named
 from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
@@ -124,6 +124,11 @@ def download_needed(name: str) -> ModelDownload | None:
         if _cached_file(repo_id, filename) is None:
             return ModelDownload(spec.name, filename, repo_id, filename, None)
     return None
+
+
+def model_can_see(name: str) -> bool:
+    """Whether the model `name` names takes images, known without loading it (its projector is there)."""
+    return can_see(name)
 
 
 def default_model() -> str:

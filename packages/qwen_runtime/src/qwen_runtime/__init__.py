@@ -17,6 +17,7 @@ from .errors import (
     ServerError,
 )
 from .gguf_info import GgufInfo, read_gguf_info
+from .images import Image, ImageError
 from .model_report import ModelReport, inspect_gguf
 from .naming import RuntimeSpec, load_runtime, parse_runtime_name
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
@@ -66,6 +67,8 @@ __all__ = [
     "Finished",
     "GenerationCancelled",
     "GgufInfo",
+    "Image",
+    "ImageError",
     "Message",
     "ModelEntry",
     "ModelLoadError",

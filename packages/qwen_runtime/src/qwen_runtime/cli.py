@@ -48,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("--template", choices=TEMPLATE_NAMES, default=None,
                       help="the chat template it carries (default: the architecture's own; "
                            "qwen3-coder and qwen3.5 call tools in XML)")
+    make.add_argument("--vision", action="store_true",
+                      help="also write its vision projector, mmproj-OUT.gguf beside it (--arch qwen35 only)")
 
     commands.add_parser("models", help="list the known models, their sizes, whether they fit here and are cached")
 
@@ -83,6 +85,11 @@ def _parser() -> argparse.ArgumentParser:
     add("--draft", default="prompt-lookup", metavar="prompt-lookup|none|MODEL.gguf",
         help="speculative decoding: draft tokens from the context (default), none, or a small draft model "
              "with the same tokenizer")
+    add("--image", "-i", action="append", default=[], metavar="FILE",
+        help="an image to send with the prompt (repeatable; needs a model that can see)")
+    add("--mmproj", metavar="FILE",
+        help="the vision projector (mmproj GGUF) that lets a GGUF model see images (default: one beside the "
+             "model; 'none' for none)")
     add("--verbose", "-v", action="store_true", help="log what was chosen (threads, draft) to standard error")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
     return parser
@@ -143,9 +150,17 @@ def _make_test_model(args: argparse.Namespace) -> int:
     from . import testmodel
 
     out = Path(args.out)
+    if args.vision and (args.arch != "qwen35" or args.format != "gguf"):
+        raise UsageError("--vision writes a Qwen 3.5 projector: use it with --arch qwen35 and --format gguf")
     try:
         if args.format == "gguf":
             written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template)
+            if args.vision:
+                from .testmodel_qwen35 import SHAPE
+                from .testmodel_vision import mmproj_path_for, write_test_mmproj
+
+                print(written)
+                written = write_test_mmproj(mmproj_path_for(written), out_dim=SHAPE.n_embd)
         else:
             written = testmodel.write_test_hf(out, seed=args.seed, arch=args.arch, template=args.template)
     except OSError as exc:
@@ -163,13 +178,16 @@ def _models() -> int:
     from .registry import human_size, memory_bytes
 
     memory = memory_bytes()
-    rows = [("KEY", "NAME", "SIZE", "NEEDS", "FITS", "TEMPLATE", "TOOLS", "CACHED")]
+    rows = [("KEY", "NAME", "SIZE", "NEEDS", "FITS", "TEMPLATE", "TOOLS", "IMAGES", "CACHED")]
     for entry in REGISTRY:
         found = cached_path(entry.repo_id, entry.filename)
         tools = "yes" if entry.tool_capable else "no"
         fits = {True: "yes", False: "no", None: "?"}[entry.fits(memory)]
+        images = f"+{human_size(entry.mmproj_size_bytes)}" if entry.mmproj else "no"
+        if entry.mmproj and cached_path(entry.repo_id, entry.mmproj):
+            images += " (cached)"
         rows.append((entry.key, entry.name, entry.size_display, human_size(entry.memory_needed), fits,
-                     entry.template, tools, str(found) if found else "not cached"))
+                     entry.template, tools, images, str(found) if found else "not cached"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[-1])
@@ -247,6 +265,12 @@ def _generate(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"progress": True, "draft": args.draft}
     if args.n_ctx is not None:
         options["n_ctx"] = args.n_ctx
+    if args.mmproj:
+        if args.mmproj != "none" and not Path(args.mmproj).expanduser().is_file():
+            raise UsageError(f"--mmproj {args.mmproj!r}: no such file")
+        options["mmproj"] = args.mmproj
+    elif args.image:
+        options["vision"] = True  # a registry model's projector is fetched when images are sent
     if args.n_gpu_layers is not None:
         options["n_gpu_layers"] = args.n_gpu_layers
     if args.threads:
@@ -290,8 +314,11 @@ def _build_request(args: argparse.Namespace) -> ChatRequest:
         seed=args.seed,
     )
     messages = (SystemMessage(args.system),) if args.system else ()
+    for image in args.image:
+        if not Path(image).expanduser().is_file():
+            raise UsageError(f"--image {image!r}: no such file")
     return ChatRequest(
-        messages=(*messages, UserMessage(prompt)),
+        messages=(*messages, UserMessage(prompt, images=tuple(args.image))),
         tools=tools,
         sampling=sampling,
         enable_thinking=thinking,

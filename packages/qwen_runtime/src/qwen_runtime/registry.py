@@ -33,6 +33,10 @@ class ModelEntry:
     """The shipped chat template (`templates.TEMPLATE_NAMES`) its GGUF's own template matches."""
     size_exact: bool = True
     """False where `size_bytes` is an estimate (the file's size was not verified)."""
+    mmproj: str | None = None
+    """The vision projector in the same repo (None: the model cannot see); fetched only when asked for."""
+    mmproj_size_bytes: int = 0
+    """Its size (approximate: the F16 tower's parameters times two)."""
 
     @property
     def size_display(self) -> str:
@@ -46,6 +50,10 @@ class ModelEntry:
     def fits(self, memory: int | None) -> bool | None:
         """Whether it runs in `memory` bytes within `USABLE_SHARE` (None: memory unknown)."""
         return None if memory is None else self.memory_needed <= memory * USABLE_SHARE
+
+    @property
+    def can_see(self) -> bool:
+        return self.mmproj is not None
 
 
 def human_size(size_bytes: int) -> str:
@@ -84,9 +92,28 @@ def _coder(size: str, size_bytes: int) -> ModelEntry:
     )
 
 
+#: Qwen 3.5's vision towers, F16 (unsloth's `mmproj-F16.gguf`): the 0.8B's is 12 layers of 768, the 2B's
+#: and 4B's 24 of 1024, the larger models' 27 of 1152; the merger's output width is the text model's
+QWEN35_MMPROJ = "mmproj-F16.gguf"
+QWEN35_MMPROJ_BYTES = {
+    "0.8B": 201_000_000,
+    "2B": 662_000_000,
+    "4B": 666_000_000,
+    "9B": 912_000_000,
+    "27B": 920_000_000,
+    "35B-A3B": 892_000_000,
+}
+#: versions whose repositories carry that projector (Qwen 3.6 has Qwen 3.5's vision encoder; Qwen 3.8's
+#: projector file is not known here)
+VISION_VERSIONS = ("3.5", "3.6")
+
+
 def _qwen35(size: str, size_bytes: int, *, version: str = "3.5", exact: bool = True) -> ModelEntry:
     """A Qwen 3.5-architecture model (3.5, 3.6, 3.8: same hybrid layout, 262k context, XML calls)."""
+    sees = version in VISION_VERSIONS
     return ModelEntry(
+        mmproj=QWEN35_MMPROJ if sees else None,
+        mmproj_size_bytes=QWEN35_MMPROJ_BYTES.get(size, 0) if sees else 0,
         key=f"qwen{version}-{size.lower()}",
         name=f"Qwen {version} {size}",
         repo_id=f"unsloth/Qwen{version}-{size}-GGUF",

@@ -54,6 +54,10 @@ class Runtime(ABC):
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         """Yield events; the last one is always `Finished`. Cancelling ends with reason "cancelled"."""
 
+    def cannot_see(self) -> str:
+        """Why this runtime refuses images, for the user (asked only when `supports_images` is False)."""
+        return f"the {self.name} backend does not take images"
+
     #: True when the backend closes `<think>` itself at `ChatRequest.thinking_budget` (onde checks it)
     enforces_thinking_budget: bool = False
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from onde import (
     BadModelName,
     ChatEngine,
+    Image,
     InferenceError,
     Runtime,
     SamplingConfig,
@@ -184,6 +185,11 @@ class SessionHost:
             options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
         if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
             options.setdefault("n_gpu_layers", settings.gpu_layers)
+        if settings.mmproj:
+            mmproj = settings.mmproj
+            options.setdefault("mmproj", mmproj if mmproj == "none" else str(Path(mmproj).expanduser()))
+        elif settings.download == "auto" or self.options.download:  # consent to fetch what seeing needs
+            options.setdefault("vision", True)
         return options
 
     async def open(
@@ -274,7 +280,7 @@ class SessionHost:
             for mcp_tool in mcp.tools():
                 registry.register(mcp_tool)
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
-                              host_named=policy.names_host, sandbox=sandbox)
+                              host_named=policy.names_host, sandbox=sandbox, can_see=engine.can_see)
         if fs is not None:
             context.fs = fs
         checkpoints = (
@@ -463,7 +469,8 @@ class AgentSession:
     def cwd(self) -> Path:
         return self.session.cwd
 
-    async def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
+    async def prompt(self, text: str, images: Sequence[Image] = ()) -> AsyncIterator[AgentEvent]:
+        """One user turn; `images` go with the text (the model refuses them if it cannot see)."""
         self.running = True
         try:
             for message in self._pending_notices:
@@ -476,7 +483,7 @@ class AgentSession:
                     yield Notice(f"Prompt blocked by a hook: {refusal}", "error")
                     yield TurnFinished("refusal", "", 0, f"blocked by a user_prompt_submit hook: {refusal}")
                     return
-            async for event in self.agent.run(self.expand_command(text)):
+            async for event in self.agent.run(self.expand_command(text), images=tuple(images)):
                 yield event
             if self.hooks is not None and self.hooks.has("stop"):
                 await self.hooks.stop()

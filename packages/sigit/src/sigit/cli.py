@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
                         metavar="PROMPT", help="run one prompt headless and print the result "
                         "(the prompt may also come on stdin)")
+    parser.add_argument("-i", "--image", action="append", default=[], metavar="FILE",
+                        help="attach an image to the prompt (repeatable; `@shot.png` in the prompt does the same); "
+                        "needs a model that can see")
     parser.add_argument("--cwd", default=None, help="working directory (default: the current one)")
     parser.add_argument("--model", default=None, help="a registry name (qwen3-8b), a .gguf path, "
                         "hf:REPO/FILE, transformers:PATH, openai:BASE_URL#MODEL or scripted:FILE")

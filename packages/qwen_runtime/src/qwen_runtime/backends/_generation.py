@@ -25,6 +25,7 @@ import numpy.typing as npt
 from ..chat_format import render_prompt
 from ..constrain import ToolCallConstraint
 from ..errors import ContextOverflowError, QwenRuntimeError
+from ..images import ImageError
 from ..parsing import ReplyParser
 from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
@@ -255,8 +256,8 @@ class LocalRuntime(Runtime):
             return text[:turn]
 
     def _checked_tokens(self, request: ChatRequest, prompt: str) -> list[int]:
-        if any(isinstance(m, UserMessage) and m.images for m in request.messages):
-            raise QwenRuntimeError(f"{self.name} backend does not take images ({self._model_name()})")
+        if not self.supports_images and request.images():
+            raise ImageError(self.cannot_see())
         tokens = self.prompt_tokens(prompt)
         if len(tokens) >= self.context_size:
             raise ContextOverflowError(len(tokens), self.context_size)
@@ -469,6 +470,7 @@ class Generation:
             prefilled_prompt_tokens=self.prefilled,
             drafted_tokens=self.drafter.drafted if self.drafter is not None else 0,
             accepted_draft_tokens=self.drafter.accepted if self.drafter is not None else 0,
+            image_tokens=sum(1 for t in self.tokens if t < 0),  # images are negative placeholder ids
         )
         if reason == "cancelled":
             yield cancelled_event()

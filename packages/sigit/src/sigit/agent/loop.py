@@ -20,6 +20,7 @@ from onde import (
     ContextOverflow,
     Done,
     GuardNotice,
+    Image,
     InferenceError,
     StreamEvent,
     ToolAwareResult,
@@ -174,14 +175,14 @@ class Agent:
 
     # ------------------------------------------------------------------ the loop
 
-    async def run(self, prompt: str) -> AsyncIterator[AgentEvent]:
+    async def run(self, prompt: str, images: tuple[Image, ...] = ()) -> AsyncIterator[AgentEvent]:
         """One prompt: model rounds until the model answers in text, the round limit, a cancel or an error."""
         self._cancel = asyncio.Event()
         self.context.cancel = asyncio.Event()
         self.checkpoints.begin_turn()
         yield TurnStarted(prompt, self.session_id)
         specs = self.tool_specs()
-        turn = _Turn(specs, self.engine.astream_message_with_tools(prompt, specs), specs)
+        turn = _Turn(specs, self.engine.astream_message_with_tools(prompt, specs, images=images), specs)
         while turn.finished is None:
             async for event in self.step(turn):
                 yield event
@@ -262,7 +263,7 @@ class Agent:
             content = output.text
             if reply.tool_call_errors:  # some calls parsed, others did not: the model hears of both
                 content += "\n\n" + _format_call_errors(reply)
-            results.append(ToolResult(call.id, content, call.name))
+            results.append(ToolResult(call.id, content, call.name, images=output.images))
         if self.cancelled:
             self._push_results(results)
             self._end(turn, "cancelled")

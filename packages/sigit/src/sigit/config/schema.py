@@ -231,6 +231,9 @@ class Settings(_Table):
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
     draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "none"))] = "prompt-lookup"
     """Speculative decoding for local models: "prompt-lookup", "none", or a draft model's .gguf path."""
+    mmproj: Annotated[Text | None, Key("a non-empty string", lambda v: v == "none")] = None
+    """The vision projector a local GGUF model sees with (an mmproj .gguf path, or "none"); by default the
+    one beside the model, or a registry model's once downloaded."""
     permissions: Annotated[PermissionSettings, Key("a table")] = Field(default_factory=PermissionSettings)
     attribution: Annotated[
         bool | str,

@@ -26,6 +26,7 @@ from ..agent.events import (
     TurnFinished,
 )
 from ..app import INIT_RULES, AgentSession, SessionHost
+from ..attachments import prompt_images
 from ..config.trust import ProjectRequests
 from ..errors import SigitError, UsageError
 from ..fileio import json_text
@@ -103,6 +104,13 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
         print(f"sigit: {exc}", file=sys.stderr)
         out.result(None, "error", str(exc), started, session_id="", is_error=True)
         return EXIT_ERROR
+    try:
+        images = prompt_images(getattr(args, "image", []) or [], prompt, agent_session.cwd)
+    except UsageError as exc:
+        print(f"sigit: {exc}", file=sys.stderr)
+        out.result(None, "error", str(exc), started, session_id=agent_session.id, is_error=True)
+        await agent_session.close()
+        return EXIT_USAGE
     out.init(agent_session, host)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers: Windows, non-main thread
@@ -110,7 +118,7 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
         loop.add_signal_handler(signal.SIGTERM, agent_session.cancel)
     finished: TurnFinished | None = None
     try:
-        async for event in agent_session.prompt(prompt):
+        async for event in agent_session.prompt(prompt, images=images):
             out.event(event)
             if isinstance(event, TurnFinished):
                 finished = event

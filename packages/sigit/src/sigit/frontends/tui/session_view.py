@@ -15,6 +15,8 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from ...attachments import mentioned_images
+from ...errors import UsageError
 from .chat import ChatLog, NoticeLine, ThinkingBlock, ToolCallBlock, UserMessage
 from .input import PromptArea, PromptInput
 
@@ -126,6 +128,7 @@ class SessionView(Vertical):
             return
         old, self.agent_session = self.agent_session, opened
         self.cwd = opened.cwd
+        self.query_one(PromptArea).cwd = opened.cwd
         self.model_name = opened.session.model or host.model_name(opened.settings)
         self.load_state = ""
         self.usage = None
@@ -294,7 +297,12 @@ class SessionView(Vertical):
                 reply = None
 
         try:
-            async for event in session.prompt(text):
+            try:
+                images = await asyncio.to_thread(mentioned_images, text, session.cwd)
+            except UsageError as exc:
+                await self.notice(str(exc), "error")
+                images = []
+            async for event in session.prompt(text, images=tuple(images)):
                 if isinstance(event, ev.ReasoningDelta):
                     if thinking is None:
                         thinking = ThinkingBlock()
