@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the TUI lists the commands before the agent core is importe
     from .app import AgentSession
     from .status import SessionStatus
 
-Frontend = Literal["tui", "acp"]
+Frontend = Literal["tui", "acp", "headless"]
 Level = Literal["info", "warning", "error"]
 Action = Literal[
     "new_tab", "close_tab", "exit", "show_history", "open_session", "show_status", "pick_model",
@@ -28,7 +28,8 @@ Action = Literal[
 ]
 """What a frontend does besides showing the text: open a tab, open saved session `target`, quit, ..."""
 
-BOTH: frozenset[Frontend] = frozenset(("tui", "acp"))
+EVERYWHERE: frozenset[Frontend] = frozenset(("tui", "acp", "headless"))
+"""`sigit -p /status` runs the command too: one prompt, its text printed (actions have no meaning there)."""
 TUI: frozenset[Frontend] = frozenset(("tui",))
 _NAME = re.compile(r"[\w.:-]+")
 
@@ -82,7 +83,7 @@ class BuiltinCommand:
     needs_session: bool = True
     while_running: bool = False
     """May run while a turn is running (it only shows something)."""
-    frontends: frozenset[Frontend] = BOTH
+    frontends: frozenset[Frontend] = EVERYWHERE
 
 
 def parse(text: str) -> tuple[str, str] | None:

@@ -354,12 +354,11 @@ class SessionView(Vertical):
         return block
 
     async def _finished(self, event: TurnFinished) -> None:
-        if event.stop_reason == "cancelled":
-            await self.notice("Cancelled.", "warning")
-        elif event.stop_reason == "error":
-            await self.notice(f"Error: {event.error}", "error")
-        elif event.stop_reason == "max_tokens":
-            await self.notice("The reply hit the token limit.", "warning")
+        from ...agent.events import stop_sentence
+
+        why = stop_sentence(event)
+        if why is not None:
+            await self.notice(why, "error" if event.stop_reason in ("error", "refusal") else "warning")
 
     async def notice(self, message: str, level: str = "info", *, markdown: bool = False) -> None:
         await self.chat.add(NoticeLine(message, level, markdown=markdown))
