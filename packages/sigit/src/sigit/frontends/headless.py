@@ -28,8 +28,8 @@ from ..agent.events import (
     stop_sentence,
 )
 from ..app import INIT_RULES, AgentSession, SessionHost
-from ..config.trust import ProjectRequests
 from ..commands import CommandResult
+from ..config.trust import ProjectRequests
 from ..errors import SigitError, UsageError
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
