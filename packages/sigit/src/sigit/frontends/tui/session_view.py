@@ -167,8 +167,8 @@ class SessionView(Vertical):
             if opened.session.messages:
                 await self.chat.replay(opened.session.messages)
                 await self.notice(f"Resumed session {opened.id} ({len(opened.session.messages)} messages).")
-        elif not opened.session.messages:
-            await self.notice("Type a prompt below and press Enter; /help lists the commands and keys.")
+            elif old is None:  # a blank first screen: say where to start
+                await self.notice("Type a prompt below and press Enter; /help lists the commands and keys.")
         self.query_one(PromptArea).set_custom(
             [(c.name, f"{c.description} {c.argument_hint}".strip()) for c in opened.commands.commands]
         )
