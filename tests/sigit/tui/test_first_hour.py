@@ -5,6 +5,7 @@ smaller things (a confirmation for /load, a command card's last line, the Histor
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -243,3 +244,56 @@ async def test_load_errors_are_said_once_and_settings_errors_as_such(workdir: Pa
         assert "settings.toml" in text and "Could not open the session" in text
         assert "Could not load model" not in text
 
+
+
+@pytest.mark.slow
+async def test_smoke_a_first_session_end_to_end(
+    workdir: Path, tmp_path: Path, offline_hub: Path, tiny_gguf: Path
+) -> None:
+    """First-run picker → a local file → a scripted model (/load) → a prompt → the permission prompt with its
+    diff → /compact failing → tabs → quit: the path a new user walks, in one run."""
+    from sigit.frontends.tui.screens import PermissionScreen
+
+    (workdir / "notes.txt").write_text("alpha\nbeta\n")
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps({"turns": [
+        {"tool_calls": [{"name": "edit_file", "arguments": {"path": "notes.txt", "old_text": "beta",
+                                                             "new_text": "gamma"}}]},
+        {"text": "Changed beta to gamma."}, {"text": "one"}, {"text": "two"}, {"text": "three"},
+    ]}))
+    app = create_app(workdir, config_dir=tmp_path / "config")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_screen(app, pilot, FirstRunPicker)
+        rows = app.screen.query_one(OptionList)
+        rows.highlighted = [rows.get_option_at_index(i).id for i in range(rows.option_count)].index(LOCAL_FILE_ROW)
+        await pilot.press("enter")
+        await wait_screen(app, pilot, LocalModelScreen)
+        app.screen.query_one("#gguf-path").value = str(tiny_gguf)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await until(pilot, lambda: app.agent_session is not None, "the local model opening", steps=3000)
+        await until(pilot, lambda: "Saved `model" in notices(app), "the model saved as the user's")
+        await send(app, pilot, f"/load scripted:{scenario}")
+        await until(pilot, lambda: app.model_name.startswith("scripted:") and app.agent_session is not None
+                    and "Loaded scripted" in notices(app), "the switch to the scripted model: " + notices(app))
+        await send(app, pilot, "change beta to gamma in notes.txt")
+        await wait_screen(app, pilot, PermissionScreen)
+        screen = app.screen
+        assert isinstance(screen, PermissionScreen) and screen.query("#permission-preview")
+        assert "-beta" in (screen.request.preview or "") and "+gamma" in (screen.request.preview or "")
+        await pilot.press("y")
+        await idle(app, pilot)
+        assert (workdir / "notes.txt").read_text() == "alpha\ngamma\n"
+        for prompt in ("a", "b", "c"):  # enough history to compact; then the script has no turn left
+            await send(app, pilot, prompt)
+            await idle(app, pilot)
+        await send(app, pilot, "/compact")
+        await until(pilot, lambda: "Could not compact" in notices(app), "the /compact error line")
+        tabs = app.query_one(TabbedContent)
+        await pilot.press("ctrl+pagedown")
+        await until(pilot, lambda: tabs.active == "history", "the History tab")
+        await pilot.press("escape")
+        await until(pilot, lambda: tabs.active == "session", "back to the session")
+        assert app.focused is app.prompt_input
+        await pilot.press("ctrl+d")
+        await pilot.pause()
+    assert app.return_code == 0

@@ -54,6 +54,12 @@ class PromptInput(TextArea):
             return
         await super()._on_key(event)
 
+    def on_show(self) -> None:
+        """Shown again with nothing focused (a modal that came first has closed, and its late Hide blurred
+        this): take the focus, so typed keys are not lost."""
+        if self.app.screen is self.screen and self.screen.focused is None:
+            self.focus()
+
     def submit(self) -> None:
         text = self.text
         if not text.strip():

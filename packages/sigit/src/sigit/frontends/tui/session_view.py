@@ -188,8 +188,8 @@ class SessionView(Vertical):
                   "file you already have (`/load PATH.gguf` from the prompt does the same).")
 
         async def picked(key: str | None) -> None:
-            if self.is_attached:
-                self.prompt_input.focus()  # the picker was the first thing shown: nothing had the focus
+            if self.is_attached:  # the picker was the first thing shown: nothing had the focus to get back
+                self.call_after_refresh(self.prompt_input.focus)
             if key is None:
                 self.load_state = "No model: Ctrl+O picks one, /load PATH.gguf opens a file"
                 await self.notice(f"{refused}; or `/load PATH.gguf` opens a model file you have.", "warning")
