@@ -97,3 +97,18 @@ def test_verbose_stream_json_stays_sigits_dialect(workdir: Path, tmp_path: Path)
     assert "uuid" in claude_lines[-1] and "--claude" not in claude.stderr
     from_sdk = run_sigit([*args, "--model", scripted(tmp_path, turns)], workdir, CLAUDE_CODE_ENTRYPOINT="sdk-py")
     assert "uuid" in json.loads(from_sdk.stdout.splitlines()[-1])
+
+
+def test_smoke_a_first_headless_hour(workdir: Path, tmp_path: Path) -> None:
+    """One conversation, three runs: every edit refused, then `--continue` into a reply the loop guard
+    stops, then a model error: each says what happened, in JSON and on stderr, and nothing else."""
+    refused = run_sigit(["-p", "write notes.txt", "--output-format", "json", "--model",
+                         scripted(tmp_path, [{"tool_calls": [EDIT]}, {"text": "Not allowed, so I stopped."}])], workdir)
+    first = json.loads(refused.stdout)
+    assert first["stop_reason"] == "permission_denied" and len(first["permission_denials"]) == 1
+    looped = run_sigit(["-p", "try again", "--continue", "--output-format", "json", "--model",
+                        scripted(tmp_path, [{"text": LOOPING_TEXT}])], workdir)
+    second = json.loads(looped.stdout)
+    assert second["session_id"] == first["session_id"] and second["stop_reason"] == "loop_guard"
+    failed = run_sigit(["-p", "and now?", "--continue", "--model", scripted(tmp_path, [])], workdir)
+    assert failed.returncode == 1 and failed.stdout == "" and failed.stderr.count("sigit:") == 1
