@@ -69,6 +69,13 @@ def test_errors_in_text_mode_go_to_stderr_only(workdir: Path, tmp_path: Path) ->
     assert out_of_turns.stdout == "" and "script" in out_of_turns.stderr
 
 
+def test_the_round_limit_counts_in_words(workdir: Path, tmp_path: Path) -> None:
+    model = scripted(tmp_path, [{"tool_calls": [{"name": "list_directory", "arguments": {"path": "."}}]}])
+    proc = run_sigit(["-p", "list", "--max-turns", "1", "--model", model, "--output-format", "json"], workdir)
+    assert "Stopped after 1 round of tool calls." in proc.stderr and "1 rounds" not in proc.stderr
+    assert json.loads(proc.stdout)["subtype"] == "error_max_turns"
+
+
 def test_a_slash_command_runs_as_a_command(workdir: Path, tmp_path: Path) -> None:
     proc = run_sigit(["-p", "/status", "--model", scripted(tmp_path, [])], workdir)  # the model is never asked
     assert proc.returncode == 0, proc.stderr
