@@ -1,5 +1,5 @@
-"""ACP's stopReason tells the truth: the loop guard is a refusal to go on, not a token limit; refused calls
-end an ordinary turn with sigit's own reason in `_meta` and a sentence in the reply."""
+"""ACP's stopReason tells the truth: the loop guard is a refusal to go on, not a token limit (and the reply
+says so); refused calls end an ordinary turn with sigit's own reason in `_meta`."""
 
 from __future__ import annotations
 
@@ -33,4 +33,4 @@ async def test_refused_edits_say_so(tmp_path: Path, config_dir: Path, project: P
     assert reply.stop_reason == "end_turn"
     assert reply.field_meta is not None
     assert reply.field_meta["sigit"] == {"stopReason": "permission_denied", "permissionDenials": 1}
-    assert "permission was refused for 1 call (create_file)" in client.text()
+    assert client.text() == "OK, I did not."  # the card showed the refusal: no sentence added

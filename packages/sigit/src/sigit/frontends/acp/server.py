@@ -72,8 +72,8 @@ STOP_REASONS = {"end_turn": "end_turn", "max_tokens": "max_tokens", "max_rounds"
                 "cancelled": "cancelled", "refusal": "refusal", "loop_guard": "refusal",
                 "permission_denied": "end_turn"}
 """ACP's stopReason for each of ours: the loop guard is the agent refusing to go on with a reply that repeats
-itself; refused calls end an ordinary turn (the editor showed each refusal on its card). `_meta.sigit.stopReason`
-carries ours, and a sentence says why the turn stopped where ACP's word alone would mislead."""
+itself (a sentence in the reply says so); refused calls end an ordinary turn (the editor showed each refusal
+on its card). `_meta.sigit.stopReason` carries ours."""
 
 
 @dataclass
@@ -293,7 +293,7 @@ class SigitAcpAgent:
             raise RequestError.internal_error({"details": "the turn ended without a result"})
         if finished.stop_reason == "error":
             raise RequestError.internal_error({"details": f"model error: {finished.error}"})
-        if finished.stop_reason in ("loop_guard", "permission_denied") and (why := stop_sentence(finished)):
+        if finished.stop_reason == "loop_guard" and (why := stop_sentence(finished)):
             await self._send(live.session.id, _message(why))
         usage = finished.usage
         inp, out = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
