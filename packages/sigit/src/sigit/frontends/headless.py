@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import signal
 import sys
 import time
@@ -31,6 +30,7 @@ from ..app import INIT_RULES, AgentSession, SessionHost
 from ..commands import CommandResult
 from ..config.trust import ProjectRequests
 from ..errors import SigitError, UsageError
+from ..fileio import json_text
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
 from .claude_cli.messages import RESULT_SUBTYPES
@@ -162,7 +162,7 @@ class _Output:
         """Calls whose refusal was shown (their "Not run" result is not shown again)."""
 
     def _emit(self, obj: dict[str, Any]) -> None:
-        self.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.stdout.write(json_text(obj) + "\n")  # a lone surrogate from the model must not end the run
         self.stdout.flush()
 
     def _progress(self, line: str) -> None:
