@@ -39,6 +39,9 @@ def test_json_lists_every_check_and_the_next_step_when_no_model_is_cached(tmp_pa
     assert [c["name"] for c in report["checks"]] == CHECKS
     assert all(c["status"] in ("ok", "info", "warn", "fail") and c["summary"] for c in report["checks"])
     checks = by_name(report)
+    assert set(checks["python"]["details"]["packages"]) == {"sigit-agent", "onde-sdk", "qwen-runtime",
+                                                            "llama-cpp-python"}  # the names pip installs
+    assert "sigit-agent " in checks["python"]["summary"] and "onde-sdk " in checks["python"]["summary"]
     assert checks["hub"]["status"] == "ok" and checks["hub"]["details"]["endpoint"] == hub.url
     assert checks["model"]["status"] == "fail"
     assert report["ready"] is False and f"`qwen-runtime pull {default_model()}`" in report["next_step"]

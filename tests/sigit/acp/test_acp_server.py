@@ -290,7 +290,7 @@ async def test_smoke_turn_on_the_tiny_gguf(tiny_gguf: Path, config_dir: Path, pr
         reply = await asyncio.wait_for(
             conn.prompt(session_id=session.session_id, prompt=[text_block("hello")]), 120
         )
-    assert reply.stop_reason in ("end_turn", "max_tokens", "max_turn_requests")
+    assert reply.stop_reason in ("end_turn", "max_tokens", "max_turn_requests", "refusal")  # refusal: the loop guard
     usage = reply.usage
     # the guard may stop a looping random model early: the prompt was evaluated all the same
     assert usage is not None and usage.input_tokens > 0

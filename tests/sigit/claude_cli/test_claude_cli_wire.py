@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 
 def run_sigit(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "CLAUDE_CODE_ENTRYPOINT": "sdk-py"}  # as the SDKs start it
     return subprocess.run([SIGIT, *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
                           timeout=60)
 

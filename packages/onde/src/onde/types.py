@@ -235,6 +235,9 @@ class ToolAwareResult:
     empty_reason: str | None = None
     thinking_truncated: bool = False
     """True when the thinking budget cut the reasoning short and the model answered without it."""
+    repetition_stopped: bool = False
+    """True when the repetition guard stopped a reply that kept repeating itself (`finish_reason` is
+    then "length", though no token limit was reached)."""
 
     @property
     def duration_display(self) -> str:

@@ -639,10 +639,26 @@ class AgentSession:
         self.save()
         return notice
 
-    def clear(self) -> int:
+    def clear(self, *, keep_id: bool = False) -> int:
+        """Start a new conversation in this session's place; the old one stays saved (`/resume` brings it back).
+
+        The new one has its own id and title, and none of the old one's checkpoints or todos. `keep_id`: an
+        editor knows the session by its id (ACP), so the new conversation keeps it and the old one is saved
+        under a new id instead.
+        """
+        self.save()
         removed = self.agent.engine.clear_history()
-        self.store.delete(self.session.id)
-        self.session.messages = []
+        old = self.session
+        self.session = Session.create(old.cwd, old.model)
+        self.session.grants = list(old.grants)  # "always allow for this session" still means this session
+        if keep_id:
+            if old.messages:
+                self.store.save(dataclasses.replace(old, id=self.session.id))
+                self.store.delete(old.id)
+            self.session.id = old.id
+        self.agent.session_id = self.session.id
+        self.agent.checkpoints = CheckpointStore(old.cwd)
+        self.agent.context.todos = []
         return removed
 
     def mcp_status(self) -> str:

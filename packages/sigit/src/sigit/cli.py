@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="download the model for this run if it is not cached yet (nothing "
                         "multi-gigabyte is downloaded without it, or `download = \"auto\"` in settings)")
     parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
+    parser.add_argument("--claude", action="store_true", help="speak Claude Code's CLI dialect (its flags and "
+                        "stream-json, as the Claude Agent SDKs read them); also chosen by --output-format "
+                        "stream-json with --input-format stream-json, or when an Agent SDK starts sigit")
     return parser
 
 
@@ -98,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         from .frontends.doctor import run_doctor
 
         return run_doctor(args_list[1:])
-    from .frontends.claude_cli import is_claude_invocation
+    from .frontends.claude_cli import dialect_notice, is_claude_invocation
 
     if args_list[:1] not in (["acp"], ["init"]) and is_claude_invocation(args_list):  # a Claude Agent SDK app
         from .frontends.claude_cli import run as run_claude_cli
@@ -106,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
 
         setup_logging(verbose=False)  # the SDK app reads stderr as the CLI's own; records go to the log file
         return run_claude_cli(args_list)
+    if (notice := dialect_notice(args_list)) is not None:
+        print(notice, file=sys.stderr)
     if args_list and args_list[0] == "acp":
         args_list = ["--acp", *args_list[1:]]
     init = bool(args_list) and args_list[0] == "init"

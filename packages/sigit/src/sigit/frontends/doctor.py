@@ -118,10 +118,13 @@ def diagnose(cwd: Path) -> Report:
 
 def _python() -> Check:
     version = platform.python_version()
+    packages = versions()
+    installed = ", ".join(f"{name} {found or 'not installed'}" for name, found in packages.items()
+                          if name != "llama-cpp-python")  # the llama.cpp check shows that one
     return Check("python", "ok" if sys.version_info >= (3, 11) else "fail",
-                 f"Python {version} ({platform.python_implementation()}) on {platform.platform()}",
+                 f"Python {version} ({platform.python_implementation()}) on {platform.platform()}; {installed}",
                  {"version": version, "platform": platform.platform(), "machine": platform.machine(),
-                  "executable": sys.executable, "packages": versions()},
+                  "executable": sys.executable, "packages": packages},
                  next_step=None if sys.version_info >= (3, 11) else "install Python 3.11 or newer")
 
 

@@ -45,7 +45,7 @@ from acp.schema import (
 )
 from onde import Image
 
-from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished
+from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished, stop_sentence
 from ...app import AgentSession, AskTrust, SessionHost
 from ...commands import CommandContext, CommandResult, model_names
 from ...commands import run as run_command
@@ -70,7 +70,11 @@ MODES: tuple[tuple[str, str, str], ...] = (
     ("bypass", "Bypass permissions", "Run everything without asking (deny rules still apply)"),
 )
 STOP_REASONS = {"end_turn": "end_turn", "max_tokens": "max_tokens", "max_rounds": "max_turn_requests",
-                "cancelled": "cancelled", "refusal": "refusal"}
+                "cancelled": "cancelled", "refusal": "refusal", "loop_guard": "refusal",
+                "permission_denied": "end_turn"}
+"""ACP's stopReason for each of ours: the loop guard is the agent refusing to go on with a reply that repeats
+itself (a sentence in the reply says so); refused calls end an ordinary turn (the editor showed each refusal
+on its card). `_meta.sigit.stopReason` carries ours."""
 
 
 @dataclass
@@ -293,10 +297,14 @@ class SigitAcpAgent:
             raise RequestError.internal_error({"details": "the turn ended without a result"})
         if finished.stop_reason == "error":
             raise RequestError.internal_error({"details": f"model error: {finished.error}"})
+        if finished.stop_reason == "loop_guard" and (why := stop_sentence(finished)):
+            await self._send(live.session.id, _message(why))
         usage = finished.usage
         inp, out = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
         return PromptResponse(
             stop_reason=STOP_REASONS.get(finished.stop_reason, "end_turn"),  # type: ignore[arg-type]
+            field_meta={"sigit": {"stopReason": finished.stop_reason,
+                                  "permissionDenials": len(finished.permission_denials)}},
             usage=Usage(total_tokens=inp + out, input_tokens=inp, output_tokens=out,
                         cached_read_tokens=usage.get("cache_read_input_tokens", 0),
                         cached_write_tokens=usage.get("cache_creation_input_tokens", 0)),
