@@ -48,6 +48,12 @@ def _parser() -> argparse.ArgumentParser:
                       help="the chat template it carries (default: the architecture's own; "
                            "qwen3-coder and qwen3.5 call tools in XML)")
 
+    make.add_argument("--shape", choices=("tiny", "0.8b", "4b"), default="tiny",
+                      help="with --arch qwen35: the real dimensions of Qwen3.5-0.8B or 4B (random weights, "
+                           "248,320-token vocabulary; GB-sized, for benchmarks)")
+    make.add_argument("--quant", choices=("q8_0", "q4_k"), default="q8_0",  # benchmodel.QUANTS
+                      help="with --shape 0.8b or 4b: how the weights are quantized")
+
     commands.add_parser("models", help="list the known models and whether they are cached")
 
     pull = commands.add_parser("pull", help="download a model into the Hugging Face cache")
@@ -130,8 +136,14 @@ def _make_test_model(args: argparse.Namespace) -> int:
     from . import testmodel
 
     out = Path(args.out)
+    if args.shape != "tiny" and (args.arch != "qwen35" or args.format != "gguf"):
+        raise QwenRuntimeError(f"--shape {args.shape} is a Qwen 3.5 GGUF: use it with --arch qwen35 --format gguf")
     try:
-        if args.format == "gguf":
+        if args.shape != "tiny":
+            from .benchmodel import write_bench_gguf
+
+            written = write_bench_gguf(out, args.shape, quant=args.quant)
+        elif args.format == "gguf":
             written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template)
         else:
             written = testmodel.write_test_hf(out, seed=args.seed, arch=args.arch, template=args.template)

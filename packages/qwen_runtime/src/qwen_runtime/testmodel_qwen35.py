@@ -220,11 +220,12 @@ def gguf_tensors(hf: dict[str, Array]) -> Iterator[tuple[str, Array]]:
         yield f"blk.{layer}.{_GGUF_NAMES[rest]}", array
 
 
-def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int) -> None:
-    """The keys every tiny Qwen model writes, dense or hybrid, from its shape (`s`: a shape dataclass)."""
+def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int, extra_blocks: int = 0) -> None:
+    """The keys every tiny Qwen model writes, dense or hybrid, from its shape (`s`: a shape dataclass);
+    `extra_blocks`: multi-token-prediction blocks after the model's own (llama.cpp counts them in)."""
     writer.add_context_length(n_ctx)
     writer.add_embedding_length(s.n_embd)
-    writer.add_block_count(s.n_layer)
+    writer.add_block_count(s.n_layer + extra_blocks)
     writer.add_feed_forward_length(s.n_ff)
     writer.add_head_count(s.n_head)
     writer.add_head_count_kv(s.n_head_kv)
@@ -234,10 +235,12 @@ def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int) -> None
     writer.add_rope_freq_base(s.rope_base)
 
 
-def add_hparams(writer: gguf.GGUFWriter, n_ctx: int) -> None:
-    """The `qwen35.*` keys llama.cpp's qwen35 loader reads (rope sections and ssm sizes required)."""
-    s = SHAPE
-    add_transformer_hparams(writer, s, n_ctx)
+def add_hparams(writer: gguf.GGUFWriter, n_ctx: int, s: HybridShape = SHAPE, *, nextn: int = 0) -> None:
+    """The `qwen35.*` keys llama.cpp's qwen35 loader reads (rope sections and ssm sizes required) for
+    shape `s`; `nextn`: how many multi-token-prediction blocks follow the model's layers."""
+    add_transformer_hparams(writer, s, n_ctx, extra_blocks=nextn)
+    if nextn:
+        writer.add_nextn_predict_layers(nextn)
     writer.add_rope_dimension_count(s.rope_dim)
     writer.add_rope_dimension_sections([*s.mrope_section, 0])
     writer.add_ssm_conv_kernel(s.linear_conv_kernel)

@@ -143,6 +143,13 @@ class DraftLength:
     _idle: int = 0
     _wait: int = 0
 
+    @classmethod
+    def up_to(cls, k_max: int) -> DraftLength:
+        """The default schedule with drafts of at most `k_max` tokens (a hybrid model can drop only as
+        many rejected tokens as it keeps recurrent-state snapshots)."""
+        k_max = max(1, min(cls.k_max, k_max))
+        return cls(k_max=k_max, k=min(cls.k, k_max))
+
     def want(self) -> int:
         if self.k > 0:
             return self.k

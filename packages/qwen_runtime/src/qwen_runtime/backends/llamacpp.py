@@ -15,6 +15,7 @@ on a duplicate of fd 1.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import logging
 import threading
@@ -33,12 +34,16 @@ from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
-from .drafting import PROMPT_LOOKUP, describe, draft_source
+from .drafting import NO_DRAFT, PROMPT_LOOKUP, describe, draft_source
 from .llama_build import default_gpu_layers, forward_llama_logs
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
 from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)
+
+HYBRID_MAX_DRAFT = 8
+"""Recurrent-state snapshots a drafting hybrid model (Qwen 3.5) keeps per decode, so the longest draft
+it can take back: each one is a copy of every DeltaNet layer's state (measured in bench/results/hybrid.md)."""
 
 
 class LlamaCppRuntime(LocalRuntime):
@@ -88,8 +93,11 @@ class LlamaCppRuntime(LocalRuntime):
         log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
                  "as given" if n_threads else budget.describe())
         self.extra_buffers = extra_buffers if extra_buffers is not None else not cpu_has_amx()
+        # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
+        # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
+        snapshots = 0 if draft in (NO_DRAFT, "") else HYBRID_MAX_DRAFT
         try:
-            with model_params(use_extra_bufts=self.extra_buffers):
+            with llama_params(model={"use_extra_bufts": self.extra_buffers}, context={"n_rs_seq": snapshots}):
                 self._llm: Any = Llama(
                     model_path=str(path),
                     n_ctx=n_ctx,
@@ -103,6 +111,8 @@ class LlamaCppRuntime(LocalRuntime):
         self.model_path = path
         self._closed = False
         self._n_ctx = int(self._llm.n_ctx())
+        self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
+        """How many trailing tokens a hybrid model's state can drop after a decode (0: none)."""
         # bound once: the per-token methods (is_end, logits) should not re-run an import each call
         self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
         self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
@@ -328,8 +338,10 @@ class LlamaCppRuntime(LocalRuntime):
 
         model = self._llm._model.model
         if llama_cpp.llama_model_is_recurrent(model) or llama_cpp.llama_model_is_hybrid(model):
-            log.info("draft: none (a recurrent model's state cannot drop rejected draft tokens)")
-            return
+            if not self.rollback_snapshots:
+                log.info("draft: none (this recurrent model's state cannot drop rejected draft tokens)")
+                return
+            self.max_draft = self.rollback_snapshots  # rejected tokens are dropped by snapshot, at most this many
 
         def load(path: Path) -> LocalRuntime:
             runtime = LlamaCppRuntime(str(path), n_threads=self.n_threads, n_threads_batch=self.n_threads_batch,
@@ -369,10 +381,18 @@ class LlamaCppRuntime(LocalRuntime):
         self._row = row - self._rows
 
     def truncate(self, n_tokens: int) -> bool:
+        """Drop the cache after `n_tokens`. A hybrid model's recurrent state rolls back to a snapshot the
+        last decode kept (at most `rollback_snapshots` tokens back, once per decode: what drafting needs)."""
+        import llama_cpp
+
         llm = self._llm
         if n_tokens >= llm.n_tokens:
             return True
-        if not llm._ctx.kv_cache_seq_rm(-1, n_tokens, -1):
+        if self.cut_back:
+            done = llm._ctx.kv_cache_seq_rm(-1, n_tokens, -1)
+        else:  # a sequence of its own: llama.cpp refuses a partial removal across all sequences of a hybrid
+            done = llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, n_tokens, -1)
+        if not done:
             return False
         llm.n_tokens = n_tokens
         return True
@@ -424,29 +444,42 @@ _params_lock = threading.Lock()
 
 
 @contextmanager
-def model_params(**fields: Any) -> Iterator[None]:
-    """Set model-parameter fields that `Llama()` does not take as arguments (`use_extra_bufts`).
+def llama_params(model: dict[str, Any] | None = None, context: dict[str, Any] | None = None) -> Iterator[None]:
+    """Set model- and context-parameter fields that `Llama()` does not take as arguments
+    (`use_extra_bufts`, `n_rs_seq`).
 
-    `Llama.__init__` builds its parameters from `llama_model_default_params()`; that one call is
-    wrapped while a model loads, under a lock so two loads in one process cannot interleave.
+    `Llama.__init__` builds its parameters from `llama_model_default_params()` and
+    `llama_context_default_params()`; those calls are wrapped while a model loads, under a lock so two
+    loads in one process cannot interleave.
     """
     import importlib
 
     binding: Any = importlib.import_module("llama_cpp.llama").llama_cpp  # the module Llama calls
-    original = binding.llama_model_default_params
+    originals = {"llama_model_default_params": (binding.llama_model_default_params, model or {}),
+                 "llama_context_default_params": (binding.llama_context_default_params, context or {})}
 
-    def with_fields() -> Any:
-        params = original()
-        for name, value in fields.items():
-            setattr(params, name, value)
-        return params
+    def with_fields(original: Any, fields: dict[str, Any]) -> Any:
+        def make() -> Any:
+            params = original()
+            for name, value in fields.items():
+                setattr(params, name, value)
+            return params
+
+        return make
 
     with _params_lock:
-        binding.llama_model_default_params = with_fields
+        for name, (original, fields) in originals.items():
+            setattr(binding, name, with_fields(original, fields))
         try:
             yield
         finally:
-            binding.llama_model_default_params = original
+            for name, (original, _) in originals.items():
+                setattr(binding, name, original)
+
+
+def model_params(**fields: Any) -> contextlib.AbstractContextManager[None]:
+    """`llama_params` for model fields only (`use_extra_bufts`)."""
+    return llama_params(model=fields)
 
 
 class _LlamaSampler:
