@@ -30,11 +30,13 @@ from qwen_runtime import (
     UserMessage,
 )
 from qwen_runtime.backends import _generation
-from qwen_runtime.backends.drafting import DraftLength, ModelDraft, PromptLookup
+from qwen_runtime.backends.drafting import DraftLength, LongestDraft, ModelDraft, PromptLookup
 from qwen_runtime.backends.llamacpp import HYBRID_MAX_DRAFT, LlamaCppRuntime
+from qwen_runtime.backends.llamacpp_mtp import MtpDraft
 from qwen_runtime.backends.transformers_backend import TransformersRuntime
 from qwen_runtime.constrain import ToolCallConstraint
 from qwen_runtime.errors import ModelLoadError
+from qwen_runtime.testmodel import write_test_gguf
 
 LocalRuntime = LlamaCppRuntime | TransformersRuntime
 
@@ -134,10 +136,18 @@ def load(kind: str, request: pytest.FixtureRequest, draft: str, **kwargs: Any) -
         return LlamaCppRuntime(str(request.getfixturevalue("tiny_gguf")), n_ctx=2048, draft=draft, **kwargs)
     if kind == "hybrid":  # Qwen 3.5's layers: rejected drafts leave through recurrent-state snapshots
         return LlamaCppRuntime(str(request.getfixturevalue("tiny_hybrid_gguf")), n_ctx=2048, draft=draft, **kwargs)
+    if kind == "hybrid-mtp":  # and its multi-token-prediction head drafting too (the longer proposal wins)
+        return LlamaCppRuntime(str(request.getfixturevalue("tiny_mtp_gguf")), n_ctx=2048, draft=draft, **kwargs)
     return TransformersRuntime(str(request.getfixturevalue("tiny_hf_dir")), n_ctx=2048, n_threads=1, draft=draft)
 
 
-@pytest.fixture(scope="module", params=["llamacpp", "hybrid", "transformers", "gemma"])
+@pytest.fixture(scope="module")
+def tiny_mtp_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny hybrid with Qwen 3.5's multi-token-prediction block (`make-test-model --arch qwen35 --mtp`)."""
+    return write_test_gguf(tmp_path_factory.mktemp("tiny-mtp") / "tiny-qwen35-mtp.gguf", arch="qwen35", mtp=True)
+
+
+@pytest.fixture(scope="module", params=["llamacpp", "hybrid", "hybrid-mtp", "transformers", "gemma"])
 def pair(request: pytest.FixtureRequest) -> Iterator[tuple[str, LocalRuntime, LocalRuntime]]:
     """The same model twice: without drafting and with the default (prompt lookup)."""
     import torch
@@ -171,7 +181,8 @@ def test_a_whole_file_rewrite_is_the_same_token_for_token_with_drafting(
     want, got, undrafted, drafted = both(pair, rewrite(), trace)
     assert drafted.tokens == undrafted.tokens
     assert got.text == want.text
-    assert got.usage.accepted_draft_tokens > 0
+    # a random MTP head's early misses shorten the shared draft length before prompt lookup can copy
+    assert got.usage.accepted_draft_tokens > 0 if pair[0] != "hybrid-mtp" else got.usage.drafted_tokens > 0
     assert want.usage.drafted_tokens == 0
 
 
@@ -182,7 +193,7 @@ def test_a_tool_call_under_the_grammar_is_the_same_token_for_token_with_drafting
     assert drafted.tokens == undrafted.tokens
     assert calls(got) == calls(want)
     # the random hybrid's XML call repeats one token its context never had: drafts are tried, not right
-    assert got.usage.accepted_draft_tokens > 0 if pair[0] != "hybrid" else got.usage.drafted_tokens > 0
+    assert got.usage.accepted_draft_tokens > 0 if "hybrid" not in pair[0] else got.usage.drafted_tokens > 0
     if pair[0] == "gemma":  # the pretrained model closes its call; the random ones run to max_tokens
         assert got.tool_calls
         validate(got.tool_calls[0].arguments, WRITE.parameters)
@@ -243,7 +254,7 @@ def test_a_draft_the_grammar_forbids_is_never_evaluated_nor_accepted(
     assert inside and not any(inside)  # asked inside the call, never let through
     assert got.usage.drafted_tokens == sum(n for active, n in checked if not active)
     assert drafted_trace.tokens == undrafted.tokens and calls(got) == calls(want)
-    assert got.tool_calls or pair[0] == "hybrid"  # the random hybrid's XML call runs past 40 tokens
+    assert got.tool_calls or "hybrid" in pair[0]  # the random hybrid's XML call runs past 40 tokens
     for c in got.tool_calls:
         validate(c.arguments, UNITS.parameters)
 
@@ -420,3 +431,52 @@ def test_cancel_on_the_hybrid_stops_within_one_step_and_the_longest_draft(
     cold = plain.complete(rewrite(40))
     plain.close()
     assert trace[-1].tokens == trace[-2].tokens and warm.text == cold.text
+
+
+# ---------------------------------------------------------------- the MTP head (Qwen 3.5's own drafts)
+
+
+def test_a_model_with_an_mtp_head_drafts_with_it_and_prompt_lookup_by_default(
+    tiny_mtp_gguf: Path, tiny_hybrid_gguf: Path, trace: list[Trace]
+) -> None:
+    default = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048)
+    only = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    plain = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="none")
+    try:
+        assert isinstance(default.draft_source, LongestDraft)
+        assert [type(s) for s in default.draft_source.sources] == [PromptLookup, MtpDraft]
+        assert isinstance(only.draft_source, MtpDraft)
+        req = ChatRequest((UserMessage("Say something."),), sampling=Sampling(temperature=0, max_tokens=60),
+                          enable_thinking=False)
+        want = plain.complete(req)
+        got = only.complete(req)
+        assert got.usage.drafted_tokens > 0 and only.draft_source.proposed == got.usage.drafted_tokens
+        assert trace[-1].tokens == trace[-2].tokens and got.text == want.text
+    finally:
+        for rt in (default, only, plain):
+            rt.close()
+    with pytest.raises(ModelLoadError, match="has no multi-token-prediction layers"):
+        LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, draft="mtp")
+
+
+def test_the_mtp_head_follows_the_model_through_a_rejected_draft(tiny_mtp_gguf: Path) -> None:
+    """After a draft is verified and all but one token taken back, the head proposes what a head that
+    only ever saw the accepted tokens proposes: its cache was cut back with the model's."""
+    drafted = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    fresh = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    try:
+        prompt = drafted.prompt_tokens(drafted.prompt_text(rewrite()))
+        truth = drafted.tokenize("def plus(a, b):")
+        wrong = drafted.tokenize("Hello world, this is prose")[:6]
+        drafted.eval_tokens(prompt)
+        drafted.eval_with_rows([truth[0], truth[1], *wrong], len(wrong) + 2)
+        assert drafted.truncate(len(prompt) + 2)
+        fresh.eval_tokens([*prompt, *truth[:2]])
+        context = np.array([*prompt, *truth[:3]], dtype=np.int32)
+        heads = [rt.draft_source for rt in (drafted, fresh)]
+        assert all(isinstance(h, MtpDraft) for h in heads)
+        proposals = [h.propose(context, 6) for h in heads if isinstance(h, MtpDraft)]
+        assert len(proposals[0]) == 6 and proposals[0] == proposals[1]
+    finally:
+        drafted.close()
+        fresh.close()

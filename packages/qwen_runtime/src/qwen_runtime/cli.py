@@ -53,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
                            "248,320-token vocabulary; GB-sized, for benchmarks)")
     make.add_argument("--quant", choices=("q8_0", "q4_k"), default="q8_0",  # benchmodel.QUANTS
                       help="with --shape 0.8b or 4b: how the weights are quantized")
+    make.add_argument("--mtp", action="store_true",
+                      help="with --arch qwen35: add Qwen 3.5's multi-token-prediction block (GGUF only)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
 
@@ -75,9 +77,10 @@ def _parser() -> argparse.ArgumentParser:
         help="layers offloaded to a GPU (-1 all, 0 none; default: all when llama.cpp has a GPU backend)")
     add("--threads", type=_positive, metavar="N",
         help="decode threads (default: one per physical core this process may use, within its CPU quota)")
-    add("--draft", default="prompt-lookup", metavar="prompt-lookup|none|MODEL.gguf",
-        help="speculative decoding: draft tokens from the context (default), none, or a small draft model "
-             "with the same tokenizer")
+    add("--draft", default="prompt-lookup", metavar="prompt-lookup|mtp|none|MODEL.gguf",
+        help="speculative decoding: draft tokens from the context (default; with the model's own "
+             "multi-token-prediction head too when its GGUF has one, the longer draft wins), mtp (the head "
+             "alone), none, or a small draft model with the same tokenizer")
     add("--verbose", "-v", action="store_true", help="log what was chosen (threads, draft) to standard error")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
     return parser
@@ -138,13 +141,17 @@ def _make_test_model(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if args.shape != "tiny" and (args.arch != "qwen35" or args.format != "gguf"):
         raise QwenRuntimeError(f"--shape {args.shape} is a Qwen 3.5 GGUF: use it with --arch qwen35 --format gguf")
+    if args.mtp and (args.arch != "qwen35" or args.format != "gguf"):
+        raise QwenRuntimeError("--mtp is Qwen 3.5's multi-token-prediction block: use it with --arch qwen35 "
+                               "--format gguf")
     try:
         if args.shape != "tiny":
             from .benchmodel import write_bench_gguf
 
-            written = write_bench_gguf(out, args.shape, quant=args.quant)
+            written = write_bench_gguf(out, args.shape, quant=args.quant, mtp=args.mtp)
         elif args.format == "gguf":
-            written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template)
+            written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template,
+                                                mtp=args.mtp)
         else:
             written = testmodel.write_test_hf(out, seed=args.seed, arch=args.arch, template=args.template)
     except OSError as exc:

@@ -220,6 +220,37 @@ def gguf_tensors(hf: dict[str, Array]) -> Iterator[tuple[str, Array]]:
         yield f"blk.{layer}.{_GGUF_NAMES[rest]}", array
 
 
+def mtp_tensors(n_vocab: int, seed: int, s: HybridShape = SHAPE) -> Iterator[tuple[str, Array]]:
+    """Qwen 3.5's multi-token-prediction block under llama.cpp's names (`blk.{n_layer}`, after the
+    model's layers): a full-attention decoder block plus `nextn.eh_proj`, which mixes the embedding of
+    the token just sampled with the model's last hidden state, and its norms. It shares the model's
+    embeddings and output. Random like the rest, drawn from its own seed so the trunk is unchanged."""
+    rng = np.random.default_rng(seed + 1_000)
+    p = f"blk.{s.n_layer}."
+
+    def normal(*shape: int, std: float = 0.15) -> Array:
+        return (rng.standard_normal(shape) * std).astype(np.float32)
+
+    def norm(n: int) -> Array:
+        return (1.0 + rng.standard_normal(n) * 0.05).astype(np.float32)
+
+    yield p + "attn_norm.weight", norm(s.n_embd)
+    yield p + "post_attention_norm.weight", norm(s.n_embd)
+    yield p + "attn_q.weight", normal(2 * s.n_head * s.head_dim, s.n_embd)
+    yield p + "attn_k.weight", normal(s.n_head_kv * s.head_dim, s.n_embd)
+    yield p + "attn_v.weight", normal(s.n_head_kv * s.head_dim, s.n_embd)
+    yield p + "attn_output.weight", normal(s.n_embd, s.n_head * s.head_dim)
+    yield p + "attn_q_norm.weight", norm(s.head_dim)
+    yield p + "attn_k_norm.weight", norm(s.head_dim)
+    yield p + "ffn_gate.weight", normal(s.n_ff, s.n_embd)
+    yield p + "ffn_up.weight", normal(s.n_ff, s.n_embd)
+    yield p + "ffn_down.weight", normal(s.n_embd, s.n_ff)
+    yield p + "nextn.eh_proj.weight", normal(s.n_embd, 2 * s.n_embd)
+    yield p + "nextn.enorm.weight", norm(s.n_embd)
+    yield p + "nextn.hnorm.weight", norm(s.n_embd)
+    yield p + "nextn.shared_head_norm.weight", norm(s.n_embd)
+
+
 def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int, extra_blocks: int = 0) -> None:
     """The keys every tiny Qwen model writes, dense or hybrid, from its shape (`s`: a shape dataclass);
     `extra_blocks`: multi-token-prediction blocks after the model's own (llama.cpp counts them in)."""

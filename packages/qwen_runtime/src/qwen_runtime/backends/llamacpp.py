@@ -34,8 +34,9 @@ from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
-from .drafting import NO_DRAFT, PROMPT_LOOKUP, describe, draft_source
+from .drafting import MTP, NO_DRAFT, PROMPT_LOOKUP, LongestDraft, PromptLookup, describe, draft_source
 from .llama_build import default_gpu_layers, forward_llama_logs
+from .llamacpp_mtp import MtpDraft, has_mtp
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
 from .save_points import PointKind, save_points
 
@@ -97,7 +98,8 @@ class LlamaCppRuntime(LocalRuntime):
         # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
         snapshots = 0 if draft in (NO_DRAFT, "") else HYBRID_MAX_DRAFT
         try:
-            with llama_params(model={"use_extra_bufts": self.extra_buffers}, context={"n_rs_seq": snapshots}):
+            with llama_params(model={"use_extra_bufts": self.extra_buffers, "load_mtp": snapshots > 0},
+                              context={"n_rs_seq": snapshots}):
                 self._llm: Any = Llama(
                     model_path=str(path),
                     n_ctx=n_ctx,
@@ -136,6 +138,7 @@ class LlamaCppRuntime(LocalRuntime):
                                         checkpoints=0 if self.cut_back else checkpoints, disk=disk)
         self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
         self._rows = 1
+        self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
         try:
             self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
         except Exception:
@@ -151,10 +154,11 @@ class LlamaCppRuntime(LocalRuntime):
     def close(self) -> None:
         with self._lock:
             self._closed = True  # set first: a prefill thread that has not taken the lock yet stops at it
-            self._llm.close()
-            if self.draft_source is not None:
+            if self.draft_source is not None:  # first: the MTP head's context lives on the model's weights
                 self.draft_source.close()
                 self.draft_source = None
+            self._mtp = None
+            self._llm.close()
 
     def check_open(self) -> None:
         """A closed model's memory is freed: touching it would crash the process, so raise instead."""
@@ -172,6 +176,8 @@ class LlamaCppRuntime(LocalRuntime):
         self._llm.reset()
         self._llm._ctx.kv_cache_clear()
         self.prompt_cache.forget()
+        if self._mtp is not None:
+            self._mtp.after_clear()
 
     # ---------------------------------------------------------------- tokens
 
@@ -269,14 +275,20 @@ class LlamaCppRuntime(LocalRuntime):
                     llm.input_ids[:n] = tokens[:n]
                     llm.n_tokens = n
                     self.last_restored = n
+                    if self._mtp is not None:
+                        self._mtp.after_truncate(n)
                     log.debug("restored %d prompt tokens from the %s tier", n, tier)
                     return n
                 live = 0  # the memory was cleared for the restore
         if live > 0 and (live == llm.n_tokens or llm._ctx.kv_cache_seq_rm(-1, live, -1)):
             llm.n_tokens = live
+            if self._mtp is not None:
+                self._mtp.after_truncate(live)
             return live
         llm.reset()
         llm._ctx.kv_cache_clear()
+        if self._mtp is not None:
+            self._mtp.after_clear()
         return 0
 
     def eval_prompt(
@@ -314,8 +326,13 @@ class LlamaCppRuntime(LocalRuntime):
         for i in range(0, len(tokens), step):
             if cancel is not None and cancel.cancelled:
                 llm.reset()
+                if self._mtp is not None:
+                    self._mtp.after_clear()
                 return False
+            n_past = int(llm.n_tokens)
             llm.eval(tokens[i : i + step])
+            if self._mtp is not None:
+                self._mtp.after_decode(tokens[i : i + step], n_past)
         self._row, self._rows = -1, 1
         return True
 
@@ -352,7 +369,13 @@ class LlamaCppRuntime(LocalRuntime):
                 raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
             return runtime
 
-        self.draft_source = draft_source(draft, load)
+        if draft in (None, PROMPT_LOOKUP, MTP) and has_mtp(self._llm):
+            self._mtp = MtpDraft(self._llm, self.n_threads, self.n_threads_batch)
+            self.draft_source = self._mtp if draft == MTP else LongestDraft(PromptLookup(), self._mtp)
+        elif draft == MTP:
+            raise ModelLoadError(f"draft {MTP!r}: {self.model_path.name} has no multi-token-prediction layers")
+        else:
+            self.draft_source = draft_source(draft, load)
         log.info("draft: %s", describe(self.draft_source))
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
@@ -372,6 +395,8 @@ class LlamaCppRuntime(LocalRuntime):
         for i in range(len(tail) - rows, len(tail)):
             batch.batch.logits[i] = True
         llm._ctx.decode(batch)
+        if self._mtp is not None:
+            self._mtp.after_decode(tail, n_past)
         llm.input_ids[n_past : n_past + len(tail)] = tail
         llm.n_tokens = n_past + len(tail)
         self._rows = rows
@@ -395,6 +420,8 @@ class LlamaCppRuntime(LocalRuntime):
         if not done:
             return False
         llm.n_tokens = n_tokens
+        if self._mtp is not None:
+            self._mtp.after_truncate(n_tokens)
         return True
 
     def _sampler_chain(self, sampling: Sampling) -> Any:

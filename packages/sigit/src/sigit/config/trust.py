@@ -53,7 +53,7 @@ def split_project_settings(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict
     gated: dict[str, Any] = {}
     for key, value in raw.items():
         if key in ("model", "hooks") or (key == "download" and value != "ask") or (
-            key == "draft" and value not in ("prompt-lookup", "none")  # a draft model is a model file to load
+            key == "draft" and value not in ("prompt-lookup", "mtp", "none")  # a draft model is a model file to load
         ):
             gated[key] = copy.deepcopy(value)
         elif key == "mcp" and isinstance(value, dict):
