@@ -38,6 +38,7 @@ from .drafting import MTP, NO_DRAFT, PROMPT_LOOKUP, LongestDraft, PromptLookup, 
 from .llama_build import default_gpu_layers, forward_llama_logs
 from .llamacpp_mtp import MtpDraft, has_mtp
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
+from .llamacpp_vocab import VocabTables, load_tables, save_tables, vocab_key
 from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,7 @@ class LlamaCppRuntime(LocalRuntime):
         self._bos_text = self._token_text(self._llm.token_bos())
         self._eos_text = self._token_text(self._llm.token_eos())
         self._add_bos = bool(self._llm._model.add_bos_token())
+        self._tables = self._vocab_tables(Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None)
         self._stop_ids = self._end_tokens()
         self._lltokenizer: Any = None
         self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
@@ -217,13 +219,43 @@ class LlamaCppRuntime(LocalRuntime):
                 ids.add(found[0])
         # every token llama.cpp ends generation on (for Qwen GGUFs it adds <|fim_pad|>, <|repo_name|>,
         # <|file_sep|>): the tool-call constraint bans these while a call is owed, so all must be known
-        control = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL) | int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
-        for token in range(self._n_vocab):
-            if int(llama_cpp.llama_vocab_get_attr(self._vocab, token)) & control and self._vocab_is_eog(
-                self._vocab, token
-            ):
-                ids.add(token)
+        ids |= self._tables.end_tokens if self._tables is not None else self._scan_vocab()[1]
         return frozenset(i for i in ids if 0 <= i < self._n_vocab)
+
+    def _scan_vocab(self, pieces: bool = False) -> tuple[frozenset[int], frozenset[int]]:
+        """One walk over the vocabulary: (tokens llguidance treats as special, tokens that end a turn);
+        with `pieces`, every token's bytes land in the piece cache on the way."""
+        import llama_cpp
+
+        control, user = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL), int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
+        special: set[int] = set()
+        ends: set[int] = set()
+        for token in range(self._n_vocab):
+            attr = int(llama_cpp.llama_vocab_get_attr(self._vocab, token))
+            if attr & (control | user) and self._vocab_is_eog(self._vocab, token):
+                ends.add(token)
+            if pieces:
+                piece = self.piece(token)
+                if attr & control or (attr & user and piece.startswith(b"<") and piece.endswith(b">")):
+                    special.add(token)
+        return frozenset(special), frozenset(ends)
+
+    def _vocab_tables(self, folder: Path | None) -> VocabTables | None:
+        """The vocabulary's derived tables from `folder` (built and saved there the first time); None
+        without a folder (then the end tokens are scanned now and the pieces when first needed)."""
+        if folder is None:
+            return None
+        import llama_cpp
+
+        path = folder / f"{vocab_key(self.model_path, getattr(llama_cpp, '__version__', '?'))}.bin"
+        tables = load_tables(path, self._n_vocab)
+        if tables is None:
+            special, ends = self._scan_vocab(pieces=True)
+            tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
+            save_tables(path, tables)
+        else:
+            self._pieces.update(enumerate(tables.pieces))
+        return tables
 
     def is_end(self, token: int) -> bool:
         return token in self._stop_ids or bool(self._vocab_is_eog(self._vocab, token))
@@ -231,11 +263,19 @@ class LlamaCppRuntime(LocalRuntime):
     def lltokenizer(self) -> Any:
         """llguidance's view of the vocabulary, built on first use (~1 s for 150k tokens)."""
         if self._lltokenizer is None:
-            from llguidance.llamacpp import lltokenizer_from_vocab
+            import llama_cpp
+            from llguidance import LLTokenizer
 
-            self._lltokenizer = lltokenizer_from_vocab(
-                self._vocab, n_vocab=self._n_vocab, eos_token=self._llm.token_eos()
-            )
+            if self._tables is None:
+                special, ends = self._scan_vocab(pieces=True)
+                self._tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
+            tables = self._tables
+            # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
+            tokens = [b"\xff" + p if i in tables.special else p for i, p in enumerate(tables.pieces)]
+            tokenize = ctypes.cast(llama_cpp.llama_cpp._lib.llama_tokenize, ctypes.c_void_p).value
+            self._lltokenizer = LLTokenizer.from_llamacpp(  # type: ignore[attr-defined]
+                tokens=tokens, vocab_ptr=self._vocab, tokenize_fptr=tokenize, eos_token=self._llm.token_eos(),
+                slices=None)
         return self._lltokenizer
 
     # ---------------------------------------------------------------- KV cache
