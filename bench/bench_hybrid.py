@@ -48,6 +48,19 @@ THREADS = int(os.environ.get("BENCH_HYBRID_THREADS", "0")) or (1 if LOADED else 
 op's barrier while other processes hold the cores took 6.4 s a step against 0.43 s for one thread."""
 
 
+class _Printed(list[Row]):
+    """The rows, each printed as it is measured (a slow machine still shows what it has)."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        super().__init__()
+        for row in rows:
+            self.append(row)
+
+    def append(self, row: Row) -> None:
+        print(row.line(), flush=True)
+        super().append(row)
+
+
 def median_time(run: Callable[[], None], reset: Callable[[], None], rounds: int = ROUNDS) -> float:
     times = []
     for _ in range(rounds):
@@ -72,7 +85,7 @@ def bench_shape(shape: str, quant: str) -> list[Row]:
     path = bench_model_path(shape, quant)  # type: ignore[arg-type]
     written = time.perf_counter() - start
     print(f"{label}: {path} ({path.stat().st_size / 2**30:.2f} GiB, ready in {written:.1f} s)", flush=True)
-    rows = [Row(f"{label}: file size", f"{path.stat().st_size / 2**30:.2f} GiB", "", None)]
+    rows = _Printed([Row(f"{label}: file size", f"{path.stat().st_size / 2**30:.2f} GiB", "", None)])
 
     llamacpp.HYBRID_MAX_DRAFT = max(KS)  # snapshots enough to take back every K measured here
     t0 = time.perf_counter()
