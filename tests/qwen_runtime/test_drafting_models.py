@@ -480,3 +480,32 @@ def test_the_mtp_head_follows_the_model_through_a_rejected_draft(tiny_mtp_gguf: 
     finally:
         drafted.close()
         fresh.close()
+
+
+def test_the_mtp_head_goes_on_drafting_after_a_state_restored_from_the_prompt_cache(
+    tiny_mtp_gguf: Path, trace: list[Trace]
+) -> None:
+    """The model's state comes back from a checkpoint the head never saw: the head's cache has a hole
+    there (Qwen 3.5's positions may jump), it still drafts, and the reply is the undrafted one."""
+    from qwen_runtime import SystemMessage
+
+    drafted = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    plain = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="none")
+    try:
+        system = SystemMessage("You are a careful assistant. " * 20)
+
+        def ask(text: str) -> ChatRequest:
+            return ChatRequest((system, UserMessage(text)), sampling=Sampling(temperature=0, max_tokens=30),
+                               enable_thinking=False)
+
+        drafted.complete(ask("Say something."))
+        head = drafted.draft_source
+        assert isinstance(head, MtpDraft)
+        before = head.proposed
+        got = drafted.complete(ask("Say something else."))
+        want = plain.complete(ask("Say something else."))
+        assert got.usage.restored_prompt_tokens > 0  # the shared system prompt came from a checkpoint
+        assert head.proposed > before and trace[-1].tokens == trace[-2].tokens and got.text == want.text
+    finally:
+        drafted.close()
+        plain.close()

@@ -12,8 +12,9 @@ second context of type MTP on the same weights. As in its reference driver
   takes its greedy next token and its own hidden state, and repeats.
 
 Proposals are verified by the model like any draft (drafting.py), so a wrong or missing proposal costs
-time, never correctness. When the MTP cache cannot follow (a state restored from the prompt cache, a
-batch of forced tokens), it proposes nothing until the cache is cleared.
+time, never correctness. When the MTP cache cannot follow exactly (a state restored from the prompt cache, a
+batch of forced tokens) it goes on with a hole in its cache or proposes nothing for that step; a
+decode it cannot do stops it until the cache is cleared.
 """
 
 from __future__ import annotations
@@ -85,9 +86,10 @@ class MtpDraft:
         previous = self._hidden(pos0 - 1)
         self._rows, self._rows_at = rows, pos0
         lib.llama_memory_seq_rm(self._memory, _SEQ, pos0, -1)
-        if self._broken or int(lib.llama_memory_seq_pos_max(self._memory, _SEQ)) != pos0 - 1:
-            self._broken = True  # a gap (restored state): the head's KV cannot be rebuilt without the rows
+        if self._broken:
             return
+        # a gap (the model's state was restored from the prompt cache, which the head did not follow):
+        # Qwen 3.5's M-RoPE positions may jump forward, so the head goes on without those positions
         inputs = np.concatenate([(previous if previous is not None else np.zeros(self.n_embd, np.float32))[None],
                                  rows[:-1]])
         self._decode(tokens, pos0, inputs, output=-1)
