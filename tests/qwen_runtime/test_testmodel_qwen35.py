@@ -216,3 +216,40 @@ def test_hf_model_generates_the_same_greedy_tokens_as_the_gguf(hf: tuple[Any, An
     llama_new = list(islice(llm.generate(ids, temp=0.0, reset=True), 6))
     assert len(hf_new) > 0
     assert hf_new == llama_new[: len(hf_new)]
+
+
+def test_cli_mtp_adds_the_multi_token_prediction_block_and_the_generated_text_keeps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], tiny_hybrid_gguf: Path
+) -> None:
+    """`--mtp` writes llama.cpp's qwen35 `nextn` block after the four layers; the trunk is the tiny
+    hybrid's own, so what the model generates is unchanged and its MTP head loads."""
+    import gguf
+
+    out = tmp_path / "tiny-mtp.gguf"
+    assert main(["make-test-model", "--arch", "qwen35", "--mtp", str(out)]) == 0
+    assert Path(capsys.readouterr().out.strip()) == out
+    reader = gguf.GGUFReader(str(out))
+    fields = {name: reader.fields[name].contents() for name in ("qwen35.block_count", "qwen35.nextn_predict_layers")}
+    assert fields == {"qwen35.block_count": SHAPE.n_layer + 1, "qwen35.nextn_predict_layers": 1}
+    names = {t.name for t in reader.tensors}
+    assert {f"blk.{SHAPE.n_layer}.nextn.{n}.weight" for n in ("eh_proj", "enorm", "hnorm")} <= names
+    trunk = {t.name: bytes(t.data) for t in gguf.GGUFReader(str(tiny_hybrid_gguf)).tensors}
+    assert all(bytes(t.data) == trunk[t.name] for t in reader.tensors if t.name in trunk)
+    argv = ["generate", "-m", "{}", "-p", "hi", "--no-think", "--max-tokens", "8", "--n-ctx", "512", "--json",
+            "--temperature", "0"]
+    replies = []
+    for path in (out, tiny_hybrid_gguf):
+        assert main([a.format(path) for a in argv]) == 0
+        replies.append(json.loads(capsys.readouterr().out)["text"])
+    assert replies[0] == replies[1]
+
+
+@pytest.mark.parametrize(
+    "argv", [["--shape", "0.8b"], ["--mtp"], ["--arch", "qwen35", "--shape", "4b", "--format", "hf"]]
+)
+def test_cli_bench_shapes_and_mtp_are_qwen35_ggufs_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert main(["make-test-model", str(tmp_path / "x.gguf"), *argv]) == 1
+    assert "--arch qwen35" in capsys.readouterr().err
+    assert not (tmp_path / "x.gguf").exists()

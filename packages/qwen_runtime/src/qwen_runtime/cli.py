@@ -51,6 +51,14 @@ def _parser() -> argparse.ArgumentParser:
     make.add_argument("--vision", action="store_true",
                       help="also write its vision projector, mmproj-OUT.gguf beside it (--arch qwen35 only)")
 
+    make.add_argument("--shape", choices=("tiny", "0.8b", "4b"), default="tiny",
+                      help="with --arch qwen35: the real dimensions of Qwen3.5-0.8B or 4B (random weights, "
+                           "248,320-token vocabulary; GB-sized, for benchmarks)")
+    make.add_argument("--quant", choices=("q8_0", "q4_k"), default="q8_0",  # benchmodel.QUANTS
+                      help="with --shape 0.8b or 4b: how the weights are quantized")
+    make.add_argument("--mtp", action="store_true",
+                      help="with --arch qwen35: add Qwen 3.5's multi-token-prediction block (GGUF only)")
+
     commands.add_parser("models", help="list the known models, their sizes, whether they fit here and are cached")
 
     inspect = commands.add_parser("inspect", help="show what a GGUF is and how it would run here")
@@ -82,9 +90,10 @@ def _parser() -> argparse.ArgumentParser:
         help="layers offloaded to a GPU (-1 all, 0 none; default: all when llama.cpp has a GPU backend)")
     add("--threads", type=_positive, metavar="N",
         help="decode threads (default: one per physical core this process may use, within its CPU quota)")
-    add("--draft", default="prompt-lookup", metavar="prompt-lookup|none|MODEL.gguf",
-        help="speculative decoding: draft tokens from the context (default), none, or a small draft model "
-             "with the same tokenizer")
+    add("--draft", default="prompt-lookup", metavar="prompt-lookup|mtp|none|MODEL.gguf",
+        help="speculative decoding: draft tokens from the context (default; with the model's own "
+             "multi-token-prediction head too when its GGUF has one, the longer draft wins), mtp (the head "
+             "alone), none, or a small draft model with the same tokenizer")
     add("--image", "-i", action="append", default=[], metavar="FILE",
         help="an image to send with the prompt (repeatable; needs a model that can see)")
     add("--mmproj", metavar="FILE",
@@ -152,9 +161,19 @@ def _make_test_model(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if args.vision and (args.arch != "qwen35" or args.format != "gguf"):
         raise UsageError("--vision writes a Qwen 3.5 projector: use it with --arch qwen35 and --format gguf")
+    if args.shape != "tiny" and (args.arch != "qwen35" or args.format != "gguf"):
+        raise QwenRuntimeError(f"--shape {args.shape} is a Qwen 3.5 GGUF: use it with --arch qwen35 --format gguf")
+    if args.mtp and (args.arch != "qwen35" or args.format != "gguf"):
+        raise QwenRuntimeError("--mtp is Qwen 3.5's multi-token-prediction block: use it with --arch qwen35 "
+                               "--format gguf")
     try:
-        if args.format == "gguf":
-            written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template)
+        if args.shape != "tiny":
+            from .benchmodel import write_bench_gguf
+
+            written = write_bench_gguf(out, args.shape, quant=args.quant, mtp=args.mtp)
+        elif args.format == "gguf":
+            written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template,
+                                                mtp=args.mtp)
             if args.vision:
                 from .testmodel_qwen35 import SHAPE
                 from .testmodel_vision import mmproj_path_for, write_test_mmproj

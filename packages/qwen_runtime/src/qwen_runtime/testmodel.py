@@ -282,8 +282,11 @@ def write_test_gguf(
     arch: TestArch = "qwen3",
     chat_template: str | None = None,
     template: str | None = None,
+    mtp: bool = False,
 ) -> Path:
     """Write the tiny model as a llama.cpp GGUF (f32, tied output) and return its path.
+
+    `mtp` (qwen35 only) adds Qwen 3.5's multi-token-prediction block (`testmodel_qwen35.mtp_tensors`).
 
     `arch` "qwen3" is dense Qwen 3; "qwen35" is Qwen 3.5's hybrid (three Gated DeltaNet layers, one
     full attention). `seed` defaults to `default_seed(arch)`, `chat_template` to
@@ -291,6 +294,8 @@ def write_test_gguf(
     """
     import gguf
 
+    if mtp and arch != "qwen35":
+        raise ValueError("only the qwen35 test model has a multi-token-prediction block")
     chosen = _chosen_template(arch, template, chat_template)
     seed = default_seed(arch) if seed is None else seed
     path = Path(path)
@@ -304,7 +309,7 @@ def write_test_gguf(
         qwen35moe.add_hparams(writer, n_ctx)
     elif arch == "qwen35":
         writer.add_name(qwen35.MODEL_NAME)
-        qwen35.add_hparams(writer, n_ctx)
+        qwen35.add_hparams(writer, n_ctx, nextn=1 if mtp else 0)
     else:
         writer.add_name(MODEL_NAME if template in (None, "qwen3") else f"{MODEL_NAME} ({template} template)")
         _qwen3_hparams(writer, n_ctx)
@@ -327,6 +332,8 @@ def write_test_gguf(
             writer.add_tensor(name, array)
     elif arch == "qwen35":
         for name, array in qwen35.gguf_tensors(qwen35.weights(len(tokens), seed)):
+            writer.add_tensor(name, array)
+        for name, array in qwen35.mtp_tensors(len(tokens), seed) if mtp else ():
             writer.add_tensor(name, array)
     else:
         for name, array in _weights(len(tokens), seed).items():

@@ -220,11 +220,43 @@ def gguf_tensors(hf: dict[str, Array]) -> Iterator[tuple[str, Array]]:
         yield f"blk.{layer}.{_GGUF_NAMES[rest]}", array
 
 
-def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int) -> None:
-    """The keys every tiny Qwen model writes, dense or hybrid, from its shape (`s`: a shape dataclass)."""
+def mtp_tensors(n_vocab: int, seed: int, s: HybridShape = SHAPE) -> Iterator[tuple[str, Array]]:
+    """Qwen 3.5's multi-token-prediction block under llama.cpp's names (`blk.{n_layer}`, after the
+    model's layers): a full-attention decoder block plus `nextn.eh_proj`, which mixes the embedding of
+    the token just sampled with the model's last hidden state, and its norms. It shares the model's
+    embeddings and output. Random like the rest, drawn from its own seed so the trunk is unchanged."""
+    rng = np.random.default_rng(seed + 1_000)
+    p = f"blk.{s.n_layer}."
+
+    def normal(*shape: int, std: float = 0.15) -> Array:
+        return (rng.standard_normal(shape) * std).astype(np.float32)
+
+    def norm(n: int) -> Array:
+        return (1.0 + rng.standard_normal(n) * 0.05).astype(np.float32)
+
+    yield p + "attn_norm.weight", norm(s.n_embd)
+    yield p + "post_attention_norm.weight", norm(s.n_embd)
+    yield p + "attn_q.weight", normal(2 * s.n_head * s.head_dim, s.n_embd)
+    yield p + "attn_k.weight", normal(s.n_head_kv * s.head_dim, s.n_embd)
+    yield p + "attn_v.weight", normal(s.n_head_kv * s.head_dim, s.n_embd)
+    yield p + "attn_output.weight", normal(s.n_embd, s.n_head * s.head_dim)
+    yield p + "attn_q_norm.weight", norm(s.head_dim)
+    yield p + "attn_k_norm.weight", norm(s.head_dim)
+    yield p + "ffn_gate.weight", normal(s.n_ff, s.n_embd)
+    yield p + "ffn_up.weight", normal(s.n_ff, s.n_embd)
+    yield p + "ffn_down.weight", normal(s.n_embd, s.n_ff)
+    yield p + "nextn.eh_proj.weight", normal(s.n_embd, 2 * s.n_embd)
+    yield p + "nextn.enorm.weight", norm(s.n_embd)
+    yield p + "nextn.hnorm.weight", norm(s.n_embd)
+    yield p + "nextn.shared_head_norm.weight", norm(s.n_embd)
+
+
+def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int, extra_blocks: int = 0) -> None:
+    """The keys every tiny Qwen model writes, dense or hybrid, from its shape (`s`: a shape dataclass);
+    `extra_blocks`: multi-token-prediction blocks after the model's own (llama.cpp counts them in)."""
     writer.add_context_length(n_ctx)
     writer.add_embedding_length(s.n_embd)
-    writer.add_block_count(s.n_layer)
+    writer.add_block_count(s.n_layer + extra_blocks)
     writer.add_feed_forward_length(s.n_ff)
     writer.add_head_count(s.n_head)
     writer.add_head_count_kv(s.n_head_kv)
@@ -234,10 +266,12 @@ def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int) -> None
     writer.add_rope_freq_base(s.rope_base)
 
 
-def add_hparams(writer: gguf.GGUFWriter, n_ctx: int) -> None:
-    """The `qwen35.*` keys llama.cpp's qwen35 loader reads (rope sections and ssm sizes required)."""
-    s = SHAPE
-    add_transformer_hparams(writer, s, n_ctx)
+def add_hparams(writer: gguf.GGUFWriter, n_ctx: int, s: HybridShape = SHAPE, *, nextn: int = 0) -> None:
+    """The `qwen35.*` keys llama.cpp's qwen35 loader reads (rope sections and ssm sizes required) for
+    shape `s`; `nextn`: how many multi-token-prediction blocks follow the model's layers."""
+    add_transformer_hparams(writer, s, n_ctx, extra_blocks=nextn)
+    if nextn:
+        writer.add_nextn_predict_layers(nextn)
     writer.add_rope_dimension_count(s.rope_dim)
     writer.add_rope_dimension_sections([*s.mrope_section, 0])
     writer.add_ssm_conv_kernel(s.linear_conv_kernel)

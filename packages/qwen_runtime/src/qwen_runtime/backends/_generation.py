@@ -31,7 +31,7 @@ from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
 from ..toolformat import template_traits, tool_call_format
 from ..types import ChatRequest, Event, Finished, FinishReason, Sampling, ToolCallEvent, Usage, UserMessage
-from .drafting import Drafter, DraftSource
+from .drafting import Drafter, DraftLength, DraftSource
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +218,8 @@ class LocalRuntime(Runtime):
 
     #: where drafts come from; None: no drafting (the backend cannot verify drafts, or it is off)
     draft_source: DraftSource | None = None
+    #: the longest draft `truncate` can take back (a hybrid model: its recurrent-state snapshots)
+    max_draft: int = DraftLength.k_max
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """Evaluate `tokens` in one pass, keeping the logits of the last `rows` positions; row 0 is current."""
@@ -363,7 +365,8 @@ class Generation:
         self.prefilled = 0
         self.drafter: Drafter | None = None
         if rt.draft_source is not None:
-            self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit)
+            self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit,
+                                   DraftLength.up_to(rt.max_draft))
 
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request

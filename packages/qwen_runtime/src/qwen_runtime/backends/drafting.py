@@ -40,8 +40,11 @@ log = logging.getLogger(__name__)
 
 PROMPT_LOOKUP = "prompt-lookup"
 NO_DRAFT = "none"
-DRAFT_CHOICES = (PROMPT_LOOKUP, NO_DRAFT)
-"""Named draft sources; anything else given as a draft is the path of a draft model."""
+MTP = "mtp"
+DRAFT_CHOICES = (PROMPT_LOOKUP, MTP, NO_DRAFT)
+"""Named draft sources; anything else given as a draft is the path of a draft model. "mtp" is the model's
+own multi-token-prediction head (a Qwen 3.5 GGUF that carries one); with the default, prompt lookup, a
+model that has such a head drafts with both and takes the longer proposal."""
 
 
 class DraftSource(Protocol):
@@ -129,6 +132,28 @@ class ModelDraft:
         self.runtime.close()
 
 
+class LongestDraft:
+    """Several sources asked in turn; the longest proposal wins. Prompt lookup goes first: it costs no
+    model call, and when it already fills the draft the model's own head is not asked."""
+
+    def __init__(self, *sources: DraftSource) -> None:
+        self.sources = sources
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        best: list[int] = []
+        for source in self.sources:
+            if len(best) >= k:
+                break
+            got = source.propose(context, k)
+            if len(got) > len(best):
+                best = got
+        return best
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
+
+
 @dataclass
 class DraftLength:
     """How many tokens to draft next: doubles while whole drafts are accepted, follows the accepted
@@ -142,6 +167,13 @@ class DraftLength:
     probe_max: int = 256
     _idle: int = 0
     _wait: int = 0
+
+    @classmethod
+    def up_to(cls, k_max: int) -> DraftLength:
+        """The default schedule with drafts of at most `k_max` tokens (a hybrid model can drop only as
+        many rejected tokens as it keeps recurrent-state snapshots)."""
+        k_max = max(1, min(cls.k_max, k_max))
+        return cls(k_max=k_max, k=min(cls.k, k_max))
 
     def want(self) -> int:
         if self.k > 0:
@@ -271,6 +303,8 @@ def draft_source(
         return PromptLookup()
     if draft == NO_DRAFT or draft == "":
         return None
+    if draft == MTP:
+        raise ModelLoadError(f"draft {MTP!r} needs a GGUF model with multi-token-prediction layers (Qwen 3.5)")
     if load_model is None:
         raise ModelLoadError(
             f"draft {draft!r}: this backend drafts with {PROMPT_LOOKUP!r} or {NO_DRAFT!r} only"
@@ -289,17 +323,23 @@ def describe(source: DraftSource | None) -> str:
         return NO_DRAFT
     if isinstance(source, ModelDraft):
         return f"draft model {getattr(source.runtime, 'model_path', '?')}"
-    return PROMPT_LOOKUP
+    if isinstance(source, LongestDraft):
+        return " or ".join(describe(s) for s in source.sources) + " (the longer)"
+    if isinstance(source, PromptLookup):
+        return PROMPT_LOOKUP
+    return f"{MTP} (the model's multi-token-prediction head)"
 
 
 __all__ = [
     "DRAFT_CHOICES",
+    "MTP",
     "NO_DRAFT",
     "PROMPT_LOOKUP",
     "DraftLength",
     "DraftSource",
     "DraftTarget",
     "Drafter",
+    "LongestDraft",
     "ModelDraft",
     "PromptLookup",
     "describe",

@@ -15,6 +15,7 @@ on a duplicate of fd 1.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import logging
 import threading
@@ -45,13 +46,19 @@ from ..registry import memory_bytes
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
-from .drafting import PROMPT_LOOKUP, describe, draft_source
+from .drafting import MTP, NO_DRAFT, PROMPT_LOOKUP, LongestDraft, PromptLookup, describe, draft_source
 from .llama_build import default_gpu_layers, forward_llama_logs
+from .llamacpp_mtp import MtpDraft, has_mtp
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
 from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
+from .llamacpp_vocab import VocabTables, load_tables, save_tables, vocab_key
 from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)
+
+HYBRID_MAX_DRAFT = 8
+"""Recurrent-state snapshots a drafting hybrid model (Qwen 3.5) keeps per decode, so the longest draft
+it can take back: each one is a copy of every DeltaNet layer's state (measured in bench/results/hybrid.md)."""
 
 
 class LlamaCppRuntime(LocalRuntime):
@@ -110,8 +117,12 @@ class LlamaCppRuntime(LocalRuntime):
         log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
                  "as given" if n_threads else budget.describe())
         self.extra_buffers = extra_buffers if extra_buffers is not None else not cpu_has_amx()
+        # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
+        # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
+        snapshots = 0 if draft in (NO_DRAFT, "") else HYBRID_MAX_DRAFT
         try:
-            with model_params(use_extra_bufts=self.extra_buffers):
+            with llama_params(model={"use_extra_bufts": self.extra_buffers, "load_mtp": snapshots > 0},
+                              context={"n_rs_seq": snapshots}):
                 self._llm: Any = Llama(
                     model_path=str(path),
                     n_ctx=n_ctx,
@@ -125,6 +136,8 @@ class LlamaCppRuntime(LocalRuntime):
         self.model_path = path
         self._closed = False
         self._n_ctx = int(self._llm.n_ctx())
+        self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
+        """How many trailing tokens a hybrid model's state can drop after a decode (0: none)."""
         # bound once: the per-token methods (is_end, logits) should not re-run an import each call
         self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
         self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
@@ -141,6 +154,7 @@ class LlamaCppRuntime(LocalRuntime):
         self._bos_text = self._token_text(self._llm.token_bos())
         self._eos_text = self._token_text(self._llm.token_eos())
         self._add_bos = bool(self._llm._model.add_bos_token())
+        self._tables = self._vocab_tables(Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None)
         self._stop_ids = self._end_tokens()
         self._lltokenizer: Any = None
         self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
@@ -161,6 +175,7 @@ class LlamaCppRuntime(LocalRuntime):
                                         checkpoints=0 if self.cut_back else checkpoints, disk=disk)
         self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
         self._rows = 1
+        self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
         try:
             self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
         except Exception:
@@ -201,10 +216,11 @@ class LlamaCppRuntime(LocalRuntime):
             self._closed = True  # set first: a prefill thread that has not taken the lock yet stops at it
             if self.vision is not None:
                 self.vision.close()
-            self._llm.close()
-            if self.draft_source is not None:
+            if self.draft_source is not None:  # first: the MTP head's context lives on the model's weights
                 self.draft_source.close()
                 self.draft_source = None
+            self._mtp = None
+            self._llm.close()
 
     def check_open(self) -> None:
         """A closed model's memory is freed: touching it would crash the process, so raise instead."""
@@ -229,6 +245,8 @@ class LlamaCppRuntime(LocalRuntime):
         self._llm.reset()
         self._llm._ctx.kv_cache_clear()
         self.prompt_cache.forget()
+        if self._mtp is not None:
+            self._mtp.after_clear()
 
     # ---------------------------------------------------------------- tokens
 
@@ -268,13 +286,43 @@ class LlamaCppRuntime(LocalRuntime):
                 ids.add(found[0])
         # every token llama.cpp ends generation on (for Qwen GGUFs it adds <|fim_pad|>, <|repo_name|>,
         # <|file_sep|>): the tool-call constraint bans these while a call is owed, so all must be known
-        control = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL) | int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
-        for token in range(self._n_vocab):
-            if int(llama_cpp.llama_vocab_get_attr(self._vocab, token)) & control and self._vocab_is_eog(
-                self._vocab, token
-            ):
-                ids.add(token)
+        ids |= self._tables.end_tokens if self._tables is not None else self._scan_vocab()[1]
         return frozenset(i for i in ids if 0 <= i < self._n_vocab)
+
+    def _scan_vocab(self, pieces: bool = False) -> tuple[frozenset[int], frozenset[int]]:
+        """One walk over the vocabulary: (tokens llguidance treats as special, tokens that end a turn);
+        with `pieces`, every token's bytes land in the piece cache on the way."""
+        import llama_cpp
+
+        control, user = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL), int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
+        special: set[int] = set()
+        ends: set[int] = set()
+        for token in range(self._n_vocab):
+            attr = int(llama_cpp.llama_vocab_get_attr(self._vocab, token))
+            if attr & (control | user) and self._vocab_is_eog(self._vocab, token):
+                ends.add(token)
+            if pieces:
+                piece = self.piece(token)
+                if attr & control or (attr & user and piece.startswith(b"<") and piece.endswith(b">")):
+                    special.add(token)
+        return frozenset(special), frozenset(ends)
+
+    def _vocab_tables(self, folder: Path | None) -> VocabTables | None:
+        """The vocabulary's derived tables from `folder` (built and saved there the first time); None
+        without a folder (then the end tokens are scanned now and the pieces when first needed)."""
+        if folder is None:
+            return None
+        import llama_cpp
+
+        path = folder / f"{vocab_key(self.model_path, getattr(llama_cpp, '__version__', '?'))}.bin"
+        tables = load_tables(path, self._n_vocab)
+        if tables is None:
+            special, ends = self._scan_vocab(pieces=True)
+            tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
+            save_tables(path, tables)
+        else:
+            self._pieces.update(enumerate(tables.pieces))
+        return tables
 
     def is_end(self, token: int) -> bool:
         return token in self._stop_ids or bool(self._vocab_is_eog(self._vocab, token))
@@ -282,11 +330,19 @@ class LlamaCppRuntime(LocalRuntime):
     def lltokenizer(self) -> Any:
         """llguidance's view of the vocabulary, built on first use (~1 s for 150k tokens)."""
         if self._lltokenizer is None:
-            from llguidance.llamacpp import lltokenizer_from_vocab
+            import llama_cpp
+            from llguidance import LLTokenizer
 
-            self._lltokenizer = lltokenizer_from_vocab(
-                self._vocab, n_vocab=self._n_vocab, eos_token=self._llm.token_eos()
-            )
+            if self._tables is None:
+                special, ends = self._scan_vocab(pieces=True)
+                self._tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
+            tables = self._tables
+            # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
+            tokens = [b"\xff" + p if i in tables.special else p for i, p in enumerate(tables.pieces)]
+            tokenize = ctypes.cast(llama_cpp.llama_cpp._lib.llama_tokenize, ctypes.c_void_p).value
+            self._lltokenizer = LLTokenizer.from_llamacpp(  # type: ignore[attr-defined]
+                tokens=tokens, vocab_ptr=self._vocab, tokenize_fptr=tokenize, eos_token=self._llm.token_eos(),
+                slices=None)
         return self._lltokenizer
 
     # ---------------------------------------------------------------- KV cache
@@ -326,14 +382,20 @@ class LlamaCppRuntime(LocalRuntime):
                     llm.input_ids[:n] = tokens[:n]
                     llm.n_tokens = n
                     self.last_restored = n
+                    if self._mtp is not None:
+                        self._mtp.after_truncate(n)
                     log.debug("restored %d prompt tokens from the %s tier", n, tier)
                     return n
                 live = 0  # the memory was cleared for the restore
         if live > 0 and (live == llm.n_tokens or llm._ctx.kv_cache_seq_rm(-1, self._position(live), -1)):
             llm.n_tokens = live
+            if self._mtp is not None:
+                self._mtp.after_truncate(live)
             return live
         llm.reset()
         llm._ctx.kv_cache_clear()
+        if self._mtp is not None:
+            self._mtp.after_clear()
         return 0
 
     def eval_prompt(
@@ -374,8 +436,13 @@ class LlamaCppRuntime(LocalRuntime):
         for i in range(0, len(tokens), step):
             if cancel is not None and cancel.cancelled:
                 llm.reset()
+                if self._mtp is not None:
+                    self._mtp.after_clear()
                 return False
+            n_past = int(llm.n_tokens)
             llm.eval(tokens[i : i + step])
+            if self._mtp is not None:
+                self._mtp.after_decode(tokens[i : i + step], n_past)
         return True
 
     def _position(self, n: int) -> int:
@@ -401,8 +468,10 @@ class LlamaCppRuntime(LocalRuntime):
 
         model = self._llm._model.model
         if llama_cpp.llama_model_is_recurrent(model) or llama_cpp.llama_model_is_hybrid(model):
-            log.info("draft: none (a recurrent model's state cannot drop rejected draft tokens)")
-            return
+            if not self.rollback_snapshots:
+                log.info("draft: none (this recurrent model's state cannot drop rejected draft tokens)")
+                return
+            self.max_draft = self.rollback_snapshots  # rejected tokens are dropped by snapshot, at most this many
 
         def load(path: Path) -> LocalRuntime:
             runtime = LlamaCppRuntime(str(path), n_threads=self.n_threads, n_threads_batch=self.n_threads_batch,
@@ -413,7 +482,13 @@ class LlamaCppRuntime(LocalRuntime):
                 raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
             return runtime
 
-        self.draft_source = draft_source(draft, load)
+        if draft in (None, PROMPT_LOOKUP, MTP) and has_mtp(self._llm):
+            self._mtp = MtpDraft(self._llm, self.n_threads, self.n_threads_batch)
+            self.draft_source = self._mtp if draft == MTP else LongestDraft(PromptLookup(), self._mtp)
+        elif draft == MTP:
+            raise ModelLoadError(f"draft {MTP!r}: {self.model_path.name} has no multi-token-prediction layers")
+        else:
+            self.draft_source = draft_source(draft, load)
         log.info("draft: %s", describe(self.draft_source))
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
@@ -434,6 +509,8 @@ class LlamaCppRuntime(LocalRuntime):
         for i in range(len(tail) - rows, len(tail)):
             batch.batch.logits[i] = True
         llm._ctx.decode(batch)
+        if self._mtp is not None:
+            self._mtp.after_decode(tail, n_past)
         llm.input_ids[n_past : n_past + len(tail)] = tail
         llm.n_tokens = n_past + len(tail)
         self._rows = rows
@@ -443,12 +520,22 @@ class LlamaCppRuntime(LocalRuntime):
         self._row = row - self._rows
 
     def truncate(self, n_tokens: int) -> bool:
+        """Drop the cache after `n_tokens`. A hybrid model's recurrent state rolls back to a snapshot the
+        last decode kept (at most `rollback_snapshots` tokens back, once per decode: what drafting needs)."""
+        import llama_cpp
+
         llm = self._llm
         if n_tokens >= llm.n_tokens:
             return True
-        if not llm._ctx.kv_cache_seq_rm(-1, self._position(n_tokens), -1):
+        if self.cut_back:
+            done = llm._ctx.kv_cache_seq_rm(-1, self._position(n_tokens), -1)
+        else:  # a sequence of its own: llama.cpp refuses a partial removal across all sequences of a hybrid
+            done = llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, self._position(n_tokens), -1)
+        if not done:
             return False
         llm.n_tokens = n_tokens
+        if self._mtp is not None:
+            self._mtp.after_truncate(n_tokens)
         return True
 
     def _sampler_chain(self, sampling: Sampling) -> Any:
@@ -498,29 +585,42 @@ _params_lock = threading.Lock()
 
 
 @contextmanager
-def model_params(**fields: Any) -> Iterator[None]:
-    """Set model-parameter fields that `Llama()` does not take as arguments (`use_extra_bufts`).
+def llama_params(model: dict[str, Any] | None = None, context: dict[str, Any] | None = None) -> Iterator[None]:
+    """Set model- and context-parameter fields that `Llama()` does not take as arguments
+    (`use_extra_bufts`, `n_rs_seq`).
 
-    `Llama.__init__` builds its parameters from `llama_model_default_params()`; that one call is
-    wrapped while a model loads, under a lock so two loads in one process cannot interleave.
+    `Llama.__init__` builds its parameters from `llama_model_default_params()` and
+    `llama_context_default_params()`; those calls are wrapped while a model loads, under a lock so two
+    loads in one process cannot interleave.
     """
     import importlib
 
     binding: Any = importlib.import_module("llama_cpp.llama").llama_cpp  # the module Llama calls
-    original = binding.llama_model_default_params
+    originals = {"llama_model_default_params": (binding.llama_model_default_params, model or {}),
+                 "llama_context_default_params": (binding.llama_context_default_params, context or {})}
 
-    def with_fields() -> Any:
-        params = original()
-        for name, value in fields.items():
-            setattr(params, name, value)
-        return params
+    def with_fields(original: Any, fields: dict[str, Any]) -> Any:
+        def make() -> Any:
+            params = original()
+            for name, value in fields.items():
+                setattr(params, name, value)
+            return params
+
+        return make
 
     with _params_lock:
-        binding.llama_model_default_params = with_fields
+        for name, (original, fields) in originals.items():
+            setattr(binding, name, with_fields(original, fields))
         try:
             yield
         finally:
-            binding.llama_model_default_params = original
+            for name, (original, _) in originals.items():
+                setattr(binding, name, original)
+
+
+def model_params(**fields: Any) -> contextlib.AbstractContextManager[None]:
+    """`llama_params` for model fields only (`use_extra_bufts`)."""
+    return llama_params(model=fields)
 
 
 class _LlamaSampler:

@@ -229,8 +229,11 @@ class Settings(_Table):
     """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
     download: Annotated[DownloadPolicy, Key(_choices(DOWNLOAD_POLICIES), lambda v: v == "ask")] = "ask"
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
-    draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "none"))] = "prompt-lookup"
-    """Speculative decoding for local models: "prompt-lookup", "none", or a draft model's .gguf path."""
+    draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "mtp", "none"))] = (
+        "prompt-lookup"
+    )
+    """Speculative decoding for local models: "prompt-lookup", "mtp" (the model's own multi-token-prediction
+    head), "none", or a draft model's .gguf path."""
     mmproj: Annotated[Text | None, Key("a non-empty string", lambda v: v == "none")] = None
     """The vision projector a local GGUF model sees with (an mmproj .gguf path, or "none"); by default the
     one beside the model, or a registry model's once downloaded."""

@@ -1,0 +1,57 @@
+"""The vocabulary tables a llama.cpp runtime derives once per model file and keeps next to the prompt
+cache: a second process reads them instead of walking the vocabulary, and gets the same tokenizer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from qwen_runtime import ChatRequest, Sampling, ToolSpec, UserMessage
+from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+
+UNITS = ToolSpec(
+    "set_unit",
+    "Set the temperature unit",
+    {"type": "object", "properties": {"unit": {"enum": ["c", "f"]}}, "required": ["unit"],
+     "additionalProperties": False},
+)
+REQUEST = ChatRequest((UserMessage("Use Fahrenheit."),), tools=(UNITS,), tool_choice="required",
+                      enable_thinking=False, sampling=Sampling(temperature=0, max_tokens=40))
+
+
+def test_a_second_runtime_reads_the_vocabulary_tables_instead_of_walking_the_vocabulary(
+    tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
+    want = first.complete(REQUEST)
+    stops, pieces = first._stop_ids, [first.piece(t) for t in range(first._n_vocab)]
+    first.close()
+    saved = list((tmp_path / "vocab").glob("*.bin"))
+    assert len(saved) == 1
+
+    def no_walk(self: LlamaCppRuntime, pieces: bool = False) -> None:
+        raise AssertionError("walked the vocabulary although its tables were saved")
+
+    monkeypatch.setattr(LlamaCppRuntime, "_scan_vocab", no_walk)
+    second = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
+    got = second.complete(REQUEST)
+    assert second._stop_ids == stops and [second.piece(t) for t in range(second._n_vocab)] == pieces
+    assert got.text == want.text and got.tool_call_errors == want.tool_call_errors
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [(c.name, c.arguments) for c in want.tool_calls]
+    second.close()
+
+
+def test_damaged_tables_are_rebuilt_and_a_model_without_a_cache_dir_writes_none(
+    tiny_hybrid_gguf: Path, tmp_path: Path
+) -> None:
+    LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, prompt_cache_dir=tmp_path, draft="none").close()
+    (saved,) = (tmp_path / "vocab").glob("*.bin")
+    good = saved.read_bytes()
+    saved.write_bytes(good[: len(good) // 2])
+    rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, prompt_cache_dir=tmp_path, draft="none")
+    assert len(rt._stop_ids) > 0
+    rt.close()
+    assert saved.read_bytes() == good
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, draft="none")
+    assert plain._stop_ids == rt._stop_ids
+    plain.close()
