@@ -11,7 +11,7 @@ import contextlib
 import dataclasses
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +29,7 @@ from onde import (
 )
 
 from .agent.compaction import Compactor
-from .agent.events import AgentEvent, Notice, TurnFinished, TurnStarted
+from .agent.hooks import HookPipeline, Refusal
 from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
@@ -45,6 +45,7 @@ from .errors import (
     UsageError,
     WorkingDirectoryError,
 )
+from .events import AgentEvent, Notice, PermissionAsked, PermissionReply, TurnFinished, TurnStarted
 from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
@@ -57,11 +58,30 @@ from .sandbox import Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
 from .status import SessionStatus
 from .tools import FileSystem, ProcessManager, Todo, Tool, ToolContext, ToolRegistry, default_registry
+from .tools.subjects import PreparedCall
 
 if TYPE_CHECKING:
     from onde import ModelDownload
 
     from .extensions.mcp_client import McpManager
+
+__all__ = [
+    "DEFAULT_AGENT_CONTEXT",
+    "DONT_ASK",
+    "INIT_RULES",
+    "AgentSession",
+    "Approver",
+    "AskTrust",
+    "HookPipeline",
+    "OpenArgs",
+    "PreparedCall",
+    "Refusal",
+    "SessionHost",
+    "deny_all",
+    "not_downloaded_message",
+    "settings_hook_pipeline",
+]
+"""What frontends import: sessions, and the few agent-side types they hand to one (an approver, hooks)."""
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +90,9 @@ DEFAULT_AGENT_CONTEXT = 16384
 
 INIT_RULES = ("create_file(AGENTS.md)", "edit_file(AGENTS.md)", "multi_edit(AGENTS.md)")
 """What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
+
+DONT_ASK = "dontAsk"
+"""Claude Code's mode that refuses whatever would ask (`AgentSession.set_mode`)."""
 
 AskTrust = Callable[[Path, ProjectRequests], Awaitable[bool]]
 """How a frontend asks whether to trust a folder (the project root and what it wants): True to trust."""
@@ -230,86 +253,110 @@ class SessionHost:
         runtime = await asyncio.to_thread(self.runtime, name, settings)
         session = session or Session.create(cwd, name)
         session.model = name
-        registry = tools or default_registry()
-        replacements = {tool.name: tool for tool in replace_tools}
-        if replacements.keys() & set(registry.names()):
-            registry = ToolRegistry([replacements.get(tool.name, tool) for tool in registry])
-        thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
-        max_tokens = self.options.max_tokens or settings.max_tokens
-        preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
-        budget = settings.thinking_budget or max(1, max_tokens // 2)
-        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
-        mode = self.options.permission_mode
-        policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
-                                  config_dir=self.config_dir, add_dirs=self.options.add_dirs)
-        notices = [f"settings: {w}" for w in settings.warnings]
-        if trust_notice is not None:
-            notices.insert(0, trust_notice)
+        engine = self._engine(runtime, settings)
+        policy = self._policy(settings, cwd, session)
+        notices = [trust_notice] if trust_notice is not None else []
+        notices += [f"settings: {w}" for w in settings.warnings]
+        registry = _with_replacements(tools or default_registry(), replace_tools)
         if not runtime.supports_tools:
             registry = ToolRegistry([])
         else:
             notices += await self._register_extensions(cwd, registry, engine, policy)
         sandbox = await asyncio.to_thread(open_sandbox, sandbox_policy)  # probes the OS once per process
         notices += list(sandbox.warnings)
-        system_prompt = await asyncio.to_thread(  # runs git (in the sandbox): not in the event loop
-            build_system_prompt, cwd, tools=registry.tools(), config_dir=self.config_dir,
-            attribution=settings.attribution_trailer, sandbox=sandbox,
-        )
-        engine.set_system_prompt(system_prompt)
-        engine.set_history(session.messages)
-        for rule in [*session.grants, *self.options.allow_tools]:
-            policy.add_session_rule(rule, "allow")
-        for rule in self.options.deny_tools:
-            policy.add_session_rule(rule, "deny")
+        await self._prepare_engine(engine, cwd, settings, registry, sandbox, session)
         hooks = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=notices.append)
         notices += hooks.config_warnings
-        mcp = None
-        # an untrusted folder's .mcp.json starts nothing (and expands no environment variable)
-        has_mcp_json = folder_trusted and await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
-        if mcp_servers or settings.mcp or has_mcp_json:
-            from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
-
-            mcp = McpManager(
-                handshake_timeout=_seconds(settings.mcp, "handshake_timeout_secs", 8.0),
-                call_timeout=_seconds(settings.mcp, "call_timeout_secs", 120.0),
-            )
-            notices += await mcp.start(cwd, settings.mcp, project_file=folder_trusted)
-            if mcp_servers:
-                notices += await mcp.add_servers(list(mcp_servers))
-            for mcp_tool in mcp.tools():
-                registry.register(mcp_tool)
-        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
-                              host_named=policy.names_host, sandbox=sandbox)
-        if fs is not None:
-            context.fs = fs
-        checkpoints = (
-            CheckpointStore.from_json(session.checkpoints, cwd) if session.checkpoints else CheckpointStore(cwd)
-        )
+        mcp = await self._start_mcp(cwd, settings, folder_trusted, mcp_servers, registry, notices)
         agent = Agent(
-            engine=engine, tools=registry, context=context, policy=policy, approver=approver,
-            session_id=session.id, checkpoints=checkpoints,
+            engine=engine, tools=registry, context=self._tool_context(cwd, settings, session, policy, sandbox, fs),
+            policy=policy, approver=approver, session_id=session.id, checkpoints=_checkpoints(session, cwd),
             compactor=Compactor(settings.compaction_threshold), max_rounds=self.options.max_rounds,
-            pre_tool_hook=hooks.pre_tool_use if hooks.has("pre_tool_use") else None,
-            post_tool_hook=hooks.post_tool_use if hooks.has("post_tool_use") else None,
+            hooks=settings_hook_pipeline(hooks),
         )
-        if hooks.has("session_start"):
-            await hooks.session_start()
-        if registry.names():
-            # evaluate the system prompt and tool schemas now, while the user types: the first turn
-            # then starts from the KV cache (a no-op for servers and scripted models)
-            task = asyncio.ensure_future(asyncio.to_thread(_prefill, engine, registry.to_specs()))
-            self._prefills.add(task)  # a reference, so the task is not collected mid-way
-            task.add_done_callback(self._prefills.discard)
+        await agent.hooks.session_start()
+        self._prefill_soon(engine, registry)
         commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
         notices += [str(w) for w in commands.warnings]
         opened = AgentSession(
-            session, agent, self.store, settings, hooks=hooks, mcp=mcp, notices=notices, commands=commands,
+            session, agent, self.store, settings, mcp=mcp, notices=notices, commands=commands,
             opened_with=args, trusted=folder_trusted,
         )
         self._users[name] = self._users.get(name, 0) + 1  # counted once the session really exists
         opened.on_close = lambda: self.release(name)
         opened.flag_rules = set(self.options.allow_tools) - set(session.grants)
         return opened
+
+    # ------------------------------------------------------------------ the steps of `open`
+
+    def _engine(self, runtime: Runtime, settings: Settings) -> ChatEngine:
+        """A chat engine on the loaded model, sampling as the flags and settings say (thinking or not)."""
+        thinking = self.options.thinking if self.options.thinking is not None else settings.thinking
+        max_tokens = self.options.max_tokens or settings.max_tokens
+        preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
+        budget = settings.thinking_budget or max(1, max_tokens // 2)
+        return ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
+
+    def _policy(self, settings: Settings, cwd: Path, session: Session) -> PermissionPolicy:
+        """The permission policy: settings, the mode flag, `--add-dir`, then the session's saved grants
+        and this run's `--allow-tool`/`--deny-tool` rules."""
+        mode = self.options.permission_mode
+        policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
+                                  config_dir=self.config_dir, add_dirs=self.options.add_dirs)
+        for rule in [*session.grants, *self.options.allow_tools]:
+            policy.add_session_rule(rule, "allow")
+        for rule in self.options.deny_tools:
+            policy.add_session_rule(rule, "deny")
+        return policy
+
+    async def _prepare_engine(self, engine: ChatEngine, cwd: Path, settings: Settings, registry: ToolRegistry,
+                              sandbox: Sandbox, session: Session) -> None:
+        """The system prompt (it runs git, in the sandbox: not on the event loop) and the saved history."""
+        system_prompt = await asyncio.to_thread(
+            build_system_prompt, cwd, tools=registry.tools(), config_dir=self.config_dir,
+            attribution=settings.attribution_trailer, sandbox=sandbox,
+        )
+        engine.set_system_prompt(system_prompt)
+        engine.set_history(session.messages)
+
+    async def _start_mcp(self, cwd: Path, settings: Settings, folder_trusted: bool, extra: Sequence[Any],
+                         registry: ToolRegistry, notices: list[str]) -> McpManager | None:
+        """The MCP servers of settings, `.mcp.json` (a trusted folder's only) and the frontend; their
+        tools join the registry. None when there are none."""
+        # an untrusted folder's .mcp.json starts nothing (and expands no environment variable)
+        has_mcp_json = folder_trusted and await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
+        if not (extra or settings.mcp or has_mcp_json):
+            return None
+        from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
+
+        mcp = McpManager(
+            handshake_timeout=_seconds(settings.mcp, "handshake_timeout_secs", 8.0),
+            call_timeout=_seconds(settings.mcp, "call_timeout_secs", 120.0),
+        )
+        notices += await mcp.start(cwd, settings.mcp, project_file=folder_trusted)
+        if extra:
+            notices += await mcp.add_servers(list(extra))
+        for mcp_tool in mcp.tools():
+            registry.register(mcp_tool)
+        return mcp
+
+    @staticmethod
+    def _tool_context(cwd: Path, settings: Settings, session: Session, policy: PermissionPolicy,
+                      sandbox: Sandbox, fs: FileSystem | None) -> ToolContext:
+        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
+                              host_named=policy.names_host, sandbox=sandbox)
+        if fs is not None:
+            context.fs = fs
+        return context
+
+    def _prefill_soon(self, engine: ChatEngine, registry: ToolRegistry) -> None:
+        """Evaluate the system prompt and tool schemas now, while the user types: the first turn then
+        starts from the KV cache (a no-op for servers and scripted models)."""
+        if not registry.names():
+            return
+        task = asyncio.ensure_future(asyncio.to_thread(_prefill, engine, registry.to_specs()))
+        self._prefills.add(task)  # a reference, so the task is not collected mid-way
+        task.add_done_callback(self._prefills.discard)
 
     def sandbox_policy(self, settings: Settings, cwd: Path) -> SandboxPolicy:
         """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
@@ -404,6 +451,36 @@ def _todos(saved: list[dict[str, str]]) -> list[Todo]:
     return todos
 
 
+def _with_replacements(registry: ToolRegistry, replacements: Sequence[Tool[Any]]) -> ToolRegistry:
+    """The registry with `replacements` in the place of its tools of the same name (ACP's terminal
+    `run_command`); the same registry when none applies."""
+    by_name = {tool.name: tool for tool in replacements}
+    if not by_name.keys() & set(registry.names()):
+        return registry
+    return ToolRegistry([by_name.get(tool.name, tool) for tool in registry])
+
+
+def _checkpoints(session: Session, cwd: Path) -> CheckpointStore:
+    return CheckpointStore.from_json(session.checkpoints, cwd) if session.checkpoints else CheckpointStore(cwd)
+
+
+def settings_hook_pipeline(runner: HookRunner) -> HookPipeline:
+    """A session's hook pipeline, starting with the settings hooks (`[[hooks.EVENT]]`) that are configured;
+    a frontend adds its own after them (`AgentSession.hooks`)."""
+    pipeline = HookPipeline()
+    if runner.has("session_start"):
+        pipeline.on_session_start(runner.session_start, name="session_start")
+    if runner.has("user_prompt_submit"):
+        pipeline.on_prompt_submit(runner.user_prompt_submit, name="user_prompt_submit")
+    if runner.has("pre_tool_use"):
+        pipeline.on_pre_tool(lambda _call_id, call: runner.pre_tool_use(call), name="pre_tool_use")
+    if runner.has("post_tool_use"):
+        pipeline.on_post_tool(lambda _call_id, call, output: runner.post_tool_use(call, output), name="post_tool_use")
+    if runner.has("stop"):
+        pipeline.on_stop(lambda _finished: runner.stop(), name="stop")
+    return pipeline
+
+
 def _seconds(table: dict[str, Any], key: str, default: float) -> float:
     value = table.get(key, default)
     return float(value) if isinstance(value, int | float) and value > 0 else default
@@ -418,7 +495,12 @@ def _prefill(engine: ChatEngine, tools: Sequence[ToolSpec]) -> int:
 
 
 class AgentSession:
-    """A session with its agent: prompt it, cancel it, rewind it; saved after every turn."""
+    """A session with its agent: prompt it, cancel it, rewind it; saved after every turn.
+
+    The only way a frontend touches a running agent: the agent itself is private (`sigit.frontends`
+    may not import `sigit.agent`, an import-linter contract), and what a frontend may change, it
+    changes through the methods below (mode, tools offered, system prompt, hooks, thinking, sandbox).
+    """
 
     def __init__(
         self,
@@ -427,7 +509,6 @@ class AgentSession:
         store: SessionStore,
         settings: Settings,
         *,
-        hooks: HookRunner | None = None,
         mcp: McpManager | None = None,
         notices: Sequence[str] = (),
         commands: CommandSet | None = None,
@@ -435,10 +516,9 @@ class AgentSession:
         trusted: bool = True,
     ) -> None:
         self.session = session
-        self.agent = agent
+        self._agent = agent
         self.store = store
         self.settings = settings
-        self.hooks = hooks
         self.mcp = mcp
         self.running = False
         self._pending_notices = list(notices)
@@ -452,8 +532,25 @@ class AgentSession:
         self.denials: list[str] = []
         """Rules the user rejected for the rest of the session ("always reject")."""
         self.mode_before_plan: PermissionMode = "default"
+        self._dont_ask = False
+        self.refuse_unasked: Approver = deny_all
+        """How this session words the refusal of a call that would ask, in dontAsk mode (a frontend's
+        vocabulary: the Claude CLI names `--allowedTools`)."""
+        self._approver = agent.approver
+        agent.approver = self._approve
         self._retired_sandboxes: list[Sandbox] = []
         """Sandboxes replaced by `/sandbox`: background commands may still run in them (and their temp dirs)."""
+
+    @property
+    def agent(self) -> Agent:
+        """The agent itself: for tests and `sigit.api` embedders only. Frontends use the session's methods."""
+        return self._agent
+
+    @property
+    def hooks(self) -> HookPipeline:
+        """The session's one hook pipeline: the settings hooks first, then what a frontend adds
+        (`session.hooks.on_pre_tool(...)`)."""
+        return self._agent.hooks
 
     def expand_command(self, text: str) -> str:
         """`/name args` of a custom command (markdown in .sigit/commands, .claude/commands, ...) becomes
@@ -474,47 +571,95 @@ class AgentSession:
         return self.session.cwd
 
     async def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
+        """One turn: the prompt_submit hooks (which may refuse it), the agent's events, the stop hooks."""
         self.running = True
         try:
             for message in self._pending_notices:
                 yield Notice(message, "warning")
             self._pending_notices.clear()
-            if self.hooks is not None and self.hooks.has("user_prompt_submit"):
-                refusal = await self.hooks.user_prompt_submit(text)
-                if refusal is not None:
-                    yield TurnStarted(text, self.id)
-                    yield Notice(f"Prompt blocked by a hook: {refusal}", "error")
-                    yield TurnFinished("refusal", "", 0, f"blocked by a user_prompt_submit hook: {refusal}")
-                    return
-            async for event in self.agent.run(self.expand_command(text)):
+            refusal = await self.hooks.prompt_submit(text)
+            if refusal is not None:
+                yield TurnStarted(text, self.id)
+                yield Notice(f"Prompt blocked by a hook: {refusal.reason}", "error")
+                yield TurnFinished("refusal", "", 0, f"blocked by a {refusal.hook} hook: {refusal.reason}")
+                return
+            finished: TurnFinished | None = None
+            async for event in self._agent.run(self.expand_command(text)):
+                if isinstance(event, TurnFinished):
+                    finished = event
                 yield event
-            if self.hooks is not None and self.hooks.has("stop"):
-                await self.hooks.stop()
+            if finished is not None:
+                await self.hooks.stop(finished)
         finally:
             self.running = False
             await asyncio.to_thread(self.save)  # once a turn, an fsync'd write: not on the event loop
 
     def cancel(self) -> None:
-        self.agent.cancel()
+        self._agent.cancel()
+
+    async def _approve(self, request: PermissionAsked) -> PermissionReply:
+        """The agent's approver: in dontAsk mode nobody is asked; otherwise the frontend's."""
+        if self._dont_ask:
+            return await self.refuse_unasked(request)
+        return await self._approver(request)
 
     # ------------------------------------------------------------------ what frontends may change
 
     @property
     def tools(self) -> ToolRegistry:
-        """The tools the model is offered (frontends read them to show calls; they never change them)."""
-        return self.agent.tools
+        """The tools the model is offered (frontends read them to show calls; `offer_tools` narrows them)."""
+        return self._agent.tools
+
+    def offer_tools(self, allowed: Collection[str] | None = None, disallowed: Collection[str] = ()) -> list[str]:
+        """Offer the model only the `allowed` built-in tools (None: all of them) and none of `disallowed`;
+        names may be ours or Claude Code's. MCP tools stay unless `disallowed` names them. The names
+        of the tools taken away."""
+        removed = []
+        for tool in list(self._agent.tools):
+            kept = allowed is None or tool.name.startswith("mcp__") or any(tool.known_as(n) for n in allowed)
+            if not kept or any(tool.known_as(n) for n in disallowed):
+                self._agent.tools.unregister(tool.name)
+                removed.append(tool.name)
+        return removed
+
+    @property
+    def system_prompt(self) -> str:
+        return self._agent.engine.system_prompt or ""
+
+    def set_system_prompt(self, text: str | None = None, *, append: str = "") -> str:
+        """Replace the system prompt (None keeps ours) and add `append` after it; the prompt now."""
+        base = text if text is not None else self.system_prompt
+        prompt = "\n\n".join(part for part in (base, append) if part)
+        self._agent.engine.set_system_prompt(prompt)
+        return prompt
+
+    @property
+    def auto_compact(self) -> bool:
+        """Whether the conversation is compacted when it nears the context's end."""
+        return self._agent.compactor is not None
 
     @property
     def mode(self) -> PermissionMode:
-        mode: PermissionMode = self.agent.policy.mode
+        mode: PermissionMode = self._agent.policy.mode
         return mode
 
+    @property
+    def dont_ask(self) -> bool:
+        """dontAsk (Claude Code's mode): what the policy would ask about is refused, nobody is asked."""
+        return self._dont_ask
+
     def set_mode(self, mode: str) -> PermissionMode:
-        """Set the permission mode (Claude Code's names accepted); ValueError for an unknown one."""
+        """Set the permission mode (Claude Code's names accepted, `dontAsk` too: the default mode's
+        rules with every question refused); BadValueError for an unknown one."""
+        if mode == DONT_ASK:
+            self.set_mode("default")
+            self._dont_ask = True
+            return self.mode
         parsed = parse_mode(mode)
         if parsed == "plan" and self.mode != "plan":
             self.mode_before_plan = self.mode
-        self.agent.policy.mode = parsed
+        self._agent.policy.mode = parsed
+        self._dont_ask = False
         return parsed
 
     def set_plan(self, on: bool | None = None) -> PermissionMode:
@@ -527,15 +672,15 @@ class AgentSession:
 
     @property
     def thinking(self) -> bool:
-        return self.agent.engine.sampling.enable_thinking is not False
+        return self._agent.engine.sampling.enable_thinking is not False
 
     def set_thinking(self, on: bool) -> None:
-        engine = self.agent.engine
+        engine = self._agent.engine
         engine.set_sampling(dataclasses.replace(engine.sampling, enable_thinking=on))
 
     @property
     def sandbox(self) -> Sandbox | None:
-        return self.agent.context.sandbox
+        return self._agent.context.sandbox
 
     @property
     def sandbox_mode(self) -> str:
@@ -555,21 +700,21 @@ class AgentSession:
         policy = dataclasses.replace(current.policy, mode=mode, temp_dir=None)
         sandbox = await asyncio.to_thread(open_sandbox, policy)
         self._retired_sandboxes.append(current)
-        self.agent.context.sandbox = sandbox
+        self._agent.context.sandbox = sandbox
         return sandbox
 
     @property
     def session_grants(self) -> list[str]:
-        grants: list[str] = self.agent.policy.session_grants
+        grants: list[str] = self._agent.policy.session_grants
         return grants
 
     def grant(self, rule: str) -> None:
         """Allow calls matching `rule` for the rest of the session (saved with it)."""
-        self.agent.policy.add_session_rule(rule, "allow")
+        self._agent.policy.add_session_rule(rule, "allow")
 
     def deny(self, rule: str) -> None:
         """Refuse calls matching `rule` for the rest of the session, without asking."""
-        self.agent.policy.add_session_rule(rule, "deny")
+        self._agent.policy.add_session_rule(rule, "deny")
         if rule not in self.denials:
             self.denials.append(rule)
 
@@ -580,7 +725,7 @@ class AgentSession:
         return INIT_PROMPT
 
     def status(self) -> SessionStatus:
-        agent, perms = self.agent, self.settings.permissions
+        agent, perms = self._agent, self.settings.permissions
         info = agent.engine.info()
         usage = agent.last_usage
         servers = self.settings.mcp.get("servers") if isinstance(self.settings.mcp, dict) else None
@@ -604,7 +749,9 @@ class AgentSession:
 
     def take_over(self, old: AgentSession) -> None:
         """Carry what the user set in `old` (same conversation, another model) into this session."""
-        self.agent.policy.mode = old.mode
+        self._agent.policy.mode = old.mode
+        self._dont_ask = old.dont_ask
+        self.refuse_unasked = old.refuse_unasked
         self.mode_before_plan = old.mode_before_plan
         for rule in old.session_grants:
             self.grant(rule)
@@ -613,36 +760,36 @@ class AgentSession:
         self.flag_rules = set(old.flag_rules)
         self.set_thinking(old.thinking)
         # background commands keep running under the new session, and so does their sandbox (its mode too)
-        self.agent.context.processes, old.agent.context.processes = old.agent.context.processes, ProcessManager()
+        self._agent.context.processes, old._agent.context.processes = old._agent.context.processes, ProcessManager()
         if old.sandbox is not None:
             if self.sandbox is not None:
                 self.sandbox.close()
-            self.agent.context.sandbox, old.agent.context.sandbox = old.sandbox, None
+            self._agent.context.sandbox, old._agent.context.sandbox = old.sandbox, None
         self._retired_sandboxes, old._retired_sandboxes = old._retired_sandboxes, []
 
     def save(self) -> None:
-        self.session.messages = list(self.agent.engine.history_messages())
-        self.session.checkpoints = self.agent.checkpoints.to_json()
-        self.session.todos = [{"content": t.content, "status": t.status} for t in self.agent.context.todos]
-        self.session.grants = [g for g in self.agent.policy.session_grants if g not in self.flag_rules]
+        self.session.messages = list(self._agent.engine.history_messages())
+        self.session.checkpoints = self._agent.checkpoints.to_json()
+        self.session.todos = [{"content": t.content, "status": t.status} for t in self._agent.context.todos]
+        self.session.grants = [g for g in self._agent.policy.session_grants if g not in self.flag_rules]
         if self.session.messages:
             self.store.save(self.session)
 
     def rewind(self) -> list[str]:
         """Undo the last turn's file changes (the conversation stays)."""
-        restored = self.agent.checkpoints.rewind_last_turn()
+        restored = self._agent.checkpoints.rewind_last_turn()
         self.save()
         return restored
 
     async def compact(self) -> Notice:
-        if self.agent.compactor is None:
+        if self._agent.compactor is None:
             return Notice("Compaction is off.")
-        notice = await self.agent.compactor.compact(self.agent.engine)
+        notice = await self._agent.compactor.compact(self._agent.engine)
         self.save()
         return notice
 
     def clear(self) -> int:
-        removed = self.agent.engine.clear_history()
+        removed = self._agent.engine.clear_history()
         self.store.delete(self.session.id)
         self.session.messages = []
         return removed
@@ -656,7 +803,7 @@ class AgentSession:
         return format_status(self.mcp.status())
 
     async def close(self) -> None:
-        await self.agent.context.processes.kill_all()
+        await self._agent.context.processes.kill_all()
         for sandbox in [*self._retired_sandboxes, self.sandbox]:
             if sandbox is not None:
                 await asyncio.to_thread(sandbox.close)  # removes its temp dir
