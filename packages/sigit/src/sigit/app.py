@@ -57,7 +57,16 @@ from .sandbox import MODES as SANDBOX_MODES
 from .sandbox import Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
 from .status import SessionStatus
-from .tools import FileSystem, ProcessManager, Todo, Tool, ToolContext, ToolRegistry, default_registry
+from .tools import (
+    FileSystem,
+    ProcessManager,
+    Todo,
+    Tool,
+    ToolContext,
+    ToolRegistry,
+    default_registry,
+    file_write_rules,
+)
 from .tools.subjects import PreparedCall
 
 if TYPE_CHECKING:
@@ -88,7 +97,7 @@ log = logging.getLogger(__name__)
 DEFAULT_AGENT_CONTEXT = 16384
 """Context window for local GGUF models unless settings say `n_ctx` (Qwen 3 was trained on 40,960)."""
 
-INIT_RULES = ("create_file(AGENTS.md)", "edit_file(AGENTS.md)", "multi_edit(AGENTS.md)")
+INIT_RULES = file_write_rules("AGENTS.md")
 """What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
 
 DONT_ASK = "dontAsk"
