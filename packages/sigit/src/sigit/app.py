@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,37 +33,31 @@ from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
 from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root, prompt_cache_dir
-from .config.settings import PermissionMode, Settings, load_settings
+from .config.settings import Settings, load_settings
 from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
 from .errors import (
     BadValueError,
     ModelError,
     ModelNotDownloadedError,
     SessionBusyError,
-    UsageError,
     WorkingDirectoryError,
 )
-from .events import AgentEvent, Notice, PermissionAsked, PermissionReply, TurnFinished, TurnStarted
-from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
+from .extensions import discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
+from .live_session import DONT_ASK, INIT_RULES, AgentSession, OpenArgs
 from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
-from .prompt.init_prompt import INIT_PROMPT
-from .sandbox import MODES as SANDBOX_MODES
 from .sandbox import Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
-from .status import SessionStatus
 from .tools import (
     FileSystem,
-    ProcessManager,
     Todo,
     Tool,
     ToolContext,
     ToolRegistry,
     default_registry,
-    file_write_rules,
 )
 from .tools.subjects import PreparedCall
 
@@ -97,26 +89,8 @@ log = logging.getLogger(__name__)
 DEFAULT_AGENT_CONTEXT = 16384
 """Context window for local GGUF models unless settings say `n_ctx` (Qwen 3 was trained on 40,960)."""
 
-INIT_RULES = file_write_rules("AGENTS.md")
-"""What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
-
-DONT_ASK = "dontAsk"
-"""Claude Code's mode that refuses whatever would ask (`AgentSession.set_mode`)."""
-
 AskTrust = Callable[[Path, ProjectRequests], Awaitable[bool]]
 """How a frontend asks whether to trust a folder (the project root and what it wants): True to trust."""
-
-
-@dataclass(frozen=True)
-class OpenArgs:
-    """What a frontend opened a session with, so switching models reopens it the same way."""
-
-    approver: Approver = deny_all
-    tools: tuple[Tool[Any], ...] | None = None
-    mcp_servers: tuple[Any, ...] = ()
-    fs: FileSystem | None = None
-    replace_tools: tuple[Tool[Any], ...] = ()
-    trusted: bool | None = None
 
 
 class SessionHost:
@@ -501,324 +475,3 @@ def _prefill(engine: ChatEngine, tools: Sequence[ToolSpec]) -> int:
     except Exception:  # a warm-up that fails costs only speed; the real turn reports real errors
         log.debug("prefill failed", exc_info=True)
         return 0
-
-
-class AgentSession:
-    """A session with its agent: prompt it, cancel it, rewind it; saved after every turn.
-
-    The only way a frontend touches a running agent: the agent itself is private (`sigit.frontends`
-    may not import `sigit.agent`, an import-linter contract), and what a frontend may change, it
-    changes through the methods below (mode, tools offered, system prompt, hooks, thinking, sandbox).
-    """
-
-    def __init__(
-        self,
-        session: Session,
-        agent: Agent,
-        store: SessionStore,
-        settings: Settings,
-        *,
-        mcp: McpManager | None = None,
-        notices: Sequence[str] = (),
-        commands: CommandSet | None = None,
-        opened_with: OpenArgs | None = None,
-        trusted: bool = True,
-    ) -> None:
-        self.session = session
-        self._agent = agent
-        self.store = store
-        self.settings = settings
-        self.mcp = mcp
-        self.running = False
-        self._pending_notices = list(notices)
-        self.on_close: Callable[[], None] | None = None
-        self.flag_rules: set[str] = set()
-        """--allow-tool rules: they last one run and are not saved with the session's own grants."""
-        self.commands = commands if commands is not None else CommandSet([], [])
-        self.opened_with = opened_with or OpenArgs(approver=agent.approver)
-        self.trusted = trusted
-        """Whether the project's own hooks, MCP servers, model and loosening settings apply."""
-        self.denials: list[str] = []
-        """Rules the user rejected for the rest of the session ("always reject")."""
-        self.mode_before_plan: PermissionMode = "default"
-        self._dont_ask = False
-        self.refuse_unasked: Approver = deny_all
-        """How this session words the refusal of a call that would ask, in dontAsk mode (a frontend's
-        vocabulary: the Claude CLI names `--allowedTools`)."""
-        self._approver = agent.approver
-        agent.approver = self._approve
-        self._retired_sandboxes: list[Sandbox] = []
-        """Sandboxes replaced by `/sandbox`: background commands may still run in them (and their temp dirs)."""
-
-    @property
-    def agent(self) -> Agent:
-        """The agent itself: for tests and `sigit.api` embedders only. Frontends use the session's methods."""
-        return self._agent
-
-    @property
-    def hooks(self) -> HookPipeline:
-        """The session's one hook pipeline: the settings hooks first, then what a frontend adds
-        (`session.hooks.on_pre_tool(...)`)."""
-        return self._agent.hooks
-
-    def expand_command(self, text: str) -> str:
-        """`/name args` of a custom command (markdown in .sigit/commands, .claude/commands, ...) becomes
-        its prompt; any other text is returned as it is."""
-        stripped = text.strip()
-        if not stripped.startswith("/"):
-            return text
-        name, _, arguments = stripped[1:].partition(" ")
-        command = self.commands.get(name)
-        return command.expand(arguments.strip()) if command is not None else text
-
-    @property
-    def id(self) -> str:
-        return self.session.id
-
-    @property
-    def cwd(self) -> Path:
-        return self.session.cwd
-
-    async def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
-        """One turn: the prompt_submit hooks (which may refuse it), the agent's events, the stop hooks."""
-        self.running = True
-        try:
-            for message in self._pending_notices:
-                yield Notice(message, "warning")
-            self._pending_notices.clear()
-            refusal = await self.hooks.prompt_submit(text)
-            if refusal is not None:
-                yield TurnStarted(text, self.id)
-                yield Notice(f"Prompt blocked by a hook: {refusal.reason}", "error")
-                yield TurnFinished("refusal", "", 0, f"blocked by a {refusal.hook} hook: {refusal.reason}")
-                return
-            finished: TurnFinished | None = None
-            async for event in self._agent.run(self.expand_command(text)):
-                if isinstance(event, TurnFinished):
-                    finished = event
-                yield event
-            if finished is not None:
-                await self.hooks.stop(finished)
-        finally:
-            self.running = False
-            await asyncio.to_thread(self.save)  # once a turn, an fsync'd write: not on the event loop
-
-    def cancel(self) -> None:
-        self._agent.cancel()
-
-    async def _approve(self, request: PermissionAsked) -> PermissionReply:
-        """The agent's approver: in dontAsk mode nobody is asked; otherwise the frontend's."""
-        if self._dont_ask:
-            return await self.refuse_unasked(request)
-        return await self._approver(request)
-
-    # ------------------------------------------------------------------ what frontends may change
-
-    @property
-    def tools(self) -> ToolRegistry:
-        """The tools the model is offered (frontends read them to show calls; `offer_tools` narrows them)."""
-        return self._agent.tools
-
-    def offer_tools(self, allowed: Collection[str] | None = None, disallowed: Collection[str] = ()) -> list[str]:
-        """Offer the model only the `allowed` built-in tools (None: all of them) and none of `disallowed`;
-        names may be ours or Claude Code's. MCP tools stay unless `disallowed` names them. The names
-        of the tools taken away."""
-        removed = []
-        for tool in list(self._agent.tools):
-            kept = allowed is None or tool.name.startswith("mcp__") or any(tool.known_as(n) for n in allowed)
-            if not kept or any(tool.known_as(n) for n in disallowed):
-                self._agent.tools.unregister(tool.name)
-                removed.append(tool.name)
-        return removed
-
-    @property
-    def system_prompt(self) -> str:
-        return self._agent.engine.system_prompt or ""
-
-    def set_system_prompt(self, text: str | None = None, *, append: str = "") -> str:
-        """Replace the system prompt (None keeps ours) and add `append` after it; the prompt now."""
-        base = text if text is not None else self.system_prompt
-        prompt = "\n\n".join(part for part in (base, append) if part)
-        self._agent.engine.set_system_prompt(prompt)
-        return prompt
-
-    @property
-    def auto_compact(self) -> bool:
-        """Whether the conversation is compacted when it nears the context's end."""
-        return self._agent.compactor is not None
-
-    @property
-    def mode(self) -> PermissionMode:
-        mode: PermissionMode = self._agent.policy.mode
-        return mode
-
-    @property
-    def dont_ask(self) -> bool:
-        """dontAsk (Claude Code's mode): what the policy would ask about is refused, nobody is asked."""
-        return self._dont_ask
-
-    def set_mode(self, mode: str) -> PermissionMode:
-        """Set the permission mode (Claude Code's names accepted, `dontAsk` too: the default mode's
-        rules with every question refused); BadValueError for an unknown one."""
-        if mode == DONT_ASK:
-            self.set_mode("default")
-            self._dont_ask = True
-            return self.mode
-        parsed = parse_mode(mode)
-        if parsed == "plan" and self.mode != "plan":
-            self.mode_before_plan = self.mode
-        self._agent.policy.mode = parsed
-        self._dont_ask = False
-        return parsed
-
-    def set_plan(self, on: bool | None = None) -> PermissionMode:
-        """Plan mode on, off (back to the mode before it), or toggled (None)."""
-        if on is None:
-            on = self.mode != "plan"
-        if on:
-            return self.set_mode("plan")
-        return self.set_mode(self.mode_before_plan) if self.mode == "plan" else self.mode
-
-    @property
-    def thinking(self) -> bool:
-        return self._agent.engine.sampling.enable_thinking is not False
-
-    def set_thinking(self, on: bool) -> None:
-        engine = self._agent.engine
-        engine.set_sampling(dataclasses.replace(engine.sampling, enable_thinking=on))
-
-    @property
-    def sandbox(self) -> Sandbox | None:
-        return self._agent.context.sandbox
-
-    @property
-    def sandbox_mode(self) -> str:
-        """The sandbox mode in force (`off` also where this OS cannot enforce the chosen one)."""
-        return self.sandbox.mode if self.sandbox is not None else "off"
-
-    async def set_sandbox_mode(self, mode: str) -> Sandbox:
-        """Run this session's next commands in `mode` (same settings otherwise); UsageError if unknown.
-
-        The sandbox it replaces stays open until the session closes, for background commands still in it.
-        """
-        current = self.sandbox
-        if current is None:
-            raise RuntimeError("this session has no sandbox")
-        if mode not in SANDBOX_MODES:
-            raise UsageError(f"sandbox mode must be one of {', '.join(SANDBOX_MODES)}, not {mode!r}")
-        policy = dataclasses.replace(current.policy, mode=mode, temp_dir=None)
-        sandbox = await asyncio.to_thread(open_sandbox, policy)
-        self._retired_sandboxes.append(current)
-        self._agent.context.sandbox = sandbox
-        return sandbox
-
-    @property
-    def session_grants(self) -> list[str]:
-        grants: list[str] = self._agent.policy.session_grants
-        return grants
-
-    def grant(self, rule: str) -> None:
-        """Allow calls matching `rule` for the rest of the session (saved with it)."""
-        self._agent.policy.add_session_rule(rule, "allow")
-
-    def deny(self, rule: str) -> None:
-        """Refuse calls matching `rule` for the rest of the session, without asking."""
-        self._agent.policy.add_session_rule(rule, "deny")
-        if rule not in self.denials:
-            self.denials.append(rule)
-
-    def init(self) -> str:
-        """The `/init` prompt, with writing AGENTS.md allowed: the user asked for exactly that."""
-        for rule in INIT_RULES:
-            self.grant(rule)
-        return INIT_PROMPT
-
-    def status(self) -> SessionStatus:
-        agent, perms = self._agent, self.settings.permissions
-        info = agent.engine.info()
-        usage = agent.last_usage
-        servers = self.settings.mcp.get("servers") if isinstance(self.settings.mcp, dict) else None
-        if self.mcp is not None:
-            servers = [s.name for s in self.mcp.status()]
-        return SessionStatus(
-            session_id=self.id, cwd=self.cwd, model=self.session.model, runtime=info.runtime or "?",
-            runtime_state=info.status, context_size=info.context_size, tool_capable=info.tool_capable,
-            messages=info.history_length, mode=self.mode, default_answer=perms.default,
-            allow_rules=tuple(perms.allow), deny_rules=tuple(perms.deny),
-            tool_answers=tuple(perms.tools.items()), session_grants=tuple(self.session_grants),
-            session_denials=tuple(self.denials), tools=tuple(agent.tools.names()),
-            mcp_servers=tuple(sorted(servers or ())), thinking=self.thinking,
-            context_used=usage.prompt_tokens + usage.completion_tokens if usage is not None else None,
-            prompt_tokens=agent.total_prompt_tokens, completion_tokens=agent.total_completion_tokens,
-            warnings=tuple(self.settings.warnings),
-            sandbox=self.sandbox.describe() if self.sandbox is not None else "off",
-            cache_read_tokens=agent.total_cache_read_tokens,
-            cache_creation_tokens=agent.total_cache_creation_tokens,
-        )
-
-    def take_over(self, old: AgentSession) -> None:
-        """Carry what the user set in `old` (same conversation, another model) into this session."""
-        self._agent.policy.mode = old.mode
-        self._dont_ask = old.dont_ask
-        self.refuse_unasked = old.refuse_unasked
-        self.mode_before_plan = old.mode_before_plan
-        for rule in old.session_grants:
-            self.grant(rule)
-        for rule in old.denials:
-            self.deny(rule)
-        self.flag_rules = set(old.flag_rules)
-        self.set_thinking(old.thinking)
-        # background commands keep running under the new session, and so does their sandbox (its mode too)
-        self._agent.context.processes, old._agent.context.processes = old._agent.context.processes, ProcessManager()
-        if old.sandbox is not None:
-            if self.sandbox is not None:
-                self.sandbox.close()
-            self._agent.context.sandbox, old._agent.context.sandbox = old.sandbox, None
-        self._retired_sandboxes, old._retired_sandboxes = old._retired_sandboxes, []
-
-    def save(self) -> None:
-        self.session.messages = list(self._agent.engine.history_messages())
-        self.session.checkpoints = self._agent.checkpoints.to_json()
-        self.session.todos = [{"content": t.content, "status": t.status} for t in self._agent.context.todos]
-        self.session.grants = [g for g in self._agent.policy.session_grants if g not in self.flag_rules]
-        if self.session.messages:
-            self.store.save(self.session)
-
-    def rewind(self) -> list[str]:
-        """Undo the last turn's file changes (the conversation stays)."""
-        restored = self._agent.checkpoints.rewind_last_turn()
-        self.save()
-        return restored
-
-    async def compact(self) -> Notice:
-        if self._agent.compactor is None:
-            return Notice("Compaction is off.")
-        notice = await self._agent.compactor.compact(self._agent.engine)
-        self.save()
-        return notice
-
-    def clear(self) -> int:
-        removed = self._agent.engine.clear_history()
-        self.store.delete(self.session.id)
-        self.session.messages = []
-        return removed
-
-    def mcp_status(self) -> str:
-        """The text of `/mcp`: servers, their state and tools."""
-        if self.mcp is None:
-            return "No MCP servers configured (add them to .mcp.json or [mcp.servers.NAME] in settings)."
-        from .extensions.mcp_client import format_status
-
-        return format_status(self.mcp.status())
-
-    async def close(self) -> None:
-        await self._agent.context.processes.kill_all()
-        for sandbox in [*self._retired_sandboxes, self.sandbox]:
-            if sandbox is not None:
-                await asyncio.to_thread(sandbox.close)  # removes its temp dir
-        self._retired_sandboxes = []
-        if self.mcp is not None:
-            await self.mcp.close()
-        release, self.on_close = self.on_close, None
-        if release is not None:
-            await asyncio.to_thread(release)
