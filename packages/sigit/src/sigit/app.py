@@ -313,8 +313,8 @@ class SessionHost:
         from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
 
         mcp = McpManager(
-            handshake_timeout=_seconds(settings.mcp, "handshake_timeout_secs", 8.0),
-            call_timeout=_seconds(settings.mcp, "call_timeout_secs", 120.0),
+            handshake_timeout=settings.mcp.get("handshake_timeout_secs", 8.0),
+            call_timeout=settings.mcp.get("call_timeout_secs", 120.0),
         )
         notices += await mcp.start(cwd, settings.mcp, project_file=folder_trusted)
         if extra:
@@ -462,11 +462,6 @@ def settings_hook_pipeline(runner: HookRunner) -> HookPipeline:
     if runner.has("stop"):
         pipeline.on_stop(lambda _finished: runner.stop(), name="stop")
     return pipeline
-
-
-def _seconds(table: dict[str, Any], key: str, default: float) -> float:
-    value = table.get(key, default)
-    return float(value) if isinstance(value, int | float) and value > 0 else default
 
 
 def _prefill(engine: ChatEngine, tools: Sequence[ToolSpec]) -> int:

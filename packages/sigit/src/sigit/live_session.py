@@ -284,7 +284,7 @@ class AgentSession:
         agent, perms = self._agent, self.settings.permissions
         info = agent.engine.info()
         usage = agent.last_usage
-        servers = self.settings.mcp.get("servers") if isinstance(self.settings.mcp, dict) else None
+        servers = list(self.settings.mcp.get("servers", {}))
         if self.mcp is not None:
             servers = [s.name for s in self.mcp.status()]
         return SessionStatus(
