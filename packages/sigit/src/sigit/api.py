@@ -5,7 +5,20 @@ It lives here rather than in `sigit/__init__.py` on purpose: the package root st
 the tools load. Everything below is pinned by tests/sigit/test_public_api.py.
 """
 
-from sigit.agent.events import (
+from sigit.agent.loop import Agent, Approver, deny_all
+from sigit.app import AgentSession, AskTrust, SessionHost
+from sigit.commands import CommandResult
+from sigit.config.settings import Settings, load_settings
+from sigit.config.trust import ProjectRequests
+from sigit.errors import (
+    BadValueError,
+    ModelError,
+    SessionBusyError,
+    SigitError,
+    UsageError,
+    WorkingDirectoryError,
+)
+from sigit.events import (
     AgentEvent,
     FileChange,
     Notice,
@@ -23,19 +36,6 @@ from sigit.agent.events import (
     TurnFinished,
     TurnStarted,
     UsageUpdated,
-)
-from sigit.agent.loop import Agent, Approver, deny_all
-from sigit.app import AgentSession, AskTrust, SessionHost
-from sigit.commands import CommandResult
-from sigit.config.settings import Settings, load_settings
-from sigit.config.trust import ProjectRequests
-from sigit.errors import (
-    BadValueError,
-    ModelError,
-    SessionBusyError,
-    SigitError,
-    UsageError,
-    WorkingDirectoryError,
 )
 from sigit.options import HostOptions
 from sigit.permissions import Decision, PermissionPolicy

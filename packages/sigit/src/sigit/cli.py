@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+from collections.abc import Callable
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 PERMISSION_MODES = ("default", "accept-edits", "plan", "bypass")
@@ -79,62 +81,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "sessions": ("sigit.frontends.sessions_cli", "run_sessions"),
+    "trust": ("sigit.frontends.trust_cli", "run_trust"),
+    "cache": ("sigit.frontends.cache_cli", "run_cache"),
+    "sandbox": ("sigit.sandbox.check", "run_check"),
+    "doctor": ("sigit.frontends.doctor", "run_doctor"),
+}
+"""Subcommands with their own arguments: (module, function taking the rest of argv), imported when run."""
+
+
 def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] == "sessions":
-        from .frontends.sessions_cli import run_sessions
-
-        return run_sessions(args_list[1:])
-    if args_list and args_list[0] == "trust":
-        from .frontends.trust_cli import run_trust
-
-        return run_trust(args_list[1:])
-    if args_list and args_list[0] == "cache":
-        from .frontends.cache_cli import run_cache
-
-        return run_cache(args_list[1:])
-    if args_list and args_list[0] == "sandbox":
-        from .sandbox.check import run_check
-
-        return run_check(args_list[1:])
-    if args_list and args_list[0] == "doctor":
-        from .frontends.doctor import run_doctor
-
-        return run_doctor(args_list[1:])
+    if args_list and args_list[0] in SUBCOMMANDS:
+        module, function = SUBCOMMANDS[args_list[0]]
+        run: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+        return run(args_list[1:])
     from .frontends.claude_cli import dialect_notice, is_claude_invocation
 
     if args_list[:1] not in (["acp"], ["init"]) and is_claude_invocation(args_list):  # a Claude Agent SDK app
-        from .frontends.claude_cli import run as run_claude_cli
-        from .logs import setup_logging
-
-        setup_logging(verbose=False)  # the SDK app reads stderr as the CLI's own; records go to the log file
-        return run_claude_cli(args_list)
+        return _claude_cli(args_list)
     if (notice := dialect_notice(args_list)) is not None:
         print(notice, file=sys.stderr)
-    if args_list and args_list[0] == "acp":
-        args_list = ["--acp", *args_list[1:]]
-    init = bool(args_list) and args_list[0] == "init"
-    if init:
-        args_list = args_list[1:]
-    parser = build_parser()
-    try:
-        args = parser.parse_args(args_list)
-    except SystemExit as exc:
-        return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
-    if args.max_turns < 1:
-        print("sigit: --max-turns must be at least 1", file=sys.stderr)
-        return EXIT_USAGE
-    cwd = os.path.abspath(args.cwd or os.getcwd())
-    if not os.path.isdir(cwd):
-        print(f"sigit: --cwd {cwd} is not a directory", file=sys.stderr)
-        return EXIT_USAGE
-    args.cwd = cwd
-    add_dirs = [os.path.abspath(os.path.expanduser(d)) for d in args.add_dir]
-    for directory in add_dirs:
-        if not os.path.isdir(directory):
-            print(f"sigit: --add-dir {directory} is not a directory", file=sys.stderr)
-            return EXIT_USAGE
-    args.add_dir = add_dirs
+    init = args_list[:1] == ["init"]
+    args = _parse(["--acp", *args_list[1:]] if args_list[:1] == ["acp"] else args_list[1:] if init else args_list)
+    if isinstance(args, int):
+        return args
     if args.acp:  # its stderr is the editor's log view (or SIGIT_ACP_LOG names a file)
         from .frontends.acp import serve
 
@@ -148,29 +120,62 @@ def main(argv: list[str] | None = None) -> int:
         from .frontends.headless import run_init
 
         return run_init(args)
-    if args.prompt is not None:
-        if args.prompt == "":
-            if sys.stdin.isatty():
-                print("sigit: -p needs a prompt (an argument or on stdin)", file=sys.stderr)
-                return EXIT_USAGE
-            args.prompt = sys.stdin.read()
-        if not args.prompt.strip():
-            print("sigit: the prompt is empty", file=sys.stderr)
-            return EXIT_USAGE
-        from .frontends.headless import run_headless
-
-        return run_headless(args)
-    if not sys.stdin.isatty() and not sys.stdout.isatty():
-        from .frontends.headless import run_headless
-
-        args.prompt = sys.stdin.read()
-        if not args.prompt.strip():
-            print("sigit: no prompt (use -p PROMPT, or run in a terminal for the app)", file=sys.stderr)
-            return EXIT_USAGE
-        return run_headless(args)
+    if headless:
+        return _headless(args)
     from .frontends.tui import run_tui
 
     return run_tui(args)
+
+
+def _claude_cli(args_list: list[str]) -> int:
+    from .frontends.claude_cli import run as run_claude_cli
+    from .logs import setup_logging
+
+    setup_logging(verbose=False)  # the SDK app reads stderr as the CLI's own; records go to the log file
+    return run_claude_cli(args_list)
+
+
+def _usage_error(message: str) -> int:
+    print(f"sigit: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _parse(args_list: list[str]) -> argparse.Namespace | int:
+    """The parsed flags, with `--cwd` and `--add-dir` made absolute and checked; an exit code if bad."""
+    try:
+        args = build_parser().parse_args(args_list)
+    except SystemExit as exc:
+        return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
+    if args.max_turns < 1:
+        return _usage_error("--max-turns must be at least 1")
+    cwd = os.path.abspath(args.cwd or os.getcwd())
+    if not os.path.isdir(cwd):
+        return _usage_error(f"--cwd {cwd} is not a directory")
+    args.cwd = cwd
+    add_dirs = [os.path.abspath(os.path.expanduser(d)) for d in args.add_dir]
+    for directory in add_dirs:
+        if not os.path.isdir(directory):
+            return _usage_error(f"--add-dir {directory} is not a directory")
+    args.add_dir = add_dirs
+    return args
+
+
+def _headless(args: argparse.Namespace) -> int:
+    """`-p PROMPT`, `-p` with the prompt on stdin, or a prompt piped in with no terminal at either end."""
+    from .frontends.headless import run_headless
+
+    if args.prompt is None:  # piped: stdin is the prompt
+        args.prompt = sys.stdin.read()
+        if not args.prompt.strip():
+            return _usage_error("no prompt (use -p PROMPT, or run in a terminal for the app)")
+        return run_headless(args)
+    if args.prompt == "":
+        if sys.stdin.isatty():
+            return _usage_error("-p needs a prompt (an argument or on stdin)")
+        args.prompt = sys.stdin.read()
+    if not args.prompt.strip():
+        return _usage_error("the prompt is empty")
+    return run_headless(args)
 
 
 if __name__ == "__main__":

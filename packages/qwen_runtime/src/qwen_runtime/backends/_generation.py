@@ -305,11 +305,12 @@ class LocalRuntime(Runtime):
     def prefill(self, request: ChatRequest) -> int:
         """Evaluate the conversation so far without the generation prompt (a session's system prompt and
         tools) into the KV cache: the next request that starts with it evaluates only the rest."""
-        tokens = self._checked_tokens(request, self.prefix_text(request))
-        if not tokens:
-            return 0
-        with self._lock:
+        prefix = self.prefix_text(request)
+        with self._lock:  # tokenizing too: a session closed meanwhile frees the model under a tokenizer
             self.check_open()
+            tokens = self._checked_tokens(request, prefix)
+            if not tokens:
+                return 0
             try:
                 cached = self.prefill_prefix(tokens)
                 restored = self.last_restored

@@ -1,1 +1,1 @@
-"""The agent loop, its events and compaction: the part every frontend drives."""
+"""The agent loop, its hook pipeline and compaction: what `AgentSession` drives (events: `sigit.events`)."""

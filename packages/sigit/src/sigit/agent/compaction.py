@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 from onde import ChatEngine, ChatMessage, ChatRole, ContextOverflow
 
-from .events import Notice, UsageUpdated
+from ..events import Notice, UsageUpdated
 
 SUMMARY_PROMPT = (
     "Summarize this conversation so far so that the work can continue from the summary alone. "

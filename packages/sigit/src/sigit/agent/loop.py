@@ -30,12 +30,7 @@ from onde import (
 )
 
 from ..checkpoints import CheckpointStore, paths_touched
-from ..permissions import PermissionPolicy
-from ..tools import ToolContext, ToolOutput, ToolRegistry
-from ..tools.shell import unsandboxed_hint
-from ..tools.subjects import PreparedCall, Preview, Subjects
-from .compaction import Compactor
-from .events import (
+from ..events import (
     AgentEvent,
     FileChange,
     Notice,
@@ -52,8 +47,15 @@ from .events import (
     ToolStarted,
     TurnFinished,
     TurnStarted,
+    Usage,
     UsageUpdated,
 )
+from ..permissions import PermissionPolicy
+from ..tools import ToolContext, ToolOutput, ToolRegistry
+from ..tools.shell import unsandboxed_hint
+from ..tools.subjects import PreparedCall, Preview, Subjects
+from .compaction import Compactor
+from .hooks import HookPipeline
 
 MAX_ROUNDS = 24
 REPEAT_LIMIT = 3  # the 3rd identical call in one prompt is not run
@@ -77,9 +79,8 @@ async def deny_all(request: PermissionAsked) -> PermissionReply:
     )
 
 
-# A hook point for pre-tool checks (settings hooks plug in here): returns a refusal message or None.
+# The old single-hook form (before `HookPipeline`): still accepted by `Agent`, added to its pipeline.
 PreToolHook = Callable[[PreparedCall], Awaitable[str | None]]
-# Called after a tool ran (settings hooks: post_tool_use) with the tool's output text.
 PostToolHook = Callable[[PreparedCall, str], Awaitable[object]]
 
 
@@ -138,6 +139,7 @@ class Agent:
         checkpoints: CheckpointStore | None = None,
         compactor: Compactor | None = None,
         max_rounds: int = MAX_ROUNDS,
+        hooks: HookPipeline | None = None,
         pre_tool_hook: PreToolHook | None = None,
         post_tool_hook: PostToolHook | None = None,
     ) -> None:
@@ -150,8 +152,14 @@ class Agent:
         self.checkpoints = checkpoints or CheckpointStore()
         self.compactor = compactor
         self.max_rounds = max_rounds
-        self.pre_tool_hook = pre_tool_hook
-        self.post_tool_hook = post_tool_hook
+        self.hooks = hooks if hooks is not None else HookPipeline()
+        """pre_tool and post_tool run here; the session runs prompt_submit and stop on the same pipeline."""
+        if pre_tool_hook is not None:
+            pre = pre_tool_hook
+            self.hooks.on_pre_tool(lambda _id, call: pre(call))
+        if post_tool_hook is not None:
+            post = post_tool_hook
+            self.hooks.on_post_tool(lambda _id, call, text: post(call, text))
         self.tools_enabled = True
         self._cancel = asyncio.Event()
         self.total_prompt_tokens = 0
@@ -366,10 +374,10 @@ class Agent:
         else:
             yield PermissionAnswered(call.id, allowed, "rule", decision.reason)
             reason = decision.reason
-        if allowed and self.pre_tool_hook is not None:
-            refusal = await self.pre_tool_hook(prepared)
+        if allowed:
+            refusal = await self.hooks.pre_tool(call.id, prepared)
             if refusal is not None:
-                allowed, reason = False, f"Blocked by a hook: {refusal}"
+                allowed, reason = False, f"Blocked by a hook: {refusal.reason}"
         if not allowed:
             output = ToolOutput(f"Not run: {reason}", is_error=True)
             yield ToolFinished(call.id, name, output.text, is_error=True)
@@ -384,8 +392,7 @@ class Agent:
                     output = item
                 else:
                     yield item
-        if self.post_tool_hook is not None:
-            await self.post_tool_hook(prepared, output.text)
+        await self.hooks.post_tool(call.id, prepared, output.text)
         yield ToolFinished(
             call.id, name, output.text, output.is_error, output.diff,
             tuple(str(p) for p in output.locations),
@@ -481,15 +488,11 @@ class Agent:
         return self.last_usage
 
     def _end(self, turn: _Turn, reason: StopReason, error: str | None = None) -> None:
-        usage = {
-            "input_tokens": self.total_prompt_tokens,
-            "output_tokens": self.total_completion_tokens,
-            # Claude Code's names; here reads + creation = input_tokens (every prompt token is one or the other)
-            "cache_read_input_tokens": self.total_cache_read_tokens,
-            "cache_creation_input_tokens": self.total_cache_creation_tokens,
-            "drafted_tokens": self.total_drafted_tokens,
-            "accepted_draft_tokens": self.total_accepted_draft_tokens,
-        }
+        usage = Usage(
+            self.total_prompt_tokens, self.total_completion_tokens,
+            cache_read_tokens=self.total_cache_read_tokens, cache_creation_tokens=self.total_cache_creation_tokens,
+            drafted_tokens=self.total_drafted_tokens, accepted_draft_tokens=self.total_accepted_draft_tokens,
+        )
         turn.outcome = "answer"
         turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage,
                                      permission_denials=tuple(turn.denials))

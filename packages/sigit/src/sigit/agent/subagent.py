@@ -14,9 +14,9 @@ from pathlib import Path
 from onde import ChatEngine, NoModelLoaded, SamplingConfig
 from pydantic import Field
 
-from sigit.agent.events import AgentEvent, PermissionAsked, PermissionReply, TurnFinished
 from sigit.agent.loop import Agent, Approver
 from sigit.config.settings import Settings
+from sigit.events import AgentEvent, PermissionAsked, PermissionReply, TurnFinished
 from sigit.extensions.agent_types import AgentType, AgentTypeSet, subagent_tools
 from sigit.permissions import PermissionPolicy
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, ToolRegistry, truncate

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from sigit.extensions.skills import Skill, SkillSet
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.claude import ClaudeForm
 
 MAX_LISTED_SKILLS = 60
 MAX_DESCRIPTION_CHARS = 240
@@ -67,6 +68,7 @@ def make_skill_tool(skills: SkillSet) -> Tool[SkillArgs]:
         read_only=True,
         kind="read",
         aliases=("Skill",),
+        claude=ClaudeForm(keys=(("skill", "name"),)),
     )
 
 

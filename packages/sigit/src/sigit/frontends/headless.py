@@ -15,8 +15,12 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..agent.events import (
-    AgentEvent,
+from ..app import INIT_RULES, AgentSession, SessionHost
+from ..attachments import prompt_images
+from ..commands import CommandResult
+from ..config.trust import ProjectRequests
+from ..errors import SigitError, UsageError
+from ..events import (
     Notice,
     PermissionAnswered,
     ReasoningDelta,
@@ -24,17 +28,15 @@ from ..agent.events import (
     ToolCallRequested,
     ToolFinished,
     TurnFinished,
+    Usage,
     stop_sentence,
 )
-from ..app import INIT_RULES, AgentSession, SessionHost
-from ..attachments import prompt_images
-from ..commands import CommandResult
-from ..config.trust import ProjectRequests
-from ..errors import SigitError, UsageError
 from ..fileio import json_text
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
+from .adapter import Printer
 from .claude_cli.messages import RESULT_SUBTYPES
+from .usage import claude_usage
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -127,14 +129,12 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
     with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers: Windows, non-main thread
         loop.add_signal_handler(signal.SIGINT, agent_session.cancel)
         loop.add_signal_handler(signal.SIGTERM, agent_session.cancel)
-    finished: TurnFinished | None = None
     try:
         async for event in agent_session.prompt(prompt, images=images):
-            out.event(event)
-            if isinstance(event, TurnFinished):
-                finished = event
+            out.handle(event)
     finally:
         await agent_session.close()
+    finished = out.finished
     if finished is None:
         print("sigit: the turn ended without a result", file=sys.stderr)
         out.result(None, "error", "the turn ended without a result", started, agent_session.id, True)
@@ -157,8 +157,11 @@ async def _command(session: AgentSession, host: SessionHost, prompt: str) -> Com
     return await run_command(context, prompt)
 
 
-class _Output:
+class _Output(Printer):
+    """Text to stdout (or Claude Code's JSON shapes), progress to stderr."""
+
     def __init__(self, fmt: str, *, quiet: bool) -> None:
+        self.finished: TurnFinished | None = None
         self.fmt = fmt
         self.quiet = quiet
         self.stdout: TextIO = sys.stdout
@@ -201,31 +204,35 @@ class _Output:
         self._emit({"type": "assistant", "session_id": self._session_id,
                     "message": {"role": "assistant", "content": content}})
 
-    def event(self, event: AgentEvent) -> None:
-        if isinstance(event, TextDelta):
-            self._text.append(event.text)
-        elif isinstance(event, ReasoningDelta):
-            self._reasoning.append(event.text)
-        elif isinstance(event, ToolCallRequested):
-            self._flush_round()
-            self._progress(f"⏺ {event.title}")
-            if self.fmt == "stream-json":
-                self._assistant([{"type": "tool_use", "id": event.call_id, "name": event.name,
-                                  "input": event.arguments}])
-        elif isinstance(event, PermissionAnswered) and not event.allowed:
+    def handle_text_delta(self, event: TextDelta) -> None:
+        self._text.append(event.text)
+
+    def handle_reasoning_delta(self, event: ReasoningDelta) -> None:
+        self._reasoning.append(event.text)
+
+    def handle_tool_call_requested(self, event: ToolCallRequested) -> None:
+        self._flush_round()
+        self._progress(f"⏺ {event.title}")
+        if self.fmt == "stream-json":
+            self._assistant([{"type": "tool_use", "id": event.call_id, "name": event.name, "input": event.arguments}])
+
+    def handle_permission_answered(self, event: PermissionAnswered) -> None:
+        if not event.allowed:
             self._denied.add(event.call_id)
             self._progress(f"  ✗ not allowed: {event.reason}")
-        elif isinstance(event, ToolFinished):
-            if event.call_id in self._denied:  # its refusal is on the line above: once is enough
-                self._emit_tool_result(event)
-                return
+
+    def handle_tool_finished(self, event: ToolFinished) -> None:
+        if event.call_id not in self._denied:  # a refusal is on the line above already: once is enough
             first = event.output.strip().splitlines()[0] if event.output.strip() else ""
             self._progress(f"  {'✗' if event.is_error else '⎿'} {first[:200]}")
-            self._emit_tool_result(event)
-        elif isinstance(event, Notice):
-            self._progress(f"[{event.level}] {event.message}")
-        elif isinstance(event, TurnFinished):
-            self._flush_round()
+        self._emit_tool_result(event)
+
+    def handle_notice(self, event: Notice) -> None:
+        self._progress(f"[{event.level}] {event.message}")
+
+    def handle_turn_finished(self, event: TurnFinished) -> None:
+        self.finished = event
+        self._flush_round()
 
     def _emit_tool_result(self, event: ToolFinished) -> None:
         if self.fmt == "stream-json":
@@ -248,7 +255,7 @@ class _Output:
         is_error: bool,
     ) -> None:
         duration_ms = int((time.perf_counter() - started) * 1000)
-        usage = finished.usage if finished is not None else {}
+        usage = claude_usage(finished.usage if finished is not None else Usage())
         obj = {
             "type": "result", "subtype": subtype, "is_error": is_error, "duration_ms": duration_ms,
             "duration_api_ms": duration_ms, "num_turns": finished.rounds if finished else 0,
@@ -258,13 +265,7 @@ class _Output:
                 {"tool_name": d.tool_name, "tool_use_id": d.tool_use_id, "tool_input": d.tool_input}
                 for d in (finished.permission_denials if finished else ())
             ],
-            "usage": {"input_tokens": usage.get("input_tokens", 0),
-                      "output_tokens": usage.get("output_tokens", 0),
-                      "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
-                      "cache_creation_input_tokens": usage.get("cache_creation_input_tokens", 0),
-                      # ours: speculative decoding's drafted tokens and how many the model confirmed
-                      "drafted_tokens": usage.get("drafted_tokens", 0),
-                      "accepted_draft_tokens": usage.get("accepted_draft_tokens", 0)},
+            "usage": usage,
         }
         if self.fmt in ("json", "stream-json"):
             self._emit(obj)

@@ -38,6 +38,7 @@ __all__ = [
     "ToolRegistry",
     "all_tools",
     "default_registry",
+    "file_write_rules",
 ]
 
 
@@ -60,6 +61,11 @@ def all_tools() -> list[Tool[Any]]:
         WRITE_TODOS,
         REMEMBER,
     ]
+
+
+def file_write_rules(path: str) -> tuple[str, ...]:
+    """Rules that let the tools which write or edit a file do so on `path` (and nothing else)."""
+    return tuple(f"{tool.name}({path})" for tool in (CREATE_FILE, EDIT_FILE, MULTI_EDIT))
 
 
 def default_registry() -> ToolRegistry:

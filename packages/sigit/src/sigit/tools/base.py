@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sigit.fileio import check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
 from sigit.sandbox import Denial, Sandbox
+from sigit.tools.claude import NO_CLAUDE_FORM, ClaudeForm
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
 
@@ -211,8 +212,10 @@ class Tool(Generic[P]):
 
     `kind` is the ACP tool kind (read, edit, delete, search, execute, fetch, think, other). `edit`:
     accept-edits mode lets it through inside the working directory. `aliases`: Claude Code's names
-    for it, so rules and agent files written for Claude Code work. `subagent_ok`: a read-only tool a
-    subagent may get. `timeout`: seconds after which a call is stopped (None: the tool bounds itself).
+    for it (the first is the one Claude Code shows), so rules and agent files written for Claude Code
+    work; `claude`: how its arguments are spelt there (the Claude CLI frontend translates with it).
+    `subagent_ok`: a read-only tool a subagent may get. `timeout`: seconds after which a call is
+    stopped (None: the tool bounds itself).
     `prompt_hint`: its line in the system prompt's working rules. `subjects_of` says what a call
     touches; `preview_of` what a permission prompt shows (a file it reads, it reads through `ctx.fs`,
     so under ACP the prompt shows the editor's buffer, unsaved changes included).
@@ -226,6 +229,7 @@ class Tool(Generic[P]):
     kind: str = "other"
     edit: bool = False
     aliases: tuple[str, ...] = ()
+    claude: ClaudeForm = NO_CLAUDE_FORM
     subagent_ok: bool = True
     timeout: float | None = None
     prompt_hint: str = ""

@@ -15,6 +15,7 @@ from pydantic import Field
 from sigit.attachments import MAX_IMAGE_BYTES
 from sigit.fileio import NotRegularFileError, check_regular
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.claude import ClaudeForm, lines_to_offset, offset_to_lines
 from sigit.tools.subjects import Preview, Subjects
 
 READ_LIMIT = 10_000
@@ -178,6 +179,7 @@ READ_FILE = Tool(
     read_only=True,
     kind="read",
     aliases=("Read",),
+    claude=ClaudeForm(keys=(("file_path", "path"),), to_claude=lines_to_offset, from_claude=offset_to_lines),
     prompt_hint="Read a file with read_file before you change it, and read the code around what you change.",
     subjects_of=reads_path,
 )
@@ -346,6 +348,7 @@ CREATE_FILE = Tool(
     kind="edit",
     edit=True,
     aliases=("Write",),
+    claude=ClaudeForm(keys=(("file_path", "path"),)),
     prompt_hint="Use create_file for new files. To rewrite most of a file you have read, create_file "
     "with overwrite=true and the whole new content is often easier than many edits.",
     subjects_of=_creates,

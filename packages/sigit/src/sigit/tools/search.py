@@ -16,6 +16,7 @@ from wcmatch import glob as wglob
 
 from sigit.fileio import NotRegularFileError, check_regular
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.claude import ClaudeForm
 from sigit.tools.files import missing_path_error
 from sigit.tools.subjects import Subjects
 
@@ -157,6 +158,7 @@ SEARCH_FILES = Tool(
     read_only=True,
     kind="search",
     aliases=("Grep",),
+    claude=ClaudeForm(keys=(("glob", "file_glob"), ("head_limit", "max_results"))),
     prompt_hint="Find code with search_files (a regex over file contents) rather than reading files at random.",
     subjects_of=_searched,
 )

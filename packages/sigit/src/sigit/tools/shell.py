@@ -13,6 +13,7 @@ from sigit.sandbox import Denial, find_denial
 from sigit.tools import reaper
 from sigit.tools.attribution import add_trailer_if_new_commit, head_commit
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
+from sigit.tools.claude import ClaudeForm
 from sigit.tools.processes import OutputBuffer, UnknownTaskError, kill_group, pump, spawn, wait_exit
 from sigit.tools.subjects import Preview, Subjects
 
@@ -234,6 +235,7 @@ COMMAND_OUTPUT = Tool(
     read_only=True,
     kind="execute",
     aliases=("BashOutput",),
+    claude=ClaudeForm(keys=(("bash_id", "task_id"),)),
 )
 
 KILL_COMMAND = Tool(
@@ -242,5 +244,6 @@ KILL_COMMAND = Tool(
     params=TaskIdArgs,
     run=kill_command,
     kind="execute",
-    aliases=("KillBash", "KillShell"),
+    aliases=("KillShell", "KillBash"),
+    claude=ClaudeForm(keys=(("shell_id", "task_id"),)),
 )

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput
+from sigit.tools.claude import ClaudeForm, keep_item_keys
 
 Status = Literal["pending", "in_progress", "completed"]
 MARKS: dict[str, str] = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
@@ -79,6 +80,7 @@ WRITE_TODOS = Tool(
     read_only=True,
     kind="think",
     aliases=("TodoWrite",),
+    claude=ClaudeForm(from_claude=keep_item_keys("todos", ("content", "status"))),
     subagent_ok=False,  # a subagent's list would be thrown away
     prompt_hint="For a task with several steps, write a todo list with write_todos first and update it as "
     "each step is done.",

@@ -28,6 +28,7 @@ import html2text
 from pydantic import Field
 
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, truncate
+from sigit.tools.claude import ClaudeForm, drop
 from sigit.tools.subjects import Subjects
 
 TIMEOUT_S = 20.0
@@ -326,5 +327,6 @@ READ_WEBSITE = Tool(
     read_only=True,
     kind="fetch",
     aliases=("WebFetch",),
+    claude=ClaudeForm(from_claude=drop("prompt")),
     subjects_of=lambda args, ctx: Subjects(url=args.url),
 )

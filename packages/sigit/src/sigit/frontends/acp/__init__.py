@@ -43,13 +43,13 @@ def _setup_logging(*, quiet: bool) -> None:
 
 
 def _load_server() -> Any:
-    from acp.agent.connection import AgentSideConnection
+    from acp.agent import connection  # the SDK's (not sigit's) agent package
 
     from ...app import SessionHost
     from ...options import HostOptions
     from .server import SigitAcpAgent
 
-    return AgentSideConnection, HostOptions, SessionHost, SigitAcpAgent
+    return connection.AgentSideConnection, HostOptions, SessionHost, SigitAcpAgent
 
 
 async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:

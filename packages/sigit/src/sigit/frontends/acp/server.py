@@ -41,16 +41,16 @@ from acp.schema import (
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
     ToolCallUpdate,
-    Usage,
 )
+from acp.schema import Usage as AcpUsage
 from onde import Image
 
-from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished, stop_sentence
 from ...app import AgentSession, AskTrust, SessionHost
 from ...commands import CommandContext, CommandResult, model_names
 from ...commands import run as run_command
 from ...config.trust import ProjectRequests
 from ...errors import SigitError, UsageError
+from ...events import PermissionAsked, PermissionReply, Usage, stop_sentence
 from ...sessions import Session, SessionError
 from ...tools import default_registry
 from ...tools.base import LocalFileSystem, Tool
@@ -256,7 +256,7 @@ class SigitAcpAgent:
             raise RequestError.invalid_request({"details": "a prompt is already running in this session"})
         live.busy = True
         try:
-            sees = live.session.agent.context.can_see
+            sees = live.session.can_see
             images = await prompt_images(prompt, live.session.cwd) if sees else ()
             text = await prompt_text(prompt, images_sent=sees)
             result = await run_command(self._command_context(live), text)
@@ -282,32 +282,22 @@ class SigitAcpAgent:
             await self._send(live.session.id, update_current_mode(live.session.mode))
 
     async def _run_turn(self, live: LiveSession, text: str, images: tuple[Image, ...] = ()) -> PromptResponse:
-        finished: TurnFinished | None = None
+        live.mapper.finished = None
         async for event in live.session.prompt(text, images=images):
-            if isinstance(event, ToolStarted):
-                live.calls.current = event.call_id  # the terminal tool shows its terminal on this card
-            for update in live.mapper.map(event):
+            for update in live.mapper.handle(event):
                 await self._send(live.session.id, update)
-            if isinstance(event, ToolFinished):
-                live.calls.current = None
-                live.calls.terminals.pop(event.call_id, None)
-            elif isinstance(event, TurnFinished):
-                finished = event
+        finished = live.mapper.finished
         if finished is None:
             raise RequestError.internal_error({"details": "the turn ended without a result"})
         if finished.stop_reason == "error":
             raise RequestError.internal_error({"details": f"model error: {finished.error}"})
         if finished.stop_reason == "loop_guard" and (why := stop_sentence(finished)):
             await self._send(live.session.id, _message(why))
-        usage = finished.usage
-        inp, out = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
         return PromptResponse(
-            stop_reason=STOP_REASONS.get(finished.stop_reason, "end_turn"),  # type: ignore[arg-type]
+            stop_reason=STOP_REASONS.get(finished.stop_reason, "end_turn"),
             field_meta={"sigit": {"stopReason": finished.stop_reason,
                                   "permissionDenials": len(finished.permission_denials)}},
-            usage=Usage(total_tokens=inp + out, input_tokens=inp, output_tokens=out,
-                        cached_read_tokens=usage.get("cache_read_input_tokens", 0),
-                        cached_write_tokens=usage.get("cache_creation_input_tokens", 0)),
+            usage=acp_usage(finished.usage),
         )
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
@@ -462,7 +452,7 @@ class SigitAcpAgent:
 
     def _register(self, agent_session: AgentSession, recorder: RecordingFileSystem, calls: TerminalCalls
                   ) -> LiveSession:
-        mapper = UpdateMapper(agent_session.tools, agent_session.cwd, recorder, terminals=calls.terminals)
+        mapper = UpdateMapper(agent_session.tools, agent_session.cwd, recorder, calls=calls)
         live = LiveSession(agent_session, mapper, recorder, calls=calls)
         self._sessions[agent_session.id] = live
         return live
@@ -643,6 +633,13 @@ def _fork_unsaved(original: LiveSession | None) -> Session:
         raise SessionError("no such session to fork")
     source = original.session.session
     return Session.create(source.cwd, source.model)
+
+
+def acp_usage(usage: Usage) -> AcpUsage:
+    """Our `Usage` in ACP's names."""
+    return AcpUsage(total_tokens=usage.total_tokens, input_tokens=usage.prompt_tokens,
+                    output_tokens=usage.completion_tokens, cached_read_tokens=usage.cache_read_tokens,
+                    cached_write_tokens=usage.cache_creation_tokens)
 
 
 def _message(text: str) -> SessionUpdate:

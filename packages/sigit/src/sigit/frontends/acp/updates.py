@@ -41,7 +41,7 @@ from acp.schema import (
 )
 from onde import AssistantMessage, Message, ToolMessage, UserMessage
 
-from ...agent.events import (
+from ...events import (
     AgentEvent,
     Notice,
     ReasoningDelta,
@@ -51,10 +51,13 @@ from ...agent.events import (
     ToolFinished,
     ToolStarted,
     TurnFinished,
+    TurnStarted,
     UsageUpdated,
 )
 from ...tools import ToolContext, ToolOutput, ToolRegistry
+from ..adapter import EventAdapter
 from .client_fs import RecordingFileSystem
+from .terminal import TerminalCalls
 
 SessionUpdate: TypeAlias = (
     UserMessageChunk
@@ -190,53 +193,74 @@ def diff_contents(
     return out
 
 
-class UpdateMapper:
-    """One session's event-to-update mapping; remembers which tool cards the editor already has."""
+class UpdateMapper(EventAdapter[list[SessionUpdate]]):
+    """One session's event-to-update mapping; remembers which tool cards the editor already has, which
+    call runs now (the terminal tool shows its terminal on that card) and how the last turn finished."""
 
     def __init__(
         self, tools: ToolRegistry, cwd: Path, recorder: RecordingFileSystem | None = None,
-        terminals: dict[str, str] | None = None,
+        calls: TerminalCalls | None = None,
     ) -> None:
         self.tools = tools
         self.cwd = cwd
         self.recorder = recorder
-        self.terminals = terminals if terminals is not None else {}
-        """call id -> the editor terminal that ran it (the card keeps showing the terminal)."""
+        self.calls = calls if calls is not None else TerminalCalls()
+        """The call running now, and each call's editor terminal (the card keeps showing it)."""
+        self.finished: TurnFinished | None = None
+        """How the turn under way ended (None until it has)."""
         self._cards: set[str] = set()
 
-    def map(self, event: AgentEvent) -> list[SessionUpdate]:
-        if isinstance(event, TextDelta):
-            return [update_agent_message_text(event.text)] if event.text else []
-        if isinstance(event, ReasoningDelta):
-            return [update_agent_thought_text(event.text)] if event.text else []
-        if isinstance(event, ToolCallRequested):
-            self._cards.add(event.call_id)
-            return [start_tool_call(
-                event.call_id, event.title, kind=as_kind(event.kind), status="pending",
-                locations=[ToolCallLocation(path=p) for p in event.locations], raw_input=event.arguments,
-            )]
-        if isinstance(event, ToolStarted):
-            if self.recorder is not None:
-                self.recorder.reset()
-            return [update_tool_call(event.call_id, status="in_progress")]
-        if isinstance(event, ToolFinished):
-            return self._finished(event)
-        if isinstance(event, TodosUpdated):
-            return [update_plan(
-                plan_entry(content, status=status if status in PLAN_STATUSES else "pending")  # type: ignore[arg-type]
-                for content, status in event.todos
-            )]
-        if isinstance(event, UsageUpdated):
-            if event.context_size <= 0:
-                return []
-            used = min(event.prompt_tokens + event.completion_tokens, event.context_size)
-            return [UsageUpdate(session_update="usage_update", used=used, size=event.context_size)]
-        if isinstance(event, Notice):
-            marker = {"info": "ℹ", "warning": "⚠", "error": "✗"}[event.level]
-            return [update_agent_message_text(f"\n\n_{marker} {event.message}_\n\n")]
-        if isinstance(event, TurnFinished) and event.error:
-            return [update_agent_message_text(f"\n\n**Error:** {event.error}\n")]
+    def unhandled(self, event: AgentEvent) -> list[SessionUpdate]:
         return []
+
+    def handle_turn_started(self, event: TurnStarted) -> list[SessionUpdate]:
+        self.finished = None
+        return []
+
+    def handle_text_delta(self, event: TextDelta) -> list[SessionUpdate]:
+        return [update_agent_message_text(event.text)] if event.text else []
+
+    def handle_reasoning_delta(self, event: ReasoningDelta) -> list[SessionUpdate]:
+        return [update_agent_thought_text(event.text)] if event.text else []
+
+    def handle_tool_call_requested(self, event: ToolCallRequested) -> list[SessionUpdate]:
+        self._cards.add(event.call_id)
+        return [start_tool_call(
+            event.call_id, event.title, kind=as_kind(event.kind), status="pending",
+            locations=[ToolCallLocation(path=p) for p in event.locations], raw_input=event.arguments,
+        )]
+
+    def handle_tool_started(self, event: ToolStarted) -> list[SessionUpdate]:
+        self.calls.current = event.call_id
+        if self.recorder is not None:
+            self.recorder.reset()
+        return [update_tool_call(event.call_id, status="in_progress")]
+
+    def handle_tool_finished(self, event: ToolFinished) -> list[SessionUpdate]:
+        updates = self._finished(event)
+        self.calls.current = None
+        self.calls.terminals.pop(event.call_id, None)
+        return updates
+
+    def handle_todos_updated(self, event: TodosUpdated) -> list[SessionUpdate]:
+        return [update_plan(
+            plan_entry(content, status=status if status in PLAN_STATUSES else "pending")  # type: ignore[arg-type]
+            for content, status in event.todos
+        )]
+
+    def handle_usage_updated(self, event: UsageUpdated) -> list[SessionUpdate]:
+        if event.context_size <= 0:
+            return []
+        used = min(event.prompt_tokens + event.completion_tokens, event.context_size)
+        return [UsageUpdate(session_update="usage_update", used=used, size=event.context_size)]
+
+    def handle_notice(self, event: Notice) -> list[SessionUpdate]:
+        marker = {"info": "ℹ", "warning": "⚠", "error": "✗"}[event.level]
+        return [update_agent_message_text(f"\n\n_{marker} {event.message}_\n\n")]
+
+    def handle_turn_finished(self, event: TurnFinished) -> list[SessionUpdate]:
+        self.finished = event
+        return [update_agent_message_text(f"\n\n**Error:** {event.error}\n")] if event.error else []
 
     def _finished(self, event: ToolFinished) -> list[SessionUpdate]:
         kind = tool_kind(self.tools, event.name)
@@ -244,7 +268,7 @@ class UpdateMapper:
         if event.call_id not in self._cards:  # refused before a card existed (bad arguments, repeat guard)
             self._cards.add(event.call_id)
             out.append(start_tool_call(event.call_id, event.name, kind=kind, status="pending"))
-        terminal = self.terminals.get(event.call_id)  # only calls that ran in an editor terminal have one
+        terminal = self.calls.terminals.get(event.call_id)  # only calls that ran in an editor terminal have one
         content: list[ToolContent]
         if terminal is not None:  # the terminal shows the output; add only what it cannot (a kill, a note)
             extra = event.output if event.is_error and not event.output.startswith("Exit code") else ""

@@ -2,7 +2,7 @@
 
 `PreToolUse` can refuse a call (`decision: "block"`, `permissionDecision: "deny"` or
 `continue: false`); `PostToolUse` hears each result; `UserPromptSubmit` can refuse a prompt; `Stop`
-hears the end of a turn. They run beside the session's own settings hooks, after them.
+hears the end of a turn. They join the session's one hook pipeline, after its settings hooks.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...agent.loop import PostToolHook, PreToolHook
-from ...app import AgentSession
-from ...tools.subjects import PreparedCall
+from ...app import AgentSession, PreparedCall
+from ...events import TurnFinished
 from .control import ControlChannel, ControlError
 from .flags import claude_mode_name
 from .tool_names import to_claude
@@ -40,8 +39,6 @@ class SdkHooks:
         self.control = control
         self.matchers: dict[str, list[Matcher]] = {}
         self.unsupported: list[str] = []
-        self.current_call_id: str | None = None
-        """The call the agent is running (calls run one at a time): the turn sets it."""
 
     def register(self, config: Any) -> None:
         """`initialize`'s `hooks`: {event: [{matcher, hookCallbackIds}]}."""
@@ -57,41 +54,40 @@ class SdkHooks:
                     self.matchers.setdefault(event, []).append(Matcher(entry.get("matcher"), ids))
 
     def attach(self, session: AgentSession) -> None:
-        """Chain our tool hooks after the session's own (settings) hooks."""
-        agent = session.agent
-        own_pre, own_post = agent.pre_tool_hook, agent.post_tool_hook
-        hooks = self
+        """Add the app's hooks to the session's pipeline, after its own (settings) hooks; once per session."""
+        pipeline = session.hooks
+        for event in HOOK_EVENTS:
+            pipeline.remove(event)
 
-        async def pre(prepared: PreparedCall) -> str | None:
-            if own_pre is not None:
-                refusal = await own_pre(prepared)
-                if refusal is not None:
-                    return refusal
-            return await hooks.pre_tool_use(session, prepared)
+        async def prompt_submit(prompt: str) -> str | None:
+            return await self.user_prompt_submit(session, prompt)
 
-        async def post(prepared: PreparedCall, output: str) -> object:
-            if own_post is not None:
-                await own_post(prepared, output)
-            await hooks.post_tool_use(session, prepared, output)
-            return None
+        async def pre_tool(call_id: str, call: PreparedCall) -> str | None:
+            return await self.pre_tool_use(session, call_id, call)
 
-        pre_hook: PreToolHook = pre
-        post_hook: PostToolHook = post
-        agent.pre_tool_hook, agent.post_tool_hook = pre_hook, post_hook
+        async def post_tool(call_id: str, call: PreparedCall, output: str) -> None:
+            await self.post_tool_use(session, call_id, call, output)
 
-    async def pre_tool_use(self, session: AgentSession, prepared: PreparedCall) -> str | None:
-        name, arguments = to_claude(prepared.name, prepared.arguments)
-        payload = {"tool_name": name, "tool_input": arguments, "tool_use_id": self.current_call_id}
+        async def stop(_finished: TurnFinished) -> None:
+            await self.stop(session)
+
+        pipeline.on_prompt_submit(prompt_submit, name="UserPromptSubmit")
+        pipeline.on_pre_tool(pre_tool, name="PreToolUse")
+        pipeline.on_post_tool(post_tool, name="PostToolUse")
+        pipeline.on_stop(stop, name="Stop")
+
+    async def pre_tool_use(self, session: AgentSession, call_id: str, prepared: PreparedCall) -> str | None:
+        name, arguments = to_claude(prepared.name, prepared.arguments, session.tools)
+        payload = {"tool_name": name, "tool_input": arguments, "tool_use_id": call_id}
         for answer in await self._run("PreToolUse", session, payload, name):
             refusal = _refusal(answer)
             if refusal is not None:
                 return refusal
         return None
 
-    async def post_tool_use(self, session: AgentSession, prepared: PreparedCall, output: str) -> None:
-        name, arguments = to_claude(prepared.name, prepared.arguments)
-        payload = {"tool_name": name, "tool_input": arguments, "tool_response": output,
-                   "tool_use_id": self.current_call_id}
+    async def post_tool_use(self, session: AgentSession, call_id: str, prepared: PreparedCall, output: str) -> None:
+        name, arguments = to_claude(prepared.name, prepared.arguments, session.tools)
+        payload = {"tool_name": name, "tool_input": arguments, "tool_response": output, "tool_use_id": call_id}
         await self._run("PostToolUse", session, payload, name)
 
     async def user_prompt_submit(self, session: AgentSession, prompt: str) -> str | None:

@@ -11,7 +11,8 @@ import uuid
 from typing import Any
 
 from ... import __version__
-from ...agent.events import TurnFinished
+from ...events import TurnFinished
+from ..usage import claude_usage
 
 RESULT_SUBTYPES = {"end_turn": "success", "max_tokens": "success", "permission_denied": "success",
                    "max_rounds": "error_max_turns"}
@@ -81,7 +82,7 @@ def result(finished: TurnFinished | None, *, duration_ms: int, session_id: str, 
         subtype = RESULT_SUBTYPES.get(finished.stop_reason, "error_during_execution")
         is_error = subtype != "success"
         text = finished.text if not finished.error else f"{finished.text}\n{finished.error}".strip()
-        usage = finished.usage
+        usage = claude_usage(finished.usage)
     obj: dict[str, Any] = {
         "type": "result", "subtype": subtype, "is_error": is_error, "duration_ms": duration_ms,
         "duration_api_ms": duration_ms, "num_turns": finished.rounds if finished else 0, "result": text,

@@ -7,7 +7,7 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from ...app import AgentSession
+from ...app import DONT_ASK, AgentSession
 from ...errors import UsageError
 from ...extensions import CommandSet, discover_commands
 from .detect import CLAUDE_MODES
@@ -51,7 +51,8 @@ async def initialize(run: ClaudeRun, session: AgentSession | None, request: dict
         commands, model, mode = session.commands, session.session.model, run.claude_mode(session)
     else:
         commands, model = await asyncio.to_thread(_before_open, run)
-        mode = "dontAsk" if run.dont_ask else claude_mode_name(run.setup.host_options.permission_mode or "default")
+        mode = "dontAsk" if run.args.permission_mode == DONT_ASK else claude_mode_name(
+            run.setup.host_options.permission_mode or "default")
     return {
         "commands": [{"name": c.name, "description": c.description, "argumentHint": c.argument_hint}
                      for c in commands.commands],
@@ -107,6 +108,6 @@ def context_usage(session: AgentSession) -> dict[str, Any]:
         "categories": [{"name": "Messages", "tokens": used, "color": "default"}],
         "totalTokens": used, "maxTokens": size, "rawMaxTokens": size,
         "percentage": round(100 * used / size, 1) if size else 0.0, "model": status.model,
-        "isAutoCompactEnabled": session.agent.compactor is not None, "memoryFiles": [], "mcpTools": [],
+        "isAutoCompactEnabled": session.auto_compact, "memoryFiles": [], "mcpTools": [],
         "agents": [], "gridRows": [],
     }

@@ -18,18 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...agent.events import (
-    AgentEvent,
-    Notice,
-    PermissionAsked,
-    PermissionReply,
-    ToolCallRequested,
-    TurnFinished,
-)
-from ...agent.loop import deny_all
-from ...app import AgentSession, SessionHost
+from ...app import DONT_ASK, AgentSession, SessionHost, deny_all
 from ...attachments import image_block
 from ...errors import SigitError, UsageError
+from ...events import PermissionAsked, PermissionReply, TurnFinished
 from ...sessions import Session
 from ..headless import refuse_trust
 from . import messages
@@ -45,6 +37,7 @@ if TYPE_CHECKING:
     from onde import Image
 
     from ...extensions.mcp_client import McpServerConfig
+    from ...tools import ToolRegistry
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 SIGIT_VERSION_AS_CLAUDE = "2.1.0"
@@ -87,7 +80,6 @@ class ClaudeRun:
         self.ready: asyncio.Future[AgentSession | None] | None = None
         self.inbox: asyncio.Queue[UserInput | None] = asyncio.Queue()
         self.hooks = SdkHooks(self.control)
-        self.dont_ask = args.permission_mode == "dontAsk"
         self.stopping = False
         self.started = time.perf_counter()
         self._handlers: set[asyncio.Task[None]] = set()
@@ -170,6 +162,9 @@ class ClaudeRun:
         session = await self.host.open(saved.cwd if saved is not None else cwd, session=saved,
                                        approver=self._approve, mcp_servers=servers, ask_trust=refuse_trust)
         setup.apply(session)
+        session.refuse_unasked = self._refuse_unasked
+        if args.permission_mode == DONT_ASK:
+            session.set_mode(DONT_ASK)
         self.hooks.attach(session)
         return session
 
@@ -252,39 +247,23 @@ class ClaudeRun:
         self.started = time.perf_counter()
         self.emit(self.init_message(session))
         writer = TurnWriter(self.emit, model=session.session.model, session_id=session.id,
-                            partial=self.args.include_partial_messages)
-        finished = await self._refused(session, prompt, images)
+                            partial=self.args.include_partial_messages, tools=session.tools,
+                            progress=self.progress, show_calls=self.args.output_format != "stream-json")
+        finished: TurnFinished | None = None
         if given.error is not None:
             finished = TurnFinished("error", "", 0, given.error)
-        if finished is None:
+        elif not prompt.strip() and not images:
+            finished = TurnFinished("error", "", 0, "the message has no text or image (only those are supported)")
+        else:
             async for event in session.prompt(prompt, images=images):
-                writer.event(event)
-                self.hooks.current_call_id = writer.last_call_id
-                self._progress_line(event)
-                if isinstance(event, TurnFinished):
-                    finished = event
-            await self.hooks.stop(session)
+                writer.handle(event)
+            finished = writer.finished
         self._result(finished, denials=writer.denials)
         if finished is None:
             return EXIT_ERROR
         if finished.stop_reason == "cancelled":
             return EXIT_INTERRUPTED
         return EXIT_OK if messages.RESULT_SUBTYPES.get(finished.stop_reason) == "success" else EXIT_ERROR
-
-    async def _refused(self, session: AgentSession, prompt: str, images: tuple[Image, ...] = ()) -> TurnFinished | None:
-        """The end of a turn that never starts: a message without text or images, or one a hook refused."""
-        if not prompt.strip() and not images:
-            return TurnFinished("error", "", 0, "the message has no text or image (only those are supported)")
-        refusal = await self.hooks.user_prompt_submit(session, prompt)
-        if refusal is not None:
-            return TurnFinished("refusal", "", 0, f"blocked by a UserPromptSubmit hook: {refusal}")
-        return None
-
-    def _progress_line(self, event: AgentEvent) -> None:
-        if isinstance(event, ToolCallRequested) and self.args.output_format != "stream-json":
-            self.progress(f"⏺ {event.title}")  # stream-JSON carries the call itself
-        elif isinstance(event, Notice):
-            self.progress(f"[{event.level}] {event.message}")
 
     def _result(self, finished: TurnFinished | None, *, error: str | None = None,
                 denials: list[dict[str, Any]] | None = None) -> None:
@@ -303,37 +282,39 @@ class ClaudeRun:
         servers = [{"name": s.name, "status": mcp_state(s.state)} for s in session.mcp.status()] if session.mcp else []
         return messages.system_init(
             session_id=session.id, cwd=str(session.cwd), model=session.session.model,
-            tools=[claude_name(name) for name in session.tools.names()],
+            tools=[claude_name(name, session.tools) for name in session.tools.names()],
             permission_mode=self.claude_mode(session), mcp_servers=servers,
             slash_commands=session.commands.names(), version=SIGIT_VERSION_AS_CLAUDE,
         )
 
     def claude_mode(self, session: AgentSession) -> str:
-        if self.dont_ask:
-            return "dontAsk"
-        return claude_mode_name(session.mode)
+        return DONT_ASK if session.dont_ask else claude_mode_name(session.mode)
 
     def set_mode(self, session: AgentSession, mode: str) -> str:
         """`set_permission_mode`: Claude Code's names and ours; `dontAsk` refuses whatever would ask."""
-        if mode in ("dontAsk", "auto"):
-            session.set_mode("default")
-            self.dont_ask = mode == "dontAsk"
-        else:
-            session.set_mode(mode)  # a BadValueError (the error response) for an unknown mode
-            self.dont_ask = False
+        session.set_mode("default" if mode == "auto" else mode)  # a BadValueError (the error response) if unknown
         return self.claude_mode(session)
 
     # ------------------------------------------------------------------ permissions
 
+    def _tools(self) -> ToolRegistry | None:
+        return self.session.tools if self.session is not None else None
+
+    async def _refuse_unasked(self, request: PermissionAsked) -> PermissionReply:
+        """dontAsk mode: what would ask is refused, in Claude Code's words."""
+        if request.purpose == "leave_sandbox":  # as when asking: never let out of the sandbox
+            return await deny_all(request)
+        name = claude_name(request.name, self._tools())
+        rule = rule_to_claude(request.suggested_rule, self._tools())
+        return PermissionReply(False, reason=f"{name} needs permission and the permission mode is dontAsk; "
+                                             f"allow it with --allowedTools {rule!r}")
+
     async def _approve(self, request: PermissionAsked) -> PermissionReply:
         """What the policy would ask: the SDK app's `can_use_tool` decides, when it was offered one."""
-        name, arguments = to_claude(request.name, request.arguments)
-        rule = rule_to_claude(request.suggested_rule)
+        name, arguments = to_claude(request.name, request.arguments, self._tools())
+        rule = rule_to_claude(request.suggested_rule, self._tools())
         if request.purpose == "leave_sandbox":  # no Claude Code counterpart: never asked, never let out
             return await deny_all(request)
-        if self.dont_ask:
-            return PermissionReply(False, reason=f"{name} needs permission and the permission mode is dontAsk; "
-                                                 f"allow it with --allowedTools {rule!r}")
         if self.args.permission_prompt_tool != "stdio" or not self.streaming:
             return PermissionReply(False, reason=f"{name} needs permission: {request.reason}; "
                                                  f"allow it with --allowedTools {rule!r}")
@@ -350,7 +331,7 @@ class ClaudeRun:
             self._apply_updates(answer.get("updatedPermissions"))
             edited = answer.get("updatedInput")
             if isinstance(edited, dict) and edited != arguments:
-                return PermissionReply(True, arguments=from_claude(name, edited)[1])
+                return PermissionReply(True, arguments=from_claude(name, edited, self._tools())[1])
             return PermissionReply(True)
         if answer.get("interrupt"):
             self.cancel()
@@ -370,7 +351,7 @@ class ClaudeRun:
                     continue
                 content = rule.get("ruleContent")
                 text = f"{rule['toolName']}({content})" if content else str(rule["toolName"])
-                for ours in rules_from_claude(text):
+                for ours in rules_from_claude(text, session.tools):
                     (session.grant if update.get("behavior") == "allow" else session.deny)(ours)
 
 

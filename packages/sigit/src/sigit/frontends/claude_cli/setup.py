@@ -16,7 +16,7 @@ from typing import Any
 from ...app import AgentSession
 from ...options import HostOptions
 from .flags import ClaudeArgs
-from .tool_names import rules_from_claude, split_rules, tools_from_claude
+from .tool_names import rules_from_claude, split_rules
 
 CLAUDE_MODEL_ALIASES = frozenset({"sonnet", "opus", "haiku", "default", "opusplan", "best", "sonnet[1m]",
                                   "opus[1m]"})
@@ -40,15 +40,11 @@ class Setup:
     first_prompt: str | None = None
 
     def apply(self, session: AgentSession) -> None:
-        """The system prompt and the offered tools, once the session is open."""
-        engine = session.agent.engine
+        """The system prompt and the offered tools, once the session is open (and again on a new model)."""
         if self.system_prompt is not None or self.append_system_prompt:
-            base = self.system_prompt if self.system_prompt is not None else engine.system_prompt or ""
-            engine.set_system_prompt("\n\n".join(p for p in (base, self.append_system_prompt) if p))
+            session.set_system_prompt(self.system_prompt, append=self.append_system_prompt)
         if self.tools is not None:
-            for name in session.tools.names():
-                if name not in self.tools and not name.startswith("mcp__"):  # --tools names built-in tools
-                    session.tools.unregister(name)
+            session.offer_tools(self.tools)  # --tools names built-in tools (ours or Claude's): MCP tools stay
 
 
 def prepare(args: ClaudeArgs) -> Setup:
@@ -95,7 +91,7 @@ def prepare(args: ClaudeArgs) -> Setup:
     tools = None
     if args.tools is not None:
         listed = split_rules(args.tools)
-        tools = None if listed == ["default"] else tools_from_claude(listed)
+        tools = None if listed == ["default"] else set(listed)
     servers: list[dict[str, Any]] = []
     sdk_servers: list[str] = []
     for value in args.mcp_config:

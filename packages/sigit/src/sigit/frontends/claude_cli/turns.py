@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...agent.events import (
-    AgentEvent,
+from ...events import (
+    Notice,
     PermissionAnswered,
     ReasoningDelta,
     TextDelta,
@@ -18,17 +18,26 @@ from ...agent.events import (
     TurnFinished,
     UsageUpdated,
 )
+from ...tools import Tool
+from ..adapter import Printer
 from . import messages
 from .tool_names import to_claude
 
 Emit = Callable[[dict[str, Any]], None]
 
 
-class TurnWriter:
-    """Turns the agent's event stream into the lines an SDK reads (one writer per turn)."""
+class TurnWriter(Printer):
+    """Turns the agent's event stream into the lines an SDK reads (one writer per turn), and progress
+    lines on stderr (`progress`: each call's title where stdout does not carry it, and notices)."""
 
-    def __init__(self, emit: Emit, *, model: str, session_id: str, partial: bool) -> None:
+    def __init__(self, emit: Emit, *, model: str, session_id: str, partial: bool,
+                 tools: Iterable[Tool[Any]] | None = None, progress: Callable[[str], None] | None = None,
+                 show_calls: bool = False) -> None:
         self._emit = emit
+        self.tools = list(tools) if tools is not None else None
+        self.progress = progress
+        self.show_calls = show_calls
+        self.finished: TurnFinished | None = None
         self.model = model
         self.session_id = session_id
         self.partial = partial
@@ -42,31 +51,45 @@ class TurnWriter:
         self.denials: list[dict[str, Any]] = []
         self.last_call_id: str | None = None
 
-    def event(self, event: AgentEvent) -> None:
-        if isinstance(event, TextDelta | ReasoningDelta):
-            self._fragment("text" if isinstance(event, TextDelta) else "thinking", event.text)
-        elif isinstance(event, ToolCallRequested):
-            self.flush()
-            name, arguments = to_claude(event.name, event.arguments)
-            self.calls[event.call_id] = (name, arguments)
-            self.last_call_id = event.call_id
-            self._tool_use(event.call_id, name, arguments)
-        elif isinstance(event, PermissionAnswered) and not event.allowed:
+    def handle_text_delta(self, event: TextDelta) -> None:
+        self._fragment("text", event.text)
+
+    def handle_reasoning_delta(self, event: ReasoningDelta) -> None:
+        self._fragment("thinking", event.text)
+
+    def handle_tool_call_requested(self, event: ToolCallRequested) -> None:
+        self.flush()
+        name, arguments = to_claude(event.name, event.arguments, self.tools)
+        self.calls[event.call_id] = (name, arguments)
+        self.last_call_id = event.call_id
+        self._tool_use(event.call_id, name, arguments)
+        if self.show_calls and self.progress is not None:
+            self.progress(f"⏺ {event.title}")  # stream-JSON carries the call itself
+
+    def handle_permission_answered(self, event: PermissionAnswered) -> None:
+        if not event.allowed:
             name, arguments = self.calls.get(event.call_id, ("", {}))
             self.denials.append({"tool_name": name, "tool_use_id": event.call_id, "tool_input": arguments})
-        elif isinstance(event, ToolFinished):
-            if event.call_id not in self.calls:  # refused before it was announced (bad arguments, a guard)
-                self.flush()
-                name, _ = to_claude(event.name, {})
-                self.calls[event.call_id] = (name, {})
-                self._tool_use(event.call_id, name, {})
-            self._emit(messages.tool_result(event.call_id, event.output, event.is_error,
-                                            session_id=self.session_id))
-        elif isinstance(event, UsageUpdated):
-            self._usage = {"input_tokens": event.prompt_tokens, "output_tokens": event.completion_tokens,
-                           "cache_read_input_tokens": event.cached_prompt_tokens}
-        elif isinstance(event, TurnFinished):
+
+    def handle_tool_finished(self, event: ToolFinished) -> None:
+        if event.call_id not in self.calls:  # refused before it was announced (bad arguments, a guard)
             self.flush()
+            name, _ = to_claude(event.name, {}, self.tools)
+            self.calls[event.call_id] = (name, {})
+            self._tool_use(event.call_id, name, {})
+        self._emit(messages.tool_result(event.call_id, event.output, event.is_error, session_id=self.session_id))
+
+    def handle_usage_updated(self, event: UsageUpdated) -> None:
+        self._usage = {"input_tokens": event.prompt_tokens, "output_tokens": event.completion_tokens,
+                       "cache_read_input_tokens": event.cached_prompt_tokens}
+
+    def handle_notice(self, event: Notice) -> None:
+        if self.progress is not None:
+            self.progress(f"[{event.level}] {event.message}")
+
+    def handle_turn_finished(self, event: TurnFinished) -> None:
+        self.finished = event
+        self.flush()
 
     def flush(self) -> None:
         """The text and thinking so far, as one `assistant` message."""

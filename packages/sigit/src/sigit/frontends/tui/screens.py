@@ -17,8 +17,8 @@ from textual.suggester import Suggester
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...agent.events import PermissionAsked, PermissionReply
 from ...config.trust import ProjectRequests
+from ...events import PermissionAsked, PermissionReply
 from .chat import diff_renderable
 
 ANSWERS: dict[str, PermissionReply] = {

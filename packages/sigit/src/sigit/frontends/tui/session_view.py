@@ -17,16 +17,31 @@ from textual.containers import Vertical
 
 from ...attachments import mentioned_images
 from ...errors import UsageError
+from ...events import stop_sentence
+from ..adapter import AsyncAdapter
 from .chat import ChatLog, NoticeLine, ThinkingBlock, ToolCallBlock, UserMessage
 from .input import PromptArea, PromptInput
 
 if TYPE_CHECKING:
     from textual.worker import Worker
 
-    from ...agent.events import PermissionAsked, PermissionReply, TurnFinished, UsageUpdated
     from ...app import AgentSession
     from ...config.trust import ProjectRequests
     from ...errors import ModelNotDownloadedError
+    from ...events import (
+        Notice,
+        PermissionAnswered,
+        PermissionAsked,
+        PermissionReply,
+        ReasoningDelta,
+        TextDelta,
+        TodosUpdated,
+        ToolCallRequested,
+        ToolFinished,
+        ToolStarted,
+        TurnFinished,
+        UsageUpdated,
+    )
     from ...sessions import Session
     from .app import SigitApp
     from .reply import AssistantMessage
@@ -265,7 +280,7 @@ class SessionView(Vertical):
 
     async def ask_permission(self, request: PermissionAsked) -> PermissionReply:
         """The agent's Approver: a modal, awaited; dismissed if the turn is cancelled meanwhile."""
-        from ...agent.events import PermissionReply
+        from ...events import PermissionReply
         from .screens import PermissionScreen
 
         app = self.app
@@ -327,24 +342,10 @@ class SessionView(Vertical):
 
     @work(exclusive=True, group="turn")
     async def run_turn(self, session: AgentSession, text: str, shown: str) -> None:
-        from ...agent import events as ev
-        from .reply import AssistantMessage
-
         chat = self.chat
         self.sigit.refresh_status()
         await chat.add(UserMessage(shown))
-        reply: AssistantMessage | None = None
-        thinking: ThinkingBlock | None = None
-
-        async def end_blocks() -> None:
-            nonlocal reply, thinking
-            if thinking is not None:
-                thinking.finish()
-                thinking = None
-            if reply is not None:
-                await reply.finish()
-                reply = None
-
+        turn = TurnView(self)
         try:
             try:
                 images = await asyncio.to_thread(mentioned_images, text, session.cwd)
@@ -352,52 +353,11 @@ class SessionView(Vertical):
                 await self.notice(str(exc), "error")
                 images = []
             async for event in session.prompt(text, images=tuple(images)):
-                if isinstance(event, ev.ReasoningDelta):
-                    if thinking is None:
-                        thinking = ThinkingBlock()
-                        await chat.add(thinking)
-                    thinking.add(event.text)
-                elif isinstance(event, ev.TextDelta):
-                    if thinking is not None:
-                        thinking.finish()
-                        thinking = None
-                    if reply is None:
-                        reply = AssistantMessage()
-                        await chat.add(reply)
-                    await reply.add(event.text)
-                elif isinstance(event, ev.ToolCallRequested):
-                    await end_blocks()
-                    await self._tool_block(event.call_id, event.name, event.title, event.arguments)
-                elif isinstance(event, ev.PermissionAsked):
-                    block = await self._tool_block(event.call_id, event.name, event.title, event.arguments)
-                    block.mark("asking")
-                elif isinstance(event, ev.PermissionAnswered):
-                    answered = chat.tool_blocks.get(event.call_id)
-                    if answered is not None and not event.allowed:
-                        answered.mark("denied", event.reason)
-                elif isinstance(event, ev.ToolStarted):
-                    (await self._tool_block(event.call_id, event.name, event.title, {})).mark("running")
-                elif isinstance(event, ev.ToolFinished):
-                    block = await self._tool_block(event.call_id, event.name, event.name, {})
-                    block.finish(event.output, event.is_error, event.diff)
-                    if event.diff:
-                        block.collapsed = False
-                elif isinstance(event, ev.TodosUpdated):
-                    marks = {"completed": "[x]", "in_progress": "[~]"}
-                    todo = "\n".join(f"{marks.get(s, '[ ]')} {c}" for c, s in event.todos)
-                    await chat.add(NoticeLine(todo))
-                elif isinstance(event, ev.UsageUpdated):
-                    self.usage = event
-                    self.sigit.refresh_status()
-                elif isinstance(event, ev.Notice):
-                    await chat.add(NoticeLine(event.message, event.level))
-                elif isinstance(event, ev.TurnFinished):
-                    await end_blocks()
-                    await self._finished(event)
+                await turn.handle(event)
         except Exception as exc:  # the turn dies, the app does not
             await chat.add(NoticeLine(f"Turn failed: {exc}", "error"))
         finally:
-            await end_blocks()
+            await turn.end_blocks()
             self.turn_running = False
             self.sigit.refresh_status()
             self.call_later(self._send_queued)
@@ -417,9 +377,7 @@ class SessionView(Vertical):
             await self.chat.add(block)
         return block
 
-    async def _finished(self, event: TurnFinished) -> None:
-        from ...agent.events import stop_sentence
-
+    async def finished(self, event: TurnFinished) -> None:
         why = stop_sentence(event)
         if why is not None:
             await self.notice(why, "error" if event.stop_reason in ("error", "refusal") else "warning")
@@ -453,3 +411,76 @@ class SessionView(Vertical):
         if self.agent_session is not None:
             session, self.agent_session = self.agent_session, None
             await session.close()
+
+
+class TurnView(AsyncAdapter):
+    """One turn's events as chat widgets: thinking and reply blocks as they stream, a block per tool call."""
+
+    def __init__(self, view: SessionView) -> None:
+        self.view = view
+        self.chat = view.chat
+        self.reply: AssistantMessage | None = None
+        self.thinking: ThinkingBlock | None = None
+
+    async def end_blocks(self) -> None:
+        if self.thinking is not None:
+            self.thinking.finish()
+            self.thinking = None
+        if self.reply is not None:
+            await self.reply.finish()
+            self.reply = None
+
+    async def handle_reasoning_delta(self, event: ReasoningDelta) -> None:
+        if self.thinking is None:
+            self.thinking = ThinkingBlock()
+            await self.chat.add(self.thinking)
+        self.thinking.add(event.text)
+
+    async def handle_text_delta(self, event: TextDelta) -> None:
+        from .reply import AssistantMessage
+
+        if self.thinking is not None:
+            self.thinking.finish()
+            self.thinking = None
+        if self.reply is None:
+            self.reply = AssistantMessage()
+            await self.chat.add(self.reply)
+        await self.reply.add(event.text)
+
+    async def handle_tool_call_requested(self, event: ToolCallRequested) -> None:
+        await self.end_blocks()
+        await self.view._tool_block(event.call_id, event.name, event.title, event.arguments)
+
+    async def handle_permission_asked(self, event: PermissionAsked) -> None:
+        block = await self.view._tool_block(event.call_id, event.name, event.title, event.arguments)
+        block.mark("asking")
+
+    async def handle_permission_answered(self, event: PermissionAnswered) -> None:
+        answered = self.chat.tool_blocks.get(event.call_id)
+        if answered is not None and not event.allowed:
+            answered.mark("denied", event.reason)
+
+    async def handle_tool_started(self, event: ToolStarted) -> None:
+        (await self.view._tool_block(event.call_id, event.name, event.title, {})).mark("running")
+
+    async def handle_tool_finished(self, event: ToolFinished) -> None:
+        block = await self.view._tool_block(event.call_id, event.name, event.name, {})
+        block.finish(event.output, event.is_error, event.diff)
+        if event.diff:
+            block.collapsed = False
+
+    async def handle_todos_updated(self, event: TodosUpdated) -> None:
+        marks = {"completed": "[x]", "in_progress": "[~]"}
+        todo = "\n".join(f"{marks.get(s, '[ ]')} {c}" for c, s in event.todos)
+        await self.chat.add(NoticeLine(todo))
+
+    async def handle_usage_updated(self, event: UsageUpdated) -> None:
+        self.view.usage = event
+        self.view.sigit.refresh_status()
+
+    async def handle_notice(self, event: Notice) -> None:
+        await self.chat.add(NoticeLine(event.message, event.level))
+
+    async def handle_turn_finished(self, event: TurnFinished) -> None:
+        await self.end_blocks()
+        await self.view.finished(event)

@@ -1,0 +1,19 @@
+"""Our `Usage` in Claude Code's names: the headless JSON result and the Claude CLI's speak them."""
+
+from __future__ import annotations
+
+from ..events import Usage
+
+
+def claude_usage(usage: Usage) -> dict[str, int]:
+    """Claude Code's token counts (here reads + creation = input_tokens: every prompt token is one or
+    the other), with speculative decoding's two counts under our own names."""
+    return {
+        "input_tokens": usage.prompt_tokens,
+        "output_tokens": usage.completion_tokens,
+        "cache_read_input_tokens": usage.cache_read_tokens,
+        "cache_creation_input_tokens": usage.cache_creation_tokens,
+        # ours: speculative decoding's drafted tokens and how many the model confirmed
+        "drafted_tokens": usage.drafted_tokens,
+        "accepted_draft_tokens": usage.accepted_draft_tokens,
+    }

@@ -1,0 +1,179 @@
+"""Claude Code's vocabulary for our tools, declared by each tool and read in both directions.
+
+An app written for Claude Code checks `tool_name == "Bash"` and reads `input["command"]`; it allows
+`Bash(git *)`. Each `Tool` declares its Claude Code names (`aliases`, the first the one Claude Code
+shows) and here, in `ClaudeForm`, how its arguments are spelt there; the functions below translate
+a call, an input an app edited, or a rule, given the tools in play. Tools without a counterpart
+(`mcp__…`, `remember`, ...) keep our name and arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .base import Tool
+
+Convert = Callable[[dict[str, Any]], None]
+"""Changes a renamed argument dict in place (what a key rename alone cannot say)."""
+
+
+@dataclass(frozen=True)
+class ClaudeForm:
+    """How a tool's calls are spelt in Claude Code: its argument keys, and what else differs."""
+
+    keys: tuple[tuple[str, str], ...] = ()
+    """(Claude's argument key, ours) pairs; keys not listed pass through unchanged."""
+    to_claude: Convert | None = None
+    """After the keys are renamed: the rest of our input in Claude's form."""
+    from_claude: Convert | None = None
+    """After the keys are renamed: the rest of Claude's input in our form (what we do not take dropped)."""
+    rule_covers: tuple[str, ...] = ()
+    """Our further tools a Claude Code permission rule on this tool's name covers (its `Edit` rule
+    covers every file edit). Only Claude Code's flags and `--settings` read it: in our own settings
+    `Edit` names edit_file alone."""
+
+
+NO_CLAUDE_FORM = ClaudeForm()
+
+
+def _known(tools: Iterable[Tool[Any]] | None) -> list[Tool[Any]]:
+    if tools is None:
+        from . import all_tools  # the built-in tools; a session passes its own (task, skill, MCP)
+
+        return all_tools()
+    return list(tools)
+
+
+def _by_claude(claude: str, tools: Iterable[Tool[Any]] | None) -> Tool[Any] | None:
+    return next((tool for tool in _known(tools) if claude in tool.aliases), None)
+
+
+def _by_ours(ours: str, tools: Iterable[Tool[Any]] | None) -> Tool[Any] | None:
+    return next((tool for tool in _known(tools) if tool.name == ours), None)
+
+
+def claude_name(ours: str, tools: Iterable[Tool[Any]] | None = None) -> str:
+    """The name Claude Code shows for our tool `ours` (ours when it has none)."""
+    tool = _by_ours(ours, tools)
+    return tool.aliases[0] if tool is not None and tool.aliases else ours
+
+
+def our_name(claude: str, tools: Iterable[Tool[Any]] | None = None) -> str:
+    tool = _by_claude(claude, tools)
+    return tool.name if tool is not None else claude
+
+
+def to_claude(
+    ours: str, arguments: Mapping[str, Any], tools: Iterable[Tool[Any]] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Our call as Claude Code would show it: its name and input."""
+    tool = _by_ours(ours, tools)
+    if tool is None or not tool.aliases:
+        return ours, dict(arguments)
+    form = tool.claude
+    back = {mine: theirs for theirs, mine in form.keys}
+    converted = {back.get(key, key): value for key, value in arguments.items()}
+    if form.to_claude is not None:
+        form.to_claude(converted)
+    return tool.aliases[0], converted
+
+
+def from_claude(
+    claude: str, arguments: Mapping[str, Any], tools: Iterable[Tool[Any]] | None = None
+) -> tuple[str, dict[str, Any]]:
+    """A call (or an input an app edited) in Claude Code's words, as our tool takes it."""
+    tool = _by_claude(claude, tools)
+    if tool is None:
+        return claude, dict(arguments)
+    form = tool.claude
+    forward = dict(form.keys)
+    converted = {forward.get(key, key): value for key, value in arguments.items()}
+    if form.from_claude is not None:
+        form.from_claude(converted)
+    return tool.name, converted
+
+
+# --------------------------------------------------------------------------- permission rules
+
+_RULE_RE = re.compile(r"^\s*(?P<tool>[^\s(]+)\s*(?:\((?P<pattern>.*)\))?\s*$", re.DOTALL)
+
+
+def rules_from_claude(rule: str, tools: Iterable[Tool[Any]] | None = None) -> list[str]:
+    """`Bash(git *)` as our rules (`run_command(git *)`); an `Edit` rule covers every file edit.
+    A name we do not know stays as it is (an MCP tool's name is the same in both)."""
+    match = _RULE_RE.match(rule)
+    if match is None:
+        return [rule]
+    name, pattern = match["tool"], match["pattern"]
+    tool = _by_claude(name, tools)
+    names = [tool.name, *tool.claude.rule_covers] if tool is not None else [name]
+    return [f"{ours}({pattern})" if pattern is not None else ours for ours in names]
+
+
+def rule_to_claude(rule: str, tools: Iterable[Tool[Any]] | None = None) -> str:
+    """Our suggested rule (`run_command(git *)`) in Claude Code's words (`Bash(git *)`)."""
+    match = _RULE_RE.match(rule)
+    if match is None:
+        return rule
+    name, pattern = claude_name(match["tool"], tools), match["pattern"]
+    return f"{name}({pattern})" if pattern is not None else name
+
+
+# --------------------------------------------------------------------------- the conversions tools declare
+
+
+def rename_keys(keys: Mapping[str, str], field: str) -> Convert:
+    """Rename the keys of each dict in the list under `field` (multi_edit's `edits`)."""
+
+    def convert(args: dict[str, Any]) -> None:
+        items = args.get(field)
+        if isinstance(items, list):
+            args[field] = [
+                {keys.get(k, k): v for k, v in item.items()} if isinstance(item, dict) else item for item in items
+            ]
+
+    return convert
+
+
+def lines_to_offset(args: dict[str, Any]) -> None:
+    """read_file's `start_line`/`end_line` as Read's `offset`/`limit`."""
+    start, end = args.pop("start_line", None), args.pop("end_line", None)
+    if start is not None:
+        args["offset"] = start
+    if end is not None:
+        args["limit"] = end - (start or 1) + 1
+
+
+def offset_to_lines(args: dict[str, Any]) -> None:
+    offset, limit = args.pop("offset", None), args.pop("limit", None)
+    if offset is not None:
+        args["start_line"] = offset
+    if limit is not None:
+        args["end_line"] = (offset or 1) + limit - 1
+
+
+def drop(*keys: str) -> Convert:
+    """Drop what our tool does not take (WebFetch's `prompt`: our tool returns the page itself)."""
+
+    def convert(args: dict[str, Any]) -> None:
+        for key in keys:
+            args.pop(key, None)
+
+    return convert
+
+
+def keep_item_keys(field: str, keys: tuple[str, ...]) -> Convert:
+    """Keep only `keys` in each dict of the list under `field` (TodoWrite's todos carry `activeForm`)."""
+
+    def convert(args: dict[str, Any]) -> None:
+        items = args.get(field)
+        if isinstance(items, list):
+            args[field] = [
+                {k: v for k, v in item.items() if k in keys} if isinstance(item, dict) else item for item in items
+            ]
+
+    return convert
