@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .toolschema import is_raw_string, pattern_supported, schema_types, tool_schema
+from .toolschema import bounded_any, free_values, is_raw_string, pattern_supported, schema_types, tool_schema
 from .types import ToolSpec
 
 PARAM_CLOSE = "\n</parameter>"
@@ -27,6 +27,8 @@ PARAM_CLOSE = "\n</parameter>"
 _ANY_NAME = r"/[A-Za-z_][A-Za-z0-9_.\-]{0,63}/"
 #: text without `</parameter>` (a bare `~/.../` never ends the lexeme in llguidance 1.9: intersect)
 _NO_CLOSE = r"~/(?s:.*<\/parameter>.*)/"
+MAX_FREE_PARAMETERS = 32
+"""Undeclared parameters a call may write (unless `maxProperties` says): the call ends."""
 MAX_BOUND = 512
 """The longest `maxLength`/`minLength` the grammar enforces: llguidance's lexer gives up
 (ParserTooComplex) on a bounded repetition of ~800 intersected with the closing-tag exclusion; longer
@@ -113,13 +115,15 @@ class _Rules:
                 value = self.value(prefix + "_v", schema)
                 param = self.add(prefix, f"{_literal(f'<parameter={name}>' + chr(10))} {value}")
                 parts.append(param if name in required else f"{param}?")
-        extra = grammar.get("additionalProperties", True)
-        if extra is not False:
-            # free keys: values under the map's own schema, else raw text of bounded length
-            typed = isinstance(extra, dict) and "anyOf" not in extra
-            value = self.value(f"f{index}_any_v", extra if typed else {"type": "string", "maxLength": MAX_BOUND})
+        extra = free_values(grammar)
+        if extra is not None:
+            # free keys: values under the map's own schema, else (untyped) raw text of bounded length
+            untyped = extra == bounded_any()
+            value = self.value(f"f{index}_any_v", {"type": "string", "maxLength": MAX_BOUND} if untyped else extra)
             param = self.add(f"f{index}_any", f'"<parameter=" {_ANY_NAME} ">\\n" {value}')
-            parts.append(f"{param}*")
+            limit = grammar.get("maxProperties")
+            limit = limit - len(properties or ()) if isinstance(limit, int) else MAX_FREE_PARAMETERS
+            parts.append(f"{param}{{0,{max(limit, 0)}}}")
         parts.append(_literal("</function>"))
         return self.add(f"f{index}", " ".join(parts))
 

@@ -43,8 +43,10 @@ INT_BOUND = 10**18 - 1
 NUMBER_BOUND = 10**15
 NUMBER_STEP = 1e-10
 """Numbers without a `multipleOf` are written with at most 10 fraction digits."""
-ANY_STRING_MAX = 1024
-ANY_ITEMS_MAX = 16
+ANY_STRING_MAX = 256
+ANY_ITEMS_MAX = 8
+ANY_KEY = "^[A-Za-z0-9_.-]{1,64}$"
+"""The keys a free-form map is offered while generating (llguidance has no `propertyNames`)."""
 MAX_NODES = 20_000
 """A resolved schema larger than this (exponential `$ref` fan-out) unrolls recursion less deeply."""
 
@@ -253,12 +255,14 @@ def _scalar() -> list[dict[str, Any]]:
 def bounded_any() -> dict[str, Any]:
     """Any JSON value, but one that ends: short strings, bounded numbers, two levels, few items."""
     scalar = {"anyOf": _scalar()}
-    inner = {"anyOf": [*_scalar(),
-                       {"type": "array", "items": scalar, "maxItems": ANY_ITEMS_MAX},
-                       {"type": "object", "additionalProperties": scalar, "maxProperties": ANY_ITEMS_MAX}]}
-    return {"anyOf": [*_scalar(),
-                      {"type": "array", "items": inner, "maxItems": ANY_ITEMS_MAX},
-                      {"type": "object", "additionalProperties": inner, "maxProperties": ANY_ITEMS_MAX}]}
+    inner = {"anyOf": [*_scalar(), {"type": "array", "items": scalar, "maxItems": ANY_ITEMS_MAX}, _map(scalar)]}
+    return {"anyOf": [*_scalar(), {"type": "array", "items": inner, "maxItems": ANY_ITEMS_MAX}, _map(inner)]}
+
+
+def _map(values: Any, limit: int = ANY_ITEMS_MAX) -> dict[str, Any]:
+    """A free-form map whose keys end (short names) and whose values follow `values`."""
+    return {"type": "object", "patternProperties": {ANY_KEY: values}, "additionalProperties": False,
+            "maxProperties": limit}
 
 
 def pattern_supported(pattern: str) -> bool:
@@ -357,9 +361,17 @@ class _Enforcer:
             if name not in props and not isinstance(out.get("additionalProperties"), dict):
                 props[name] = bounded_any()
         extra = out.get("additionalProperties", True)
-        if isinstance(extra, dict) or extra is False:
+        if extra is False:
             return
-        out["additionalProperties"] = False if declared else bounded_any()
+        if declared:
+            if not isinstance(extra, dict):
+                out["additionalProperties"] = False
+            return
+        values = extra if isinstance(extra, dict) else bounded_any()
+        if not props:
+            out.pop("properties")
+        out.update(patternProperties={ANY_KEY: values}, additionalProperties=False)
+
 
     def _bounds(self, out: dict[str, Any], kinds: set[str]) -> None:
         bound = INT_BOUND if "number" not in kinds else NUMBER_BOUND
@@ -371,6 +383,15 @@ class _Enforcer:
             out["maximum"] = bound
         if "number" in kinds and "multipleOf" not in out:
             out["multipleOf"] = NUMBER_STEP
+
+
+def free_values(grammar: dict[str, Any]) -> Any:
+    """The schema of the values of undeclared keys a grammar schema offers (None: none offered)."""
+    extra = grammar.get("additionalProperties", True)
+    if isinstance(extra, dict):
+        return extra
+    patterns = grammar.get("patternProperties")
+    return patterns.get(ANY_KEY) if isinstance(patterns, dict) else None
 
 
 # ---------------------------------------------------------------- one tool
@@ -497,6 +518,7 @@ __all__ = [
     "ToolSchema",
     "bounded_any",
     "coerce",
+    "free_values",
     "is_raw_string",
     "pattern_supported",
     "resolve_refs",
