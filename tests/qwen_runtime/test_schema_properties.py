@@ -50,8 +50,11 @@ def leaf(draw: st.DrawFn) -> Any:
     if kind == "boolean":
         return {"type": "boolean"}
     if kind == "enum":
-        return {"enum": draw(st.lists(st.sampled_from(["a", "b c", 3, 2.5, True, None, "x"]), min_size=1, max_size=4,
-                                      unique_by=repr))}
+        return {
+            "enum": draw(
+                st.lists(st.sampled_from(["a", "b c", 3, 2.5, True, None, "x"]), min_size=1, max_size=4, unique_by=repr)
+            )
+        }
     if kind == "const":
         return {"const": draw(st.sampled_from(["fixed", 7, False, None]))}
     inner = draw(st.sampled_from([_string(draw), _number(draw)]))
@@ -81,11 +84,21 @@ def node(draw: st.DrawFn, depth: int) -> Any:
     if kind == "anyOf":
         return {"anyOf": draw(st.lists(child, min_size=1, max_size=3))}
     if kind == "oneOf":  # as MCP servers use it: branches of different types
-        return {"oneOf": [_string(draw), {"type": "integer", "maximum": 0}, _object(draw, st.just({"type": "boolean"}))]}
+        return {
+            "oneOf": [_string(draw), {"type": "integer", "maximum": 0}, _object(draw, st.just({"type": "boolean"}))]
+        }
     if kind == "allOf":
         first, second = _object(draw, child), _object(draw, child)
-        return {"allOf": [first, {**second, "properties": {f"x{k}": v for k, v in second["properties"].items()},
-                                  "required": [f"x{k}" for k in second["required"]]}]}
+        return {
+            "allOf": [
+                first,
+                {
+                    **second,
+                    "properties": {f"x{k}": v for k, v in second["properties"].items()},
+                    "required": [f"x{k}" for k in second["required"]],
+                },
+            ]
+        }
     if kind == "map":
         return {"type": "object", "additionalProperties": draw(leaf()), "maxProperties": 2}
     return draw(leaf())
@@ -122,8 +135,13 @@ def xml_model(xml_template_gguf: Callable[[str], Path]) -> Iterator[LlamaCppRunt
 def _check(runtime: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
     Draft202012Validator.check_schema(schema)
     tool = ToolSpec("mcp.random_tool", "A tool", schema)
-    request = ChatRequest((UserMessage("call the tool"),), tools=(tool,), tool_choice="required",
-                          sampling=Sampling(max_tokens=600, seed=seed), enable_thinking=False)
+    request = ChatRequest(
+        (UserMessage("call the tool"),),
+        tools=(tool,),
+        tool_choice="required",
+        sampling=Sampling(max_tokens=600, seed=seed),
+        enable_thinking=False,
+    )
     runtime.clear_cache()
     done = runtime.complete(request)
     assert done.tool_calls and not done.tool_call_errors, (schema, done.to_dict())
@@ -133,14 +151,14 @@ def _check(runtime: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(schema=tool_schemas(), seed=st.integers(0, 2**31 - 1))
 def test_random_schemas_give_valid_json_calls(json_model: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
     _check(json_model, schema, seed)
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(schema=tool_schemas(), seed=st.integers(0, 2**31 - 1))
 def test_random_schemas_give_valid_xml_calls(xml_model: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
     _check(xml_model, schema, seed)

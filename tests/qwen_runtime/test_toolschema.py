@@ -17,23 +17,48 @@ from qwen_runtime.toolschema import MAX_REF_DEPTH, resolve_refs, tool_schema
 from qwen_runtime.types import Completion, ToolSpec
 
 JSON, XML = ToolCallFormat.JSON, ToolCallFormat.XML
-PERSON = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 20},
-                                           "age": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}},
-          "required": ["name"]}
-EVENT = ToolSpec("create_event", "", {
-    "$defs": {"Person": PERSON, "Kind": {"enum": ["call", "meeting", 3, None]}},
+PERSON = {
     "type": "object",
-    "properties": {"host": {"$ref": "#/$defs/Person"},
-                   "guests": {"type": "array", "items": {"$ref": "#/$defs/Person"}, "maxItems": 2},
-                   "kind": {"$ref": "#/$defs/Kind"},
-                   "size": {"type": "integer", "minimum": 16, "maximum": 4096}},
-    "required": ["host", "kind", "size"],
-})
-TREE = ToolSpec("tree", "", {
-    "definitions": {"Node": {"type": "object", "properties": {
-        "label": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/definitions/Node"}}},
-        "required": ["label"]}},
-    "type": "object", "properties": {"root": {"$ref": "#/definitions/Node"}}, "required": ["root"]})
+    "properties": {
+        "name": {"type": "string", "maxLength": 20},
+        "age": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+    },
+    "required": ["name"],
+}
+EVENT = ToolSpec(
+    "create_event",
+    "",
+    {
+        "$defs": {"Person": PERSON, "Kind": {"enum": ["call", "meeting", 3, None]}},
+        "type": "object",
+        "properties": {
+            "host": {"$ref": "#/$defs/Person"},
+            "guests": {"type": "array", "items": {"$ref": "#/$defs/Person"}, "maxItems": 2},
+            "kind": {"$ref": "#/$defs/Kind"},
+            "size": {"type": "integer", "minimum": 16, "maximum": 4096},
+        },
+        "required": ["host", "kind", "size"],
+    },
+)
+TREE = ToolSpec(
+    "tree",
+    "",
+    {
+        "definitions": {
+            "Node": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/definitions/Node"}},
+                },
+                "required": ["label"],
+            }
+        },
+        "type": "object",
+        "properties": {"root": {"$ref": "#/definitions/Node"}},
+        "required": ["root"],
+    },
+)
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +76,11 @@ def accepts(tok: LLTokenizer, tools: tuple[ToolSpec, ...], body: str, fmt: ToolC
 
 
 def xml(name: str, **params: str) -> str:
-    return f"<function={name}>\n" + "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items()) + (
-        "</function>")
+    return (
+        f"<function={name}>\n"
+        + "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
+        + ("</function>")
+    )
 
 
 # ---------------------------------------------------------------- the normaliser
@@ -75,10 +103,18 @@ def test_refs_to_defs_and_definitions_are_inlined_and_recursion_is_cut_at_the_de
 def test_all_of_is_merged_and_what_cannot_be_enforced_is_logged_once_at_info(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    odd = ToolSpec("odd_tool_for_logging", "", {"type": "object", "properties": {
-        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
-        "code": {"type": "string", "pattern": "(?<=a)b"},
-        "both": {"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}}, {"required": ["a"]}]}}})
+    odd = ToolSpec(
+        "odd_tool_for_logging",
+        "",
+        {
+            "type": "object",
+            "properties": {
+                "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                "code": {"type": "string", "pattern": "(?<=a)b"},
+                "both": {"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}}, {"required": ["a"]}]},
+            },
+        },
+    )
     with caplog.at_level(logging.INFO, logger="qwen_runtime.toolschema"):
         view = tool_schema(odd)
         tool_schema(odd)
@@ -117,8 +153,15 @@ def test_a_pydantic_defs_schema_is_enforced(tok: LLTokenizer, fmt: ToolCallForma
 
 @pytest.mark.parametrize("fmt", [JSON, XML])
 def test_number_literals_and_untyped_values_end(tok: LLTokenizer, fmt: ToolCallFormat) -> None:
-    loose = ToolSpec("loose", "", {"type": "object", "properties": {
-        "n": {"type": "integer"}, "x": {"type": "number"}, "any": {}}, "required": ["n", "x", "any"]})
+    loose = ToolSpec(
+        "loose",
+        "",
+        {
+            "type": "object",
+            "properties": {"n": {"type": "integer"}, "x": {"type": "number"}, "any": {}},
+            "required": ["n", "x", "any"],
+        },
+    )
 
     def call(n: str, x: str, anything: str) -> str:
         if fmt is JSON:
@@ -147,11 +190,19 @@ def test_undeclared_keys_are_not_offered_but_a_map_schema_still_takes_free_keys(
 
 @pytest.mark.parametrize("fmt", [JSON, XML])
 def test_type_lists_const_string_bounds_and_patterns(tok: LLTokenizer, fmt: ToolCallFormat) -> None:
-    tool = ToolSpec("t", "", {"type": "object", "properties": {
-        "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]$", "minLength": 3},
-        "mode": {"const": "fast"},
-        "limit": {"type": ["integer", "null"], "exclusiveMinimum": 0, "exclusiveMaximum": 10}},
-        "required": ["code", "mode", "limit"]})
+    tool = ToolSpec(
+        "t",
+        "",
+        {
+            "type": "object",
+            "properties": {
+                "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]$", "minLength": 3},
+                "mode": {"const": "fast"},
+                "limit": {"type": ["integer", "null"], "exclusiveMinimum": 0, "exclusiveMaximum": 10},
+            },
+            "required": ["code", "mode", "limit"],
+        },
+    )
 
     def call(code: str, mode: str, limit: str) -> str:
         if fmt is JSON:
@@ -160,7 +211,12 @@ def test_type_lists_const_string_bounds_and_patterns(tok: LLTokenizer, fmt: Tool
 
     assert accepts(tok, (tool,), call("AB1", "fast", "9"), fmt)
     assert accepts(tok, (tool,), call("AB1", "fast", "null"), fmt)
-    for wrong in [call("ab1", "fast", "9"), call("AB1", "slow", "9"), call("AB1", "fast", "10"), call("AB1", "fast", "0")]:
+    for wrong in [
+        call("ab1", "fast", "9"),
+        call("AB1", "slow", "9"),
+        call("AB1", "fast", "10"),
+        call("AB1", "fast", "0"),
+    ]:
         assert not accepts(tok, (tool,), wrong, fmt), wrong
 
 
@@ -181,10 +237,13 @@ def test_a_grammar_that_cannot_compile_is_one_error_naming_the_tool(
     tok: LLTokenizer, fmt: ToolCallFormat, caplog: pytest.LogCaptureFixture
 ) -> None:
     broken = ToolSpec("broken_tool", "", {"type": "object", "properties": {"x": {"$ref": "#/$defs/Missing"}}})
-    with caplog.at_level(logging.ERROR), pytest.raises(ConstraintError, match="broken_tool.*Missing"):
+    with caplog.at_level(logging.ERROR), pytest.raises(ConstraintError, match=r"broken_tool.*Missing"):
         ToolCallConstraint(tok, (broken,), "required", call_format=fmt)
-    impossible = ToolSpec("impossible_tool", "", {"type": "object", "properties": {
-        "x": {"type": "integer", "minimum": 5, "maximum": 1}}, "required": ["x"]})
+    impossible = ToolSpec(
+        "impossible_tool",
+        "",
+        {"type": "object", "properties": {"x": {"type": "integer", "minimum": 5, "maximum": 1}}, "required": ["x"]},
+    )
     with pytest.raises(ConstraintError, match="impossible_tool"):
         ToolCallConstraint(tok, (impossible,), "required", call_format=fmt)
 
@@ -200,8 +259,15 @@ def _calls(text: str, tools: tuple[ToolSpec, ...]) -> list[tuple[str, dict[str, 
     return [(c.name, c.arguments) for c in completion.tool_calls]
 
 
-EDIT = ToolSpec("edit", "", {"type": "object", "properties": {
-    "path": {"type": "string"}, "count": {"type": "integer"}, "text": {"type": "string"}}, "required": ["path"]})
+EDIT = ToolSpec(
+    "edit",
+    "",
+    {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "count": {"type": "integer"}, "text": {"type": "string"}},
+        "required": ["path"],
+    },
+)
 
 
 @pytest.mark.parametrize(
@@ -224,12 +290,15 @@ def test_the_parser_reads_qwen_3_6_xml_as_meant(body: str) -> None:
 
 
 def test_text_before_the_call_after_thinking_and_json_integers_as_floats() -> None:
-    text = ('<think>\nplan\n</think>\n\nI will edit it now.<tool_call>\n{"name": "edit", "arguments": '
-            '{"path": "a.py", "count": 10.0000}}\n</tool_call>')
+    text = (
+        '<think>\nplan\n</think>\n\nI will edit it now.<tool_call>\n{"name": "edit", "arguments": '
+        '{"path": "a.py", "count": 10.0000}}\n</tool_call>'
+    )
     assert _calls(text, (EDIT,)) == [("edit", {"path": "a.py", "count": 10})]
 
 
 def test_the_xml_grammar_forbids_a_closing_tag_inside_a_value(tok: LLTokenizer) -> None:
     assert accepts(tok, (EDIT,), xml("edit", path="a.py"), XML)
-    assert not accepts(tok, (EDIT,), "<function=edit>\n<parameter=path>\na.py</parameter>\n</parameter>\n"
-                                     "</function>", XML)
+    assert not accepts(
+        tok, (EDIT,), "<function=edit>\n<parameter=path>\na.py</parameter>\n</parameter>\n</function>", XML
+    )

@@ -53,23 +53,68 @@ MAX_NODES = 20_000
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 """Tool names as MCP allows them."""
 
-_ANNOTATIONS = frozenset({
-    "title", "description", "default", "examples", "example", "$schema", "$id", "$comment", "$anchor",
-    "readOnly", "writeOnly", "deprecated", "discriminator", "nullable", "contentEncoding",
-    "contentMediaType", "contentSchema", "$dynamicAnchor", "$vocabulary",
-})
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "example",
+        "$schema",
+        "$id",
+        "$comment",
+        "$anchor",
+        "readOnly",
+        "writeOnly",
+        "deprecated",
+        "discriminator",
+        "nullable",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "$dynamicAnchor",
+        "$vocabulary",
+    }
+)
 #: keywords llguidance 1.9 rejects: removed from the grammar and checked when the call is parsed
-_UNSUPPORTED = frozenset({
-    "not", "if", "then", "else", "contains", "minContains", "maxContains", "uniqueItems", "propertyNames",
-    "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
-    "additionalItems", "$dynamicRef", "$recursiveRef",
-})
+_UNSUPPORTED = frozenset(
+    {
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "minContains",
+        "maxContains",
+        "uniqueItems",
+        "propertyNames",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "additionalItems",
+        "$dynamicRef",
+        "$recursiveRef",
+    }
+)
 _FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"})
 _LOOKAROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<|\(\?P[=>]|\\[AZzbBG]")
 _SCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
 _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SCHEMA_ONE = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-               "additionalItems", "unevaluatedProperties", "unevaluatedItems")
+_SCHEMA_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "additionalItems",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+)
 _NUMERIC = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 
 
@@ -126,8 +171,11 @@ class _Resolver:
             elif key in _SCHEMA_LISTS and isinstance(value, list):
                 out[key] = [self.resolve(sub, stack) for sub in value]
             elif key in _SCHEMA_ONE or (key == "items" and isinstance(value, list)):
-                out[key] = [self.resolve(sub, stack) for sub in value] if isinstance(value, list) else (
-                    self.resolve(value, stack))
+                out[key] = (
+                    [self.resolve(sub, stack) for sub in value]
+                    if isinstance(value, list)
+                    else (self.resolve(value, stack))
+                )
             else:
                 out[key] = value
         if isinstance(out.get("allOf"), list):
@@ -208,10 +256,10 @@ def _merge_all(parts: Iterable[Any]) -> Any:
             elif key == "required" and isinstance(value, list):
                 merged[key] = list(dict.fromkeys([*merged[key], *value]))
             elif key == "type":
-                old, new = _types_of(merged), _types_of(part) or set()
-                both = (old or set()) & new
-                if "number" in (old or set()) and "integer" in new or "integer" in (old or set()) and "number" in new:
-                    both.add("integer")
+                old, new = _types_of(merged) or set(), _types_of(part) or set()
+                both = old & new
+                if ("number" in old and "integer" in new) or ("integer" in old and "number" in new):
+                    both.add("integer")  # an integer is a number
                 if not both:
                     return False
                 merged[key] = sorted(both) if len(both) > 1 else next(iter(both))
@@ -261,8 +309,12 @@ def bounded_any() -> dict[str, Any]:
 
 def _map(values: Any, limit: int = ANY_ITEMS_MAX) -> dict[str, Any]:
     """A free-form map whose keys end (short names) and whose values follow `values`."""
-    return {"type": "object", "patternProperties": {ANY_KEY: values}, "additionalProperties": False,
-            "maxProperties": limit}
+    return {
+        "type": "object",
+        "patternProperties": {ANY_KEY: values},
+        "additionalProperties": False,
+        "maxProperties": limit,
+    }
 
 
 def pattern_supported(pattern: str) -> bool:
@@ -277,7 +329,9 @@ def _step_ok(step: Any) -> bool:
         exponent = Decimal(repr(step)).normalize().as_tuple().exponent
     except (InvalidOperation, TypeError):
         return False
-    return isinstance(exponent, int) and exponent >= -10 and len(Decimal(repr(step)).normalize().as_tuple().digits) <= 10
+    return (
+        isinstance(exponent, int) and exponent >= -10 and len(Decimal(repr(step)).normalize().as_tuple().digits) <= 10
+    )
 
 
 def _implied_types(node: dict[str, Any]) -> set[str] | None:
@@ -372,7 +426,6 @@ class _Enforcer:
             out.pop("properties")
         out.update(patternProperties={ANY_KEY: values}, additionalProperties=False)
 
-
     def _bounds(self, out: dict[str, Any], kinds: set[str]) -> None:
         bound = INT_BOUND if "number" not in kinds else NUMBER_BOUND
         low = any(isinstance(out.get(k), int | float) for k in ("minimum", "exclusiveMinimum"))
@@ -450,8 +503,11 @@ def tool_schema(tool: ToolSpec) -> ToolSchema:
             _cache.clear()
         _cache[key] = built
     if built.dropped:
-        log.info("tool %r: %s not enforced while generating; checked when the call is parsed",
-                 tool.name, ", ".join(built.dropped))
+        log.info(
+            "tool %r: %s not enforced while generating; checked when the call is parsed",
+            tool.name,
+            ", ".join(built.dropped),
+        )
     return built
 
 
@@ -495,7 +551,8 @@ def coerce(value: Any, schema: Any) -> Any:
     if isinstance(value, float) and value.is_integer() and "integer" in schema_types(schema) and abs(value) < 2**63:
         return int(value)
     if isinstance(value, dict):
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
         extra = schema.get("additionalProperties")
         return {k: coerce(v, props.get(k, extra)) for k, v in value.items()}
     if isinstance(value, list) and isinstance(schema.get("items"), dict):

@@ -88,9 +88,7 @@ def validate_call(name: str, arguments: Any, tools: Sequence[ToolSpec]) -> str |
     if validator is None:  # a broken tool schema (bad type, bad $ref) is the tool author's bug, not the model's
         return None
     try:
-        errors = sorted(
-            validator.iter_errors(arguments), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
-        )
+        errors = sorted(validator.iter_errors(arguments), key=lambda e: ([str(p) for p in e.absolute_path], e.message))
     except Exception:  # a broken tool schema (bad type, bad regex) is the tool author's bug, not the model's
         return None
     if not errors:
