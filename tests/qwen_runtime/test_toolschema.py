@@ -286,7 +286,9 @@ EDIT = ToolSpec(
 )
 def test_the_parser_reads_qwen_3_6_xml_as_meant(body: str) -> None:
     text = f"<think>\nok\n</think>\n\n<tool_call>\n{body}\n</tool_call>"
-    assert _calls(text, (EDIT,)) == [("edit", {"path": "a.py", "count": 3, "text": "hi"})]
+    [(name, arguments)] = _calls(text, (EDIT,))
+    assert (name, arguments) == ("edit", {"path": "a.py", "count": 3, "text": "hi"})
+    assert type(arguments["count"]) is int
 
 
 def test_text_before_the_call_after_thinking_and_json_integers_as_floats() -> None:
@@ -294,7 +296,8 @@ def test_text_before_the_call_after_thinking_and_json_integers_as_floats() -> No
         '<think>\nplan\n</think>\n\nI will edit it now.<tool_call>\n{"name": "edit", "arguments": '
         '{"path": "a.py", "count": 10.0000}}\n</tool_call>'
     )
-    assert _calls(text, (EDIT,)) == [("edit", {"path": "a.py", "count": 10})]
+    [(name, arguments)] = _calls(text, (EDIT,))
+    assert (name, arguments) == ("edit", {"path": "a.py", "count": 10}) and type(arguments["count"]) is int
 
 
 def test_the_xml_grammar_forbids_a_closing_tag_inside_a_value(tok: LLTokenizer) -> None:
@@ -302,3 +305,38 @@ def test_the_xml_grammar_forbids_a_closing_tag_inside_a_value(tok: LLTokenizer) 
     assert not accepts(
         tok, (EDIT,), "<function=edit>\n<parameter=path>\na.py</parameter>\n</parameter>\n</function>", XML
     )
+
+
+# ---------------------------------------------------------------- through the OpenAI-compatible backend
+
+
+def test_mcp_names_and_ref_schemas_through_the_openai_compatible_backend() -> None:
+    from qwen_runtime.backends.openai_compat import OpenAICompatRuntime
+    from qwen_runtime.scenario import ScriptedCall, ScriptedTurn
+    from qwen_runtime.testing import ScriptedServer
+    from qwen_runtime.types import ChatRequest, UserMessage
+
+    long_name = "srv." + "x" * 124
+    drink = ToolSpec("ChaDri.change_drink", "", EVENT.parameters)
+    other = ToolSpec(long_name, "", EDIT.parameters)
+    good = {"host": {"name": "Ann"}, "kind": "call", "size": 16}
+    qwen36 = (  # a server that hands Qwen 3.6's XML over as text, malformed the way it writes it
+        f"<think>\nok\n</think>\n\nCalling.<tool_call>\n<function={long_name}>\n<parameter=path>\na.py</parameter>\n"
+        "</parameter>\n<parameter=count>\n2.0000\n</parameter>\n</function>\n</tool_call>"
+    )
+    turns = [
+        ScriptedTurn(tool_calls=(ScriptedCall("ChaDri.change_drink", good),)),
+        ScriptedTurn(tool_calls=(ScriptedCall("ChaDri.change_drink", {**good, "host": {"name": 3}}),)),
+        ScriptedTurn(raw=qwen36),
+    ]
+    with ScriptedServer(turns, chunk_size=7) as server:
+        rt = OpenAICompatRuntime(server.base_url, backoff=0.01, max_retries=1)
+        request = ChatRequest((UserMessage("go"),), tools=(drink, other), tool_choice="required")
+        first, second, third = (rt.complete(request) for _ in range(3))
+        bodies = server.requests
+    assert [t["function"]["name"] for t in bodies[0]["tools"]] == ["ChaDri.change_drink", long_name]
+    assert [(c.name, c.arguments) for c in first.tool_calls] == [("ChaDri.change_drink", good)]
+    [error] = second.tool_call_errors  # the nested $defs model is checked on the way back too
+    assert error.name == "ChaDri.change_drink" and "host.name" in error.message
+    assert [(c.name, c.arguments) for c in third.tool_calls] == [(long_name, {"path": "a.py", "count": 2})]
+    assert type(third.tool_calls[0].arguments["count"]) is int

@@ -63,6 +63,6 @@ async def test_nested_pydantic_models_are_called_validly_in_both_formats(
             errors = [e.message for e in Draft202012Validator(spec.parameters).iter_errors(call.arguments)]
             assert not errors, (call.arguments, errors)
             out = await create_event.invoke(call.arguments, ToolContext(cwd=tmp_path))
-            assert not out.is_error and out.content.startswith("created"), (call.arguments, out.content)
+            assert not out.is_error and out.text.startswith("created"), (call.arguments, out.text)
     finally:
         runtime.close()

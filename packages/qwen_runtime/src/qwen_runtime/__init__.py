@@ -22,6 +22,7 @@ from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, ge
 from .runtime import CancelToken, Runtime
 from .templates import load_template
 from .toolformat import ToolCallFormat
+from .toolschema import SchemaError, ToolSchema, tool_schema
 from .types import (
     AssistantMessage,
     ChatRequest,
@@ -73,6 +74,7 @@ __all__ = [
     "Runtime",
     "RuntimeSpec",
     "Sampling",
+    "SchemaError",
     "ServerError",
     "SystemMessage",
     "TextDelta",
@@ -82,6 +84,7 @@ __all__ = [
     "ToolCallFormat",
     "ToolChoice",
     "ToolMessage",
+    "ToolSchema",
     "ToolSpec",
     "Usage",
     "UserMessage",
@@ -93,5 +96,6 @@ __all__ = [
     "parse_reply",
     "parse_runtime_name",
     "repair_json",
+    "tool_schema",
     "validate_call",
 ]

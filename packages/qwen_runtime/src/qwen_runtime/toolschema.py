@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
+from .errors import QwenRuntimeError
 from .types import ToolSpec
 
 if TYPE_CHECKING:
@@ -49,9 +50,6 @@ ANY_KEY = "^[A-Za-z0-9_.-]{1,64}$"
 """The keys a free-form map is offered while generating (llguidance has no `propertyNames`)."""
 MAX_NODES = 20_000
 """A resolved schema larger than this (exponential `$ref` fan-out) unrolls recursion less deeply."""
-
-TOOL_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
-"""Tool names as MCP allows them."""
 
 _ANNOTATIONS = frozenset(
     {
@@ -118,7 +116,7 @@ _SCHEMA_ONE = (
 _NUMERIC = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 
 
-class SchemaError(ValueError):
+class SchemaError(QwenRuntimeError, ValueError):
     """A tool schema that cannot be turned into a grammar (named tool, named keyword)."""
 
 
@@ -466,10 +464,6 @@ class ToolSchema:
         props = self.resolved.get("properties")
         return props.get(name) if isinstance(props, dict) else None
 
-    def grammar_parameter(self, name: str) -> Any:
-        props = self.grammar.get("properties")
-        return props.get(name) if isinstance(props, dict) else None
-
     def validator(self) -> Validator | None:
         """jsonschema's validator for the original schema (None when the schema itself is broken)."""
         if not self._validator:
@@ -570,7 +564,6 @@ def coerce(value: Any, schema: Any) -> Any:
 __all__ = [
     "INT_BOUND",
     "MAX_REF_DEPTH",
-    "TOOL_NAME",
     "SchemaError",
     "ToolSchema",
     "bounded_any",
