@@ -340,3 +340,23 @@ def test_mcp_names_and_ref_schemas_through_the_openai_compatible_backend() -> No
     assert error.name == "ChaDri.change_drink" and "host.name" in error.message
     assert [(c.name, c.arguments) for c in third.tool_calls] == [(long_name, {"path": "a.py", "count": 2})]
     assert type(third.tool_calls[0].arguments["count"]) is int
+
+
+def test_an_optional_string_is_raw_text_in_the_xml_form_as_the_template_writes_it(tok: LLTokenizer) -> None:
+    note = ToolSpec(
+        "note",
+        "",
+        {
+            "type": "object",
+            "properties": {
+                "text": {
+                    "anyOf": [{"type": "string", "maxLength": 5}, {"type": "null"}],
+                    "default": None,
+                    "title": "Text",
+                }
+            },
+        },
+    )
+    assert accepts(tok, (note,), xml("note", text="a <b>"), XML)
+    assert not accepts(tok, (note,), xml("note", text="abcdef"), XML)
+    assert _calls(f"<tool_call>\n{xml('note', text='a <b>')}\n</tool_call>", (note,)) == [("note", {"text": "a <b>"})]

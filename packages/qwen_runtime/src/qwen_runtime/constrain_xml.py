@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .toolschema import bounded_any, free_values, is_raw_string, pattern_supported, schema_types, tool_schema
+from .toolschema import bounded_any, free_values, pattern_supported, raw_string, schema_types, tool_schema
 from .types import ToolSpec
 
 PARAM_CLOSE = "\n</parameter>"
@@ -95,8 +95,9 @@ class _Rules:
             choices = " | ".join(_literal(_raw(option)) for option in options)
             return self.add(prefix, f"({choices}) {close}")
         kinds = schema_types(schema)
-        if is_raw_string(schema):
-            lexeme = self.add(prefix.upper(), _string_lexeme(schema))
+        text = raw_string(schema)
+        if text is not None:
+            lexeme = self.add(prefix.upper(), _string_lexeme(text))
             return self.add(prefix, f'{lexeme} "\\n"')
         if kinds == {"boolean"}:
             return self.add(prefix, f'("true" | "false") {close}')

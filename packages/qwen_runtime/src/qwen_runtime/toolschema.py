@@ -533,9 +533,26 @@ def schema_types(schema: Any) -> set[str]:
     return (_types_of(schema) or set()) if isinstance(schema, dict) else set()
 
 
+def raw_string(schema: Any) -> dict[str, Any] | None:
+    """The string schema an XML parameter's raw text keeps to, when it is written raw: its type
+    allows a string, or it is pydantic's `Optional[str]` (`anyOf` of a string and null, written raw
+    as the template writes strings). None when the value is written as JSON."""
+    if not isinstance(schema, dict):
+        return None
+    if "string" in schema_types(schema):
+        return schema
+    branches = schema.get("anyOf", schema.get("oneOf"))
+    if isinstance(branches, list) and all(k in ("anyOf", "oneOf") or k in _ANNOTATIONS for k in schema):
+        strings = [b for b in branches if isinstance(b, dict) and schema_types(b) == {"string"}]
+        others = [b for b in branches if b not in strings]
+        if len(strings) == 1 and all(isinstance(b, dict) and schema_types(b) == {"null"} for b in others):
+            return strings[0]
+    return None
+
+
 def is_raw_string(schema: Any) -> bool:
-    """Whether an XML parameter under `schema` is written as raw text (its type allows a string)."""
-    return "string" in schema_types(schema)
+    """Whether an XML parameter under `schema` is written as raw text (see `raw_string`)."""
+    return raw_string(schema) is not None
 
 
 def coerce(value: Any, schema: Any) -> Any:
@@ -571,6 +588,7 @@ __all__ = [
     "free_values",
     "is_raw_string",
     "pattern_supported",
+    "raw_string",
     "resolve_refs",
     "schema_types",
     "tool_schema",
