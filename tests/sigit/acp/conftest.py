@@ -141,6 +141,14 @@ class RecordingClient:
     def of(self, kind: str) -> list[Any]:
         return [u for _, u in self.updates if u.session_update == kind]
 
+    async def wait_for(self, kind: str, count: int = 1) -> list[Any]:
+        """The updates of `kind` once `count` of them came: notifications may trail the reply they belong to."""
+        for _ in range(500):
+            if len(found := self.of(kind)) >= count:
+                return found
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"fewer than {count} {kind!r} updates came: {self.updates!r}")
+
     def text(self, kind: str = "agent_message_chunk") -> str:
         return "".join(u.content.text for u in self.of(kind))
 

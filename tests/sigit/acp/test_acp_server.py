@@ -183,7 +183,9 @@ async def test_plan_updates_from_write_todos_and_slash_plan(
         session = await conn.new_session(cwd=str(project))
         await conn.prompt(session_id=session.session_id, prompt=[text_block("plan it")])
         await conn.prompt(session_id=session.session_id, prompt=[text_block("/plan")])
-        await asyncio.sleep(0.1)
+        await client.wait_for("plan")
+        await client.wait_for("current_mode_update")
+        await client.wait_for("available_commands_update")
     (plan,) = client.of("plan")
     assert [(e.content, e.status) for e in plan.entries] == [("read", "completed"), ("write", "in_progress")]
     assert client.of("current_mode_update")[-1].current_mode_id == "plan"
