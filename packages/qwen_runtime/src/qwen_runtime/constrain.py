@@ -34,7 +34,7 @@ from .constrain_xml import xml_call_rules
 from .errors import QwenRuntimeError
 from .parsing.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
 from .toolformat import ToolCallFormat
-from .toolschema import SchemaError, tool_schema
+from .toolschema import SchemaError, tool_schema, with_any_defs
 from .types import ToolSpec
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ def call_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
         for tool in tools
     ]
     schema: dict[str, Any] = branches[0] if len(branches) == 1 else {"anyOf": branches}
-    return {**schema, "x-guidance": JSON_OPTIONS}
+    return {**with_any_defs(schema), "x-guidance": JSON_OPTIONS}
 
 
 def _arguments(tool: ToolSpec) -> Any:

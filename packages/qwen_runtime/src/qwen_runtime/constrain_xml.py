@@ -19,7 +19,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .toolschema import bounded_any, free_values, pattern_supported, raw_string, schema_types, tool_schema
+from .toolschema import (
+    bounded_any,
+    free_values,
+    pattern_supported,
+    raw_string,
+    schema_types,
+    tool_schema,
+    with_any_defs,
+)
 from .types import ToolSpec
 
 PARAM_CLOSE = "\n</parameter>"
@@ -81,7 +89,7 @@ class _Rules:
         return name
 
     def json(self, prefix: str, schema: Any) -> str:
-        wrapped = {**schema, "x-guidance": self.json_options} if isinstance(schema, dict) else schema
+        wrapped = {**with_any_defs(schema), "x-guidance": self.json_options} if isinstance(schema, dict) else schema
         return self.add(prefix + "_json", f"%json {json.dumps(wrapped, ensure_ascii=False)}")
 
     def value(self, prefix: str, schema: Any) -> str:
