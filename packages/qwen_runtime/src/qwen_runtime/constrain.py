@@ -186,7 +186,8 @@ def _compile(tokenizer: LLTokenizer, make: Any, tools: Sequence[ToolSpec]) -> LL
             try:
                 _CACHE.get(tokenizer, make(tokenizer, [tool]))
             except ConstraintError as exc:
-                problems.append(f"tool {tool.name!r}: {exc}")
+                named = str(exc).startswith(f"tool {tool.name!r}")
+                problems.append(str(exc) if named else f"tool {tool.name!r}: {exc}")
         message = "; ".join(problems) or str(whole)
         with _reported_lock:
             first = message not in _reported
