@@ -46,7 +46,9 @@ def _tojson(
     sort_keys: bool = False,
 ) -> str:
     # Jinja's own tojson HTML-escapes and sorts keys; HF's (and the model's training data) does neither.
-    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+    return json.dumps(
+        value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys
+    )
 
 
 def _strftime_now(fmt: str) -> str:

@@ -41,20 +41,12 @@ def _parser() -> argparse.ArgumentParser:
     make = commands.add_parser("make-test-model", help="write a tiny random Qwen 3 (or 3.5) model for tests")
     make.add_argument("out", metavar="OUT", help="the .gguf file (or the folder, for --format hf) to write")
     make.add_argument("--format", choices=("gguf", "hf"), default="gguf", help="GGUF file or HF folder")
-    make.add_argument(
-        "--arch",
-        choices=("qwen3", "qwen35"),
-        default="qwen3",  # testmodel.TEST_ARCHS
-        help="qwen3 (dense, default) or qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention)",
-    )
+    make.add_argument("--arch", choices=("qwen3", "qwen35"), default="qwen3",  # testmodel.TEST_ARCHS
+                      help="qwen3 (dense, default) or qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention)")
     make.add_argument("--seed", type=int, help="random seed for the weights (default 0; 1 for qwen35)")
-    make.add_argument(
-        "--template",
-        choices=TEMPLATE_NAMES,
-        default=None,
-        help="the chat template it carries (default: the architecture's own; "
-        "qwen3-coder and qwen3.5 call tools in XML)",
-    )
+    make.add_argument("--template", choices=TEMPLATE_NAMES, default=None,
+                      help="the chat template it carries (default: the architecture's own; "
+                           "qwen3-coder and qwen3.5 call tools in XML)")
 
     commands.add_parser("models", help="list the known models and whether they are cached")
 
@@ -73,26 +65,13 @@ def _parser() -> argparse.ArgumentParser:
     add("--seed", type=int, help="sampling seed, for repeatable output")
     add("--temperature", type=_temperature, metavar="F", help="(default 0.6, 0.7 with --no-think)")
     add("--n-ctx", type=_positive, default=8192, metavar="N", help="context window (default 8192)")
-    add(
-        "--n-gpu-layers",
-        type=int,
-        default=None,
-        metavar="N",
-        help="layers offloaded to a GPU (-1 all, 0 none; default: all when llama.cpp has a GPU backend)",
-    )
-    add(
-        "--threads",
-        type=_positive,
-        metavar="N",
-        help="decode threads (default: one per physical core this process may use, within its CPU quota)",
-    )
-    add(
-        "--draft",
-        default="prompt-lookup",
-        metavar="prompt-lookup|none|MODEL.gguf",
+    add("--n-gpu-layers", type=int, default=None, metavar="N",
+        help="layers offloaded to a GPU (-1 all, 0 none; default: all when llama.cpp has a GPU backend)")
+    add("--threads", type=_positive, metavar="N",
+        help="decode threads (default: one per physical core this process may use, within its CPU quota)")
+    add("--draft", default="prompt-lookup", metavar="prompt-lookup|none|MODEL.gguf",
         help="speculative decoding: draft tokens from the context (default), none, or a small draft model "
-        "with the same tokenizer",
-    )
+             "with the same tokenizer")
     add("--verbose", "-v", action="store_true", help="log what was chosen (threads, draft) to standard error")
     add("--json", action="store_true", help="print the whole reply as one JSON object")
     return parser

@@ -41,10 +41,8 @@ class CpuBudget:
 
     def describe(self) -> str:
         quota = "no CPU quota" if self.quota is None else f"a CPU quota of {self.quota:g}"
-        return (
-            f"{self.decode_threads} decode / {self.batch_threads} batch threads "
-            f"({self.logical} CPUs usable, {self.physical} physical cores, {quota})"
-        )
+        return (f"{self.decode_threads} decode / {self.batch_threads} batch threads "
+                f"({self.logical} CPUs usable, {self.physical} physical cores, {quota})")
 
 
 def cpu_budget(sys_cpu: Path = SYS_CPU, cgroup: Path = CGROUP, cpus: set[int] | None = None) -> CpuBudget:

@@ -173,7 +173,9 @@ def _translate(exc: Exception, repo_id: str, filename: str, endpoint: str, cache
     if isinstance(exc, RepositoryNotFoundError):
         return ModelNotFoundError(f"{endpoint} has no repository {repo_id} (HTTP {status}){hint}")
     if isinstance(exc, RemoteEntryNotFoundError | RevisionNotFoundError) or status == 404:
-        return ModelNotFoundError(f"{endpoint} has no file {filename} in {repo_id} (HTTP {status or 404}){hint}")
+        return ModelNotFoundError(
+            f"{endpoint} has no file {filename} in {repo_id} (HTTP {status or 404}){hint}"
+        )
     if status is not None:
         return QwenRuntimeError(f"downloading {what} from {endpoint} failed with HTTP {status}: {exc}")
     cause = exc.__cause__ or exc

@@ -1,12 +1,12 @@
 """One exception hierarchy for every backend; foreign errors are translated at the boundary.
 
-QwenRuntimeError
-├── ModelNotFoundError      a model name, path or cached file that does not exist
-├── ModelLoadError          the file exists but the backend cannot load it
-├── ContextOverflowError    the prompt does not fit the context window
-├── GenerationCancelled     cancel() was called while generating
-├── BackendUnavailable      an optional backend's dependency is missing (torch, ...)
-└── ServerError             an OpenAI-compatible endpoint failed after retries
+    QwenRuntimeError
+    ├── ModelNotFoundError      a model name, path or cached file that does not exist
+    ├── ModelLoadError          the file exists but the backend cannot load it
+    ├── ContextOverflowError    the prompt does not fit the context window
+    ├── GenerationCancelled     cancel() was called while generating
+    ├── BackendUnavailable      an optional backend's dependency is missing (torch, ...)
+    └── ServerError             an OpenAI-compatible endpoint failed after retries
 """
 
 from __future__ import annotations

@@ -31,9 +31,8 @@ class HubProbe:
     """True when a retry might succeed (a timeout, a 5xx answer)."""
 
 
-def probe(
-    url: str, *, timeout: float | tuple[float, float] = (CONNECT_TIMEOUT_S, READ_TIMEOUT_S), endpoint: str | None = None
-) -> HubProbe:
+def probe(url: str, *, timeout: float | tuple[float, float] = (CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
+          endpoint: str | None = None) -> HubProbe:
     """One HEAD request to `url` (redirects not followed); any HTTP answer below 500 is reachable."""
     import requests
 
@@ -69,16 +68,8 @@ def connection_failure(exc: BaseException) -> str:
             return "connection refused"
     text = " ".join(str(err) for err in chain)
     lowered = text.lower()
-    if any(
-        s in lowered
-        for s in (
-            "name or service not known",
-            "nodename nor servname",
-            "name resolution",
-            "getaddrinfo failed",
-            "temporary failure in name resolution",
-        )
-    ):
+    if any(s in lowered for s in ("name or service not known", "nodename nor servname", "name resolution",
+                                  "getaddrinfo failed", "temporary failure in name resolution")):
         return "DNS lookup failed"
     if "connection refused" in lowered or "errno 111" in lowered:
         return "connection refused"

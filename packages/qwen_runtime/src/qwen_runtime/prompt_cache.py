@@ -271,11 +271,8 @@ class DiskPromptCache:
                     st = entry.stat()
                 except OSError:
                     continue
-                out.append(
-                    PromptCacheEntry(
-                        Path(entry.path), folder.name, model, int(n) if n.isdigit() else 0, st.st_size, st.st_mtime
-                    )
-                )
+                out.append(PromptCacheEntry(Path(entry.path), folder.name, model, int(n) if n.isdigit() else 0,
+                                      st.st_size, st.st_mtime))
         return sorted(out, key=lambda e: e.last_used, reverse=True)
 
     def size_bytes(self) -> int:

@@ -68,7 +68,9 @@ class Runtime(ABC):
             completion.add(event)
         return completion
 
-    async def astream(self, request: ChatRequest, cancel: CancelToken | None = None) -> AsyncIterator[Event]:
+    async def astream(
+        self, request: ChatRequest, cancel: CancelToken | None = None
+    ) -> AsyncIterator[Event]:
         """The same stream for async code: generation runs in a worker thread, never in the loop."""
         token = cancel or CancelToken()
         loop = asyncio.get_running_loop()

@@ -45,15 +45,8 @@ class ScriptedTurn:
         if not isinstance(data, dict):
             raise QwenRuntimeError(f"{where} must be a string or an object, not {data!r}")
         unknown = set(data) - {
-            "text",
-            "reasoning",
-            "tool_calls",
-            "raw",
-            "finish_reason",
-            "error",
-            "delay",
-            "drop_after",
-            "repeat",
+            "text", "reasoning", "tool_calls", "raw", "finish_reason", "error", "delay",
+            "drop_after", "repeat",
         }
         if unknown:
             raise QwenRuntimeError(f"{where} has unknown keys {sorted(unknown)}: {data}")
@@ -82,7 +75,8 @@ class ScriptedTurn:
             out["reasoning"] = self.reasoning
         if self.tool_calls:
             out["tool_calls"] = [
-                {"name": c.name, "arguments": c.arguments, **({"id": c.id} if c.id else {})} for c in self.tool_calls
+                {"name": c.name, "arguments": c.arguments, **({"id": c.id} if c.id else {})}
+                for c in self.tool_calls
             ]
         if self.raw is not None:
             out["raw"] = self.raw
@@ -131,7 +125,7 @@ def load_scenario(path: str | Path) -> list[ScriptedTurn]:
         raise QwenRuntimeError(f"scenario file {p} is not valid JSON: {exc}") from None
     turns = data.get("turns") if isinstance(data, dict) else data
     if not isinstance(turns, list):
-        raise QwenRuntimeError(f'scenario file {p} needs a list of turns (or {{"turns": [...]}})')
+        raise QwenRuntimeError(f"scenario file {p} needs a list of turns (or {{\"turns\": [...]}})")
     return [
         ScriptedTurn(text=t) if isinstance(t, str) else ScriptedTurn.from_dict(t, f"scenario file {p}, turn {i}")
         for i, t in enumerate(turns, 1)

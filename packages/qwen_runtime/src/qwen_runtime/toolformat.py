@@ -62,8 +62,7 @@ def tool_call_format(template: str) -> ToolCallFormat:
         if first:
             log.warning(
                 "the chat template (sha256 %s...) shows no tool-call format; tool calls are constrained "
-                "to Qwen 3's JSON form",
-                digest,
+                "to Qwen 3's JSON form", digest
             )
     return traits.tool_format
 

@@ -94,7 +94,9 @@ class ToolSpec:
 
     name: str
     description: str
-    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+    parameters: dict[str, Any] = field(
+        default_factory=lambda: {"type": "object", "properties": {}}
+    )
 
     def to_openai(self) -> dict[str, Any]:
         return {
@@ -290,14 +292,20 @@ class Completion:
             self.finish_detail = event.detail
 
     def to_message(self) -> AssistantMessage:
-        return AssistantMessage(content=self.text, reasoning=self.reasoning or None, tool_calls=tuple(self.tool_calls))
+        return AssistantMessage(
+            content=self.text, reasoning=self.reasoning or None, tool_calls=tuple(self.tool_calls)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "text": self.text,
             "reasoning": self.reasoning,
-            "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in self.tool_calls],
-            "tool_call_errors": [{"raw": e.raw, "message": e.message, "name": e.name} for e in self.tool_call_errors],
+            "tool_calls": [
+                {"id": c.id, "name": c.name, "arguments": c.arguments} for c in self.tool_calls
+            ],
+            "tool_call_errors": [
+                {"raw": e.raw, "message": e.message, "name": e.name} for e in self.tool_call_errors
+            ],
             "usage": self.usage.to_dict(),
             "finish_reason": self.finish_reason,
         }

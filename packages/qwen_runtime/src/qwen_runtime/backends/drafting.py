@@ -262,7 +262,9 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     return next((i for i in range(n) if a[i] != b[i]), n)
 
 
-def draft_source(draft: str | None, load_model: Callable[[Path], LocalRuntime] | None = None) -> DraftSource | None:
+def draft_source(
+    draft: str | None, load_model: Callable[[Path], LocalRuntime] | None = None
+) -> DraftSource | None:
     """The source a `draft` setting names: "prompt-lookup" (or None), "none", or a draft model's path,
     loaded with `load_model` (a backend without one rejects a path)."""
     if draft is None or draft == PROMPT_LOOKUP:
@@ -270,10 +272,14 @@ def draft_source(draft: str | None, load_model: Callable[[Path], LocalRuntime] |
     if draft == NO_DRAFT or draft == "":
         return None
     if load_model is None:
-        raise ModelLoadError(f"draft {draft!r}: this backend drafts with {PROMPT_LOOKUP!r} or {NO_DRAFT!r} only")
+        raise ModelLoadError(
+            f"draft {draft!r}: this backend drafts with {PROMPT_LOOKUP!r} or {NO_DRAFT!r} only"
+        )
     path = Path(draft).expanduser()
     if not path.is_file():
-        raise ModelLoadError(f"draft {draft!r} is neither {PROMPT_LOOKUP!r}, {NO_DRAFT!r} nor a draft model file")
+        raise ModelLoadError(
+            f"draft {draft!r} is neither {PROMPT_LOOKUP!r}, {NO_DRAFT!r} nor a draft model file"
+        )
     return ModelDraft(load_model(path))
 
 

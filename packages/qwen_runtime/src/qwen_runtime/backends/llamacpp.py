@@ -85,12 +85,8 @@ class LlamaCppRuntime(LocalRuntime):
         budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
         self.n_threads = n_threads or budget.decode_threads
         self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
-        log.info(
-            "llama.cpp threads: %d decode, %d batch (%s)",
-            self.n_threads,
-            self.n_threads_batch,
-            "as given" if n_threads else budget.describe(),
-        )
+        log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
+                 "as given" if n_threads else budget.describe())
         self.extra_buffers = extra_buffers if extra_buffers is not None else not cpu_has_amx()
         try:
             with model_params(use_extra_bufts=self.extra_buffers):
@@ -126,9 +122,8 @@ class LlamaCppRuntime(LocalRuntime):
         self.cut_back = can_cut_back(self._llm) if cut_back is None else cut_back and can_cut_back(self._llm)
         state_setup = describe_state(self._llm, path, self.n_gpu_layers)
         disk = DiskPromptCache(Path(prompt_cache_dir), prompt_cache_max_bytes) if prompt_cache_dir else None
-        self.prompt_cache = PromptCache(
-            scope_key(state_setup), state_setup, checkpoints=0 if self.cut_back else checkpoints, disk=disk
-        )
+        self.prompt_cache = PromptCache(scope_key(state_setup), state_setup,
+                                        checkpoints=0 if self.cut_back else checkpoints, disk=disk)
         self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
         self._rows = 1
         try:
@@ -337,17 +332,10 @@ class LlamaCppRuntime(LocalRuntime):
             return
 
         def load(path: Path) -> LocalRuntime:
-            runtime = LlamaCppRuntime(
-                str(path),
-                n_threads=self.n_threads,
-                n_threads_batch=self.n_threads_batch,
-                extra_buffers=self.extra_buffers,
-                draft="none",
-                **options,
-            )
-            if runtime._n_vocab != self._n_vocab or any(
-                runtime.piece(t) != self.piece(t) for t in range(0, self._n_vocab, max(1, self._n_vocab // 512))
-            ):
+            runtime = LlamaCppRuntime(str(path), n_threads=self.n_threads, n_threads_batch=self.n_threads_batch,
+                                      extra_buffers=self.extra_buffers, draft="none", **options)
+            if runtime._n_vocab != self._n_vocab or any(runtime.piece(t) != self.piece(t) for t in range(
+                    0, self._n_vocab, max(1, self._n_vocab // 512))):
                 runtime.close()
                 raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
             return runtime

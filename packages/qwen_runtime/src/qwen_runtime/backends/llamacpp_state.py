@@ -24,23 +24,9 @@ log = logging.getLogger(__name__)
 
 _SEQ = 0
 _CONTEXT_FIELDS = (
-    "n_ctx",
-    "n_seq_max",
-    "type_k",
-    "type_v",
-    "flash_attn_type",
-    "swa_full",
-    "kv_unified",
-    "rope_scaling_type",
-    "rope_freq_base",
-    "rope_freq_scale",
-    "yarn_ext_factor",
-    "yarn_attn_factor",
-    "yarn_beta_fast",
-    "yarn_beta_slow",
-    "yarn_orig_ctx",
-    "embeddings",
-    "offload_kqv",
+    "n_ctx", "n_seq_max", "type_k", "type_v", "flash_attn_type", "swa_full", "kv_unified", "rope_scaling_type",
+    "rope_freq_base", "rope_freq_scale", "yarn_ext_factor", "yarn_attn_factor", "yarn_beta_fast",
+    "yarn_beta_slow", "yarn_orig_ctx", "embeddings", "offload_kqv",
 )
 
 
@@ -95,11 +81,8 @@ def restore_state(ctx: Any, data: StateBuffer, *, partial_at: int | None = None)
     flags = llama_cpp.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY if partial_at is not None else 0
     if partial_at is None:
         llama_cpp.llama_memory_clear(memory, True)
-    read = int(
-        llama_cpp.llama_state_seq_set_data_ext(
-            ctx, ctypes.cast(data, ctypes.POINTER(ctypes.c_uint8)), len(data), _SEQ, flags
-        )
-    )
+    read = int(llama_cpp.llama_state_seq_set_data_ext(
+        ctx, ctypes.cast(data, ctypes.POINTER(ctypes.c_uint8)), len(data), _SEQ, flags))
     if read == len(data) and partial_at is not None:
         read = read if llama_cpp.llama_memory_seq_rm(memory, _SEQ, partial_at, -1) else 0
     if read != len(data):

@@ -97,7 +97,9 @@ class TorchSampler:
 
     def _penalize(self, logits: torch.Tensor) -> None:
         s = self.sampling
-        if not self.history or (s.repeat_penalty == 1.0 and not s.frequency_penalty and not s.presence_penalty):
+        if not self.history or (
+            s.repeat_penalty == 1.0 and not s.frequency_penalty and not s.presence_penalty
+        ):
             return
         torch = self.torch
         seen, counts = torch.tensor(list(self.history), dtype=torch.long).unique(return_counts=True)
@@ -184,7 +186,9 @@ class TransformersRuntime(LocalRuntime):
             raise ModelLoadError(f"{folder} has no fast tokenizer (tokenizer.json), which this backend needs")
         try:
             torch_dtype = dtype if dtype == "auto" else getattr(torch, dtype)
-            model: Any = AutoModelForCausalLM.from_pretrained(str(folder), dtype=torch_dtype, local_files_only=True)
+            model: Any = AutoModelForCausalLM.from_pretrained(
+                str(folder), dtype=torch_dtype, local_files_only=True
+            )
             model.to(self._device)
             model.eval()
         except Exception as exc:

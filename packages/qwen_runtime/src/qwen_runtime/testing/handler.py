@@ -65,7 +65,9 @@ def handler_class(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             if path == "/api/show" and server.ollama:
                 self._json(200, {"model_info": {"qwen3.context_length": server.context_size}})
                 return
-            if path not in ("/v1/chat/completions", "/api/chat") or (path == "/api/chat" and not server.ollama):
+            if path not in ("/v1/chat/completions", "/api/chat") or (
+                path == "/api/chat" and not server.ollama
+            ):
                 self._error(404, f"no route for POST {path}")
                 return
             if not isinstance(body, dict):

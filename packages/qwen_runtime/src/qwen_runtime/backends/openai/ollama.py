@@ -84,7 +84,9 @@ def ollama_body(request: ChatRequest, model: str, num_ctx: int) -> dict[str, Any
             if name:
                 out["tool_name"] = name
         elif isinstance(message, AssistantMessage) and message.tool_calls:
-            out["tool_calls"] = [{"function": {"name": c.name, "arguments": c.arguments}} for c in message.tool_calls]
+            out["tool_calls"] = [
+                {"function": {"name": c.name, "arguments": c.arguments}} for c in message.tool_calls
+            ]
         elif isinstance(message, UserMessage) and message.images:
             out["images"] = [data_url(i).split(",", 1)[1] for i in message.images]
         messages.append(out)
@@ -134,9 +136,15 @@ class OllamaDecoder(Decoder):
         for call in message.get("tool_calls") or []:
             function = call.get("function") or {}
             arguments = function.get("arguments")
-            raw = arguments if isinstance(arguments, str) else json.dumps(arguments if arguments is not None else {})
+            raw = (
+                arguments
+                if isinstance(arguments, str)
+                else json.dumps(arguments if arguments is not None else {})
+            )
             self.calls.append(
-                call_event(str(call.get("id") or new_call_id()), str(function.get("name") or ""), raw, self.tools)
+                call_event(
+                    str(call.get("id") or new_call_id()), str(function.get("name") or ""), raw, self.tools
+                )
             )
         if chunk.get("done"):
             self.done = self.complete = True

@@ -46,7 +46,9 @@ class OpenAICompatRuntime(Runtime):
             raise QwenRuntimeError(f"server URL must look like http://host:port/v1, not {base_url!r}")
         path = parts.path.rstrip("/") or "/v1"
         self.base_url = f"{parts.scheme}://{parts.netloc}{path}"
-        self.root_url = f"{parts.scheme}://{parts.netloc}" + (path[: -len("/v1")] if path.endswith("/v1") else "")
+        self.root_url = f"{parts.scheme}://{parts.netloc}" + (
+            path[: -len("/v1")] if path.endswith("/v1") else ""
+        )
         self._port = parts.port
         self._model = model
         self._transport = Transport(

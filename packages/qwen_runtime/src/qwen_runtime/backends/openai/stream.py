@@ -79,7 +79,9 @@ class Decoder(ABC):
             reason = "tool_calls"
         else:
             reason = "stop"
-        detail = self.finish_reason if self.finish_reason not in (None, "stop", "length", "tool_calls") else ""
+        detail = (
+            self.finish_reason if self.finish_reason not in (None, "stop", "length", "tool_calls") else ""
+        )
         usage = self.usage
         if not usage.generation_ms:
             usage = dataclasses.replace(usage, generation_ms=(time.perf_counter() - self.started) * 1000)

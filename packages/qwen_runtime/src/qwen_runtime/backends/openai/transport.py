@@ -90,7 +90,9 @@ class Transport:
             time.sleep(delay(failure, self.backoff, attempt))
             attempt += 1
 
-    def retrying(self, url: str, attempt: Callable[[], Iterator[Event]], cancel: CancelToken) -> Iterator[Event]:
+    def retrying(
+        self, url: str, attempt: Callable[[], Iterator[Event]], cancel: CancelToken
+    ) -> Iterator[Event]:
         """Runs `attempt` again after a retryable failure, unless it had already yielded something."""
         tries = 0
         yielded = False
@@ -212,7 +214,9 @@ class LineStream:
     def __enter__(self) -> LineStream:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if not self._released:
             self._stop.set()
             if self._holder:
