@@ -9,6 +9,7 @@ from pathlib import Path
 from acp import text_block
 from sigit.frontends.acp.terminal import format_output
 from sigit.sandbox.support import INTERPRETER
+from sigit.tools.processes import run_shell
 
 from .conftest import RecordingClient, running_agent, write_scenario
 
@@ -31,7 +32,7 @@ async def test_foreground_command_runs_in_the_editor_terminal_shown_on_the_card(
     command, args, cwd, limit = create[1]
     # the editor runs the sandbox's launcher, which confines `sh -c COMMAND` (the default sandbox)
     assert command == INTERPRETER and (cwd, limit) == (str(project / "sub"), 50_000)
-    assert args[-4:] == ["--", "sh", "-c", "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3"]
+    assert args[-4:] == ["--", run_shell(), "-c", "echo hello from $(basename $PWD) pager=$GIT_PAGER; exit 3"]
     assert [name for name, _ in rest] == ["wait", "output", "release"]
     assert client.terminals == {}  # released
     updates = client.of("tool_call_update")
@@ -113,6 +114,6 @@ async def test_accepting_reruns_the_command_once_without_the_sandbox(
     assert any(f"blocked by the sandbox: write to {outside}" in c.content.text for c in asked.content)
     assert outside.read_text() == "changed\n"
     creates = [args for name, args in client.terminal_calls if name == "create"]
-    assert [c[0] for c in creates] == [INTERPRETER, "sh"]  # confined, then the one unconfined rerun
+    assert [c[0] for c in creates] == [INTERPRETER, run_shell()]  # confined, then the one unconfined rerun
     saved = (config_dir / "sessions" / f"{sid}.jsonl").read_text()
     assert "The user let this command run once without the sandbox." in saved

@@ -143,3 +143,41 @@ async def test_stdin_from_a_regular_file_is_served_and_bounded_too(tmp_path: Pat
     assert dropped["error"]["code"] == -32600 and dropped["id"] is None
     assert served["id"] == 1 and "agentCapabilities" in served["result"]
     assert proc.returncode == 0
+
+
+async def test_lone_surrogates_and_nan_get_clear_errors_and_the_server_keeps_serving(
+    tmp_path: Path, config_dir: Path
+) -> None:
+    """Issue 28: one line `{"id":"\\ud800","method":"x"}` killed `sigit acp` (UnicodeEncodeError writing the
+    reply); a lone surrogate in method or params got no answer; NaN could reach a reply."""
+    replies, code = await _exchange(tmp_path, config_dir, [
+        b'{"jsonrpc": "2.0", "id": "\\ud800", "method": "x"}\n',
+        b'{"jsonrpc": "2.0", "id": 2, "method": "x\\udfff", "params": {}}\n',
+        b'{"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "/\\ud800", "mcpServers": []}}\n',
+        b'{"jsonrpc": "2.0", "id": NaN, "method": "x"}\n',
+        b'{"jsonrpc": "2.0", "id": 5, "method": "x", "params": {"n": Infinity}}\n',
+        b'{"jsonrpc": "2.0", "id": 6, "method": "initialize", "params": {"protocolVersion": 1}}\n',
+    ], 6)
+    surrogate_id, surrogate_method, surrogate_params, nan_id, infinity, init = replies
+    assert surrogate_id["id"] is None and surrogate_id["error"]["code"] == -32600
+    assert "lone surrogate" in surrogate_id["error"]["data"]["details"]
+    assert surrogate_method["id"] == 2 and surrogate_method["error"]["code"] == -32600
+    assert surrogate_params["id"] == 3 and "lone surrogate" in json.dumps(surrogate_params)
+    assert nan_id["error"]["code"] == -32700 and "NaN is not a JSON value" in json.dumps(nan_id)
+    assert infinity["error"]["code"] == -32700
+    assert init["id"] == 6 and init["result"]["agentInfo"]["name"] == "sigit"
+    assert code == 0
+
+
+async def test_a_second_initialize_is_validated_like_the_first(tmp_path: Path, config_dir: Path) -> None:
+    replies, code = await _exchange(tmp_path, config_dir, [
+        b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1}}\n',
+        b'{"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "one"}}\n',
+        b'{"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"protocolVersion": -1}}\n',
+        b'{"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {"protocolVersion": 1}}\n',
+    ], 4)
+    first, named, negative, again = replies
+    assert "result" in first and "result" in again
+    for bad in (named, negative):
+        assert bad["error"]["code"] == -32602 and "protocolVersion" in bad["error"]["data"], bad
+    assert code == 0

@@ -115,11 +115,13 @@ def test_claude_code_mode_names_are_accepted(dirs: tuple[Path, Path]) -> None:
     assert load_settings(project, config).permissions.mode == "accept-edits"
 
 
-def test_unknown_keys_are_warnings_not_errors(dirs: tuple[Path, Path]) -> None:
+def test_an_unknown_key_is_an_error_naming_the_nearest_known_one(dirs: tuple[Path, Path]) -> None:
+    """Was a warning (issue 27: one settings model, unknown keys are errors): a typo must not be ignored."""
     config, project = dirs
     write_user(config, "modle = 'x'\n")
-    settings = load_settings(project, config)
-    assert any("unknown setting `modle`" in warning for warning in settings.warnings)
+    with pytest.raises(SettingsError) as info:
+        load_settings(project, config)
+    assert str(info.value) == f"{config / 'settings.toml'}: unknown setting `modle` (did you mean `model`?)"
 
 
 def test_non_utf8_file_is_a_clear_error(dirs: tuple[Path, Path]) -> None:

@@ -231,21 +231,29 @@ def test_an_untrusted_project_cannot_loosen_a_stricter_user_setting(dirs: tuple[
         "permission mode default", "sets the default answer to 'ask'", "per-tool answers: run_command = ask")
 
 
-def test_a_fifo_or_device_as_a_project_file_is_refused_not_waited_on(dirs: tuple[Path, Path]) -> None:
-    _, project = dirs
+def test_a_fifo_or_device_as_a_project_file_is_skipped_not_waited_on(dirs: tuple[Path, Path]) -> None:
+    """Issue 28: a FIFO or /dev/zero as `.mcp.json` or settings made sigit exit 2 in that folder; it is
+    skipped, with the reason, and nothing in it is asked about or used."""
+    config, project = dirs
     os.mkfifo(project / ".mcp.json")
-    with pytest.raises(TrustStoreError, match="FIFO"):
-        project_requests(project)
+    assert project_requests(project).lines == ()
     (project / ".mcp.json").unlink()
     (project / ".mcp.json").symlink_to("/dev/zero")
-    with pytest.raises(TrustStoreError, match=r"\.mcp\.json"):
-        project_requests(project)
+    assert project_requests(project).lines == ()
+    write_project(project, "")
+    settings_file = project / ".sigit" / "settings.toml"
+    settings_file.unlink()
+    os.mkfifo(settings_file)
+    settings = load_settings(project, config, trusted=True)
+    assert any("settings.toml: not read" in w and "FIFO" in w for w in settings.warnings), settings.warnings
+    assert project_requests(project).lines == ()
 
 
 def test_a_project_names_a_draft_model_only_when_trusted(dirs: tuple[Path, Path]) -> None:
     """A draft model is a file to load, like `model`; turning drafting off is harmless."""
     config, project = dirs
     write_project(project, 'draft = "/tmp/evil.gguf"\n')
+    assert project_requests(project).lines == ("loads the draft model /tmp/evil.gguf",)  # issue 28: shown
     assert load_settings(project, config).draft == "prompt-lookup"
     assert load_settings(project, config, trusted=True).draft == "/tmp/evil.gguf"
     write_project(project, 'draft = "none"\n')

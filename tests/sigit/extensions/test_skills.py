@@ -82,3 +82,21 @@ async def test_skill_tool_unknown_name_lists_what_exists(layout: Layout) -> None
     tool = make_skill_tool(discover_skills(layout.cwd, layout.config))
     out = await tool.invoke({"name": "relase"}, ToolContext(cwd=layout.cwd))
     assert out.is_error and "Did you mean 'release'" in out.text and "Available skills: release" in out.text
+
+
+def test_project_skills_and_folders_leading_outside_are_skipped(tmp_path: Path) -> None:
+    """Issue 28 finding 9: a linked skill folder or SKILL.md outside the project is not loaded."""
+    from sigit.extensions.skills import discover_skills
+
+    outside = tmp_path / "outside"
+    (outside / "s").mkdir(parents=True)
+    (outside / "s" / "SKILL.md").write_text("---\nname: leak\ndescription: from outside\n---\nbody\n")
+    work = tmp_path / "work"
+    (work / ".git").mkdir(parents=True)
+    (work / ".claude" / "skills" / "own").mkdir(parents=True)
+    (work / ".claude" / "skills" / "own" / "SKILL.md").symlink_to(outside / "s" / "SKILL.md")
+    (work / ".sigit").mkdir()
+    (work / ".sigit" / "skills").symlink_to(outside)
+    found = discover_skills(work, tmp_path / "config", home=tmp_path / "home")
+    assert found.skills == []
+    assert sum("leads outside the project" in w for w in found.warnings) == 2

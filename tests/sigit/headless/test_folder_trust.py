@@ -113,9 +113,10 @@ def test_sigit_trust_applies_the_parts_until_they_change(repo: Repo) -> None:
         assert repo.run() == ""
         assert server.requests and repo.took_effect() == ALL_ON
 
-        # harmless keys may change without a question
-        with (repo.work / ".sigit" / "settings.toml").open("a") as handle:
-            handle.write("max_tokens = 2048\n")
+        # harmless keys may change without a question (a top-level key: appended, it would land in
+        # `[permissions.rules]`, which the settings model now refuses as an unknown key)
+        settings_file = repo.work / ".sigit" / "settings.toml"
+        settings_file.write_text("max_tokens = 2048\n" + settings_file.read_text())
         assert repo.run() == "" and repo.took_effect() == ALL_ON
 
         # a project file that changes after trust (here: its hook) asks again

@@ -5,8 +5,11 @@ from __future__ import annotations
 import dataclasses
 import gc
 import os
+import shutil
 import socket
 import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -216,7 +219,7 @@ def test_a_launcher_that_cannot_confine_never_runs_the_command(
     missing = str(workspace / "no-such-dir")
     argv = wrapped.argv
     cut = argv.index("--")
-    argv = [*argv[:cut], "--ro", missing, *argv[cut:]]  # a bind mount that must fail
+    argv = [*argv[:cut], "--pin", missing, *argv[cut:]]  # a bind mount that must fail (a vanished --ro is skipped)
     done = subprocess.run(argv, env=wrapped.env, capture_output=True, text=True, check=False)
     assert done.returncode == 126
     assert "sigit sandbox: could not confine the command" in done.stderr
@@ -264,3 +267,36 @@ def test_an_abi_2_kernel_says_that_files_outside_can_be_truncated(
     with open_sandbox(SandboxPolicy(workspace=workspace, cache_dirs=()), old_kernel) as sandbox:
         assert sandbox.active
         assert any("cannot refuse truncation" in w for w in sandbox.warnings), sandbox.warnings
+
+
+def test_a_crashed_run_leaves_no_temp_dir_for_long(workspace: Path, tmp_path: Path) -> None:
+    """Issue 28: a siGit killed or crashed (no finalizer runs) left an empty /tmp/sigit-sandbox-*; the next
+    sandbox opened removes it, and never one of a live process."""
+    script = ("import os, sys\nfrom pathlib import Path\nfrom sigit.sandbox import SandboxPolicy, open_sandbox\n"
+              "s = open_sandbox(SandboxPolicy.from_settings(None, workspace=Path(sys.argv[1])))\n"
+              "print(s.policy.temp_dir, flush=True)\nos._exit(3)\n")
+    done = subprocess.run([sys.executable, "-c", script, str(workspace)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 3, done.stderr
+    left = Path(done.stdout.strip())
+    assert left.is_dir() and left.name.startswith("sigit-sandbox-")
+    live = Path(tempfile.mkdtemp(prefix=f"sigit-sandbox-{os.getppid()}-"))
+    try:
+        sandbox = open_sandbox(SandboxPolicy.from_settings(None, workspace=workspace))
+        assert not left.exists()
+        assert live.exists()  # the parent process of this test is alive
+        sandbox.close()
+    finally:
+        shutil.rmtree(live, ignore_errors=True)
+
+
+def test_a_command_cannot_fake_the_sandbox_setup_failure(make_sandbox: MakeSandbox, run: Run, workspace: Path) -> None:
+    """Issue 28 (LOW): a command printing the launcher's failure line got the "run without the sandbox"
+    offer; the real line carries a secret tag the command never sees."""
+    sandbox = make_sandbox()
+    fake = run(sandbox, "echo 'sigit sandbox: could not confine the command: Operation not permitted' >&2; "
+                        "exit 126", workspace)
+    assert fake.returncode == 126 and "could not confine" in fake.stdout
+    assert sandbox.explain(fake.returncode, fake.stdout) is None
+    assert sandbox.policy.tag is not None and sandbox.policy.tag not in run(sandbox, "cat /proc/self/cmdline; env",
+                                                                            workspace).stdout

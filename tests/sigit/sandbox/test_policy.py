@@ -13,7 +13,7 @@ def test_defaults_are_workspace_write_with_the_network_off(tmp_path: Path) -> No
     policy = SandboxPolicy.from_settings(None, workspace=tmp_path)
     assert policy.mode == "workspace-write" and not policy.network and not policy.loopback
     assert policy.cache_dirs == DEFAULT_CACHE_DIRS
-    assert "~/.cache/uv" in DEFAULT_CACHE_DIRS and "~/.cargo/registry" in DEFAULT_CACHE_DIRS
+    assert "~/.cache/uv" not in DEFAULT_CACHE_DIRS and "~/.cargo/registry" in DEFAULT_CACHE_DIRS
     assert policy.describe() == "workspace-write, network off"
 
 

@@ -118,7 +118,7 @@ async def test_search_refuses_a_fifo_and_walks_past_one(registry: ToolRegistry, 
 def test_a_repository_cannot_hang_start_up_with_fifos(tmp_path: Path) -> None:
     """AGENTS.md, .sigit/settings.toml and .mcp.json come from the repository: FIFOs there are
     reported, not waited on."""
-    from sigit.config.settings import SettingsError, load_settings
+    from sigit.config.settings import load_settings
     from sigit.extensions.mcp_client import load_mcp_json
     from sigit.prompt.instructions import load_instructions
 
@@ -126,8 +126,8 @@ def test_a_repository_cannot_hang_start_up_with_fifos(tmp_path: Path) -> None:
     for name in ("AGENTS.md", ".sigit/settings.toml", ".mcp.json"):
         os.mkfifo(tmp_path / name)
     assert load_instructions(tmp_path, tmp_path / "config").files == []
-    with pytest.raises(SettingsError, match="FIFO"):
-        load_settings(tmp_path, tmp_path / "config")
+    warnings = load_settings(tmp_path, tmp_path / "config").warnings  # skipped with the reason, not fatal
+    assert any("FIFO" in w for w in warnings)
     servers, warnings = load_mcp_json(tmp_path / ".mcp.json")
     assert servers == [] and "FIFO" in warnings[0]
 
@@ -231,11 +231,22 @@ async def test_file_tools_write_through_symlinks_and_keep_the_mode(tmp_path: Pat
     assert stat.S_IMODE((tmp_path / "real.sh").stat().st_mode) == 0o750
 
 
-async def test_file_tools_write_hard_linked_files_in_place_so_every_name_sees_the_edit(
-    tmp_path: Path
+async def test_a_hard_linked_file_gets_its_own_copy_and_the_other_name_keeps_its_content(
+    registry: ToolRegistry, ctx: ToolContext, tmp_path: Path
 ) -> None:
-    (tmp_path / "a.txt").write_text("old")
-    os.link(tmp_path / "a.txt", tmp_path / "b.txt")
-    await LocalFileSystem().write_text(tmp_path / "a.txt", "new")
-    assert (tmp_path / "b.txt").read_text() == "new"
-    assert (tmp_path / "a.txt").stat().st_ino == (tmp_path / "b.txt").stat().st_ino
+    """Issue 28 finding 4: uv builds `.venv` from hard links into its cache, shared with other projects:
+    an edit in the workspace must not change the file under its other name."""
+    cache = tmp_path / "uv-cache"
+    cache.mkdir()
+    (cache / "mod.py").write_text("x = 1\n")
+    (ctx.cwd / ".venv").mkdir()
+    os.link(cache / "mod.py", ctx.cwd / ".venv" / "mod.py")
+    out = await registry.invoke("edit_file", {"path": ".venv/mod.py", "old_text": "x = 1",
+                                              "new_text": "x = 2"}, ctx)
+    assert not out.is_error, out.text
+    assert (ctx.cwd / ".venv" / "mod.py").read_text() == "x = 2\n"
+    assert (cache / "mod.py").read_text() == "x = 1\n"
+    out = await registry.invoke("create_file", {"path": ".venv/mod.py", "content": "y\n"}, ctx)
+    assert (cache / "mod.py").read_text() == "x = 1\n"
+    assert (ctx.cwd / ".venv" / "mod.py").stat().st_nlink == 1
+

@@ -228,7 +228,11 @@ async def test_an_oversized_body_is_cut_while_streaming(
      ("fe80::1", "link-local"), ("10.0.0.1", "private"), ("172.16.0.1", "private"),
      ("192.168.1.1", "private"), ("fd00::1", "private"), ("0.0.0.0", "unspecified"),
      ("::", "unspecified"), ("224.0.0.1", "multicast"), ("ff02::1", "multicast"),
-     ("::ffff:127.0.0.1", "loopback"), ("100.100.100.200", "non-public")],
+     ("::ffff:127.0.0.1", "loopback"), ("100.100.100.200", "non-public"),
+     # issue 28: IPv6 spellings that carry an IPv4 address to the same host
+     ("::7f00:1", "loopback"), ("::127.0.0.1", "loopback"), ("::a9fe:a9fe", "link-local"),
+     ("64:ff9b::7f00:1", "loopback"), ("64:ff9b::a9fe:a9fe", "link-local"), ("64:ff9b::10.0.0.1", "private"),
+     ("64:ff9b:1::a00:1", "private"), ("2002:7f00:1::", "loopback"), ("2002:a9fe:a9fe::1", "link-local")],
 )
 def test_address_refusals(address: str, kind: str) -> None:
     assert kind in (web.address_refusal(address) or "")
@@ -236,6 +240,7 @@ def test_address_refusals(address: str, kind: str) -> None:
 
 def test_public_addresses_pass() -> None:
     assert web.address_refusal("93.184.216.34") is None
+    assert web.address_refusal("64:ff9b::5db8:d822") is None  # NAT64 of 93.184.216.34
     assert web.address_refusal("2606:4700::1111") is None
 
 
@@ -245,3 +250,13 @@ def test_only_rules_from_settings_or_flags_name_a_host(tmp_path: Path) -> None:
     assert policy.names_host("wiki.corp") and not policy.names_host("other.corp")
     policy.add_session_rule("read_website(domain:10.0.0.5)")  # --allow-tool
     assert policy.names_host("10.0.0.5")
+
+
+@pytest.mark.parametrize("url", ["http://[::7f00:1]/", "http://[64:ff9b::7f00:1]/", "http://[::127.0.0.1]:8080/x",
+                                 "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/"])
+async def test_ipv6_spellings_of_private_addresses_are_refused(
+    registry: ToolRegistry, ctx: ToolContext, url: str
+) -> None:
+    """Issue 28: `[::7f00:1]` and NAT64 `64:ff9b::/96` passed the SSRF guard."""
+    out = await registry.invoke("read_website", {"url": url}, allowing(ctx, "read_website"))
+    assert out.is_error and ("loopback address" in out.text or "link-local address" in out.text), out.text

@@ -43,30 +43,56 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     return value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ToolCallRequest:
-    """A tool call the model made; `arguments` is the JSON text, `parsed_arguments` the object."""
+    """A tool call the model made: `function_name` (the documented field, `name` its alias), `arguments`
+    the JSON text and `parsed_arguments` the object.
+
+    The arguments are parsed once, when the call is made (from the runtime's call: not at all), and
+    kept: reading `parsed_arguments` again costs nothing.
+    """
 
     id: str
-    name: str
-    """The tool's name (as in `ToolDefinition.name` and `ToolResult.name`)."""
-    arguments: str = "{}"
+    function_name: str
+    """The tool's name (as in `ToolDefinition.name` and `ToolResult.name`); `name` reads the same."""
+    arguments: str
+    _parsed: dict[str, Any] = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if not self.name:
+    def __init__(
+        self, id: str, function_name: str | None = None, arguments: str = "{}", *, name: str | None = None
+    ) -> None:
+        if function_name is not None and name is not None and function_name != name:
+            raise ValueError(f"a tool call has one name: function_name={function_name!r} but name={name!r}")
+        chosen = function_name if function_name is not None else name
+        if not chosen:
             raise ValueError("a tool call needs a name")
-        _json_object(self.arguments, f"arguments of tool call {self.name!r}")
+        self._set(id, chosen, arguments, _json_object(arguments, f"arguments of tool call {chosen!r}"))
+
+    def _set(self, id: str, name: str, arguments: str, parsed: dict[str, Any]) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "function_name", name)
+        object.__setattr__(self, "arguments", arguments)
+        object.__setattr__(self, "_parsed", parsed)
+
+    @property
+    def name(self) -> str:
+        """`function_name` under its other spelling: code written either way works."""
+        return self.function_name
 
     @property
     def parsed_arguments(self) -> dict[str, Any]:
-        return _json_object(self.arguments, f"arguments of tool call {self.name!r}")
+        """The arguments object (a shallow copy of the one parsed when the call was made)."""
+        return dict(self._parsed)
 
     @classmethod
     def from_runtime(cls, call: ToolCall) -> ToolCallRequest:
-        return cls(id=call.id, name=call.name, arguments=call.arguments_json())
+        """The runtime's parsed call, kept as parsed (its JSON text is written once, for `arguments`)."""
+        request = cls.__new__(cls)
+        request._set(call.id, call.name, call.arguments_json(), call.arguments)
+        return request
 
     def to_runtime(self) -> ToolCall:
-        return ToolCall(id=self.id, name=self.name, arguments=self.parsed_arguments)
+        return ToolCall(id=self.id, name=self.function_name, arguments=self.parsed_arguments)
 
 
 @dataclass(frozen=True)

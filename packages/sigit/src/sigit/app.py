@@ -270,8 +270,8 @@ class SessionHost:
             from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
 
             mcp = McpManager(
-                handshake_timeout=_seconds(settings.mcp, "handshake_timeout_secs", 8.0),
-                call_timeout=_seconds(settings.mcp, "call_timeout_secs", 120.0),
+                handshake_timeout=settings.mcp.get("handshake_timeout_secs", 8.0),
+                call_timeout=settings.mcp.get("call_timeout_secs", 120.0),
             )
             notices += await mcp.start(cwd, settings.mcp, project_file=folder_trusted)
             if mcp_servers:
@@ -402,11 +402,6 @@ def _todos(saved: list[dict[str, str]]) -> list[Todo]:
         with contextlib.suppress(ValueError):
             todos.append(Todo.model_validate(entry))
     return todos
-
-
-def _seconds(table: dict[str, Any], key: str, default: float) -> float:
-    value = table.get(key, default)
-    return float(value) if isinstance(value, int | float) and value > 0 else default
 
 
 def _prefill(engine: ChatEngine, tools: Sequence[ToolSpec]) -> int:
@@ -583,7 +578,7 @@ class AgentSession:
         agent, perms = self.agent, self.settings.permissions
         info = agent.engine.info()
         usage = agent.last_usage
-        servers = self.settings.mcp.get("servers") if isinstance(self.settings.mcp, dict) else None
+        servers = list(self.settings.mcp.get("servers", {}))
         if self.mcp is not None:
             servers = [s.name for s in self.mcp.status()]
         return SessionStatus(

@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
+import math
 import os
+import re
 import secrets
 import stat
 from pathlib import Path
+from typing import Any
 
 MAX_TEXT_BYTES = 8 * 1024 * 1024
 """The most a text file tool reads of one file (bigger files are refused, not cut)."""
@@ -169,3 +173,43 @@ def fsync_directory(directory: Path) -> None:
     finally:
         os.close(fd)
 
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """JSON that is always valid UTF-8 text: a lone surrogate (from a model's or a client's `\\ud800`)
+    is written as its escape, NaN and infinities as null. Protocol lines, session files and headless
+    output go through here, so no text can make them fail or be unreadable."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
+    except ValueError:
+        text = json.dumps(_finite(value), ensure_ascii=False, allow_nan=False, **options)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether any string in `value` (keys too, nested) holds a lone surrogate, which is not Unicode text."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value

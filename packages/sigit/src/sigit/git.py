@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -68,6 +69,51 @@ class GitResult:
     stderr: str
 
 
+# Repository config keys that make git run a program (or pull in config that may): planted in a nested
+# repository, they would run from the user's next `git status` there, outside any sandbox.
+_DANGEROUS_KEY = re.compile(
+    r"^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree)|filter\..+|alias\..+"
+    r"|include\.path|includeif\..+|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver"
+    r"|credential\..*helper|sequence\.editor|gpg\..*program|trailer\..+\.(cmd|command)|pager\..+"
+    r"|remote\..+\.(uploadpack|receivepack|proxy)|uploadpack\..+|receive\..+|protocol\..+|url\..+)$",
+    re.IGNORECASE,
+)
+
+
+def dangerous_config(git_dir: Path, timeout: float = 5.0) -> list[str]:
+    """The keys of a repository's own `config` that make git run a program (`core.fsmonitor`,
+    `core.hooksPath`, `core.sshCommand`, `core.pager`, filters, aliases, includes...), or a note that it
+    could not be read. Read by `git config --file` (no repository, no hooks, no includes)."""
+    config = git_dir / "config"
+    if not config.is_file() or config.is_symlink():
+        return ["config (not a regular file)"] if os.path.lexists(config) else []
+    try:
+        done = subprocess.run(["git", "config", "--file", str(config), "--no-includes", "--name-only", "--list"],
+                              capture_output=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL,
+                              env={**os.environ, **ENV})
+    except (OSError, subprocess.TimeoutExpired):
+        return ["config (git could not read it)"]
+    if done.returncode != 0:
+        return ["config (git could not parse it)"]
+    keys = [key for key in _text(done.stdout).splitlines() if _DANGEROUS_KEY.match(key)]
+    return list(dict.fromkeys(keys))
+
+
+def _refusal(cwd: Path, sandbox: Confinement | None) -> str | None:
+    """Why siGit will not run its own git in `cwd`: it is in a repository a sandboxed command created
+    whose config makes git run programs (the sandbox's `unsafe_repositories`)."""
+    flagged = getattr(sandbox, "unsafe_repositories", {}) if sandbox is not None else {}
+    start = Path(os.path.realpath(cwd))
+    for repo, keys in flagged.items():
+        if start == repo or repo in start.parents:
+            return f"{repo}/.git/config sets {', '.join(keys)}, which make git run programs; siGit runs no git there"
+    return None
+
+
+class UnsafeRepositoryError(OSError):
+    """siGit refuses to run its own git in a repository whose config makes git run programs."""
+
+
 def git_command(args: Sequence[str], sandbox: Confinement | None = None) -> tuple[list[str], dict[str, str]]:
     """The argv and environment for `git args`, hardened, and confined when `sandbox` is active.
 
@@ -82,7 +128,10 @@ def git_command(args: Sequence[str], sandbox: Confinement | None = None) -> tupl
 
 
 def run_git(cwd: Path, *args: str, sandbox: Confinement | None = None, timeout: float = 10.0) -> GitResult:
-    """Run git in `cwd` (blocking). Raises OSError when git cannot start, TimeoutExpired past `timeout`."""
+    """Run git in `cwd` (blocking). Raises OSError when git cannot start (`UnsafeRepositoryError` in a
+    repository a sandboxed command created with config that runs programs), TimeoutExpired past `timeout`."""
+    if (why := _refusal(cwd, sandbox)) is not None:
+        raise UnsafeRepositoryError(why)
     argv, env = git_command(args, sandbox)
     completed = subprocess.run(
         argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, check=False,
@@ -94,6 +143,8 @@ async def run_git_async(
     cwd: Path, *args: str, sandbox: Confinement | None = None, timeout: float = 10.0,
 ) -> GitResult:
     """`run_git` for async code. Raises OSError when git cannot start, TimeoutError past `timeout`."""
+    if (why := _refusal(cwd, sandbox)) is not None:
+        raise UnsafeRepositoryError(why)
     argv, env = await asyncio.to_thread(git_command, args, sandbox)
     proc = await asyncio.create_subprocess_exec(
         *argv, cwd=str(cwd), env=env, stdin=asyncio.subprocess.DEVNULL,

@@ -16,7 +16,7 @@ from typing import Any
 from onde import Message, UserMessage
 
 from sigit.errors import UsageError
-from sigit.fileio import write_atomic
+from sigit.fileio import json_text, write_atomic
 
 FORMAT = "sigit.session"
 VERSION = 1
@@ -80,9 +80,9 @@ class Session:
     def to_jsonl(self) -> str:
         from onde.history import message_to_dict  # onde loads with the agent, not with the session list
 
-        lines = [json.dumps(self.header(), ensure_ascii=False)]
+        lines = [json_text(self.header())]
         for message in self.messages:
-            lines.append(json.dumps({"type": "message", **message_to_dict(message)}, ensure_ascii=False))
+            lines.append(json_text({"type": "message", **message_to_dict(message)}))
         return "\n".join(lines) + "\n"
 
     @classmethod

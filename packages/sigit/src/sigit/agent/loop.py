@@ -106,7 +106,7 @@ class _Turn:
 
     def repeated(self, call: ToolCallRequest) -> str | None:
         """The refusal for the REPEAT_LIMIT-th identical call of this prompt (it is not run), else None."""
-        key = f"{call.name}:{_canonical(call.arguments)}"
+        key = f"{call.name}:{json.dumps(call.parsed_arguments, sort_keys=True, ensure_ascii=False)}"
         self.seen[key] += 1
         if self.seen[key] < REPEAT_LIMIT:
             return None
@@ -301,14 +301,9 @@ class Agent:
     async def _run_tool(self, call: ToolCallRequest) -> AsyncIterator[AgentEvent | ToolOutput]:
         """One call: prepared once (validated, its subjects declared), judged, run."""
         name = call.name
-        try:
-            args = call.parsed_arguments
-        except ValueError as exc:
-            output = ToolOutput(f"Invalid arguments for {name}: {exc}", is_error=True)
-            yield ToolFinished(call.id, name, output.text, is_error=True)
-            yield output
-            return
-        prepared = self.tools.prepare(name, args, self.context)
+        # the runtime parsed the model's JSON once; that object, validated into the tool's typed
+        # parameters here, is what the policy, hooks, preview and the tool itself read from now on
+        prepared = self.tools.prepare(name, call.parsed_arguments, self.context)
         if isinstance(prepared, ToolOutput):  # an unknown tool or invalid arguments: nothing to judge
             yield ToolFinished(call.id, name, prepared.text, is_error=True)
             yield prepared
@@ -321,7 +316,7 @@ class Agent:
         decision = self.policy.decide(prepared)
         allowed = decision.kind == "allow"
         if decision.kind == "ask":
-            preview = await asyncio.to_thread(tool.preview, prepared, self.context)  # may read the file
+            preview = await tool.preview(prepared, self.context)  # may read the file (through ctx.fs)
             asked = PermissionAsked(
                 call.id, name, prepared.arguments, prepared.title, decision.reason,
                 self.policy.suggested_rule(prepared), preview.text if preview is not None else None,
@@ -478,13 +473,6 @@ class Agent:
         }
         turn.outcome = "answer"
         turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage)
-
-
-def _canonical(arguments: str) -> str:
-    try:
-        return json.dumps(json.loads(arguments), sort_keys=True, ensure_ascii=False)
-    except ValueError:
-        return arguments
 
 
 def _format_call_errors(result: ToolAwareResult) -> str:

@@ -5,6 +5,7 @@ from sigit.config.paths import (
     find_repo_root,
     project_root,
     project_settings_path,
+    resolves_inside,
     user_settings_path,
 )
 from sigit.config.settings import (
@@ -40,6 +41,7 @@ __all__ = [
     "project_root",
     "project_settings_path",
     "record_trust",
+    "resolves_inside",
     "revoke_trust",
     "save_project_rule",
     "trusted_folders",

@@ -65,5 +65,19 @@ def project_root(cwd: Path) -> Path:
     return root if root is not None else cwd.resolve()
 
 
+def resolves_inside(path: Path, *bounds: Path) -> bool:
+    """Whether `path`, every link followed, lies inside one of `bounds` (also resolved).
+
+    What a repository puts in its config folders or instruction files is read only if it stays inside
+    the project (or the user's config dir): `.claude/skills -> /` or `AGENTS.md -> ~/secret` do not.
+    """
+    try:
+        real = path.resolve()
+        roots = [bound.resolve() for bound in bounds]
+    except (OSError, RuntimeError):
+        return False
+    return any(real == root or root in real.parents for root in roots)
+
+
 def project_settings_path(cwd: Path) -> Path:
     return project_root(cwd) / PROJECT_DIR / SETTINGS_FILE

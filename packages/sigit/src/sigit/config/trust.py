@@ -12,7 +12,6 @@ a digest of the trust-relevant parts: when they change, the folder is asked abou
 from __future__ import annotations
 
 import contextlib
-import copy
 import hashlib
 import json
 import tomllib
@@ -24,17 +23,13 @@ from typing import Any, Final, TypeVar
 
 from sigit.config.paths import config_dir as default_config_dir
 from sigit.config.paths import project_root, project_settings_path
+from sigit.config.schema import untrusted_split
 from sigit.errors import UsageError
-from sigit.fileio import read_bounded, write_atomic
+from sigit.fileio import FileTooLargeError, NotRegularFileError, read_bounded, write_atomic
 
 TRUST_FILE: Final = "trusted_folders.json"
 MAX_PROJECT_FILE: Final = 1024 * 1024  # a settings or .mcp.json file larger than this is refused
 MCP_JSON: Final = ".mcp.json"
-SAFE_MODES: Final = frozenset({"plan", "bypass", "bypassPermissions", "bypass-permissions"})
-"""Permission modes a project may set without trust: plan is the strictest, so it loosens no user's
-mode (bypass is refused from a project file, trusted or not, with a warning, by the settings
-loader). `default` would loosen a user's `plan`, so it needs trust like `accept-edits`."""
-LOOSENING_SANDBOX: Final = ("writable_dirs", "cache_dirs")
 
 T = TypeVar("T")
 
@@ -48,59 +43,9 @@ class TrustStoreError(UsageError, ValueError):
 
 def split_project_settings(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(always, gated): a project settings table split into what applies in any folder and what
-    applies only in a trusted one. Both keep the file's shape, so `_apply` reads either."""
-    always: dict[str, Any] = {}
-    gated: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key in ("model", "hooks") or (key == "download" and value != "ask") or (
-            key == "draft" and value not in ("prompt-lookup", "none")  # a draft model is a model file to load
-        ):
-            gated[key] = copy.deepcopy(value)
-        elif key == "mcp" and isinstance(value, dict):
-            _put(always, gated, key, value, lambda k, v: k == "servers")
-        elif key == "sandbox" and isinstance(value, dict):
-            _put(always, gated, key, value, _loosens_sandbox)
-        elif key == "permissions" and isinstance(value, dict):
-            _split_permissions(value, always, gated)
-        else:
-            always[key] = copy.deepcopy(value)
-    return always, gated
-
-
-def _loosens_sandbox(key: str, value: Any) -> bool:
-    # any mode but read-only loosens a user's `mode = "read-only"`
-    return (key == "mode" and value != "read-only") or (key in ("network", "loopback") and value is True) or (
-        key in LOOSENING_SANDBOX
-    )
-
-
-def _put(always: dict[str, Any], gated: dict[str, Any], key: str, table: Mapping[str, Any],
-         needs_trust: Callable[[str, Any], bool]) -> None:
-    for sub, value in table.items():
-        target = gated if needs_trust(sub, value) else always
-        target.setdefault(key, {})[sub] = copy.deepcopy(value)
-
-
-def _split_permissions(perms: Mapping[str, Any], always: dict[str, Any], gated: dict[str, Any]) -> None:
-    def needs_trust(key: str, value: Any) -> bool:
-        if key == "mode":
-            return isinstance(value, str) and value not in SAFE_MODES
-        if key == "default":
-            return bool(value != "deny")  # `ask` loosens a user's `deny`
-        return key == "additional_directories"
-
-    for key, value in perms.items():
-        if key == "tools" and isinstance(value, dict):
-            for tool, answer in value.items():
-                side = gated if answer != "deny" else always  # `ask` loosens a user's `deny`
-                side.setdefault("permissions", {}).setdefault("tools", {})[tool] = answer
-        elif key == "rules" and isinstance(value, dict):
-            for kind, rules in value.items():
-                side = gated if kind == "allow" else always
-                side.setdefault("permissions", {}).setdefault("rules", {})[kind] = copy.deepcopy(rules)
-        else:
-            side = gated if needs_trust(key, value) else always
-            side.setdefault("permissions", {})[key] = copy.deepcopy(value)
+    applies only in a trusted one, as each key of the settings model says. Both keep the file's
+    shape, so the loader reads either."""
+    return untrusted_split(raw)
 
 
 # ---------------------------------------------------------------- what a folder wants
@@ -157,6 +102,8 @@ def _read_bytes(path: Path) -> bytes | None:
         return read_bounded(path, MAX_PROJECT_FILE)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except (NotRegularFileError, FileTooLargeError):
+        return None  # not read by the settings or the MCP client either (they say why): nothing to trust
     except OSError as exc:
         raise TrustStoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
@@ -167,6 +114,8 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
     if model is not None:
         lines.append(f"sends the conversation to {model}" if str(model).startswith("openai:")
                      else f"uses the model {model}")
+    if "draft" in gated:  # a model file to load, like `model`
+        lines.append(f"loads the draft model {gated['draft']}")
     if "download" in gated:
         lines.append(f"downloads models without asking (`download = {gated['download']!r}`)")
     hooks = gated.get("hooks")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from sigit.config.paths import PROJECT_DIR, find_repo_root
+from sigit.config.paths import PROJECT_DIR, find_repo_root, resolves_inside
 from sigit.extensions.frontmatter import ExtensionWarning
 
 Scope = Literal["project", "user"]
@@ -31,9 +31,22 @@ def home_dir() -> Path:
     return Path(home) if home else Path.home()
 
 
-def search_roots(kind: str, cwd: Path, config_dir: Path, home: Path | None = None) -> list[SearchRoot]:
-    """Existing folders holding `kind` ("skills", "commands", "agents"), in precedence order."""
+def project_bounds(cwd: Path, config_dir: Path) -> tuple[Path, ...]:
+    """Where a project's config folders and files may lead: the project (repository root, else the cwd)
+    and the user's config dir."""
     start = Path(cwd).resolve()
+    return (find_repo_root(start) or start, Path(config_dir))
+
+
+def search_roots(kind: str, cwd: Path, config_dir: Path, home: Path | None = None,
+                 warnings: list[str] | None = None) -> list[SearchRoot]:
+    """Existing folders holding `kind` ("skills", "commands", "agents"), in precedence order.
+
+    A project folder that resolves outside the project and the config dir (`.claude/skills -> /`) is
+    skipped, with a warning in `warnings`.
+    """
+    start = Path(cwd).resolve()
+    bounds = project_bounds(start, config_dir)
     root = find_repo_root(start)
     directories = [start]
     if root is not None:
@@ -52,6 +65,11 @@ def search_roots(kind: str, cwd: Path, config_dir: Path, home: Path | None = Non
             if resolved in seen or not resolved.is_dir():
                 continue
         except OSError:
+            continue
+        if candidate.scope == "project" and not resolves_inside(candidate.path, *bounds):
+            if warnings is not None:
+                warnings.append(ExtensionWarning(candidate.path, f"skipped: it leads outside the project "
+                                                 f"(to {resolved})"))
             continue
         seen.add(resolved)
         found.append(candidate)
@@ -72,11 +90,15 @@ def extension_files(
     warnings: list[str],
 ) -> Iterator[tuple[SearchRoot, Path]]:
     """Each root's files in precedence order, sorted within a root; an unreadable root becomes a warning."""
-    for root in search_roots(kind, cwd, config_dir, home):
+    bounds = project_bounds(cwd, config_dir)
+    for root in search_roots(kind, cwd, config_dir, home, warnings):
         try:
             files = sorted(list_files(root.path))
         except OSError as exc:
             warnings.append(ExtensionWarning(root.path, f"cannot list: {exc.strerror or exc}"))
             continue
         for path in files:
+            if root.scope == "project" and not resolves_inside(path, *bounds):
+                warnings.append(ExtensionWarning(path, "skipped: it leads outside the project"))
+                continue
             yield root, path

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import signal
 import sys
 import time
@@ -29,6 +28,7 @@ from ..agent.events import (
 from ..app import INIT_RULES, AgentSession, SessionHost
 from ..config.trust import ProjectRequests
 from ..errors import SigitError, UsageError
+from ..fileio import json_text
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
 
@@ -141,7 +141,7 @@ class _Output:
         self._session_id = ""
 
     def _emit(self, obj: dict[str, Any]) -> None:
-        self.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.stdout.write(json_text(obj) + "\n")  # a lone surrogate from the model must not end the run
         self.stdout.flush()
 
     def _progress(self, line: str) -> None:

@@ -4,13 +4,15 @@ Order (first that applies wins):
 1. a deny rule (even for read-only tools);
 2. a read-only tool: allow, unless it reads outside the readable directories or fetches a URL;
 3. plan mode: mutations are refused, with a message asking the model for a plan;
-4. bypass mode: allow (only deny rules and per-tool "deny" overrides still refuse);
+4. bypass mode: allow (only deny rules and per-tool "deny" overrides still refuse; a command line
+   the grammar cannot fully account for asks when a deny rule names the tool);
 5. a session grant, then an allow rule;
 6. the per-tool override in `[permissions.tools]`;
 7. accept-edits mode: tools that declare themselves edits are allowed inside the working directory;
 8. `SIGIT_PERMISSION_DEFAULT`, then `[permissions] default`.
 A write outside the working directory is never allowed silently (except in bypass mode): an
 "allow" from steps 5-8 becomes "ask", unless an allow rule or grant names that path explicitly.
+Likewise a file tool's write inside any `.git` directory (config, hooks: git runs what they name).
 
 A read-only call that reads outside the readable directories (the working directory, the
 `additional_directories` setting, `--add-dir`, the config dir and the skills/commands/agents folders
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from sigit.config.paths import PROJECT_DIR, find_repo_root
+from sigit.config.paths import PROJECT_DIR, find_repo_root, resolves_inside
 from sigit.config.rules import Rule, parse_rule
 from sigit.config.settings import (
     MODE_ALIASES,
@@ -53,6 +55,7 @@ from sigit.permissions.rules import (
 )
 from sigit.permissions.shell_grammar import parse_line
 from sigit.permissions.shell_patterns import CommandPattern, commands_allowed, grant_prefix
+from sigit.tools.processes import runs_bash
 from sigit.tools.subjects import PreparedCall
 from sigit.tools.web import url_host
 
@@ -110,6 +113,22 @@ class PermissionPolicy:
     # -- decisions -------------------------------------------------------------------------------
 
     def decide(self, call: PreparedCall) -> Decision:
+        decision = self._decide(call)
+        if decision.kind == "ask" and call.subjects.command is not None:
+            covers = self.grant_covers(call)
+            if covers is not None:
+                return Decision("ask", f"{decision.reason}. \"Always\" would allow {covers}", decision.rule)
+        return decision
+
+    def grant_covers(self, call: PreparedCall) -> str | None:
+        """What the "always allow" grant for a command covers, in words (naming the options it leaves out)."""
+        command = call.subjects.command
+        commands = parse_line(command).commands if command is not None else ()
+        if not commands or not commands[0].words:
+            return None
+        return grant_prefix(commands[0]).covers()
+
+    def _decide(self, call: PreparedCall) -> Decision:
         name = call.name
         subject = CallSubject.of(call, self.cwd)
 
@@ -119,6 +138,10 @@ class PermissionPolicy:
                 subject_matches(rule, subject, self.cwd) or (url is not None and _domain_rule_matches(rule, url))
             ):
                 return Decision("deny", f"{name} is denied by the rule {rule.text}", rule.text)
+        line = subject.line
+        if line is not None and line.bash_only and not runs_bash():
+            return Decision("deny", f"{name} was not run: this system has no bash, and `sh` would read the line's "
+                            f"{', '.join(line.bash_only)} otherwise than the rules judged it; write it in POSIX sh")
         outside_read = self.outside_read(call)
         if call.read_only and outside_read is None and url is None:
             return Decision("allow", "read-only tool")
@@ -132,6 +155,9 @@ class PermissionPolicy:
         if self.mode == "bypass":
             if override == "deny":
                 return Decision("deny", f"{name} is set to deny in [permissions.tools]")
+            if line is not None and line.opaque and any(self._names(rule, call) for rule in self._deny):
+                return Decision("ask", f"{name}: the line cannot be fully checked against the deny rules "
+                                f"({line.opaque[0]}), so bypass mode asks")
             return Decision("allow", "bypass mode")
         if call.read_only:
             return self._guarded_read(call, outside_read, override)
@@ -145,6 +171,8 @@ class PermissionPolicy:
                 if self._allows(rule, call, subject):
                     if subject.outside_target is not None and not self._covers_outside(rule, subject):
                         matched_outside = True
+                        continue
+                    if subject.git_target is not None and not _names_git_path(rule):
                         continue
                     return Decision("allow", f"{label} {rule.text}", rule.text)
         if matched_outside:
@@ -174,6 +202,9 @@ class PermissionPolicy:
     def _settled(self, kind: str, reason: str, subject: CallSubject, tool_name: str) -> Decision:
         if kind == "allow" and subject.outside_target is not None:
             return self._outside(tool_name, subject)
+        if kind == "allow" and subject.git_target is not None:
+            return Decision("ask", f"{tool_name} writes inside a git directory ({subject.git_target}): git runs "
+                            "what its config and hooks name, outside any sandbox")
         if kind == "allow":
             return Decision("allow", reason)
         return Decision("deny" if kind == "deny" else "ask", reason)
@@ -375,6 +406,11 @@ class PermissionPolicy:
         return Path(stem).is_absolute() and path_matches(pattern, subject.outside_form)
 
 
+def _names_git_path(rule: Rule) -> bool:
+    """Whether an allow rule names a path inside a `.git` directory itself (`edit_file(.git/info/*)`)."""
+    return rule.pattern is not None and ".git" in Path(rule.pattern.rstrip("*")).parts
+
+
 def _domain_rule_matches(rule: Rule, url: str) -> bool:
     """`domain:example.com` matches that host exactly; `domain:*.example.com` matches its subdomains."""
     if rule.pattern is None or not rule.pattern.lower().startswith(DOMAIN_PREFIX):
@@ -415,9 +451,12 @@ def readable_config_folders(cwd: Path, config_dir: Path, home: Path | None = Non
         directories = [start, *[p for p in start.parents if repo == p or repo in p.parents]]
     home_dir = home or Path(os.environ.get("HOME", "").strip() or Path.home())
     folders = [_resolved(config_dir, cwd)]
+    bounds = (repo or start, config_dir)
     for kind in EXTENSION_KINDS:
         for directory in directories:
-            folders += [directory / PROJECT_DIR / kind, directory / ".claude" / kind]
+            # a project's folder counts only where it leads inside the project (`.claude/skills -> /` does not)
+            folders += [folder for folder in (directory / PROJECT_DIR / kind, directory / ".claude" / kind)
+                        if resolves_inside(folder, *bounds)]
         folders.append(_resolved(home_dir / ".claude" / kind, cwd))
     return [_resolved(f, cwd) for f in folders]
 

@@ -6,6 +6,8 @@ A rule's pattern is matched against the command a call declares (`Subjects.comma
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sigit.config.rules import Rule, RuleSyntaxError, parse_rule, pattern_matches
-from sigit.permissions.shell_grammar import ShellLine, parse_line
+from sigit.permissions.shell_grammar import ShellLine, SimpleCommand, parse_line
 from sigit.permissions.shell_patterns import CommandPattern
 from sigit.tools.subjects import PreparedCall
 
@@ -24,6 +26,7 @@ __all__ = [
     "RuleSyntaxError",
     "deny_parts",
     "display_path",
+    "every_word",
     "is_inside",
     "normalize_command",
     "normalize_pattern",
@@ -40,125 +43,29 @@ def normalize_command(command: str) -> str:
     return " ".join(command.split())
 
 
-_OPERATORS = ("&&", "||", ";", "|", "&", "\n")
-_SUBSTITUTIONS = ("$(", "<(", ">(", "`")
-_HARMLESS_REDIRECT_TARGETS = ("/dev/null",)
-
-
 def deny_parts(command: str) -> list[str]:
-    """Every simple command in the line, substitutions included, for deny rules to check.
+    """Every simple command in the line as text, substitutions and wrapped commands included, for deny
+    rules and hook matchers; for an unanalysable line also its text from every word on.
 
-    Best effort: a shell can always hide a command (`sh -c "..."`), so deny rules on run_command
+    Best effort: a shell can always hide a command (`sh -c "$x"`), so deny rules on run_command
     are a guard rail, not a sandbox.
     """
-    parts = _scan(command)[0]
-    stripped = [_strip_wrappers(part) for part in parts]
-    return list(dict.fromkeys([*parts, *(part for part in stripped if part)]))
+    return list(_deny_texts(command, parse_line(command)))
 
 
-_WRAPPERS = frozenset(
-    {
-        "{",
-        "}",
-        "!",
-        "if",
-        "then",
-        "elif",
-        "else",
-        "do",
-        "while",
-        "until",
-        "time",
-        "exec",
-        "command",
-        "builtin",
-        "nohup",
-        "sudo",
-        "env",
-        "xargs",
-        "nice",
-    }
-)
-_ASSIGNMENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_QUOTING = re.compile(r"[\"'\\]")
+_WORD_BREAKS = re.compile(r"[\s;&|()<>{}`,$=]+")
+_WINDOW = 32  # words per fallback command: deny patterns are short
+_MAX_WINDOWS = 4096
 
 
-def _strip_wrappers(part: str) -> str:
-    """`sudo FOO=1 rm -rf x` -> `rm -rf x`: what a deny rule for `rm` must also see."""
-    words = part.split(" ")
-    while words and (words[0] in _WRAPPERS or _ASSIGNMENT_RE.match(words[0])):
-        words.pop(0)
-    return " ".join(words)
-
-
-def _scan(command: str) -> tuple[list[str], bool]:
-    parts: list[str] = []
-    current: list[str] = []
-    analysable = True
-    quote: str | None = None
-
-    def cut() -> None:
-        parts.append("".join(current))
-        current.clear()
-
-    i = 0
-    while i < len(command):
-        char = command[i]
-        if quote == "'":
-            quote = None if char == "'" else quote
-            current.append(char)
-            i += 1
-            continue
-        if char == "\\" and i + 1 < len(command):
-            current.append(command[i : i + 2])
-            i += 2
-            continue
-        substitution = (
-            next((op for op in _SUBSTITUTIONS if command.startswith(op, i)), None) if char in "$<>`" else None
-        )  # the first-character test keeps this per-character loop cheap on long scripts
-        if substitution is not None:
-            analysable = False
-            cut()
-            i += len(substitution)
-            continue
-        if quote == '"':
-            quote = None if char == '"' else quote
-            current.append(char)
-            i += 1
-            continue
-        if char in "'\"":
-            quote = char
-            current.append(char)
-            i += 1
-            continue
-        if char == ">":
-            target_start = i + 1
-            if command[target_start : target_start + 1] in (">", "|"):
-                target_start += 1
-            j = target_start
-            while j < len(command) and command[j] in " \t":
-                j += 1
-            k = j + 1 if command[j : j + 1] == "&" else j  # `>&1`: the `&` belongs to the target
-            while k < len(command) and not command[k].isspace() and command[k] not in ";|&()":
-                k += 1
-            target = command[j:k]
-            if not (target.startswith("&") or target in _HARMLESS_REDIRECT_TARGETS):
-                analysable = False
-            current.append(command[i:k])
-            i = k
-            continue
-        if char in "()":
-            cut()
-            i += 1
-            continue
-        operator = next((op for op in _OPERATORS if command.startswith(op, i)), None) if char in "&|;\n" else None
-        if operator is not None:
-            cut()
-            i += len(operator)
-            continue
-        current.append(char)
-        i += 1
-    cut()
-    return [normalized for part in parts if (normalized := normalize_command(part))], analysable
+@functools.lru_cache(maxsize=256)
+def every_word(command: str) -> tuple[SimpleCommand, ...]:
+    """An unanalysable line read crudely: from every word on, the words up to the next ones, quotes and
+    backslashes dropped, split at operators, braces, commas and `$`, so a deny rule sees `rm -rf x` in
+    ``${x:-`rm -rf x`}``, `{rm,-rf,x}` or a here-document body."""
+    tokens = [token for token in _WORD_BREAKS.split(_QUOTING.sub("", command)) if token]
+    return tuple(SimpleCommand(words=tuple(tokens[i : i + _WINDOW])) for i in range(min(len(tokens), _MAX_WINDOWS)))
 
 
 def path_candidates(raw_path: str, cwd: Path) -> tuple[str, str]:
@@ -229,6 +136,7 @@ class CallSubject:
     url: str | None
     outside_target: str | None  # a write target outside the working directory, for the message
     outside_form: str | None  # that target's resolved form, which an allow rule must name
+    git_target: str | None = None  # a write inside a `.git` directory (git runs its config and hooks later)
 
     @classmethod
     def of(cls, call: PreparedCall, cwd: Path) -> CallSubject:
@@ -248,6 +156,10 @@ class CallSubject:
                     outside = resolved if Path(resolved).is_absolute() else lexical
                     outside_form = resolved
         line = parse_line(command) if command is not None else None
+        git_target = None
+        if not call.read_only:
+            git_target = next((form for path in subjects.writes for form in path_candidates(str(path), cwd)
+                               if ".git" in Path(form).parts), None)
         return cls(
             command=normalize_command(command) if command is not None else None,
             line=line,
@@ -256,18 +168,18 @@ class CallSubject:
             url=subjects.url,
             outside_target=outside,
             outside_form=outside_form,
+            git_target=git_target,
         )
 
 
 def _deny_texts(command: str | None, line: ShellLine | None) -> tuple[str, ...]:
     """The text forms deny rules and hook matchers also see: each command the grammar found (with and
-    without the command word's directory), plus the text scanner's reading of a line the grammar could
-    not account for (fail closed where the grammar has a gap; on other lines it only costs time)."""
+    without the command word's directory), plus, for a line the grammar cannot account for, its text
+    from every word on (fail closed where the grammar has a gap)."""
     if command is None or line is None:
         return ()
-    texts = [" ".join(words) for found in line.deny_candidates for words in (found.words, found.argv)]
-    if line.opaque:
-        texts += deny_parts(command)
+    found = [*line.deny_candidates, *(every_word(command) if line.opaque else ())]
+    texts = [" ".join(words) for command in found for words in (command.words, command.argv)]
     return tuple(dict.fromkeys(text for text in texts if text))
 
 
@@ -278,10 +190,14 @@ def subject_matches(rule: Rule, subject: CallSubject, cwd: Path) -> bool:
         return True
     if subject.command is not None:
         words = CommandPattern.parse(rule.pattern)
-        if words is not None and subject.line is not None and any(
-            words.denies(command) for command in subject.line.commands
-        ):
+        line = subject.line
+        if words is not None and line is not None and any(words.denies(command) for command in line.commands):
             return True
+        if words is not None and line is not None and line.opaque:
+            # unanalysable: the pattern's words anywhere in the text, followed by anything
+            loose = dataclasses.replace(words, prefix=True)
+            if any(loose.denies(command) for command in every_word(line.source)):
+                return True
         # the text forms too: a deny rule or hook matcher errs on the side of matching
         return any(rule.matches_subject(text) for text in (subject.command, *subject.deny_parts))
     if subject.path_forms:

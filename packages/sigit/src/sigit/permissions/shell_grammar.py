@@ -9,7 +9,12 @@ this module parses a line with tree-sitter's bash grammar instead and reports, f
 - `writes`: redirections that write a file (`>`, `>>`, `>|`, `&>`, `&>>`, `>&FILE`, `<>`), except
   `/dev/null`, `/dev/stdout`, `/dev/stderr` and fd duplications (`2>&1`).
 - `opaque`: why the line cannot be judged from its text (a parse error, a command word built from an
-  expansion, `eval`, arithmetic, ...). The policy asks for such a line instead of allowing it.
+  expansion, `eval`, arithmetic, ...): it is "unanalysable". Allow rules never match it, deny rules
+  match its text from every word on, and bypass mode asks where a deny rule might apply. Forms the
+  grammar reads as text but bash runs are unanalysable too: substitutions inside `${x:-...}` and
+  nested `${}`, substitutions in unquoted here-doc bodies, nested backquotes.
+- `bash_only`: syntax a POSIX `sh` reads differently (`$'...'`, `[[`, `<(...)`, `&>`, ...). Lines run
+  under bash (`sigit.tools.processes.run_shell`); where there is no bash, such lines are refused.
 
 Each command also carries `inner`: the commands it runs from its arguments (`sudo rm`, `env X=1 rm`,
 `xargs rm`, `find -exec rm`, `sh -c "rm ..."`), for deny rules. Line continuations are removed first,
@@ -37,6 +42,7 @@ from sigit.permissions.shell_programs import (
     WRAPPERS,
     find_exec_spans,
     is_risky_assignment,
+    script_argument,
     shell_script_index,
     unwrap,
 )
@@ -106,6 +112,7 @@ class ShellLine:
     commands: tuple[SimpleCommand, ...]
     writes: tuple[Redirect, ...]
     opaque: tuple[str, ...]
+    bash_only: tuple[str, ...] = ()  # syntax a POSIX `sh` (dash) reads differently from bash
 
     @property
     def analysable(self) -> bool:
@@ -178,12 +185,14 @@ def _parse(line: str, inner_depth: int) -> ShellLine:
             commands=head.commands + tail.commands,
             writes=tuple(dict.fromkeys(head.writes + tail.writes)),
             opaque=tuple(dict.fromkeys(("the grammar misreads a line break", *head.opaque, *tail.opaque))),
+            bash_only=tuple(dict.fromkeys(head.bash_only + tail.bash_only)),
         )
     return ShellLine(
         source=line,
         commands=tuple(walker.commands),
         writes=tuple(dict.fromkeys(walker.writes)),
         opaque=tuple(dict.fromkeys(walker.opaque)),
+        bash_only=_bash_only(root, source),
     )
 
 
@@ -524,6 +533,9 @@ class _Walker:
             if child.type == "heredoc_start":
                 quoted = any(mark in self.text(child) for mark in "'\"\\")
             elif child.type == "heredoc_body":
+                if not quoted and _unread_substitution(child, self.source):
+                    # the grammar misses some (after leading blanks, backquotes, `<<-`); bash runs them all
+                    self.opaque.append("unanalysable: a command substitution in an unquoted here-document")
                 if not quoted:
                     for part in child.named_children:
                         if part.type != "heredoc_content":
@@ -551,6 +563,9 @@ class _Walker:
         if kind == "raw_string":
             return _Word(text[1:-1])
         if kind == "ansi_c_string":
+            if _ansi_c_length(text) != len(text):  # `$'\\' ; cmd #'`: bash ends the string sooner
+                self.opaque.append(f"unanalysable: the grammar misreads the quoting of `{text}`")
+                return _Word(text, static=False)
             return _Word(_ansi_c(text[2:-1]))
         if kind in ("string", "translated_string"):
             return self.double_quoted(node)
@@ -577,6 +592,8 @@ class _Walker:
             self.expansion(node)
             return _Word(text, static=False)
         if kind in ("command_substitution", "process_substitution"):
+            if text.startswith("`") and "\\`" in text:
+                self.opaque.append("unanalysable: nested backquotes")
             for child in node.named_children:
                 self.statement(child)
             return _Word(text, static=False)
@@ -608,7 +625,15 @@ class _Walker:
         return _Word("".join(p.text for p in parts), all(p.static for p in parts))
 
     def expansion(self, node: Node) -> None:
-        """`${name}` and `${name:-word}`-like forms are fine; indirection, subscripts, `@P`, offsets are not."""
+        """`${name}` and `${name:-word}`-like forms are fine; indirection, subscripts, `@P`, offsets are not.
+
+        The grammar reads a substitution inside the word of `${x:-...}` (or a nested `${...}`) as text,
+        where bash runs it: such a line is unanalysable.
+        """
+        inner = self.text(node)[2:-1]
+        if any(mark in inner for mark in _SUBSTITUTION_MARKS):
+            self.opaque.append(f"unanalysable: the expansion `{self.text(node)}` holds a substitution or a "
+                               "nested expansion")
         for child in node.children:
             if child.type in ("${", "}", "variable_name", "special_variable_name"):
                 continue
@@ -644,6 +669,52 @@ _PURE_ARITHMETIC = frozenset(
 _SAFE_EXPANSION_OPERATORS = frozenset(
     {":-", "-", ":=", "=", ":+", "+", ":?", "?", "#", "##", "%", "%%", "/", "//", "/#", "/%", "^", "^^", ",", ",,"}
 )
+
+
+_SUBSTITUTION_MARKS = ("`", "$(", "${", "<(", ">(")
+# Syntax that POSIX `sh` (dash) lacks or reads otherwise: node types, and operator tokens.
+_BASH_ONLY_NODES = {
+    "ansi_c_string": "`$'...'` quoting",
+    "translated_string": '`$"..."` strings',
+    "process_substitution": "process substitution `<(...)`",
+    "herestring_redirect": "here-strings `<<<`",
+    "c_style_for_statement": "`for (( ))` loops",
+    "array": "arrays",
+    "subscript": "array subscripts",
+    "brace_expression": "brace expansion",
+    "extglob_pattern": "extended globs",
+}
+_BASH_ONLY_TOKENS = {"[[": "`[[ ]]` tests", "((": "`(( ))` arithmetic", "&>": "`&>` redirection",
+                     "&>>": "`&>>` redirection", "|&": "`|&` pipes", "function": "the `function` keyword",
+                     "select": "`select` loops", "coproc": "`coproc`"}
+_POSIX_EXPANSION_OPERATORS = frozenset({":-", "-", ":=", "=", ":+", "+", ":?", "?", "#", "##", "%", "%%"})
+
+
+def _unread_substitution(body: Node, source: bytes) -> bool:
+    """Whether a here-document body holds `$(` or a backquote outside the substitutions the grammar read."""
+    text = bytearray(source[body.start_byte : body.end_byte])
+    for part in body.named_children:
+        if part.type in ("command_substitution", "expansion", "arithmetic_expansion", "simple_expansion"):
+            text[part.start_byte - body.start_byte : part.end_byte - body.start_byte] = b" " * (
+                part.end_byte - part.start_byte)
+    return b"`" in text or b"$(" in text
+
+
+def _bash_only(root: Node, source: bytes) -> tuple[str, ...]:
+    """The bash-only syntax in a parsed line (what a POSIX `sh` would run differently)."""
+    found: list[str] = []
+    for node in _descendants(root):
+        if node.is_named:
+            what = _BASH_ONLY_NODES.get(node.type)
+        else:
+            what = _BASH_ONLY_TOKENS.get(node.type)
+            parent = node.parent
+            if what is None and parent is not None and parent.type == "expansion" and node.type not in (
+                    "${", "}", *_POSIX_EXPANSION_OPERATORS):
+                what = f"the expansion operator `{node.type}`"
+        if what is not None:
+            found.append(what)
+    return tuple(dict.fromkeys(found))
 
 
 def _literal_index(subscript: str) -> bool:
@@ -714,6 +785,20 @@ _ANSI_C_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n"
 _ANSI_C_RE = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL)
 
 
+def _ansi_c_length(text: str) -> int:
+    """How much of `text` (starting `$'`) bash reads as the `$'...'` string: a backslash escapes the
+    next character, the first unescaped `'` ends it."""
+    i = 2
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == "'":
+            return i + 1
+        i += 1
+    return len(text)
+
+
 def _ansi_c(body: str) -> str:
     """The value of `$'...'`: escapes as bash decodes them (`\\x41`, `\\101`, `\\u0041`, `\\n`, ...)."""
 
@@ -744,10 +829,20 @@ def _inner_commands(words: Sequence[_Word], depth: int) -> list[SimpleCommand] |
     texts = [w.text for w in words]
     name = texts[0].rstrip("/").rsplit("/", 1)[-1]
     if name in WRAPPERS:
-        found = unwrap(WRAPPERS[name], texts, [w.static for w in words])
+        spec = WRAPPERS[name]
+        script = script_argument(spec, texts) if spec.script_options else None
+        if isinstance(script, int):
+            script = texts[script] if words[script].static else None
+        if script is not None:  # `su -c SCRIPT`: the commands of the script
+            return list(_parse(script, depth + 1).commands)
+        found = unwrap(spec, texts, [w.static for w in words])
         if found is None:
             return None
         assignments, start = found
+        if start < len(words) and spec.joins_script:  # `watch a b`: `sh -c "a b"`
+            if not all(w.static for w in words[start:]):
+                return None
+            return list(_parse(" ".join(texts[start:]), depth + 1).commands)
         return [_make(words[start:], assignments, depth + 1)] if start < len(words) else []
     if name == "find":
         return [_make(words[start:end], (), depth + 1) for start, end in find_exec_spans(texts)]

@@ -17,12 +17,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sigit.permissions.shell_grammar import ShellLine, SimpleCommand, parse_line
-from sigit.permissions.shell_programs import SHELLS, WRAPPERS, git_subcommand_index, is_risky_assignment
+from sigit.permissions.shell_programs import (
+    DANGEROUS_OPTIONS,
+    SHELLS,
+    WRAPPERS,
+    dangerous_words,
+    git_subcommand_index,
+    is_risky_assignment,
+)
 
 __all__ = [
     "CommandPattern",
     "Grant",
     "commands_allowed",
+    "describe_pattern",
     "grant_prefix",
     "prefix_matches",
     "runs_code_from_args",
@@ -176,6 +184,32 @@ class Grant:
         text = shlex.join(self.words)
         return text if self.exact else text + "*"
 
+    def covers(self) -> str:
+        """What the grant lets run, in words: `sort` with any arguments but `-o`, `--compress-program`..."""
+        return describe_pattern(self.words, prefix=not self.exact)
+
+
+def describe_pattern(words: Sequence[str], *, prefix: bool) -> str:
+    """What a run_command pattern covers, naming the options it leaves out."""
+    text = shlex.join(words)
+    if not prefix:
+        return f"exactly `{text}`"
+    if not words:
+        return "any command"
+    bare = (_bare(words[0]), *words[1:])
+    key = f"{bare[0]} {bare[1]}" if len(bare) > 1 and f"{bare[0]} {bare[1]}" in DANGEROUS_OPTIONS else bare[0]
+    if bare[0] == "git" and len(bare) > 1:
+        key = f"git {bare[git_subcommand_index(bare)]}" if git_subcommand_index(bare) < len(bare) else "git"
+    danger = DANGEROUS_OPTIONS.get(key)
+    if danger is None:
+        return f"`{text}` with any arguments"
+    left_out = [f"`{o}`" for o in sorted(danger.options)]
+    if danger.assignments:
+        left_out.append("`NAME=value` overrides")
+    if danger.operands is not None:
+        left_out.append(f"more than {danger.operands} file operand")
+    return f"`{text}` with any arguments except {', '.join(left_out)}"
+
 
 def grant_prefix(cmd: SimpleCommand) -> Grant:
     """The narrowest useful grant for `cmd`; leading `VAR=value` words are never part of it.
@@ -240,7 +274,10 @@ class CommandPattern:
                 return False
             if not set(self.assignments) <= set(cmd.assignments):
                 return False
-        return self._words_match(cmd.words, self.words)
+        if not self._words_match(cmd.words, self.words):
+            return False
+        # a prefix covers the program's arguments, not the options that make it run code or write files
+        return not (self.prefix and dangerous_words(cmd.argv, max(1, len(self.words))))
 
     def denies(self, cmd: SimpleCommand) -> bool:
         """Deny matching: `cmd` or any command it runs, by its words, its bare name, or its flags however spelt.

@@ -11,15 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "DANGEROUS_OPTIONS",
     "FIND_EXEC",
     "NAME_TAKING",
     "OPAQUE_PROGRAMS",
     "SHELLS",
     "WRAPPERS",
+    "Danger",
     "WrapperSpec",
+    "dangerous_words",
     "find_exec_spans",
     "git_subcommand_index",
     "is_risky_assignment",
+    "script_argument",
     "shell_script_index",
     "unwrap",
 ]
@@ -41,6 +45,8 @@ class WrapperSpec:
     operands: int = 0  # words before the command (`timeout 10 cmd`)
     no_command_flags: str = ""  # `command -v x` runs nothing
     opaque_options: frozenset[str] = frozenset()  # `env -S '...'` splits a string into a command
+    script_options: frozenset[str] = frozenset()  # `su -c SCRIPT`: the option's value is a shell script
+    joins_script: bool = False  # `watch a b`: the words after the options are joined and run by `sh -c`
 
 
 WRAPPERS: dict[str, WrapperSpec] = {
@@ -109,6 +115,43 @@ WRAPPERS: dict[str, WrapperSpec] = {
     "ltrace": WrapperSpec(short_with_arg="aeAElnoOpsuwx", short_flags="bcCdfhiLrStTV"),
     "unbuffer": WrapperSpec(short_flags="p"),
     "taskset": WrapperSpec(short_flags="acp", long_flags=frozenset({"all-tasks", "cpu-list", "pid"}), operands=1),
+    # Run a shell script given as an option's value, or the command after their own options.
+    "su": WrapperSpec(short_with_arg="gGsw", short_flags="flmpP",
+                      long_with_arg=frozenset({"group", "supp-group", "shell", "whitelist-environment"}),
+                      long_flags=frozenset({"login", "preserve-environment", "pty", "fast"}),
+                      script_options=frozenset({"-c", "--command", "--session-command"}), operands=1),
+    "runuser": WrapperSpec(short_with_arg="ugGsw", short_flags="flmpP",
+                           long_with_arg=frozenset({"user", "group", "supp-group", "shell",
+                                                    "whitelist-environment"}),
+                           long_flags=frozenset({"login", "preserve-environment", "pty", "fast"}),
+                           script_options=frozenset({"-c", "--command", "--session-command"})),
+    "script": WrapperSpec(short_with_arg="ETBIOmo", short_flags="aefqtk",
+                          long_with_arg=frozenset({"echo", "log-in", "log-out", "log-io", "log-timing",
+                                                   "logging-format", "output-limit", "timing"}),
+                          long_flags=frozenset({"append", "flush", "force", "quiet", "return"}),
+                          script_options=frozenset({"-c", "--command"}), operands=1),
+    "watch": WrapperSpec(short_with_arg="nq", short_flags="bcCdegptwrx",
+                         long_with_arg=frozenset({"interval", "equexit"}),
+                         long_flags=frozenset({"beep", "color", "no-color", "differences", "errexit", "chgexit",
+                                               "precise", "no-title", "no-wrap", "no-rerun", "exec"}),
+                         joins_script=True),
+    "chrt": WrapperSpec(short_with_arg="TPD", short_flags="abdefiorRmv",
+                        long_with_arg=frozenset({"sched-runtime", "sched-period", "sched-deadline"}),
+                        long_flags=frozenset({"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr",
+                                              "reset-on-fork", "verbose"}), operands=1),
+    "unshare": WrapperSpec(short_with_arg="SGR", short_flags="cfimnprTuUC",
+                           long_with_arg=frozenset({"propagation", "setgroups", "setuid", "setgid", "root",
+                                                    "wd", "map-user", "map-group", "map-users",
+                                                    "map-groups", "monotonic", "boottime", "load-interp"}),
+                           long_flags=frozenset({"mount", "uts", "ipc", "net", "pid", "user", "cgroup",
+                                                 "time", "fork", "kill-child", "map-root-user",
+                                                 "map-current-user", "map-auto", "mount-proc",
+                                                 "mount-binfmt", "keep-caps"})),
+    "nsenter": WrapperSpec(short_with_arg="tSG", short_flags="aFZ", optional_attached="muinpUCTrw",
+                           long_with_arg=frozenset({"target", "setuid", "setgid", "env"}),
+                           long_flags=frozenset({"all", "mount", "uts", "ipc", "net", "pid", "user", "cgroup",
+                                                 "time", "root", "wd", "preserve-credentials", "no-fork",
+                                                 "follow-context"})),
 }
 
 # Builtins that run or evaluate text they are given in ways a rule cannot see.
@@ -165,6 +208,9 @@ def unwrap(spec: WrapperSpec, words: Sequence[str], static: Sequence[bool]) -> t
             break
         if text in spec.opaque_options or text.split("=", 1)[0] in spec.opaque_options:
             return None
+        if spec.script_options and (text in spec.script_options or text.split("=", 1)[0] in spec.script_options
+                                    or (text[:2] in spec.script_options and not text.startswith("--"))):
+            return None  # the script is found by `script_argument`
         if text.startswith("--"):
             name, eq, _ = text[2:].partition("=")
             if name in spec.long_with_arg:
@@ -205,6 +251,22 @@ def unwrap(spec: WrapperSpec, words: Sequence[str], static: Sequence[bool]) -> t
             continue
         break
     return assignments, min(i, len(words))
+
+
+def script_argument(spec: WrapperSpec, words: Sequence[str]) -> int | str | None:
+    """The shell script a wrapper runs from an option (`su -c SCRIPT`, `--command=SCRIPT`, `-cSCRIPT`):
+    its word index, or the text itself when it is attached to the option; None when it has no such option."""
+    for index, text in enumerate(words[1:], start=1):
+        if text == "--":
+            return None
+        name, eq, value = text.partition("=")
+        if text in spec.script_options:
+            return index + 1 if index + 1 < len(words) else None
+        if eq and text.startswith("--") and name in spec.script_options:
+            return value
+        if not text.startswith("--") and text[:2] in spec.script_options and len(text) > 2:
+            return text[2:]
+    return None
 
 
 def find_exec_spans(words: Sequence[str]) -> list[tuple[int, int]]:
@@ -261,3 +323,92 @@ def git_subcommand_index(words: Sequence[str]) -> int:
     while index < len(words) and words[index].startswith("-") and words[index] != "-":
         index += 2 if words[index] in _GIT_VALUE_OPTIONS else 1
     return min(index, len(words))
+
+
+# -- options that make a "read-only" or build program run code, write files or load config -----------
+
+
+@dataclass(frozen=True)
+class Danger:
+    """A program's options that run code, write a file or load config: a prefix grant never covers them.
+
+    `options` match as a word, as `--opt=value`, and (with `clusters`, GNU style) a short `-o` also
+    inside a cluster (`-ro`) or with its value attached (`-ofile`); `assignments`: `NAME=value`
+    arguments (make's variable overrides change what recipes run); `operands`: more operands than
+    this write a file (`uniq IN OUT`).
+    """
+
+    options: frozenset[str] = frozenset()
+    clusters: bool = True
+    assignments: bool = False
+    operands: int | None = None
+
+    def words(self, args: Sequence[str]) -> list[str]:
+        """The words of `args` that are dangerous."""
+        found: list[str] = []
+        shorts = {o[1] for o in self.options if len(o) == 2 and o[0] == "-" and o[1] != "-"}
+        operands = 0
+        ended = False
+        for word in args:
+            if ended or not word.startswith("-") or word == "-":
+                if self.assignments and not ended and _ASSIGNMENT_WORD.match(word):
+                    found.append(word)
+                    continue
+                operands += 1
+                if self.operands is not None and operands > self.operands:
+                    found.append(word)
+                continue
+            if word == "--":
+                ended = True
+                continue
+            name = word.split("=", 1)[0]
+            clustered = self.clusters and not word.startswith("--") and bool(shorts & set(word[1:]))
+            if name in self.options or word in self.options or clustered:
+                found.append(word)
+            elif not self.clusters and name.lstrip("-") in {o.lstrip("-") for o in self.options}:
+                found.append(word)  # go's `--exec` is `-exec`
+        return found
+
+
+_MAKE = Danger(frozenset({"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I",
+                          "--include-dir"}), assignments=True)
+_GIT_OUTPUT = Danger(frozenset({"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager"}))
+_GIT_REMOTE = Danger(frozenset({"--upload-pack", "--receive-pack", "--exec", "-u", "--config", "-c", "--template"}))
+_FD = Danger(frozenset({"-x", "--exec", "-X", "--exec-batch"}))
+_GO = Danger(frozenset({"-exec", "-toolexec", "-vettool", "-o", "-overlay", "-modfile"}), clusters=False)
+_CARGO = Danger(frozenset({"--config", "-Z", "--manifest-path"}))
+
+# Keyed by program (`sort`) or program and subcommand (`git log`).
+DANGEROUS_OPTIONS: dict[str, Danger] = {
+    "sort": Danger(frozenset({"--compress-program", "-o", "--output", "-T", "--temporary-directory"})),
+    "rg": Danger(frozenset({"--pre", "--hostname-bin"})),
+    "fd": _FD,
+    "fdfind": _FD,
+    "ag": Danger(frozenset({"--pager"})),
+    "tree": Danger(frozenset({"-o"})),
+    "uniq": Danger(operands=1),
+    "make": _MAKE,
+    "gmake": _MAKE,
+    **{f"git {sub}": _GIT_OUTPUT for sub in ("log", "diff", "show", "grep", "format-patch", "whatchanged",
+                                              "range-diff", "blame", "difftool", "stash")},
+    **{f"git {sub}": _GIT_REMOTE for sub in ("fetch", "pull", "clone", "ls-remote", "push", "archive",
+                                              "remote", "submodule")},
+    **{f"go {sub}": _GO for sub in ("test", "build", "vet", "install", "run", "generate", "list")},
+    "cargo": _CARGO,
+}
+
+
+def dangerous_words(words: Sequence[str], start: int = 1) -> list[str]:
+    """The words from `start` on of a command (`words[0]` its bare name) that its program's table
+    marks dangerous: what a prefix grant such as `sort*` or `git log*` must not cover."""
+    if not words:
+        return []
+    name = words[0]
+    if name == "git":
+        index = git_subcommand_index(words)
+        danger = DANGEROUS_OPTIONS.get(f"git {words[index]}") if index < len(words) else None
+        return danger.words(words[max(start, index + 1):]) if danger is not None else []
+    if len(words) > 1 and f"{name} {words[1]}" in DANGEROUS_OPTIONS:
+        return DANGEROUS_OPTIONS[f"{name} {words[1]}"].words(words[max(start, 2):])
+    danger = DANGEROUS_OPTIONS.get(name)
+    return danger.words(words[start:]) if danger is not None else []

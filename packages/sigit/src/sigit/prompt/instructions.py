@@ -8,12 +8,14 @@ cannot crowd the conversation out of a small model's context.
 from __future__ import annotations
 
 import codecs
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from sigit.config.paths import find_repo_root
+from sigit.config.paths import find_repo_root, resolves_inside
 from sigit.fileio import read_regular
 
+log = logging.getLogger(__name__)
 INSTRUCTION_NAMES = ("AGENTS.md", "CLAUDE.md")
 PER_FILE_LIMIT = 32 * 1024
 TOTAL_LIMIT = 64 * 1024
@@ -31,7 +33,7 @@ class InstructionFile:
 class Instructions:
     files: list[InstructionFile]
     dropped: list[Path]  # left out because the total limit was reached
-    unreadable: list[str]  # "path: why"
+    unreadable: list[str]  # "path: why" (also files skipped because they lead outside the project)
 
 
 def pick_instruction_file(directory: Path) -> Path | None:
@@ -67,7 +69,14 @@ def load_instructions(
     dropped: list[Path] = []
     unreadable: list[str] = []
     used = 0
+    start = cwd.resolve()
+    bounds = (find_repo_root(start) or start, config_dir)
     for path in find_instruction_files(cwd, config_dir):
+        if path.parent != config_dir and not resolves_inside(path, *bounds):
+            # `AGENTS.md -> ~/secret` in an untrusted repository (the user's own global file may link anywhere)
+            unreadable.append(f"{path}: skipped, it leads outside the project (to {path.resolve()})")
+            log.warning("instruction file %s skipped: it leads outside the project", path)
+            continue
         if used >= total or dropped:
             dropped.append(path)
             continue
@@ -92,7 +101,7 @@ def load_instructions(
 
 def render_instructions(instructions: Instructions, cwd: Path) -> str:
     """The prompt section; empty when there are no instruction files."""
-    if not instructions.files and not instructions.dropped:
+    if not instructions.files and not instructions.dropped and not instructions.unreadable:
         return ""
     parts = [
         "# Project instructions\n"
@@ -113,6 +122,8 @@ def render_instructions(instructions: Instructions, cwd: Path) -> str:
             f"[Left out because instruction files are limited to {TOTAL_LIMIT // 1024} KiB in all: "
             f"{names}. Read them with read_file if they matter.]"
         )
+    if instructions.unreadable:
+        parts.append("[Not read: " + "; ".join(instructions.unreadable) + ".]")
     return "\n\n".join(parts)
 
 

@@ -1,7 +1,8 @@
 """OS sandbox for the commands the agent runs: writes only where the policy allows, network off.
 
 Permission rules decide whether a command may start; the sandbox bounds what it can do once it
-runs. Self-contained: it imports nothing from sigit but `sigit.errors` and `sigit.fileio`. See runner.py for the
+runs. Self-contained: it imports nothing from sigit but `sigit.errors`, `sigit.fileio` and `sigit.git`
+(which reads a nested repository's config for keys that run programs). See runner.py for the
 use in four lines, policy.py for the settings, and `sigit sandbox check` for this machine.
 """
 

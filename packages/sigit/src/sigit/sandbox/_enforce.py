@@ -204,11 +204,15 @@ def pin(path: str) -> None:
 
 
 def bind_read_only(path: str) -> None:
+    if not os.path.lexists(path):  # removed since the plan was made (a hard-linked file of a rebuilt .venv)
+        return
     _mount(path, path, MS_BIND, "bind")
     _mount(None, path, MS_BIND | MS_REMOUNT | MS_RDONLY | _locked_flags(path), "remount read-only")
 
 
 def mask(path: str) -> None:
+    if not os.path.lexists(path):  # a socket that went away since the plan was made: nothing to hide
+        return
     if os.path.isdir(path):
         _mount_fs("tmpfs", path, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=755")
     else:
@@ -246,6 +250,7 @@ class Plan:
         self.fs = self.net = self.scope = 0
         self.rules: list[tuple[int, str]] = []
         self.argv: list[str] = []
+        self.tag = ""  # a secret the session knows: its setup-failure line cannot be printed by a command
 
 
 def parse(args: Sequence[str]) -> Plan:
@@ -264,6 +269,9 @@ def parse(args: Sequence[str]) -> Plan:
             i += 2
         elif word in ("--fs", "--net", "--scope"):
             setattr(plan, word[2:], int(args[i + 1]))
+            i += 2
+        elif word == "--tag":
+            plan.tag = args[i + 1]
             i += 2
         elif word == "--allow":
             plan.rules.append((int(args[i + 1]), args[i + 2]))
@@ -302,7 +310,8 @@ def main(args: Sequence[str]) -> int:
     try:
         apply(plan)
     except OSError as exc:
-        print(f"sigit sandbox: could not confine the command: {exc.strerror or exc}", file=sys.stderr)
+        tag = f" [{plan.tag}]" if plan.tag else ""
+        print(f"sigit sandbox: could not confine the command{tag}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_SANDBOX_FAILED
     try:
         os.execvp(plan.argv[0], plan.argv)

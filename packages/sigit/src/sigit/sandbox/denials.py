@@ -67,7 +67,8 @@ def find_denial(returncode: int, output: str, policy: SandboxPolicy, *, even_if_
     unless `even_if_succeeded`: `echo x > /etc/f; echo done` exits 0 after a refused write)."""
     if (returncode == 0 and not even_if_succeeded) or not policy.enabled:
         return None
-    setup = re.search(r"^sigit sandbox: could not confine the command: (.*)$", output, re.MULTILINE)
+    tag = rf" \[{re.escape(policy.tag)}\]" if policy.tag else ""  # only the launcher knows it: not a command's echo
+    setup = re.search(rf"^sigit sandbox: could not confine the command{tag}: (.*)$", output, re.MULTILINE)
     if setup is not None:
         return Denial("setup", f"not run: the sandbox could not be set up ({setup.group(1).strip()})")
     lines = output.splitlines()
@@ -102,7 +103,9 @@ def _shows_write(line: str, before: list[str]) -> bool:
 
 
 def _paths_in(line: str) -> list[str]:
-    """Path-like words in an error line: quoted ones first, then `WORD:` fields (sh, bash, git)."""
+    """Path-like words in an error line: quoted ones first, then `WORD:` fields (sh, bash, git); the
+    shell's own name (`/usr/bin/bash: line 1: ...`) is not one."""
+    line = _SHELL_PREFIX.sub("", line)
     found = [m.group(1) for m in _QUOTED.finditer(line)]
     for segment in line.split(": "):
         words = segment.split()

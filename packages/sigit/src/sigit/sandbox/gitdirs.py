@@ -37,12 +37,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sigit.fileio import read_regular
+from sigit.git import dangerous_config
 
 # Besides the policy's names: files that send git elsewhere for its hooks and config.
 EXTRA_CONTROL = ("config.worktree", "commondir")
 REDIRECTS = ("commondir", "config.worktree")
 _LIMIT = 4096
 _GIT_TIMEOUT_S = 5
+SCAN_LIMIT = 100_000  # directory entries looked at per writable root, per scan
+LINKED_LIMIT = 4096  # read-only mounts for hard-linked files (a directory of them counts once), at most
 
 
 @dataclass
@@ -59,6 +62,8 @@ class GitProtection:
     watched: list[Path] = field(default_factory=list)
     roots: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    nested: list[Path] = field(default_factory=list)  # nested repositories' `.git` (dirs and gitlink files)
+    unsafe: dict[Path, list[str]] = field(default_factory=dict)  # repository -> config keys that run programs
 
     def add_read_only(self, path: Path) -> None:
         if path.exists() and path not in self.read_only:
@@ -66,11 +71,11 @@ class GitProtection:
 
     def merged(self, other: GitProtection) -> GitProtection:
         """This protection plus `other`'s (for repositories created after the sandbox opened)."""
-        if not (other.pins or other.read_only or other.watched):
+        if not (other.pins or other.read_only or other.watched or other.nested or other.unsafe):
             return self
         return GitProtection([*self.pins, *other.pins], [*self.read_only, *other.read_only],
                              list(self.writable), [*self.watched, *other.watched], list(self.roots),
-                             list(self.warnings))
+                             list(self.warnings), [*self.nested, *other.nested], {**self.unsafe, **other.unsafe})
 
 
 def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
@@ -96,7 +101,128 @@ def protect(roots: Iterable[Path], protected: Iterable[str]) -> GitProtection:
         for name in names:
             if not name.startswith(".git/"):
                 result.add_read_only(root / name)
+        scan = scan_tree(root)
+        if git_names:
+            for nested in scan.nested_git:
+                protect_nested(nested, git_names, result)
+        linked = scan.linked[:LINKED_LIMIT]
+        known = set(result.read_only)
+        result.read_only.extend(path for path in linked if path not in known)
+        if len(scan.linked) > LINKED_LIMIT or not scan.complete:
+            result.warnings.append(
+                f"sandbox: {root} holds more files than the sandbox checks ({SCAN_LIMIT} entries, "
+                f"{LINKED_LIMIT} hard-linked files): some nested repositories or hard-linked files stay writable")
     return result
+
+
+@dataclass
+class TreeScan:
+    """What a walk of a writable root found: nested repositories and files with several hard links."""
+
+    nested_git: list[Path] = field(default_factory=list)
+    linked: list[Path] = field(default_factory=list)
+    complete: bool = True
+
+
+def scan_tree(root: Path, limit: int = SCAN_LIMIT, *, linked: bool = True) -> TreeScan:
+    """Walk `root` (links not followed, no `.git` directory entered): every nested `.git` (a directory,
+    or a gitlink file of a submodule or worktree) and, with `linked`, what holds files with more than
+    one hard link (another name may be outside the workspace: uv builds `.venv` from links into its
+    cache): the highest directories whose every file is such a link (one read-only mount for a whole
+    package), and the linked files elsewhere. Without `linked` no file is stat'ed."""
+    result = TreeScan()
+    files: dict[Path, tuple[int, int]] = {}  # directory -> (regular files, linked ones) directly in it
+    linked_files: dict[Path, list[Path]] = {}
+    children: dict[Path, list[Path]] = {}
+    stack = [root]
+    seen = 0
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        regular = links = 0
+        for entry in entries:
+            seen += 1
+            if seen > limit:
+                result.complete = False
+                stack.clear()
+                break
+            try:
+                if entry.name == ".git":
+                    if directory != root and not entry.is_symlink():
+                        result.nested_git.append(Path(entry.path))
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                    children.setdefault(directory, []).append(Path(entry.path))
+                elif linked and entry.is_file(follow_symlinks=False):
+                    regular += 1
+                    if entry.stat(follow_symlinks=False).st_nlink > 1:
+                        links += 1
+                        linked_files.setdefault(directory, []).append(Path(entry.path))
+            except OSError:
+                continue
+        files[directory] = (regular, links)
+    if linked:
+        result.linked = _linked_cover(root, files, linked_files, children, result.complete)
+    return result
+
+
+def _linked_cover(root: Path, files: dict[Path, tuple[int, int]], linked_files: dict[Path, list[Path]],
+                  children: dict[Path, list[Path]], complete: bool) -> list[Path]:
+    """Few paths that cover every linked file: the highest directories (below `root`) where at least
+    half the files of the subtree are links (a package in a `.venv`, `site-packages` itself: its few
+    own files become read-only with it), else the linked files themselves."""
+    totals: dict[Path, tuple[int, int]] = {}
+    order: list[Path] = []
+    pending = [root]
+    while pending:
+        current = pending.pop()
+        order.append(current)
+        pending.extend(children.get(current, ()))
+    for current in reversed(order):  # post-order: children first
+        regular, links = files.get(current, (0, 0))
+        for child in children.get(current, ()):
+            child_regular, child_links = totals[child]
+            regular, links = regular + child_regular, links + child_links
+        totals[current] = (regular, links)
+    cover: list[Path] = []
+    pending = [root]
+    while pending:
+        directory = pending.pop()
+        regular, links = totals.get(directory, (0, 0))
+        if not links:
+            continue
+        if directory != root and complete and 2 * links >= regular:
+            cover.append(directory)
+            continue
+        cover.extend(linked_files.get(directory, ()))
+        pending.extend(children.get(directory, ()))
+    return cover
+
+
+def protect_nested(dot_git: Path, names: list[str], result: GitProtection) -> None:
+    """A nested repository's `.git` gets what the top one gets: pinned, its config, hooks and info
+    read-only (a gitlink file read-only, and the git dir it names when it lies in the same root); its
+    config is checked for keys that make git run programs."""
+    if dot_git in result.nested:
+        return
+    result.nested.append(dot_git)
+    repo = dot_git.parent
+    if dot_git.is_dir():
+        result.pins.append(dot_git)
+        _protect_git_dir(dot_git, names, result)
+        git_dirs = [dot_git]
+    else:
+        result.add_read_only(dot_git)
+        git_dirs = _git_dirs(dot_git, repo, result.warnings)
+        for git_dir in git_dirs:
+            _protect_one(git_dir, names, result)
+    keys = [key for git_dir in git_dirs for key in dangerous_config(git_dir)]
+    if keys:
+        result.unsafe[repo] = list(dict.fromkeys(keys))
 
 
 def protect_new(roots: Iterable[Path], protected: Iterable[str], known: GitProtection) -> GitProtection:
@@ -141,10 +267,11 @@ def remove_redirects(watched: Iterable[Path]) -> list[Path]:
 
 def _protect_git_dir(git_dir: Path, names: list[str], result: GitProtection) -> None:
     worktree = (git_dir / "commondir").exists()  # a linked worktree's own dir: hooks live in the common one
-    if "hooks" in names and not worktree and not (git_dir / "hooks").exists() and (git_dir / "HEAD").exists():
-        # Git would run hooks from a directory a command creates; make it now, empty, to bind it.
-        with contextlib.suppress(OSError):
-            (git_dir / "hooks").mkdir()
+    for made in ("hooks", "info"):
+        if made in names and not worktree and not (git_dir / made).exists() and (git_dir / "HEAD").exists():
+            # Git would run hooks from a directory a command creates; make it now, empty, to bind it.
+            with contextlib.suppress(OSError):
+                (git_dir / made).mkdir()
     _protect_one(git_dir, names, result)
     modules = git_dir / "modules"
     if modules.is_dir():  # submodules' git directories: .git/modules/<name>[/modules/...]

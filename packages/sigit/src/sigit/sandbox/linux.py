@@ -68,6 +68,8 @@ def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces:
             args += ["--ro", str(path)]
         for path in masked:
             args += ["--mask", str(path)]
+    if policy.tag:
+        args += ["--tag", policy.tag]
     args += ["--fs", str(rights)]
     if network_off and support.landlock_network and not (policy.loopback and namespaces):
         # Landlock cannot tell loopback from the rest: with loopback allowed, the netns does the job.

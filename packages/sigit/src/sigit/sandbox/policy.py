@@ -25,7 +25,9 @@ build outside the sandbox uses. Set `cache_dirs = []` to close that door.
 
 from __future__ import annotations
 
+import glob
 import os
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +40,10 @@ MODES: tuple[SandboxMode, ...] = get_args(SandboxMode)
 DEFAULT_MODE: SandboxMode = "workspace-write"
 
 # Build caches that package managers write while installing or building (missing ones are skipped).
+# Not `~/.cache/uv`: uv links `.venv` files to its archive (shared with every project, siGit's own
+# packages included), so a command writing there would change code that runs unsandboxed; commands
+# get a private uv cache instead (UV_CACHE_DIR in the temp dir).
 DEFAULT_CACHE_DIRS: tuple[str, ...] = (
-    "~/.cache/uv",
     "~/.cache/pip",
     "~/.cache/pypoetry",
     "~/.npm",
@@ -61,15 +65,16 @@ DEVICE_FILES: tuple[str, ...] = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tt
 DEVICE_DIRS: tuple[str, ...] = ("/dev/pts", "/dev/shm")
 
 # Relative to each writable root: kept read-only even though the root is writable.
-DEFAULT_PROTECTED: tuple[str, ...] = (".git/hooks", ".git/config")
+DEFAULT_PROTECTED: tuple[str, ...] = (".git/hooks", ".git/config", ".git/info")
 
 # Hidden from the command (an empty directory or /dev/null mounted over them): unix sockets of
 # services that would run code for it outside the sandbox. Landlock does not cover connecting to a
 # socket by path, so `systemd-run --user ...` through the session's systemd or bus in
 # /run/user/UID, `docker run -v /:/host ...` through docker.sock, or `tmux new-window CMD` through
 # the tmux server would otherwise escape. `{uid}` is the user's id; the directory of `$TMUX`'s socket
-# is hidden too. Paths that hold a writable root are never hidden. Other sockets reached by path stay
-# reachable.
+# is hidden too, and so is every path matching MASKED_PATTERNS and every socket found in /tmp and
+# $XDG_RUNTIME_DIR (two levels deep) when the sandbox wraps a command. Paths that hold a writable root
+# are never hidden. Sockets elsewhere (a project's own, a service's in an unusual place) stay reachable.
 DEFAULT_MASKED: tuple[str, ...] = (
     "/run/user/{uid}",
     "/run/docker.sock",
@@ -81,6 +86,30 @@ DEFAULT_MASKED: tuple[str, ...] = (
     "/tmp/.X11-unix",
     "/run/screen",
 )
+# Patterns (`*` globbing, `~` the home directory) for the sockets of agents and services that live
+# elsewhere: ssh-agent, gpg-agent, D-Bus, tmux/screen, X11/Wayland, docker/podman under the home.
+MASKED_PATTERNS: tuple[str, ...] = (
+    "/tmp/ssh-*",
+    "/tmp/gpg-*",
+    "/tmp/dbus-*",
+    "/tmp/tmux-*",
+    "/tmp/screens",
+    "/tmp/uscreens",
+    "/tmp/.X11-unix",
+    "/tmp/.ICE-unix",
+    "/tmp/podman-run-*",
+    "/var/run/screen",
+    "~/.gnupg/S.*",
+    "~/.ssh/*.sock",
+    "~/.ssh/agent*",
+    "~/.docker/run",
+    "~/.colima",
+    "~/.lima",
+    "~/.rd/docker.sock",
+    "~/.local/share/containers/podman/machine",
+)
+# Scanned for unix sockets (two levels deep), each hidden: whatever else listens there.
+SOCKET_SCAN_DIRS: tuple[str, ...] = ("/tmp", "$XDG_RUNTIME_DIR", "/run/user/{uid}")
 # For root only (others cannot use them to run code): systemd's private socket and the system bus.
 ROOT_MASKED: tuple[str, ...] = ("/run/systemd/private", "/run/dbus/system_bus_socket")
 
@@ -100,6 +129,7 @@ class SandboxPolicy:
     protected: tuple[str, ...] = DEFAULT_PROTECTED
     masked: tuple[str, ...] = DEFAULT_MASKED
     temp_dir: Path | None = field(default=None)
+    tag: str | None = field(default=None, repr=False)  # the launcher's secret (filled in by the Sandbox)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -165,14 +195,20 @@ class SandboxPolicy:
             tmux = os.environ.get("TMUX", "").split(",")[0]
             if tmux.startswith("/"):
                 extra.append(os.path.dirname(tmux))
+        if self.masked == DEFAULT_MASKED:
+            extra += [str(p) for pattern in MASKED_PATTERNS
+                      for p in glob.glob(os.path.expanduser(pattern.format(uid=uid)))]
+            extra += [str(p) for p in find_sockets(SOCKET_SCAN_DIRS, uid)]
         for raw in (*self.masked, *extra):
-            path = Path(os.path.realpath(raw.format(uid=uid)))
+            path = Path(os.path.realpath(raw.format(uid=uid) if "{" in raw else raw))
             if not os.path.lexists(path):
                 continue
             if any(path == r or path in r.parents or r in path.parents for r in roots):
                 continue
             found.append(path)
-        return tuple(dict.fromkeys(found))
+        unique = list(dict.fromkeys(found))
+        # a path inside another hidden one is hidden with it (and no longer there to mount over)
+        return tuple(p for p in unique if not any(other in p.parents for other in unique))
 
     def describe(self) -> str:
         """One line for a status bar or `/status`: `workspace-write, network off`."""
@@ -180,6 +216,34 @@ class SandboxPolicy:
             return "off"
         net = "network on" if self.network else "network off" + (" (loopback on)" if self.loopback else "")
         return f"{self.mode}, {net}"
+
+
+def find_sockets(directories: Iterable[str], uid: int, depth: int = 2) -> list[Path]:
+    """Unix sockets in `directories` (and `depth - 1` levels below), links not followed."""
+    found: list[Path] = []
+    for raw in directories:
+        top = os.path.expandvars(raw.format(uid=uid))
+        if not top.startswith("/"):
+            continue
+        stack = [(Path(top), 1)]
+        while stack and len(found) < 1000:
+            directory, level = stack.pop()
+            try:
+                entries = list(os.scandir(directory))
+            except OSError:
+                continue
+            for entry in entries[:5000]:
+                try:
+                    if entry.is_symlink():
+                        continue
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                except OSError:
+                    continue
+                if stat.S_ISSOCK(mode):
+                    found.append(Path(entry.path))
+                elif stat.S_ISDIR(mode) and level < depth:
+                    stack.append((Path(entry.path), level + 1))
+    return list(dict.fromkeys(found))
 
 
 def _existing_dirs(paths: Iterable[Path]) -> tuple[Path, ...]:

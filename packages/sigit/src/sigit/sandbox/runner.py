@@ -15,6 +15,8 @@ warning that names why. macOS: Seatbelt through `sandbox-exec` (untested here). 
 from __future__ import annotations
 
 import dataclasses
+import os
+import secrets
 import shutil
 import tempfile
 import weakref
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Literal
 
 from .denials import explain_denial
-from .gitdirs import GitProtection, protect, protect_new, remove_redirects
+from .gitdirs import GitProtection, protect, protect_nested, protect_new, remove_redirects, scan_tree
 from .linux import bwrap_argv, landlock_plan
 from .macos import seatbelt_argv
 from .policy import SandboxMode, SandboxPolicy
@@ -35,6 +37,34 @@ from .support import INTERPRETER, SandboxSupport, detect_support, launcher_argv
 # bus; the ssh agent signs as the user, so a command could log in anywhere the user can).
 DROPPED_ENV = ("TMUX", "TMUX_PANE", "STY", "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
                "SSH_AUTH_SOCK")
+
+TEMP_PREFIX = "sigit-sandbox-"
+
+
+def remove_stale_temp_dirs(directory: Path | None = None) -> list[Path]:
+    """Remove the private temp dirs of siGit processes that ended without closing their sandbox (killed,
+    crashed): `sigit-sandbox-PID-*` whose PID is gone, and this user's. What was removed."""
+    base = Path(directory or tempfile.gettempdir())
+    removed: list[Path] = []
+    try:
+        entries = list(base.glob(f"{TEMP_PREFIX}*-*"))
+    except OSError:
+        return removed
+    for path in entries:
+        pid_text = path.name[len(TEMP_PREFIX):].split("-", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            if path.is_symlink() or not path.is_dir() or path.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except (OSError, OverflowError):
+            continue
+    return removed
+
 
 Mechanism = Literal["landlock", "bubblewrap", "seatbelt", "none"]
 
@@ -115,8 +145,10 @@ class Sandbox:
         self.support = support if support is not None else (detect_support() if policy.enabled else None)
         self.enforcement = decide(policy, self.support) if self.support else Enforcement("none")
         if self.enforcement.mechanism != "none" and policy.temp_dir is None:
-            temp = Path(tempfile.mkdtemp(prefix="sigit-sandbox-")).resolve()
-            policy = dataclasses.replace(policy, temp_dir=temp)
+            remove_stale_temp_dirs()
+            temp = Path(tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")).resolve()
+            # the tag marks the launcher's own setup-failure line, which a command cannot know to print
+            policy = dataclasses.replace(policy, temp_dir=temp, tag=policy.tag or secrets.token_hex(8))
             self._owned_temp: Path | None = temp
             # removed by close(), or when the sandbox is dropped or siGit exits without closing it
             self._remove_temp: weakref.finalize[..., Sandbox] | None = weakref.finalize(
@@ -128,6 +160,9 @@ class Sandbox:
         # Resolved once: the files it follows are writable by the commands (see gitdirs.py).
         self._protection = protect(policy.work_roots(), policy.protected) if self.active else GitProtection()
         self._watched = list(self._protection.watched)
+        self._created = GitProtection()  # nested repositories commands created, protected from then on
+        for repo, keys in self._protection.unsafe.items():
+            self._protection.warnings.append(_unsafe_sentence(repo, keys))
 
     @property
     def active(self) -> bool:
@@ -155,6 +190,9 @@ class Sandbox:
             return SandboxedCommand(command, environ)
         temp = str(self.policy.temp_dir)
         environ.update(TMPDIR=temp, TMP=temp, TEMP=temp)
+        if "UV_CACHE_DIR" not in environ and self.mode == "workspace-write" and not any(
+                Path(os.path.expanduser(c)) == Path(os.path.expanduser("~/.cache/uv")) for c in self.policy.cache_dirs):
+            environ["UV_CACHE_DIR"] = str(Path(temp) / "uv-cache")  # uv's shared archive stays read-only
         for name in DROPPED_ENV:
             environ.pop(name, None)
         protection = self._current_protection()
@@ -177,21 +215,49 @@ class Sandbox:
         for git_dir in new.watched:
             if git_dir not in self._watched:
                 self._watched.append(git_dir)
-        return self._protection.merged(new)
+        return self._protection.merged(new).merged(self._created)
+
+    @property
+    def unsafe_repositories(self) -> dict[Path, list[str]]:
+        """Nested repositories whose config makes git run programs (`core.fsmonitor`, filters, aliases...):
+        siGit's own git refuses to run in them (`sigit.git`)."""
+        return {**self._protection.unsafe, **self._created.unsafe}
+
+    def _new_repositories(self) -> list[str]:
+        """Protect nested repositories that appeared since the last look; a sentence for each."""
+        names = [n[len(".git/"):] for n in self.policy.protected if n.startswith(".git/")]
+        if not names:
+            return []
+        known = {*self._protection.nested, *self._created.nested}
+        sentences: list[str] = []
+        for root in self.policy.work_roots():
+            for dot_git in scan_tree(root, linked=False).nested_git:
+                if dot_git in known:
+                    continue
+                found = GitProtection()
+                protect_nested(dot_git, names, found)
+                self._created = self._created.merged(found)
+                repo = dot_git.parent
+                sentence = f"the command created a git repository at {self._shown(repo)}"
+                if repo in found.unsafe:
+                    sentence += "; " + _unsafe_sentence(repo, found.unsafe[repo]).removeprefix("sandbox: ")
+                sentences.append(sentence)
+        return sentences
 
     def after_command(self) -> str | None:
         """Remove a `commondir`/`config.worktree` a command created in a protected git dir; say so.
 
         Call it when a command has ended (blocking: a few stats; run it off the event loop).
         """
-        if not self.active or not self._watched:
+        if not self.active:
             return None
-        removed = remove_redirects(self._watched)
-        if not removed:
-            return None
-        shown = ", ".join(self._shown(p) for p in removed)
-        return (f"the sandbox removed {shown} that the command created: it would redirect git's hooks "
-                "and config")
+        notes = self._new_repositories()
+        removed = remove_redirects(self._watched) if self._watched else []
+        if removed:
+            shown = ", ".join(self._shown(p) for p in removed)
+            notes.append(f"the sandbox removed {shown} that the command created: it would redirect git's hooks "
+                         "and config")
+        return ". ".join(notes) if notes else None
 
     def _shown(self, path: Path) -> str:
         workspace = Path(self.policy.workspace).resolve()
@@ -214,6 +280,12 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _unsafe_sentence(repo: Path, keys: list[str]) -> str:
+    return (f"sandbox: the repository {repo} has config that makes git run programs ({', '.join(keys)}): "
+            "any git command there, yours included (`git status`), would run them; siGit runs no git there. "
+            "Inspect it before using git in or above it")
 
 
 def open_sandbox(policy: SandboxPolicy, support: SandboxSupport | None = None) -> Sandbox:

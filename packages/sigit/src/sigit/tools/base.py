@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from onde import ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sigit.fileio import check_regular, not_regular, read_bounded, write_atomic
+from sigit.fileio import check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
 from sigit.sandbox import Denial, Sandbox
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
@@ -100,9 +100,11 @@ def _write_bytes(path: Path, data: bytes) -> None:
     """Replace the file through a temporary file and a rename, so a full disk, a file-size limit or
     a crash leaves the old content whole; a symlink is written through to its file.
 
-    Two cases write in place instead: a file with hard links (a rename would cut it off from its
-    other names, which would keep the old content) and a file in a directory this user may not
-    create files in. A FIFO or device is refused, never opened for a write that would block.
+    A file with several hard links gets its own copy (the rename breaks the link): another name may
+    be outside the workspace (uv builds `.venv` from links into its cache, shared with other
+    projects), and it keeps the old content. A file in a directory this user may not create files
+    in is written in place, unless it has hard links: then the write is refused. A FIFO or device is
+    refused, never opened for a write that would block.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -111,13 +113,16 @@ def _write_bytes(path: Path, data: bytes) -> None:
         info = None
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise not_regular(path, info.st_mode)
-    if info is None or info.st_nlink == 1:
-        try:
-            write_atomic(path, data, mode=0o666)
-            return
-        except PermissionError:
-            if info is None or os.access(Path(os.path.realpath(path)).parent, os.W_OK):
-                raise
+    try:
+        write_atomic(path, data, mode=0o666)
+        return
+    except PermissionError:
+        if info is None or os.access(Path(os.path.realpath(path)).parent, os.W_OK):
+            raise
+        if info.st_nlink > 1:
+            raise PermissionError(
+                errno.EACCES, f"{path} has {info.st_nlink} hard links and its directory is not writable, so it "
+                "cannot get its own copy; writing it in place would change the other links too") from None
     _write_in_place(path, data)
 
 
@@ -205,7 +210,8 @@ class Tool(Generic[P]):
     for it, so rules and agent files written for Claude Code work. `subagent_ok`: a read-only tool a
     subagent may get. `timeout`: seconds after which a call is stopped (None: the tool bounds itself).
     `prompt_hint`: its line in the system prompt's working rules. `subjects_of` says what a call
-    touches; `preview_of` what a permission prompt shows (it may read files: run it in a thread).
+    touches; `preview_of` what a permission prompt shows (a file it reads, it reads through `ctx.fs`,
+    so under ACP the prompt shows the editor's buffer, unsaved changes included).
     """
 
     name: str
@@ -220,7 +226,7 @@ class Tool(Generic[P]):
     timeout: float | None = None
     prompt_hint: str = ""
     subjects_of: Callable[[P, ToolContext], Subjects] | None = None
-    preview_of: Callable[[P, ToolContext], Preview | None] | None = None
+    preview_of: Callable[[P, ToolContext], Awaitable[Preview | None]] | None = None
 
     def parameters_schema(self) -> dict[str, Any]:
         return plain_schema(self.params)
@@ -243,10 +249,10 @@ class Tool(Generic[P]):
     def subjects(self, params: P, ctx: ToolContext) -> Subjects:
         return self.subjects_of(params, ctx) if self.subjects_of is not None else Subjects()
 
-    def preview(self, call: PreparedCall, ctx: ToolContext) -> Preview | None:
+    async def preview(self, call: PreparedCall, ctx: ToolContext) -> Preview | None:
         """What the user is asked to approve; by default the arguments as JSON. May read files."""
         if self.preview_of is not None:
-            return self.preview_of(call.params, ctx)  # type: ignore[arg-type]
+            return await self.preview_of(call.params, ctx)  # type: ignore[arg-type]
         if not call.arguments:
             return None
         return Preview(json.dumps(call.arguments, ensure_ascii=False)[:2000])
@@ -256,6 +262,9 @@ class Tool(Generic[P]):
         arguments = decode_arguments(self.name, raw_args)
         if isinstance(arguments, ToolOutput):
             return arguments
+        if has_lone_surrogate(arguments):  # `"\ud800"` decodes, but no file name or command can hold it
+            return ToolOutput(f"Invalid arguments for {self.name}: they hold a lone surrogate escape "
+                              "(\\ud800-\\udfff), which is not Unicode text.", True, title=self.name)
         try:
             params = self.params.model_validate(arguments)
         except ValidationError as exc:

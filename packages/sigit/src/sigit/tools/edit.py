@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, PrivateAttr, field_validator
 
-from sigit.fileio import read_bounded
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.files import require_file, unified_diff
 from sigit.tools.matching import EditPlan, MatchError, plan_edit
 from sigit.tools.subjects import Preview, Subjects
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """The edits matched against one reading of the file: what the permission prompt showed and,
+    when the file still reads the same, exactly what the run writes (no second `plan_edit`)."""
+
+    path: Path
+    original: str
+    """The text as read (its own line endings): the run compares it with what it reads."""
+    before: str
+    after: str
+    notes: tuple[str, ...]
 
 
 class EditFileArgs(ToolArgs):
@@ -35,6 +49,17 @@ class MultiEditArgs(ToolArgs):
         description="Edits applied in order, each to the result of the previous; all or nothing.",
     )
 
+    _planned: _Planned | None = PrivateAttr(None)
+    """Set by the permission prompt's preview: the edits as matched against the file it showed."""
+
+    @property
+    def planned(self) -> _Planned | None:
+        return self._planned
+
+    @planned.setter
+    def planned(self, value: _Planned | None) -> None:
+        self._planned = value
+
     @field_validator("edits", mode="before")
     @classmethod
     def _edits_as_json_string(cls, value: Any) -> Any:
@@ -54,13 +79,9 @@ def _describe(plan: EditPlan) -> str:
     return f"{count} replacement{'s' if count != 1 else ''} at {where}{how}"
 
 
-async def _apply(path_arg: str, edits: list[EditSpec], ctx: ToolContext, tool: str) -> ToolOutput:
-    path = await asyncio.to_thread(require_file, ctx, path_arg)
-    shown = ctx.display(path)
-    original = await ctx.fs.read_text(path)
-    crlf = "\r\n" in original
-    content = original.replace("\r\n", "\n") if crlf else original
-    before = content
+def _plan(path: Path, original: str, edits: list[EditSpec], shown: str, tool: str) -> _Planned:
+    """Every edit matched in order (each against the previous result); ToolError naming the one that fails."""
+    content = before = original.replace("\r\n", "\n")
     notes = []
     for index, edit in enumerate(edits, start=1):
         old = edit.old_text.replace("\r\n", "\n")
@@ -76,9 +97,22 @@ async def _apply(path_arg: str, edits: list[EditSpec], ctx: ToolContext, tool: s
             raise ToolError(prefix + str(exc)) from None
         content = plan.apply(content)
         notes.append(_describe(plan))
+    return _Planned(path, original, before, content, tuple(notes))
+
+
+async def _apply(
+    path_arg: str, edits: list[EditSpec], ctx: ToolContext, tool: str, planned: _Planned | None = None
+) -> ToolOutput:
+    path = await asyncio.to_thread(require_file, ctx, path_arg)
+    shown = ctx.display(path)
+    original = await ctx.fs.read_text(path)
+    if planned is None or planned.path != path or planned.original != original:
+        planned = _plan(path, original, edits, shown, tool)  # no preview, or the file changed since
+    before, content = planned.before, planned.after
     if content == before:
         raise ToolError(f"{tool} on {shown}: the edits leave the file unchanged.")
-    await ctx.fs.write_text(path, content.replace("\n", "\r\n") if crlf else content)
+    await ctx.fs.write_text(path, content.replace("\n", "\r\n") if "\r\n" in original else content)
+    notes = planned.notes
     if len(notes) == 1:
         summary = f"Edited {shown}: {notes[0]}."
     else:
@@ -96,30 +130,29 @@ async def edit_file(args: EditFileArgs, ctx: ToolContext) -> ToolOutput:
 
 
 async def multi_edit(args: MultiEditArgs, ctx: ToolContext) -> ToolOutput:
-    return await _apply(args.path, args.edits, ctx, "multi_edit")
+    return await _apply(args.path, args.edits, ctx, "multi_edit", args.planned)
 
 
 def _edits_path(args: EditFileArgs | MultiEditArgs, ctx: ToolContext) -> Subjects:
     return Subjects(writes=(ctx.resolve(args.path),))
 
 
-def _edit_preview(args: EditFileArgs, ctx: ToolContext) -> Preview:
+async def _edit_preview(args: EditFileArgs, ctx: ToolContext) -> Preview:
     text = f"--- {args.path}\n-{args.old_text}\n+{args.new_text}"
     return Preview(text, ctx.resolve(args.path), args.old_text, args.new_text)
 
 
-def _multi_edit_preview(args: MultiEditArgs, ctx: ToolContext) -> Preview:
-    """The real diff of all edits (reads the file); the edits as JSON when they would not apply."""
+async def _multi_edit_preview(args: MultiEditArgs, ctx: ToolContext) -> Preview:
+    """The real diff of all edits, read through `ctx.fs` (under ACP the editor's buffer, unsaved
+    changes included); the plan stays with the call for the run. The edits as JSON when they would
+    not apply."""
     path = ctx.resolve(args.path)
     try:
-        before = read_bounded(path).decode("utf-8").replace("\r\n", "\n")
-        after = before
-        for edit in args.edits:
-            old, new = edit.old_text.replace("\r\n", "\n"), edit.new_text.replace("\r\n", "\n")
-            after = plan_edit(after, old, new, edit.replace_all).apply(after)
-    except (OSError, UnicodeDecodeError, MatchError):
+        planned = _plan(path, await ctx.fs.read_text(path), args.edits, args.path, "multi_edit")
+    except (OSError, ToolError):
         return Preview(args.model_dump_json())
-    return Preview(unified_diff(before, after, args.path), path, before, after)
+    args.planned = planned
+    return Preview(unified_diff(planned.before, planned.after, args.path), path, planned.before, planned.after)
 
 
 EDIT_FILE = Tool(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from sigit.fileio import NotRegularFileError, check_regular, read_bounded
+from sigit.fileio import NotRegularFileError, check_regular
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.subjects import Preview, Subjects
 
@@ -70,11 +70,12 @@ def require_file(ctx: ToolContext, raw: str) -> Path:
     return path
 
 
-def read_preview_text(path: Path) -> str:
-    """A file's text for a permission prompt's diff: "" when it is missing, not text or too large."""
+async def read_preview_text(ctx: ToolContext, path: Path) -> str:
+    """A file's text for a permission prompt's diff, through `ctx.fs` (an editor's buffer under ACP):
+    "" when it is missing, not text or too large."""
     try:
-        return read_bounded(path).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        return await ctx.fs.read_text(path)
+    except (OSError, ToolError):
         return ""
 
 
@@ -286,17 +287,21 @@ async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(f"Deleted {shown}.", diff=diff, locations=[path], title=f"Delete {shown}")
 
 
-def _create_preview(args: CreateFileArgs, ctx: ToolContext) -> Preview:
+async def _create_preview(args: CreateFileArgs, ctx: ToolContext) -> Preview:
     """The whole new content, or a real diff when an existing file is rewritten. Reads the file."""
     path = ctx.resolve(args.path)
     if not args.overwrite:
         return Preview(f"+++ {args.path}\n{args.content}", path, None, args.content)
-    old = read_preview_text(path)
+    old = await read_preview_text(ctx, path)
     diff = "".join(difflib.unified_diff(
         old.splitlines(keepends=True), args.content.splitlines(keepends=True),
         f"a/{args.path}", f"b/{args.path}",
     ))
     return Preview(diff or f"(no change to {args.path})", path, None, args.content)
+
+
+async def _delete_preview(args: PathArgs, ctx: ToolContext) -> Preview:
+    return Preview(f"delete {args.path}")
 
 
 def _deletes(args: PathArgs, ctx: ToolContext) -> Subjects:
@@ -324,5 +329,5 @@ DELETE_FILE = Tool(
     run=delete_file,
     kind="delete",
     subjects_of=_deletes,
-    preview_of=lambda args, ctx: Preview(f"delete {args.path}"),
+    preview_of=_delete_preview,
 )

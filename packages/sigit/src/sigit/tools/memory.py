@@ -86,8 +86,8 @@ def _remember_subjects(args: RememberArgs, ctx: ToolContext) -> Subjects:
     return Subjects(writes=(ctx.resolve(memory_file(ctx.cwd)),))
 
 
-def _remember_preview(args: RememberArgs, ctx: ToolContext) -> Preview:
-    path = memory_file(ctx.cwd)
+async def _remember_preview(args: RememberArgs, ctx: ToolContext) -> Preview:
+    path = await asyncio.to_thread(memory_file, ctx.cwd)  # walks up the folders
     return Preview(f"Add to {ctx.display(ctx.resolve(path))}:\n- {' '.join(args.note.split())}")
 
 

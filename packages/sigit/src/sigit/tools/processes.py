@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import os
-from collections.abc import Iterable, Sequence
+import shutil
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +32,36 @@ NON_INTERACTIVE_ENV = {
     "GIT_EDITOR": "true",
     "GIT_TERMINAL_PROMPT": "0",
 }
+
+
+# Variables through which bash (or sh) would run code before the line or change how it reads it.
+SHELL_STARTUP_ENV = ("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH", "GLOBIGNORE", "PROMPT_COMMAND")
+
+
+@functools.cache
+def run_shell() -> str:
+    """The shell that runs command lines: bash, whose grammar the permission rules read them with
+    (`sh` is dash on Debian, which reads `$'...'` otherwise); plain `sh` only where there is no bash,
+    and then the policy refuses lines with bash-only syntax. Found once per process, in the system's
+    places first (a `bash` a command left in a PATH directory inside the workspace is not taken)."""
+    for known in ("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash", "/opt/homebrew/bin/bash"):
+        if os.access(known, os.X_OK):
+            return known
+    return shutil.which("bash") or "sh"
+
+
+def runs_bash() -> bool:
+    return os.path.basename(run_shell()) == "bash"
+
+
+def shell_argv(command: str) -> list[str]:
+    """The argv that runs a command line."""
+    return [run_shell(), "-c", command]
+
+
+def shell_env(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` without what would make the shell run code before the line (`BASH_ENV`, exported functions)."""
+    return {k: v for k, v in env.items() if k not in SHELL_STARTUP_ENV and not k.startswith("BASH_FUNC_")}
 
 
 def _utf8_head(data: bytes) -> bytes:
@@ -97,7 +129,7 @@ class OutputBuffer:
 
 
 async def spawn(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyncio.subprocess.Process:
-    """`sh -c command` in a new session (its own process group), stdout and stderr combined.
+    """`bash -c command` (`shell_argv`) in a new session (its own process group), stdout and stderr combined.
 
     With a `sandbox`, the command (and everything it starts) runs confined by it.
     Cancellation while the pipes are being connected still ends the already running command.
@@ -113,7 +145,7 @@ async def spawn(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyn
 
 async def _create(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyncio.subprocess.Process:
     # the mark finds the command's descendants at its end, wherever they moved
-    argv, env = ["sh", "-c", command], reaper.marked_env({**os.environ, **NON_INTERACTIVE_ENV})
+    argv, env = shell_argv(command), reaper.marked_env(shell_env({**os.environ, **NON_INTERACTIVE_ENV}))
     if sandbox is not None and sandbox.active:
         wrapped = await asyncio.to_thread(sandbox.wrap, argv, env)  # stats the git dirs: off the loop
         argv, env = wrapped.argv, wrapped.env

@@ -20,7 +20,7 @@ READ_AFTER_EXIT_S = 0.5
 
 
 class RunCommandArgs(ToolArgs):
-    command: str = Field(description="Shell command, run with `sh -c`.")
+    command: str = Field(description="Shell command, run with `bash -c`.")
     cwd: str | None = Field(None, description="Working directory, relative to the session's directory.")
     run_in_background: bool = Field(
         False, description="Start it and return a task_id at once (for servers, watchers, long builds)."
@@ -205,10 +205,14 @@ def command_subjects(args: RunCommandArgs, ctx: ToolContext) -> Subjects:
     return Subjects(command=args.command, command_cwd=ctx.resolve(args.cwd) if args.cwd else ctx.cwd)
 
 
+async def _command_preview(args: RunCommandArgs, ctx: ToolContext) -> Preview:
+    return Preview(args.command)
+
+
 RUN_COMMAND = Tool(
     name="run_command",
     description=(
-        "Run a shell command (sh -c) in the session's directory and return its exit code and combined "
+        "Run a shell command (bash -c) in the session's directory and return its exit code and combined "
         "stdout/stderr (the middle of long output is cut). Times out after 120 s; use run_in_background "
         "for servers or watchers."
     ),
@@ -217,9 +221,9 @@ RUN_COMMAND = Tool(
     kind="execute",
     aliases=("Bash",),
     prompt_hint="After changing code, run the project's tests or build with run_command and fix what fails. "
-    "Commands run with `sh -c` in the working directory.",
+    "Commands run with `bash -c` in the working directory.",
     subjects_of=command_subjects,
-    preview_of=lambda args, ctx: Preview(args.command),
+    preview_of=_command_preview,
 )
 
 COMMAND_OUTPUT = Tool(

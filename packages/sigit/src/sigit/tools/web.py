@@ -81,9 +81,12 @@ def url_host(url: str) -> str | None:
 
 def address_refusal(address: str) -> str | None:
     """Why an address may not be fetched without a rule naming its host, or None for a public one."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address):
+        embedded = _embedded_ipv4(ip)
+        if embedded is not None:
+            refusal = address_refusal(str(embedded))
+            return f"{refusal} (inside {ip})" if refusal is not None else None
     for kind, flag in (
         ("a loopback", ip.is_loopback),
         ("an unspecified", ip.is_unspecified),
@@ -95,6 +98,26 @@ def address_refusal(address: str) -> str | None:
             return f"{kind} address"
     if not ip.is_global:
         return "a non-public address"
+    return None
+
+
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one carries to the same host: mapped (`::ffff:a.b.c.d`), compatible
+    (`::a.b.c.d`, `[::7f00:1]`), NAT64 (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::`) or Teredo."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    value = int(ip)
+    if value >> 32 == 0 and value > 1:  # IPv4-compatible, not `::` or `::1`
+        return ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if any(ip in network for network in _NAT64):
+        return ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip.teredo is not None:
+        return ip.teredo[1]
     return None
 
 

@@ -21,7 +21,7 @@ from acp import tool_terminal_ref, update_tool_call
 from acp.schema import EnvVariable
 
 from ...tools.base import Tool, ToolContext, ToolOutput
-from ...tools.processes import NON_INTERACTIVE_ENV, OUTPUT_LIMIT, OutputBuffer
+from ...tools.processes import NON_INTERACTIVE_ENV, OUTPUT_LIMIT, OutputBuffer, shell_argv
 from ...tools.shell import RUN_COMMAND, RunCommandArgs, command_dir, command_result, watch_commits
 
 log = logging.getLogger("sigit.acp")
@@ -86,7 +86,8 @@ class _TerminalRun:
         cwd = command_dir(args, ctx)
         title = f"`{args.command}`"
         watch = await watch_commits(cwd, ctx)
-        argv, env = ["sh", "-c", args.command], dict(NON_INTERACTIVE_ENV)
+        # the editor adds its own environment: no start-up file of its may run before the line
+        argv, env = shell_argv(args.command), {**NON_INTERACTIVE_ENV, "BASH_ENV": "", "ENV": ""}
         if ctx.sandbox is not None and ctx.sandbox.active:  # the editor's terminal is confined too
             wrapped = await asyncio.to_thread(ctx.sandbox.wrap, argv, env)
             argv, env = wrapped.argv, wrapped.env

@@ -21,6 +21,9 @@ import sys
 import threading
 from typing import IO, Any, Protocol
 
+from ...fileio import has_lone_surrogate, json_text
+from .handshake import version_problem
+
 log = logging.getLogger("sigit.acp")
 
 PARSE_ERROR = -32700
@@ -47,7 +50,7 @@ def error_reply(code: int, message: str, request_id: Any = None, data: Any = Non
 def check_message(line: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(message, None) for a usable JSON-RPC message, or (None, error reply) for a bad line."""
     try:
-        message = json.loads(line)
+        message = json.loads(line, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError) as exc:
         return None, error_reply(PARSE_ERROR, "Parse error", data={"details": f"not JSON: {exc}"})
     except RecursionError:  # not a ValueError: uncaught, it would end the SDK's receive loop
@@ -63,6 +66,11 @@ def check_message(line: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | 
     if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, str | int)):
         return None, error_reply(INVALID_REQUEST, "Invalid Request",
                                  data={"details": "id must be a string, a number or null"})
+    if has_lone_surrogate(message):  # `"\ud800"`: JSON can spell it, but it is not Unicode text
+        return None, error_reply(INVALID_REQUEST, "Invalid Request",
+                                 request_id if not has_lone_surrogate(request_id) else None,
+                                 data={"details": "the message holds a lone surrogate escape (\\ud800-\\udfff), "
+                                                  "which is not Unicode text"})
     if message.get("jsonrpc") != "2.0":
         return None, error_reply(INVALID_REQUEST, "Invalid Request", request_id,
                                  data={"details": 'missing "jsonrpc": "2.0"'})
@@ -74,11 +82,19 @@ def check_message(line: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | 
         if params is not None and not isinstance(params, dict | list):
             return None, error_reply(-32602, "Invalid params", request_id,
                                      data={"details": "params must be an object"})
+        if message["method"] == "initialize" and isinstance(params, dict):  # every one, not only the first
+            problem = version_problem(params.get("protocolVersion"))
+            if problem is not None:
+                return None, error_reply(-32602, "Invalid params", request_id, data={"protocolVersion": problem})
         return message, None
     if "id" in message and ("result" in message or "error" in message):
         return message, None  # a reply to one of our requests
     return None, error_reply(INVALID_REQUEST, "Invalid Request", request_id,
                              data={"details": "neither a request (method) nor a response (result/error)"})
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
 
 
 class JsonRpcStdioTransport:
@@ -105,7 +121,7 @@ class JsonRpcStdioTransport:
             await asyncio.wait_for(self._all_answered.wait(), timeout)
 
     async def send(self, message: dict[str, Any]) -> None:
-        data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        data = (json_text(message, separators=(",", ":")) + "\n").encode("utf-8")
         async with self._lock:
             if self._closed:
                 raise ConnectionError("transport closed")

@@ -1,0 +1,414 @@
+"""The settings model: every key of settings.toml, its type, what an error says about it, and whether a
+project file may set it in a folder the user has not trusted.
+
+One description serves three readers: the loader (validation, with every problem of a file reported
+at once and an unknown key named with the nearest known one), folder trust (`untrusted_split` walks
+the same classes to tell what a project's file may set untrusted) and the rest of sigit (typed
+attributes). Tables whose entries other modules own (`[hooks]` events, `[mcp.servers]`, the
+sandbox's modes) are typed here as far as the keys go; their owners check the rest.
+"""
+
+import copy
+import difflib
+import math
+import re
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+    with_config,
+)
+from pydantic_core import ErrorDetails, PydanticCustomError
+from typing_extensions import TypedDict, is_typeddict
+
+from sigit.config.rules import RuleSyntaxError, parse_rule
+
+DEFAULT_MAX_TOKENS = 8192
+DEFAULT_COMPACTION_THRESHOLD = 0.8
+DEFAULT_PROMPT_CACHE_GB = 4.0
+DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
+
+PermissionDefault = Literal["ask", "allow", "deny"]
+PermissionMode = Literal["default", "accept-edits", "plan", "bypass"]
+DownloadPolicy = Literal["ask", "auto"]
+
+PERMISSION_DEFAULTS: tuple[str, ...] = get_args(PermissionDefault)
+PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
+DOWNLOAD_POLICIES: tuple[str, ...] = get_args(DownloadPolicy)
+MODE_ALIASES = {
+    "acceptEdits": "accept-edits",
+    "accept_edits": "accept-edits",
+    "bypassPermissions": "bypass",
+    "bypass-permissions": "bypass",
+}
+SAFE_MODES = frozenset({"plan", "bypass", "bypassPermissions", "bypass-permissions"})
+"""Permission modes a project may set without trust: plan is the strictest, so it loosens no user's
+mode (bypass is refused from a project file, trusted or not, with a warning, by the settings
+loader). `default` would loosen a user's `plan`, so it needs trust like `accept-edits`."""
+
+_TRAILER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: \S[^\n]*$")
+
+
+def default_model() -> str:
+    """The model a user with no `model` setting gets: the registry's choice for this machine's
+    memory (a Qwen 3.5 model), imported only when settings are built (onde pulls in the runtime)."""
+    from onde import default_model as registry_default
+
+    return registry_default()
+
+
+# ---------------------------------------------------------------- what each key says about itself
+
+
+@dataclass(frozen=True)
+class Key:
+    """A settings key: `says` completes "`key` must be ..." in an error; `untrusted` says whether a
+    project file may set it in a folder the user has not trusted (True, False, or a test of the
+    value: True when that value loosens nothing). With `each`, the test judges each entry of the
+    key's table on its own. A key without `untrusted` is a table whose own keys say."""
+
+    says: str
+    untrusted: bool | Callable[[Any], bool] | None = None
+    each: bool = False
+
+    def allows(self, value: Any) -> bool:
+        return self.untrusted(value) if callable(self.untrusted) else bool(self.untrusted)
+
+
+ANY = True
+"""A project may set this key in any folder: it loosens nothing."""
+TRUSTED = False
+"""Only a trusted folder's project file may set this key: it runs code, picks a model or loosens."""
+
+
+# ---------------------------------------------------------------- value types
+
+
+def _choices(options: tuple[str, ...]) -> str:
+    return "one of " + ", ".join(f'"{option}"' for option in options)
+
+
+def _rule(text: str) -> str:
+    try:
+        return parse_rule(text).text
+    except RuleSyntaxError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _attribution(value: Any) -> bool | str:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and _TRAILER_RE.match(value.strip()):
+        return value.strip()
+    raise PydanticCustomError("attribution", "not a trailer")
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise PydanticCustomError("finite_number", "not finite")
+    return value
+
+
+def _stripped(value: str) -> str:
+    if not value.strip():
+        raise PydanticCustomError("string_too_short", "empty")
+    return value.strip()
+
+
+Text = Annotated[str, AfterValidator(_stripped)]
+PositiveInt = Annotated[int, Field(gt=0)]
+Rule = Annotated[str, AfterValidator(_rule)]
+
+
+class _Table(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RuleLists(_Table):
+    """`[permissions.rules]`: a project's deny rules apply anywhere, its allow rules once trusted."""
+
+    allow: Annotated[list[Rule], Key("a list of rules", TRUSTED)] = Field(default_factory=list)
+    deny: Annotated[list[Rule], Key("a list of rules", ANY)] = Field(default_factory=list)
+
+
+class PermissionSettings(_Table):
+    """`[permissions]`. `allow` and `deny` are the rule lists (`[permissions.rules]`)."""
+
+    default: Annotated[PermissionDefault, Key(_choices(PERMISSION_DEFAULTS), lambda v: v == "deny")] = "ask"
+    mode: Annotated[
+        PermissionMode, Key(_choices(PERMISSION_MODES), lambda v: not isinstance(v, str) or v in SAFE_MODES)
+    ] = "default"
+    tools: Annotated[
+        dict[str, PermissionDefault],
+        Key(f"a table of tool names to {_choices(PERMISSION_DEFAULTS)}", lambda v: v == "deny", each=True),
+    ] = Field(default_factory=dict)
+    rules: Annotated[RuleLists, Key("a table with `allow` and `deny` lists")] = Field(default_factory=RuleLists)
+    additional_directories: Annotated[list[Text], Key("a list of directory paths", TRUSTED)] = Field(
+        default_factory=list
+    )
+    """Directories the file tools may read besides the working directory (`~` and relative paths allowed)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: Any, info: ValidationInfo) -> Any:
+        """`PermissionSettings(allow=[...], deny=[...])` in code (never in a file): the rule lists."""
+        if info.context is None and isinstance(data, dict) and ({"allow", "deny"} & data.keys()):
+            data = dict(data)
+            rules = {kind: data.pop(kind) for kind in ("allow", "deny") if kind in data}
+            data["rules"] = RuleLists(**rules)
+        if isinstance(data, dict) and isinstance(data.get("mode"), str):
+            data = {**data, "mode": MODE_ALIASES.get(data["mode"], data["mode"])}
+        return data
+
+    @property
+    def allow(self) -> list[str]:
+        return self.rules.allow
+
+    @property
+    def deny(self) -> list[str]:
+        return self.rules.deny
+
+
+@with_config(ConfigDict(extra="forbid"))
+class McpTable(TypedDict, total=False):
+    """`[mcp]`: the servers (checked by the MCP client) and its timeouts."""
+
+    servers: Annotated[dict[str, Any], Key("a table of servers", TRUSTED)]
+    handshake_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("seconds above 0", ANY)]
+    call_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("seconds above 0", ANY)]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class SandboxTable(TypedDict, total=False):
+    """`[sandbox]` as written: its keys are known here; the sandbox checks their values when it is
+    built (`SandboxPolicy.from_settings`, which also serves `--sandbox`)."""
+
+    mode: Annotated[Any, Key("a sandbox mode", lambda v: v == "read-only")]
+    network: Annotated[Any, Key("true or false", lambda v: v is not True)]
+    loopback: Annotated[Any, Key("true or false", lambda v: v is not True)]
+    writable_dirs: Annotated[Any, Key("a list of paths", TRUSTED)]
+    cache_dirs: Annotated[Any, Key("a list of paths", TRUSTED)]
+
+
+class Settings(_Table):
+    """Every setting: the user's file, then the project's on top (see `sigit.config.settings`)."""
+
+    model: Annotated[Text, Key("a non-empty string", TRUSTED)] = Field(default_factory=default_model)
+    n_ctx: Annotated[PositiveInt | None, Key("a positive integer", ANY)] = None
+    max_tokens: Annotated[PositiveInt, Key("a positive integer", ANY)] = DEFAULT_MAX_TOKENS
+    thinking_budget: Annotated[PositiveInt | None, Key("a positive integer", ANY)] = None
+    """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
+    thinking: Annotated[bool, Key("true or false", ANY)] = True
+    prompt_cache: Annotated[bool, Key("true or false", ANY)] = True
+    """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
+    prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("a positive number", ANY)] = (
+        DEFAULT_PROMPT_CACHE_GB
+    )
+    gpu_layers: Annotated[
+        int | None, Field(ge=-1), Key("-1 (all layers on the GPU), 0 (none) or a number of layers", ANY)
+    ] = None
+    """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
+    download: Annotated[DownloadPolicy, Key(_choices(DOWNLOAD_POLICIES), lambda v: v == "ask")] = "ask"
+    """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
+    draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "none"))] = "prompt-lookup"
+    """Speculative decoding for local models: "prompt-lookup", "none", or a draft model's .gguf path."""
+    permissions: Annotated[PermissionSettings, Key("a table")] = Field(default_factory=PermissionSettings)
+    attribution: Annotated[
+        bool | str,
+        PlainValidator(_attribution),
+        Key('true, false or a one-line trailer such as "Co-Authored-By: Name <email>"', ANY),
+    ] = True
+    compaction_threshold: Annotated[
+        float, Field(gt=0, le=1), AfterValidator(_finite), Key("a number above 0 and at most 1", ANY)
+    ] = DEFAULT_COMPACTION_THRESHOLD
+    hooks: Annotated[dict[str, Any], Key("a table of events", TRUSTED)] = Field(default_factory=dict)
+    """The `[hooks]` table as written (the hooks module reads the events and their entries)."""
+    mcp: Annotated[McpTable, Key("a table")] = Field(default_factory=lambda: McpTable())
+    sandbox: Annotated[SandboxTable, Key("a table")] = Field(default_factory=lambda: SandboxTable())
+    """The `[sandbox]` table as written (the project's loosening keys only in a trusted folder)."""
+
+    _sources: list[Path] = PrivateAttr(default_factory=list)
+    _warnings: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def sources(self) -> list[Path]:
+        """The files these settings were read from, in order."""
+        return self._sources
+
+    @property
+    def warnings(self) -> list[str]:
+        """What a file set that was ignored (bypass from a project file), for the frontend to say."""
+        return self._warnings
+
+    @property
+    def attribution_trailer(self) -> str | None:
+        """The commit trailer to add, or None when attribution is off."""
+        if self.attribution is True:
+            return DEFAULT_ATTRIBUTION
+        if self.attribution is False:
+            return None
+        return self.attribution
+
+
+# ---------------------------------------------------------------- reading one file
+
+
+class SettingsFileError(ValueError):
+    """Every problem of one settings file, each naming its key; the message starts with the file."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        self.path = path
+        self.problems = problems
+        if len(problems) == 1:
+            message = f"{path}: {problems[0]}"
+        else:
+            message = f"{path}: {len(problems)} problems:\n" + "\n".join(f"  - {p}" for p in problems)
+        super().__init__(message)
+
+
+def parse_settings_file(raw: Mapping[str, Any], path: Path) -> Settings:
+    """One file's table as Settings; `model_fields_set` (at each level) says which keys it set.
+
+    Raises SettingsFileError with every problem at once: unknown keys (with the nearest known
+    one), wrong types and bad values, each named by its dotted key.
+    """
+    try:
+        return Settings.model_validate(dict(raw), strict=True, context={"file": str(path)})
+    except ValidationError as exc:
+        problems = list(dict.fromkeys(_problem(error) for error in exc.errors()))
+        raise SettingsFileError(path, problems) from None
+
+
+def _problem(error: ErrorDetails) -> str:
+    parts = [part for part in error["loc"] if not (isinstance(part, str) and "[" in part)]  # no union tags
+    table: type | None = Settings
+    key: Key | None = None
+    names: list[str] = []
+    for part in parts:
+        fields = _fields(table) if table is not None else {}
+        if isinstance(part, str) and part in fields:
+            names.append(part)
+            table, key = _table_of(fields[part][0]), fields[part][1] or key
+        else:
+            names.append(f"[{part}]" if isinstance(part, int) else part)
+            table = None
+    name = ".".join(names).replace(".[", "[")
+    if error["type"] == "extra_forbidden":
+        parent = parts[:-1]
+        known = list(_fields(_table_at(parent)))
+        prefix = "".join(f"{p}." for p in parent)
+        close = [prefix + match for match in difflib.get_close_matches(str(parts[-1]), known, n=1, cutoff=0.6)]
+        # a key in the wrong table (`permissions.allow` for `permissions.rules.allow`)
+        close = close or difflib.get_close_matches(name, [key for key, _ in setting_keys()], n=1, cutoff=0.8)
+        hint = f"did you mean `{close[0]}`?" if close else "known: " + ", ".join(known)
+        return f"unknown setting `{name}` ({hint})"
+    if error["type"] == "value_error":
+        return f"`{name}`: {error.get('ctx', {}).get('error', error['msg'])}"
+    says = key.says if key is not None else "something else"
+    return f"`{name}` must be {says}, got {_shown(error['input'])}"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _table_at(path: list[int | str]) -> type:
+    table: type = Settings
+    for part in path:
+        found = _table_of(_fields(table)[str(part)][0])
+        assert found is not None
+        table = found
+    return table
+
+
+def _table_of(annotation: Any) -> type | None:
+    """The table class a field holds (a model or a TypedDict), None for a value or a free table."""
+    if isinstance(annotation, type) and (issubclass(annotation, BaseModel) or is_typeddict(annotation)):
+        return annotation
+    return None
+
+
+def _fields(table: type) -> dict[str, tuple[Any, Key | None]]:
+    """A table's keys: (the value's type, the key's `Key`)."""
+    hints = typing.get_type_hints(table, include_extras=True)
+    names = table.model_fields if issubclass(table, BaseModel) else hints
+    out: dict[str, tuple[Any, Key | None]] = {}
+    for name in names:
+        hint = hints[name]
+        extras: tuple[Any, ...] = ()
+        if get_origin(hint) is Annotated:
+            hint, *rest = get_args(hint)
+            extras = tuple(rest)
+        out[name] = (hint, next((extra for extra in extras if isinstance(extra, Key)), None))
+    return out
+
+
+# ---------------------------------------------------------------- what an untrusted project may set
+
+
+def setting_keys(table: type = Settings, prefix: str = "") -> list[tuple[str, Key | None]]:
+    """Every key a settings file may hold, dotted (`permissions.rules.allow`), with its `Key`: the
+    keys of the tables inside, not the tables themselves."""
+    out: list[tuple[str, Key | None]] = []
+    for name, (annotation, key) in _fields(table).items():
+        nested = _table_of(annotation)
+        if nested is not None and (key is None or key.untrusted is None):
+            out += setting_keys(nested, f"{prefix}{name}.")
+        else:
+            out.append((prefix + name, key))
+    return out
+
+
+def untrusted_split(raw: Mapping[str, Any], table: type = Settings) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(applies anywhere, applies only in a trusted folder): a project settings table split by each
+    key's `Key.untrusted`, both halves keeping the file's shape. Unknown keys and values of the wrong
+    type go to the first half, where the loader reports them."""
+    always: dict[str, Any] = {}
+    gated: dict[str, Any] = {}
+    fields = _fields(table)
+    for name, value in raw.items():
+        annotation, key = fields.get(name, (None, None))
+        nested = _table_of(annotation)
+        is_table = isinstance(value, dict)
+        if key is None or ((key.untrusted is None or key.each) and not is_table):  # the loader reports it
+            always[name] = copy.deepcopy(value)
+        elif key.untrusted is None:
+            assert nested is not None
+            _add(always, gated, name, *untrusted_split(value, nested))
+        elif key.each:
+            _add(
+                always,
+                gated,
+                name,
+                {k: copy.deepcopy(v) for k, v in value.items() if key.allows(v)},
+                {k: copy.deepcopy(v) for k, v in value.items() if not key.allows(v)},
+            )
+        else:
+            (always if key.allows(value) else gated)[name] = copy.deepcopy(value)
+    return always, gated
+
+
+def _add(
+    always: dict[str, Any], gated: dict[str, Any], name: str, mine: dict[str, Any], theirs: dict[str, Any]
+) -> None:
+    if mine:
+        always[name] = mine
+    if theirs:
+        gated[name] = theirs
