@@ -29,7 +29,7 @@ test: lint
 test-fast:
 	$(PY) -m pytest -q tests -m "not slow"
 
-# wheels and sdists of qwen-runtime, onde and sigit (versions: each package's __init__.py)
+# wheels and sdists of qwen-runtime, onde-sdk and sigit-agent (versions: each package's __init__.py)
 dist:
 	rm -rf dist
 	$(UV) build --all-packages --out-dir dist

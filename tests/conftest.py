@@ -4,7 +4,7 @@ and the check that every scripted model a test builds used up its whole script."
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,35 @@ def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_hybrid_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny model with Qwen 3.5's hybrid architecture (Gated DeltaNet + attention), ~0.8 MB."""
     return write_test_gguf(tmp_path_factory.mktemp("tiny-hybrid") / "tiny-qwen35.gguf", arch="qwen35")
+
+
+@pytest.fixture(scope="session")
+def tiny_vision_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny hybrid with its random vision projector beside it (`mmproj-tiny-qwen35.gguf`): it can see."""
+    from qwen_runtime.testmodel_qwen35 import SHAPE
+    from qwen_runtime.testmodel_vision import mmproj_path_for, write_test_mmproj
+
+    model = write_test_gguf(tmp_path_factory.mktemp("tiny-vision") / "tiny-qwen35.gguf", arch="qwen35")
+    write_test_mmproj(mmproj_path_for(model), out_dim=SHAPE.n_embd)
+    return model
+
+
+@pytest.fixture(scope="session")
+def make_png(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """`make_png(width, height, seed=0)`: a PNG of random pixels (same arguments, same file)."""
+    import numpy as np
+    from PIL import Image
+
+    folder = tmp_path_factory.mktemp("images")
+
+    def make(width: int, height: int, seed: int = 0) -> Path:
+        path = folder / f"random-{width}x{height}-{seed}.png"
+        if not path.exists():
+            pixels = np.random.default_rng(seed).integers(0, 256, (height, width, 3), dtype=np.uint8)
+            Image.fromarray(pixels).save(path)
+        return path
+
+    return make
 
 
 @pytest.fixture(scope="session")

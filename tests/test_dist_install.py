@@ -53,25 +53,57 @@ def cached_llama_wheel() -> Path:
     return wheels[-1]
 
 
+def readme_install_line() -> list[str]:
+    """The first install line of README's "first five minutes" (`uv tool install NAME`), as words."""
+    for line in (ROOT / "README.md").read_text().splitlines():
+        command = line.split("#")[0].split()
+        if command[:3] == ["uv", "tool", "install"]:
+            return command
+    raise AssertionError("README.md has no `uv tool install` line")
+
+
+def built_distributions() -> set[str]:
+    """The distribution names `make dist` builds: one per workspace package (`uv build --all-packages`)."""
+    import tomllib
+
+    return {tomllib.loads(path.read_text())["project"]["name"] for path in ROOT.glob("packages/*/pyproject.toml")}
+
+
+def test_readme_installs_a_distribution_we_build() -> None:
+    """README's install line and the packages' names agree, and none is a name the index gives another
+    project (`sigit`, `onde` and `sigit-code` belong to others)."""
+    names = built_distributions()
+    assert names == {"sigit-agent", "onde-sdk", "qwen-runtime"}
+    assert readme_install_line()[-1] in names
+    readme = (ROOT / "README.md").read_text()
+    for taken in ("uv tool install sigit ", "pipx install sigit\n", "pip install sigit\n", "pip install onde\n"):
+        assert taken not in readme + "\n", taken
+
+
 def test_wheels_install_into_a_fresh_venv_and_run(tmp_path: Path, tiny_gguf: Path) -> None:
+    """README's install line, run against a folder of `make dist`'s wheels (and the uv cache for the
+    rest), installs the `sigit` command; everything below runs from that install."""
     dist = tmp_path / "dist"
     run([*uv(), "build", "--all-packages", "--offline", "--out-dir", str(dist)], ROOT)
     wheels = sorted(dist.glob("*.whl"))
-    assert sorted(w.name.split("-")[0] for w in wheels) == ["onde", "qwen_runtime", "sigit"]
+    assert sorted(w.name.split("-")[0] for w in wheels) == ["onde_sdk", "qwen_runtime", "sigit_agent"]
     assert len(list(dist.glob("*.tar.gz"))) == 3  # and an sdist of each
+    shutil.copy(cached_llama_wheel(), dist)  # llama.cpp compiled once, at `make setup`
 
     constraints = tmp_path / "constraints.txt"  # the locked versions: what the uv cache holds
     run([*uv(), "export", "--frozen", "--no-hashes", "--no-emit-workspace", "--all-packages", "--no-dev",
          "--no-header", "--no-annotate", "--format", "requirements.txt", "-o", str(constraints), "-q"], ROOT)
-    venv = tmp_path / "venv"
-    run([*uv(), "venv", "-q", "--python", sys.executable, str(venv)], tmp_path)
-    python, bin_dir = venv / "bin" / "python", venv / "bin"
-    install = [*uv(), "pip", "install", "-q", "--python", str(python), "-c", str(constraints),
-               *map(str, wheels), str(cached_llama_wheel())]
-    offline = subprocess.run([*install, "--offline"], cwd=tmp_path, env=clean_env(), capture_output=True, text=True,
-                             timeout=300)
+    tools, bin_dir = tmp_path / "tools", tmp_path / "bin"
+    words = readme_install_line()
+    install = [*uv(), *words[1:], "-q", "--python", sys.executable, "--find-links", str(dist), "-c", str(constraints)]
+    where_to = {"UV_TOOL_DIR": str(tools), "UV_TOOL_BIN_DIR": str(bin_dir)}
+    offline = subprocess.run([*install, "--offline"], cwd=tmp_path, env=clean_env(**where_to), capture_output=True,
+                             text=True, timeout=300)
     if offline.returncode != 0:  # a uv cache filled by `uv sync` from the lock file has no index pages:
-        run(install, tmp_path)  # resolve the same locked versions on the package index (llama.cpp stays the wheel)
+        run(install, tmp_path, **where_to)  # resolve the same locked versions on the package index
+    venv = tools / words[-1]
+    python = venv / "bin" / "python"
+    assert (bin_dir / "sigit").is_file()  # the command keeps its name
 
     where = run([str(python), "-c", "import sigit, onde, qwen_runtime; "
                  "print(sigit.__file__, onde.__file__, qwen_runtime.__file__)"], tmp_path).stdout.split()
@@ -81,12 +113,12 @@ def test_wheels_install_into_a_fresh_venv_and_run(tmp_path: Path, tiny_gguf: Pat
 
     version = run([str(bin_dir / "sigit"), "--version"], tmp_path).stdout.splitlines()
     assert version == [
-        f"sigit {metadata.version('sigit')}",
-        f"onde {metadata.version('onde')}",
+        f"sigit-agent {metadata.version('sigit-agent')}",
+        f"onde-sdk {metadata.version('onde-sdk')}",
         f"qwen-runtime {metadata.version('qwen-runtime')}",
         f"llama.cpp (llama-cpp-python) {metadata.version('llama-cpp-python')}",
     ]
-    models = run([str(bin_dir / "qwen-runtime"), "models"], tmp_path, HF_HUB_CACHE=str(tmp_path / "hub"))
+    models = run([str(venv / "bin" / "qwen-runtime"), "models"], tmp_path, HF_HUB_CACHE=str(tmp_path / "hub"))
     assert "qwen3-8b" in models.stdout and "not cached" in models.stdout
 
     work = tmp_path / "work"

@@ -26,6 +26,7 @@ from onde import (
 )
 
 EXPECTED_ALL = [
+    "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
     "BadModelName",
@@ -42,6 +43,9 @@ EXPECTED_ALL = [
     "FinishReason",
     "GgufModelConfig",
     "GuardNotice",
+    "Image",
+    "ImageRejected",
+    "ImageStore",
     "Inference",
     "InferenceError",
     "Message",
@@ -71,11 +75,13 @@ EXPECTED_ALL = [
     "default_model",
     "download_needed",
     "human_size",
+    "inspect_model",
     "is_gguf_model",
     "list_models",
     "load_runtime",
     "message_from_dict",
     "message_to_dict",
+    "model_can_see",
 ]
 
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from onde import ChatHistory, message_from_dict, message_to_dict
+from qwen_runtime.images import Image
 from qwen_runtime.types import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
 
 json_values = st.recursive(
@@ -22,7 +23,14 @@ calls = st.builds(
 )
 messages: st.SearchStrategy[Message] = st.one_of(
     st.builds(SystemMessage, content=st.text()),
-    st.builds(UserMessage, content=st.text(), images=st.lists(st.text(), max_size=2).map(tuple)),
+    st.builds(
+        UserMessage,
+        content=st.text(),
+        images=st.lists(
+            st.one_of(st.builds(Image.from_path, st.text(min_size=1)), st.builds(Image.from_bytes, st.binary())),
+            max_size=2,
+        ).map(tuple),
+    ),
     st.builds(
         AssistantMessage,
         content=st.text(),

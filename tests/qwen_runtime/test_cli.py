@@ -175,12 +175,20 @@ def test_models_lists_every_model_and_its_cache_state(
     rows = {line.split()[0]: line for line in lines[1 : 1 + len(REGISTRY)]}
     assert set(rows) == {e.key for e in REGISTRY}
     assert "5.3 GiB" in rows["qwen3.5-9b"] and "17.3 GiB" in rows["qwen3-coder-30b-a3b"]
-    assert f"(default model: {DEFAULT_MODEL})" in lines[-1]
+    assert f"default model: {DEFAULT_MODEL};" in lines[-1]
+    size_at, fits_at, template_at = (lines[0].index(name) for name in ("SIZE", "FITS", "TEMPLATE"))
+    assert rows["qwen3.6-35b-a3b"][size_at:].startswith("~20.5 GiB")  # an estimated size says so
+    assert rows["qwen3.5-0.8b"][fits_at:].split()[0] == "yes"  # 2 GiB needed: fits any test machine
+    assert rows["qwen3-coder-next"][fits_at:].split()[0] in ("yes", "no")
+    assert rows["qwen3.8-27b"][template_at:].split()[0] == "qwen3.8"
     assert "4.8 GiB" in rows["qwen3-8b"] and "not cached" in rows["qwen3-8b"]
     assert str(snapshot / "Qwen_Qwen3-4B-Q4_K_M.gguf") in rows["qwen3-4b"]
     tools_at = lines[0].index("TOOLS")
     assert rows["qwen2.5-coder-3b"][tools_at:].split()[0] == "no"
     assert rows["qwen3-8b"][tools_at:].split()[0] == "yes"
+    images_at = lines[0].index("IMAGES")  # what seeing costs on top of the weights
+    assert rows["qwen3.5-0.8b"][images_at:].startswith("+191.7 MiB ")
+    assert rows["qwen3-8b"][images_at:].split()[0] == "no"
 
 
 def test_pull_downloads_and_prints_the_path(fake_hub: Any, capsys: pytest.CaptureFixture[str]) -> None:

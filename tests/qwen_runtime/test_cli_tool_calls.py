@@ -69,7 +69,7 @@ def test_make_hf_test_model_then_generate_through_transformers(tmp_path: Path) -
 
 
 # ---------------------------------------------------------------- the XML tool-call format
-# Qwen3-Coder's and Qwen 3.5's templates on the same tiny dense model, and the tiny hybrid Qwen 3.5
+# Qwen3-Coder's, Qwen 3.5's, 3.6's and 3.8's templates on the same tiny dense model, and the tiny hybrid Qwen 3.5
 # (its own template): the format comes from the template, so these runs constrain and parse
 # `<function=...>` calls instead of JSON.
 
@@ -85,7 +85,7 @@ XML_TOOLS = [
 XML_SCHEMAS = {**SCHEMAS, "set_mode": XML_TOOLS[2]["parameters"]}
 
 
-XML_MODELS = ["qwen3-coder", "qwen3.5", "qwen35-hybrid"]
+XML_MODELS = ["qwen3-coder", "qwen3.5", "qwen3.6", "qwen3.8", "qwen35-hybrid"]
 
 
 def xml_model(name: str, request: pytest.FixtureRequest) -> Path:

@@ -24,10 +24,10 @@ def test_qwen3_8b_keeps_its_known_file() -> None:
     assert entry.tool_capable
 
 
-def test_default_model_is_the_qwen35_model_for_this_machines_memory() -> None:
+def test_default_model_is_the_candidate_for_this_machines_memory() -> None:
     assert default_model_for(memory_bytes()) == DEFAULT_MODEL
     entry = get_model(DEFAULT_MODEL)
-    assert entry.key.startswith("qwen3.5-") and entry.tool_capable
+    assert entry.key.startswith(("qwen3.5-", "qwen3.6-")) and entry.tool_capable
 
 
 @pytest.mark.parametrize(
@@ -37,8 +37,9 @@ def test_default_model_is_the_qwen35_model_for_this_machines_memory() -> None:
         (4 * GIB, "qwen3.5-2b"),
         (8 * GIB, "qwen3.5-4b"),
         (16 * GIB, "qwen3.5-9b"),
-        (32 * GIB, "qwen3.5-35b-a3b"),
-        (128 * GIB, "qwen3.5-35b-a3b"),  # the dense 27B is never the default: slow on a CPU
+        (28 * GIB, "qwen3.5-9b"),  # 22 GB of weights + room is more than 75% of 28 GiB
+        (32 * GIB, "qwen3.6-35b-a3b"),  # an MoE with 3B active: about as fast as a dense 3B
+        (128 * GIB, "qwen3.6-35b-a3b"),  # the dense 27Bs are never the default: slow on a CPU
         (None, "qwen3.5-9b"),
     ],
 )
@@ -87,7 +88,7 @@ def test_every_model_resolves_to_its_bartowski_file(key: str, repo_id: str, file
 def test_only_qwen3_models_are_tool_capable() -> None:
     capable = {e.key for e in REGISTRY if e.tool_capable}
     assert capable == {e.key for e in REGISTRY if e.key.startswith("qwen3")}
-    assert len(REGISTRY) == 13 and len({e.key for e in REGISTRY}) == 13
+    assert len(REGISTRY) == 17 and len({e.key for e in REGISTRY}) == 17
 
 
 def test_sizes_grow_with_parameter_count() -> None:
@@ -112,3 +113,24 @@ def test_human_size() -> None:
     assert human_size(5_131_567_104) == "4.8 GiB"
     assert human_size(512) == "512 B"
     assert human_size(3 * 1024 * 1024) == "3.0 MiB"
+
+
+@pytest.mark.parametrize(
+    ("key", "repo_id", "filename", "template", "params"),
+    [
+        ("qwen3.6-35b-a3b", "unsloth/Qwen3.6-35B-A3B-GGUF", "Qwen3.6-35B-A3B-Q4_K_M.gguf", "qwen3.6", "35B-A3B"),
+        ("qwen3.6-27b", "unsloth/Qwen3.6-27B-GGUF", "Qwen3.6-27B-Q4_K_M.gguf", "qwen3.6", "27B"),
+        ("qwen3.8-27b", "unsloth/Qwen3.8-27B-GGUF", "Qwen3.8-27B-Q4_K_M.gguf", "qwen3.8", "27B"),
+        ("qwen3-coder-next", "unsloth/Qwen3-Coder-Next-GGUF", "Qwen3-Coder-Next-Q4_K_M.gguf", "qwen3-coder",
+         "80B-A3B"),
+    ],
+)
+def test_the_2026_models_with_their_files_templates_and_memory(
+    key: str, repo_id: str, filename: str, template: str, params: str
+) -> None:
+    entry = get_model(key)
+    assert (entry.repo_id, entry.filename, entry.template, entry.params) == (repo_id, filename, template, params)
+    assert entry.tool_capable and entry.context_length == 262144
+    assert not entry.size_exact and entry.size_display.startswith("~")  # estimates: README says so
+    assert entry.memory_needed > entry.size_bytes
+    assert entry.fits(None) is None and entry.fits(entry.memory_needed * 2) and not entry.fits(entry.size_bytes)

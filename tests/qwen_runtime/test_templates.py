@@ -40,7 +40,7 @@ XML_CALL = (
 
 
 def test_every_template_loads_and_qwen3_is_the_one_we_always_had() -> None:
-    assert set(TEMPLATE_NAMES) == {"qwen3", "qwen3-coder", "qwen3.5"}
+    assert set(TEMPLATE_NAMES) == {"qwen3", "qwen3-coder", "qwen3.5", "qwen3.6", "qwen3.8"}
     assert load_template("qwen3") == QWEN3_CHAT_TEMPLATE
     with pytest.raises(ValueError, match=r"unknown chat template 'qwen4'.*qwen3-coder"):
         load_template("qwen4")

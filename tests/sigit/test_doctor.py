@@ -39,6 +39,9 @@ def test_json_lists_every_check_and_the_next_step_when_no_model_is_cached(tmp_pa
     assert [c["name"] for c in report["checks"]] == CHECKS
     assert all(c["status"] in ("ok", "info", "warn", "fail") and c["summary"] for c in report["checks"])
     checks = by_name(report)
+    assert set(checks["python"]["details"]["packages"]) == {"sigit-agent", "onde-sdk", "qwen-runtime",
+                                                            "llama-cpp-python"}  # the names pip installs
+    assert "sigit-agent " in checks["python"]["summary"] and "onde-sdk " in checks["python"]["summary"]
     assert checks["hub"]["status"] == "ok" and checks["hub"]["details"]["endpoint"] == hub.url
     assert checks["model"]["status"] == "fail"
     assert report["ready"] is False and f"`qwen-runtime pull {default_model()}`" in report["next_step"]
@@ -92,3 +95,43 @@ def test_text_output_says_the_next_step(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "not asked (HF_HUB_OFFLINE is set)" in proc.stdout
     assert f"Next step: unset HF_HUB_OFFLINE and run `qwen-runtime pull {default_model()}`" in proc.stdout
+
+
+def test_a_local_model_shows_what_the_runtime_detects_and_the_window_it_gets(
+    tmp_path: Path, tiny_hybrid_gguf: Path
+) -> None:
+    (tmp_path / "config").mkdir()
+    settings = tmp_path / "config" / "settings.toml"
+    settings.write_text(f'model = "{tiny_hybrid_gguf}"\ngpu_layers = 0\n')
+    with serve_fake_hub() as hub:
+        proc, report = doctor(tmp_path, hub.url)
+    assert proc.returncode == 0, report
+    model = by_name(report)["model"]
+    detected = model["details"]["detected"]
+    assert detected["template"] == "embedded (same as shipped qwen3.5)"
+    assert detected["tool calls"] == "xml (from the template's markers)"
+    assert detected["layers"].startswith("hybrid: 1 of 4 layers full attention")
+    assert detected["context window"].startswith("32,768 tokens (KV cache")
+    assert "context window 32,768 tokens" in model["summary"]
+    ram = by_name(report)["ram"]
+    assert ram["details"]["default_model"] == default_model()
+    if ram["status"] == "ok":
+        assert f"default for this memory: {default_model()}" in ram["summary"]
+    settings.write_text(f'model = "{tiny_hybrid_gguf}"\ngpu_layers = 0\nn_ctx = 4096\n')
+    with serve_fake_hub() as hub:
+        _, pinned = doctor(tmp_path, hub.url)
+    assert by_name(pinned)["model"]["details"]["detected"]["context window"] == "4,096 tokens (set by n_ctx)"
+
+
+def test_a_gguf_without_a_chat_template_runs_with_a_warning_naming_the_fallback(tmp_path: Path) -> None:
+    from qwen_runtime.testmodel import write_test_gguf
+
+    bare = write_test_gguf(tmp_path / "bare.gguf", chat_template="")
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.toml").write_text(f'model = "{bare}"\ngpu_layers = 0\n')
+    with serve_fake_hub() as hub:
+        proc, report = doctor(tmp_path, hub.url)
+    model = by_name(report)["model"]
+    assert proc.returncode == 0 and report["ready"] is True  # it runs: the warning is a caveat
+    assert model["status"] == "warn" and "has no chat template: falling back to qwen3" in model["summary"]
+    assert model["details"]["detected"]["template"].startswith("none in the file: fallback qwen3")

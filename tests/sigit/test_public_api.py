@@ -16,7 +16,7 @@ from sigit.extensions.mcp_client import McpConfigError
 
 EXPECTED_ALL = [
     "Agent", "AgentEvent", "AgentSession", "Approver", "AskTrust", "BadValueError", "CommandResult", "Decision",
-    "FileChange", "HostOptions", "ModelError", "Notice", "PermissionAnswered", "PermissionAsked",
+    "FileChange", "HostOptions", "ModelError", "Notice", "PermissionAnswered", "PermissionAsked", "PermissionDenial",
     "PermissionPolicy", "PermissionReply", "PreparedCall", "Preview", "ProjectRequests", "ReasoningDelta", "Session",
     "SessionBusyError", "SessionError", "SessionHost", "SessionStatus", "SessionStore", "Settings",
     "SigitError", "StopReason", "Subjects", "TextDelta", "TodosUpdated", "Tool", "ToolArgs",

@@ -159,7 +159,10 @@ def write_scenario(path: Path, turns: list[dict[str, Any]]) -> Path:
 
 
 def agent_env(config_dir: Path) -> dict[str, str]:
-    return {"SIGIT_CONFIG_DIR": str(config_dir), "PATH": os.environ.get("PATH", "")}
+    env = {"SIGIT_CONFIG_DIR": str(config_dir), "PATH": os.environ.get("PATH", "")}
+    if "PYTHONPATH" in os.environ:  # the agent imports what the tests import
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
 
 
 @asynccontextmanager

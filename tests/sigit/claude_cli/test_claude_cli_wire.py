@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 
 def run_sigit(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "CLAUDE_CODE_ENTRYPOINT": "sdk-py"}  # as the SDKs start it
     return subprocess.run([SIGIT, *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
                           timeout=60)
 
@@ -133,5 +133,5 @@ def test_a_message_without_text_gets_an_error_result_not_silence(workdir: Path, 
                       "--model", model], workdir, stdin=f"{image}\n{user_line('and now text')}")
     assert proc.returncode == 0, proc.stderr
     results = [o for o in lines(proc.stdout) if o["type"] == "result"]
-    assert results[0]["is_error"] and "no text" in results[0]["result"]
+    assert results[0]["is_error"] and "an image block holds no data" in results[0]["result"]
     assert results[1]["result"] == "answered the second"

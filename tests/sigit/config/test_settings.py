@@ -35,7 +35,7 @@ def test_defaults_without_files(dirs: tuple[Path, Path]) -> None:
     config, project = dirs
     settings = load_settings(project, config)
     assert settings == Settings()
-    assert settings.model == default_model() and default_model().startswith("qwen3.5-")  # fits this machine
+    assert settings.model == default_model() and default_model().startswith(("qwen3.5-", "qwen3.6-"))  # fits here
     assert settings.max_tokens == 8192
     assert settings.compaction_threshold == 0.8
     assert settings.permissions.default == "ask"
@@ -202,4 +202,21 @@ def test_draft_setting_reads_and_defaults_to_prompt_lookup(dirs: tuple[Path, Pat
     assert load_settings(project, config).draft == "none"
     (config / "settings.toml").write_text("draft = 3\n")
     with pytest.raises(SettingsError, match="`draft` must be a non-empty string"):
+        load_settings(project, config)
+
+
+def test_reasoning_settings_for_the_2026_templates(dirs: tuple[Path, Path]) -> None:
+    config, project = dirs
+    from onde import REASONING_EFFORTS
+    from sigit.config.schema import REASONING_EFFORTS as SETTINGS_EFFORTS
+
+    assert SETTINGS_EFFORTS == REASONING_EFFORTS  # the efforts settings accept are the ones onde takes
+    write_user(config, 'reasoning_effort = "low"\npreserve_thinking = true\n')
+    settings = load_settings(project, config)
+    assert (settings.reasoning_effort, settings.preserve_thinking) == ("low", True)
+    write_user(config, 'reasoning_effort = "high"\n')
+    with pytest.raises(SettingsError, match=r'`reasoning_effort` must be one of "low", "medium", "xhigh"'):
+        load_settings(project, config)
+    write_user(config, 'preserve_thinking = "yes"\n')
+    with pytest.raises(SettingsError, match="preserve_thinking"):
         load_settings(project, config)

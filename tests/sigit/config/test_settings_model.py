@@ -68,7 +68,8 @@ def test_every_problem_of_a_file_is_reported_at_once(dirs: tuple[Path, Path]) ->
         (
             "zzz = 1",
             "unknown setting `zzz` (known: model, n_ctx, max_tokens, thinking_budget, thinking, "
-            "prompt_cache, prompt_cache_max_gb, gpu_layers, download, draft, permissions, attribution, "
+            "preserve_thinking, reasoning_effort, prompt_cache, prompt_cache_max_gb, gpu_layers, download, "
+            "draft, mmproj, permissions, attribution, "
             "compaction_threshold, hooks, mcp, sandbox)",
         ),
     ],
@@ -118,6 +119,8 @@ def test_every_key_says_whether_an_untrusted_project_may_set_it() -> None:
     [
         ('download = "ask"\ndraft = "none"', {"download": "ask", "draft": "none"}, {}),
         ('download = "auto"\ndraft = "d.gguf"', {}, {"download": "auto", "draft": "d.gguf"}),
+        ('mmproj = "none"', {"mmproj": "none"}, {}),
+        ('mmproj = "vision.gguf"', {}, {"mmproj": "vision.gguf"}),  # a project loads no binary unless trusted
         ('[permissions]\nmode = "plan"\ndefault = "deny"', {"permissions": {"mode": "plan", "default": "deny"}}, {}),
         (
             '[permissions]\nmode = "acceptEdits"\ndefault = "ask"',

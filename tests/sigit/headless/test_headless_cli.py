@@ -112,7 +112,7 @@ def test_usage_errors_exit_2(dirs: tuple[Path, Path]) -> None:
     bad_model = run_sigit(["-p", "x", "--model", "no-such-model"], work, config)
     assert bad_model.returncode == 2 and "no-such-model" in bad_model.stderr  # a UsageError, not a crash
     version = run_sigit(["--version"], work, config)
-    assert version.returncode == 0 and version.stdout.startswith("sigit ")
+    assert version.returncode == 0 and version.stdout.startswith("sigit-agent ")
 
 
 def test_model_error_exits_1_with_clear_message(dirs: tuple[Path, Path]) -> None:

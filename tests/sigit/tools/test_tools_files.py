@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
 from sigit.tools import ToolContext, ToolRegistry
 
 
@@ -143,3 +147,24 @@ async def test_delete_file_removes_files_and_empty_dirs_only(
     assert not (ctx.cwd / "empty").exists()
     missing = await registry.invoke("delete_file", {"path": "gone.txt"}, ctx)
     assert missing.is_error and "not found" in missing.text
+
+
+async def test_read_file_on_an_image_returns_the_picture_to_a_model_that_can_see(
+    registry: ToolRegistry, ctx: ToolContext, make_png: Callable[..., Path]
+) -> None:
+    shutil.copy(make_png(120, 80, seed=9), ctx.cwd / "shot.png")
+    ctx.can_see = True
+    out = await registry.invoke("read_file", {"path": "shot.png"}, ctx)
+    assert not out.is_error and len(out.images) == 1
+    assert out.images[0].read() == (ctx.cwd / "shot.png").read_bytes()
+    assert out.text.startswith("shot.png is an image (120x80 PNG, ") and "attached for you to look at" in out.text
+
+
+async def test_read_file_on_an_image_describes_it_to_a_model_that_cannot_see(
+    registry: ToolRegistry, ctx: ToolContext, make_png: Callable[..., Path]
+) -> None:
+    shutil.copy(make_png(120, 80, seed=9), ctx.cwd / "shot.png")
+    ctx.can_see = False
+    out = await registry.invoke("read_file", {"path": "shot.png"}, ctx)
+    assert not out.is_error and out.images == ()
+    assert "120x80 PNG" in out.text and "This model cannot see images" in out.text

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sigit.frontends.tui.chat import ToolCallBlock
 from sigit.frontends.tui.screens import PermissionScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Static
 
 from .conftest import MakeApp
 from .helpers import SIZE, idle, ready, send, wait_screen
@@ -30,7 +30,7 @@ async def test_a_refused_command_may_run_once_without_the_sandbox(
         await wait_screen(app, pilot, PermissionScreen)
         screen = app.screen
         assert isinstance(screen, PermissionScreen) and screen.request.purpose == "leave_sandbox"
-        labels = " ".join(str(label.render()) for label in screen.query(Label))
+        labels = " ".join(str(label.render()) for label in screen.query(Static))
         assert f"blocked by the sandbox: write to {outside} outside the workspace" in labels
         assert [str(b.label) for b in screen.query(Button)] == ["[y] Run once without the sandbox",
                                                                "[n] Keep the sandbox"]

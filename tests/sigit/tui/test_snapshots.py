@@ -24,7 +24,7 @@ def empty_model_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def fixed_default_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """The default model follows this machine's memory: pin it so the pictures do not."""
-    monkeypatch.setattr("sigit.config.settings.default_model", lambda: "qwen3.5-4b")
+    monkeypatch.setattr("onde.default_model", lambda: "qwen3.5-4b")  # what sigit.config.schema asks
 
 
 def still(pilot: Pilot[Any]) -> None:

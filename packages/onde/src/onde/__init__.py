@@ -4,6 +4,7 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
+from qwen_runtime.images import Image
 from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
 from qwen_runtime.registry import human_size
 from qwen_runtime.runtime import Runtime
@@ -18,7 +19,7 @@ from qwen_runtime.types import (
     UserMessage,
 )
 
-from .config import GgufModelConfig, SamplingConfig
+from .config import REASONING_EFFORTS, GgufModelConfig, SamplingConfig
 from .engine import ChatEngine
 from .errors import (
     AlreadyLoaded,
@@ -26,6 +27,7 @@ from .errors import (
     Busy,
     Cancelled,
     ContextOverflow,
+    ImageRejected,
     Inference,
     InferenceError,
     ModelBuild,
@@ -43,14 +45,17 @@ from .events import (
     ToolCallReady,
 )
 from .history import ChatHistory, message_from_dict, message_to_dict
+from .images import ImageStore
 from .models import (
     ModelDownload,
     ModelInfo,
     default_model,
     download_needed,
+    inspect_model,
     is_gguf_model,
     list_models,
     load_runtime,
+    model_can_see,
 )
 from .types import (
     ChatMessage,
@@ -65,6 +70,7 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
     "BadModelName",
@@ -81,6 +87,9 @@ __all__ = [
     "FinishReason",
     "GgufModelConfig",
     "GuardNotice",
+    "Image",
+    "ImageRejected",
+    "ImageStore",
     "Inference",
     "InferenceError",
     "Message",
@@ -110,9 +119,11 @@ __all__ = [
     "default_model",
     "download_needed",
     "human_size",
+    "inspect_model",
     "is_gguf_model",
     "list_models",
     "load_runtime",
     "message_from_dict",
     "message_to_dict",
+    "model_can_see",
 ]

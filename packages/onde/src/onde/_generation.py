@@ -123,6 +123,8 @@ class Generation:
             enable_thinking=thinking,
             tool_choice=turn.tool_choice,
             thinking_budget=self.budget,
+            preserve_thinking=sampling.preserve_thinking,
+            reasoning_effort=sampling.reasoning_effort,
         )
         self.earlier: Completion | None = None
         """The attempt whose thinking was cut short, when there was one."""
@@ -145,7 +147,8 @@ class Generation:
             self.watch_budget = False
         if attempt.part.finish_reason == "error":
             raise Inference(attempt.part.finish_detail or "the runtime reported a generation error")
-        result = _result(attempt.part, self.earlier, time.perf_counter() - started, self.max_tokens)
+        result = _result(attempt.part, self.earlier, time.perf_counter() - started, self.max_tokens,
+                         looped=self.text_loop is not None)
         if result.finish_reason != "cancelled" and self.record is not None:
             self.record(self._reply(result, attempt.part))
         yield Done(result)
@@ -231,7 +234,9 @@ def _merge_usage(first: Usage, second: Usage) -> Usage:
     )
 
 
-def _result(part: Completion, earlier: Completion | None, seconds: float, max_tokens: int) -> ToolAwareResult:
+def _result(
+    part: Completion, earlier: Completion | None, seconds: float, max_tokens: int, *, looped: bool = False
+) -> ToolAwareResult:
     reasoning = (earlier.reasoning if earlier else "") + part.reasoning
     result = ToolAwareResult(
         text=part.text,
@@ -242,6 +247,7 @@ def _result(part: Completion, earlier: Completion | None, seconds: float, max_to
         duration_secs=seconds,
         finish_reason=part.finish_reason,
         thinking_truncated=earlier is not None,
+        repetition_stopped=looped,
     )
     return replace(result, empty_reason=_empty_reason(result, max_tokens))
 

@@ -14,7 +14,8 @@ from qwen_runtime.prompt_cache import DEFAULT_MAX_BYTES
 from qwen_runtime.registry import ModelEntry, get_model, human_size
 from qwen_runtime.types import Sampling
 
-DEFAULT_N_CTX = 8192
+#: the reasoning efforts Qwen 3.8's template takes (it raises on any other)
+REASONING_EFFORTS = ("low", "medium", "xhigh")
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,11 @@ class SamplingConfig:
     stop: tuple[str, ...] = ()
     enable_thinking: bool | None = None
     thinking_budget: int | None = None
+    preserve_thinking: bool | None = None
+    """Keep earlier turns' reasoning in the prompt (Qwen 3.6, 3.8 templates); None: the template's default."""
+    reasoning_effort: str | None = None
+    """Qwen 3.8's "xhigh" (its default), "medium" or "low" (what a CPU wants); None: the template's default.
+    A model whose template takes neither option refuses the request that sets one."""
 
     def __post_init__(self) -> None:
         if self.temperature < 0:
@@ -52,6 +58,10 @@ class SamplingConfig:
             raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
         if self.thinking_budget is not None and self.thinking_budget < 1:
             raise ValueError(f"thinking_budget must be >= 1 token or None, got {self.thinking_budget}")
+        if self.reasoning_effort is not None and self.reasoning_effort not in REASONING_EFFORTS:
+            raise ValueError(
+                f"reasoning_effort must be one of {', '.join(REASONING_EFFORTS)}, got {self.reasoning_effort!r}"
+            )
 
     # ------------------------------------------------------------ presets
 
@@ -117,7 +127,9 @@ class GgufModelConfig:
     path: str | None = None
     tool_capable: bool = True
     size_bytes: int = 0
-    n_ctx: int = DEFAULT_N_CTX
+    n_ctx: int | None = None
+    """The context window; None sizes it to the model and this machine (the largest of 16k to 128k
+    whose KV cache fits), 0 takes the model's trained length."""
     n_threads: int | None = None
     n_gpu_layers: int | None = None
     """Layers offloaded to a GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend, else none."""
@@ -132,7 +144,7 @@ class GgufModelConfig:
     def __post_init__(self) -> None:
         if self.path is None and not (self.repo_id and self.filename):
             raise ValueError(f"model config {self.name!r} needs a local path or a repo_id and filename")
-        if self.n_ctx < 0:
+        if self.n_ctx is not None and self.n_ctx < 0:
             raise ValueError(f"n_ctx must be >= 0 (0 = the model's own), got {self.n_ctx}")
         if self.prompt_cache_max_bytes < 0:
             raise ValueError(f"prompt_cache_max_bytes must be >= 0, got {self.prompt_cache_max_bytes}")

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from qwen_runtime.images import Image, ImageError
 from qwen_runtime.runtime import Runtime
 from qwen_runtime.types import (
     AssistantMessage,
@@ -37,6 +38,7 @@ from .config import GgufModelConfig, SamplingConfig
 from .errors import (
     Busy,
     Cancelled,
+    ImageRejected,
     Inference,
     ModelBuild,
     NoModelLoaded,
@@ -58,6 +60,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 Tools = Sequence[ToolDefinition | ToolSpec]
+Images = Sequence["Image | str | bytes | Path"]
+"""Images for a turn: files (paths), the bytes of files, data: URLs or `Image`s."""
 
 
 class ChatEngine:
@@ -235,6 +239,7 @@ class ChatEngine:
             approx_memory_bytes=self._model.approx_memory_bytes if self._model is not None else 0,
             history_length=len(self._history),
             tool_capable=self._tool_capable(),
+            model_details=runtime.model_details() if runtime is not None else (),
         )
 
     def _tool_capable(self) -> bool:
@@ -320,13 +325,14 @@ class ChatEngine:
 
     # ------------------------------------------------------------ conversation: sync facades
 
-    def send_message(self, text: str) -> ToolAwareResult:
-        return run_sync(self.asend_message(text))
+    def send_message(self, text: str, images: Images = ()) -> ToolAwareResult:
+        """One turn; `images` (files, bytes, data: URLs or `Image`s) go with the text to a model that can see."""
+        return run_sync(self.asend_message(text, images))
 
     def send_message_with_tools(
-        self, text: str, tools: Tools, *, tool_choice: str = "auto"
+        self, text: str, tools: Tools, *, tool_choice: str = "auto", images: Images = ()
     ) -> ToolAwareResult:
-        return run_sync(self.asend_message_with_tools(text, tools, tool_choice=tool_choice))
+        return run_sync(self.asend_message_with_tools(text, tools, tool_choice=tool_choice, images=images))
 
     def send_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
@@ -341,13 +347,13 @@ class ChatEngine:
     ) -> ToolAwareResult:
         return run_sync(self.agenerate(messages, sampling))
 
-    def stream_message(self, text: str) -> Iterator[StreamEvent]:
-        return iterate_sync(self.astream_message(text))
+    def stream_message(self, text: str, images: Images = ()) -> Iterator[StreamEvent]:
+        return iterate_sync(self.astream_message(text, images))
 
     def stream_message_with_tools(
-        self, text: str, tools: Tools, *, tool_choice: str = "auto"
+        self, text: str, tools: Tools, *, tool_choice: str = "auto", images: Images = ()
     ) -> Iterator[StreamEvent]:
-        return iterate_sync(self.astream_message_with_tools(text, tools, tool_choice=tool_choice))
+        return iterate_sync(self.astream_message_with_tools(text, tools, tool_choice=tool_choice, images=images))
 
     def stream_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
@@ -364,13 +370,13 @@ class ChatEngine:
 
     # ------------------------------------------------------------ conversation: async
 
-    async def asend_message(self, text: str) -> ToolAwareResult:
-        return await _collect(self.astream_message(text))
+    async def asend_message(self, text: str, images: Images = ()) -> ToolAwareResult:
+        return await _collect(self.astream_message(text, images))
 
     async def asend_message_with_tools(
-        self, text: str, tools: Tools, *, tool_choice: str = "auto"
+        self, text: str, tools: Tools, *, tool_choice: str = "auto", images: Images = ()
     ) -> ToolAwareResult:
-        return await _collect(self.astream_message_with_tools(text, tools, tool_choice=tool_choice))
+        return await _collect(self.astream_message_with_tools(text, tools, tool_choice=tool_choice, images=images))
 
     async def asend_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
@@ -385,13 +391,13 @@ class ChatEngine:
     ) -> ToolAwareResult:
         return await _collect(self.astream_generate(messages, sampling))
 
-    def astream_message(self, text: str) -> AsyncIterator[StreamEvent]:
-        return self._run(lambda: self._user_turn(text, (), "auto"))
+    def astream_message(self, text: str, images: Images = ()) -> AsyncIterator[StreamEvent]:
+        return self._run(lambda: self._user_turn(text, (), "auto", images))
 
     def astream_message_with_tools(
-        self, text: str, tools: Tools, *, tool_choice: str = "auto"
+        self, text: str, tools: Tools, *, tool_choice: str = "auto", images: Images = ()
     ) -> AsyncIterator[StreamEvent]:
-        return self._run(lambda: self._user_turn(text, _specs(tools), tool_choice))
+        return self._run(lambda: self._user_turn(text, _specs(tools), tool_choice, images))
 
     def astream_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
@@ -442,7 +448,9 @@ class ChatEngine:
         if not system and not specs:
             return 0
         thinking = self._sampling.enable_thinking
-        request = ChatRequest(system, tools=specs, enable_thinking=thinking if thinking is not None else True)
+        request = ChatRequest(system, tools=specs, enable_thinking=thinking if thinking is not None else True,
+                              preserve_thinking=self._sampling.preserve_thinking,
+                              reasoning_effort=self._sampling.reasoning_effort)
         try:
             return runtime.prefill(request)
         except Exception as exc:
@@ -470,11 +478,35 @@ class ChatEngine:
                 f"got {tool_choice!r}"
             )
 
-    def _user_turn(self, text: str, tools: tuple[ToolSpec, ...], tool_choice: str) -> Turn:
+    @property
+    def can_see(self) -> bool:
+        """Whether the loaded model takes images (False with no model loaded)."""
+        return self._runtime is not None and self._runtime.supports_images
+
+    def cannot_see(self) -> str:
+        """Why the loaded model takes no images, for the user ("" when it does)."""
+        if self._runtime is None:
+            return "no model is loaded"
+        return "" if self._runtime.supports_images else self._runtime.cannot_see()
+
+    def _checked_images(self, images: Images) -> tuple[Image, ...]:
+        """Images as `Image`s, each readable, for a model that can see; ImageRejected otherwise (before
+        anything is added to the history)."""
+        try:
+            checked = tuple(Image.coerce(i) for i in images)
+            if checked and not self.can_see:
+                raise ImageRejected(self.cannot_see())
+            for image in checked:
+                image.read()
+        except (ImageError, TypeError) as exc:
+            raise ImageRejected(str(exc)) from exc
+        return checked
+
+    def _user_turn(self, text: str, tools: tuple[ToolSpec, ...], tool_choice: str, images: Images = ()) -> Turn:
         if not isinstance(text, str):
             raise TypeError(f"message text must be a str, not {type(text).__name__}")
         self._check_tools(tools, tool_choice)
-        self._history.append(UserMessage(text))
+        self._history.append(UserMessage(text, images=self._checked_images(images)))
         if tools:
             self._last_tools = tools
         return Turn(self._prompt(), tools, tool_choice, self._sampling, record=True)
@@ -495,7 +527,8 @@ class ChatEngine:
                     f"tool result for unknown call id {result.tool_call_id!r}; "
                     f"the last assistant turn made {', '.join(sorted(pending))}"
                 )
-            messages.append(ToolMessage(result.tool_call_id, result.content, result.name or call.name))
+            images = self._checked_images(result.images) if result.images else ()
+            messages.append(ToolMessage(result.tool_call_id, result.content, result.name or call.name, images=images))
         specs, tool_choice = self._offer(tools, tool_choice)
         self._history.append(*messages)
         return Turn(self._prompt(), specs, tool_choice, self._sampling, record=True)

@@ -10,7 +10,8 @@ attributes of the base (`except InferenceError.Cancelled`), the way the Rust enu
     ├── ModelBuild       the model could not be found, downloaded or loaded
     │   └── BadModelName     the name itself is malformed or unknown (also a ValueError)
     ├── Inference        generation failed (server error, runtime failure)
-    │   └── ContextOverflow  the prompt does not fit the context window (compact and retry)
+    │   ├── ContextOverflow  the prompt does not fit the context window (compact and retry)
+    │   └── ImageRejected    an image the model cannot take (it cannot see; the file is no image)
     ├── Cancelled        cancel() stopped the generation; `partial` holds what was produced
     ├── Busy             a second call while a generation is running on the same engine
     └── Other            anything else the runtime raised
@@ -73,6 +74,11 @@ class ContextOverflow(Inference):
         self.context_size = context_size
 
 
+class ImageRejected(Inference):
+    """An image the model cannot take: the model cannot see (the message says why), or the file is
+    not a readable image. Nothing was added to the history."""
+
+
 class Cancelled(InferenceError):
     """The generation was cancelled; the user's message stays in history, the partial reply does not."""
 
@@ -96,6 +102,7 @@ InferenceError.ModelBuild = ModelBuild
 InferenceError.BadModelName = BadModelName
 InferenceError.Inference = Inference
 InferenceError.ContextOverflow = ContextOverflow
+InferenceError.ImageRejected = ImageRejected  # type: ignore[attr-defined]
 InferenceError.Cancelled = Cancelled
 InferenceError.Busy = Busy
 InferenceError.Other = Other
@@ -111,11 +118,14 @@ def translate_load_error(exc: BaseException) -> InferenceError:
 def translate_generation_error(exc: BaseException) -> InferenceError:
     """A runtime's generation failure as onde's variant (caller raises it `from exc`)."""
     from qwen_runtime.errors import ContextOverflowError, GenerationCancelled, QwenRuntimeError
+    from qwen_runtime.images import ImageError
 
     if isinstance(exc, InferenceError):
         return exc
     if isinstance(exc, ContextOverflowError):
         return ContextOverflow(str(exc), prompt_tokens=exc.prompt_tokens, context_size=exc.context_size)
+    if isinstance(exc, ImageError):
+        return ImageRejected(str(exc))
     if isinstance(exc, GenerationCancelled):
         return Cancelled(str(exc) or "generation cancelled")
     if isinstance(exc, QwenRuntimeError):

@@ -12,18 +12,22 @@ import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from qwen_runtime.images import Image
 from qwen_runtime.types import AssistantMessage, Message, SystemMessage, ToolCall, ToolMessage, UserMessage
+
+from .images import ImageStore
 
 FORMAT = "onde.history"
 VERSION = 1
 
 
-def message_to_dict(message: Message) -> dict[str, Any]:
-    """A JSON-ready dict; optional fields appear only when set."""
+def message_to_dict(message: Message, images: ImageStore | None = None) -> dict[str, Any]:
+    """A JSON-ready dict; optional fields appear only when set. With `images`, pictures are copied into
+    that store and kept as references (hash and file name); without, as paths or data: URLs."""
     out: dict[str, Any] = {"role": message.role, "content": message.content}
-    if isinstance(message, UserMessage) and message.images:
-        out["images"] = list(message.images)
-    elif isinstance(message, AssistantMessage):
+    if isinstance(message, UserMessage | ToolMessage) and message.images:
+        out["images"] = [images.put(i) if images is not None else i.to_json() for i in message.images]
+    if isinstance(message, AssistantMessage):
         if message.reasoning is not None:
             out["reasoning"] = message.reasoning
         if message.tool_calls:
@@ -46,7 +50,25 @@ def _str(data: dict[str, Any], key: str, where: str, *, optional: bool = False) 
     return value
 
 
-def message_from_dict(data: Any, where: str = "message") -> Message:
+def _images(data: dict[str, Any], where: str, store: ImageStore | None) -> tuple[Image, ...]:
+    raw = data.get("images", [])
+    if not isinstance(raw, list):
+        raise ValueError(f"{where}: 'images' must be a list")
+    out = []
+    for i, item in enumerate(raw):
+        if isinstance(item, dict) and "sha256" in item:
+            if store is None:
+                raise ValueError(f"{where}, image {i}: a stored image reference needs the session's image folder")
+            out.append(store.get(item, f"{where}, image {i}"))
+        else:
+            try:
+                out.append(Image.from_json(item))
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"{where}, image {i}: {exc}") from None
+    return tuple(out)
+
+
+def message_from_dict(data: Any, where: str = "message", images: ImageStore | None = None) -> Message:
     """The inverse of `message_to_dict`; bad input names the entry and the field."""
     if not isinstance(data, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(data).__name__}")
@@ -55,10 +77,7 @@ def message_from_dict(data: Any, where: str = "message") -> Message:
     if role == "system":
         return SystemMessage(content)
     if role == "user":
-        images = data.get("images", [])
-        if not isinstance(images, list) or not all(isinstance(i, str) for i in images):
-            raise ValueError(f"{where}: 'images' must be a list of strings")
-        return UserMessage(content, images=tuple(images))
+        return UserMessage(content, images=_images(data, where, images))
     if role == "assistant":
         calls = []
         raw_calls = data.get("tool_calls", [])
@@ -80,6 +99,7 @@ def message_from_dict(data: Any, where: str = "message") -> Message:
             tool_call_id=_str(data, "tool_call_id", where),
             content=content,
             name=_str(data, "name", where, optional=True),
+            images=_images(data, where, images),
         )
     raise ValueError(f"{where}: unknown role {role!r}; expected system, user, assistant or tool")
 

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from qwen_runtime.naming import RuntimeSpec, parse_runtime_name
+from qwen_runtime.naming import RuntimeSpec, can_see, parse_runtime_name
 from qwen_runtime.naming import load_runtime as load_named
 from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
 
-from .errors import BadModelName, ModelBuild
+from .errors import BadModelName, InferenceError, ModelBuild
 
 
 def load_runtime(name: str, **options: Any) -> Runtime:
@@ -126,9 +126,44 @@ def download_needed(name: str) -> ModelDownload | None:
     return None
 
 
+def model_can_see(name: str) -> bool:
+    """Whether the model `name` names takes images, known without loading it (its projector is there)."""
+    return can_see(name)
+
+
 def default_model() -> str:
-    """The registry key of this machine's default model: the largest Qwen 3.5 that fits its memory."""
+    """The registry key of this machine's default model: the best default candidate (Qwen3.6-35B-A3B,
+    else a Qwen 3.5) that fits its memory."""
     return DEFAULT_MODEL
+
+
+def inspect_model(name: str, *, n_ctx: int | None = None) -> tuple[tuple[str, str], ...] | None:
+    """What the runtime would detect about the local GGUF `name` names (a path, or a registry or
+    `hf:` model already downloaded) and the context window it would get here (`n_ctx` pins it), as
+    (label, value) rows; None for anything else (not downloaded, a server, a scripted model). Reads
+    the file's header only. Raises `BadModelName` for a malformed name, `InferenceError` for a file
+    that is not a GGUF."""
+    from qwen_runtime.errors import QwenRuntimeError
+    from qwen_runtime.model_report import inspect_gguf
+
+    spec = _parse(name)
+    path: Path | None = None
+    if spec.kind == "gguf":
+        path = Path(str(spec.path)).expanduser()
+        path = path if path.is_file() else None
+    elif spec.kind == "registry":
+        entry = next(e for e in REGISTRY if e.key == spec.key)
+        path = _cached_file(entry.repo_id, entry.filename)
+    elif spec.kind == "hf":
+        path = _cached_file(str(spec.repo_id), str(spec.filename))
+    if path is None:
+        return None
+    try:
+        report = inspect_gguf(path, pinned_n_ctx=n_ctx)
+    except QwenRuntimeError as exc:
+        raise InferenceError(str(exc)) from exc
+    warnings = tuple(("warning", w) for w in report.warnings)
+    return (*report.lines(), *warnings)
 
 
 def list_models() -> list[ModelInfo]:

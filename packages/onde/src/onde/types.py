@@ -7,10 +7,13 @@ arguments) and convert losslessly to and from qwen_runtime's protocol types, whi
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any, Literal
 
+from qwen_runtime.images import Image
 from qwen_runtime.registry import human_size
 from qwen_runtime.types import (
     AssistantMessage,
@@ -134,6 +137,11 @@ class ToolResult:
     tool_call_id: str
     content: str
     name: str | None = None
+    images: tuple[Image, ...] = ()
+    """Images the result holds (a picture the tool read), for a model that can see."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "images", tuple(Image.coerce(i) for i in self.images))
 
 
 @dataclass(frozen=True)
@@ -146,7 +154,8 @@ class ChatMessage:
     tool_calls: tuple[ToolCallRequest, ...] = ()
     tool_call_id: str | None = None
     name: str | None = None
-    images: tuple[str, ...] = ()
+    images: tuple[Image, ...] = ()
+    """User and tool messages: images (each given as an `Image`, a data: URL, a path or bytes)."""
 
     def __post_init__(self) -> None:
         try:
@@ -155,21 +164,21 @@ class ChatMessage:
             roles = ", ".join(r.value for r in ChatRole)
             raise ValueError(f"unknown role {self.role!r}; expected one of {roles}") from None
         object.__setattr__(self, "tool_calls", tuple(self.tool_calls))
-        object.__setattr__(self, "images", tuple(self.images))
+        object.__setattr__(self, "images", tuple(Image.coerce(i) for i in self.images))
         if self.role is ChatRole.TOOL and not self.tool_call_id:
             raise ValueError("a tool message needs the tool_call_id of the call it answers")
         if self.role is not ChatRole.ASSISTANT and (self.tool_calls or self.reasoning is not None):
             raise ValueError(f"only assistant messages carry tool calls or reasoning, not {self.role.value}")
-        if self.role is not ChatRole.USER and self.images:
-            raise ValueError("only user messages carry images")
+        if self.role not in (ChatRole.USER, ChatRole.TOOL) and self.images:
+            raise ValueError("only user and tool messages carry images")
 
     @classmethod
     def system(cls, content: str) -> ChatMessage:
         return cls(ChatRole.SYSTEM, content)
 
     @classmethod
-    def user(cls, content: str, images: tuple[str, ...] = ()) -> ChatMessage:
-        return cls(ChatRole.USER, content, images=images)
+    def user(cls, content: str, images: Sequence[Image | str | bytes | Path] = ()) -> ChatMessage:
+        return cls(ChatRole.USER, content, images=tuple(images))  # type: ignore[arg-type]
 
     @classmethod
     def assistant(
@@ -178,8 +187,10 @@ class ChatMessage:
         return cls(ChatRole.ASSISTANT, content, reasoning=reasoning, tool_calls=tool_calls)
 
     @classmethod
-    def tool(cls, tool_call_id: str, content: str, name: str | None = None) -> ChatMessage:
-        return cls(ChatRole.TOOL, content, tool_call_id=tool_call_id, name=name)
+    def tool(
+        cls, tool_call_id: str, content: str, name: str | None = None, images: Sequence[Image | str | bytes] = ()
+    ) -> ChatMessage:
+        return cls(ChatRole.TOOL, content, tool_call_id=tool_call_id, name=name, images=tuple(images))  # type: ignore[arg-type]
 
     def to_runtime(self) -> Message:
         if self.role is ChatRole.SYSTEM:
@@ -193,7 +204,7 @@ class ChatMessage:
                 tool_calls=tuple(call.to_runtime() for call in self.tool_calls),
             )
         assert self.tool_call_id is not None  # checked in __post_init__
-        return ToolMessage(tool_call_id=self.tool_call_id, content=self.content, name=self.name)
+        return ToolMessage(tool_call_id=self.tool_call_id, content=self.content, name=self.name, images=self.images)
 
     @classmethod
     def from_runtime(cls, message: Message) -> ChatMessage:
@@ -207,7 +218,7 @@ class ChatMessage:
                 tuple(ToolCallRequest.from_runtime(call) for call in message.tool_calls),
                 message.reasoning,
             )
-        return cls.tool(message.tool_call_id, message.content, message.name)
+        return cls.tool(message.tool_call_id, message.content, message.name, message.images)
 
 
 @dataclass(frozen=True)
@@ -224,6 +235,9 @@ class ToolAwareResult:
     empty_reason: str | None = None
     thinking_truncated: bool = False
     """True when the thinking budget cut the reasoning short and the model answered without it."""
+    repetition_stopped: bool = False
+    """True when the repetition guard stopped a reply that kept repeating itself (`finish_reason` is
+    then "length", though no token limit was reached)."""
 
     @property
     def duration_display(self) -> str:
@@ -252,6 +266,8 @@ class EngineInfo:
     approx_memory_bytes: int
     history_length: int
     tool_capable: bool
+    model_details: tuple[tuple[str, str], ...] = ()
+    """What the runtime detected about its model: template, call format, layers, context window and why."""
 
     @property
     def approx_memory_display(self) -> str:

@@ -5,6 +5,7 @@ Backends (llama.cpp, transformers, OpenAI-compatible servers, scripted) implemen
 package never loads torch or llama.cpp.
 """
 
+from .context_window import ContextChoice, choose_context
 from .cpus import CpuBudget, cpu_budget
 from .errors import (
     BackendUnavailable,
@@ -15,6 +16,9 @@ from .errors import (
     QwenRuntimeError,
     ServerError,
 )
+from .gguf_info import GgufInfo, read_gguf_info
+from .images import Image, ImageError
+from .model_report import ModelReport, inspect_gguf
 from .naming import RuntimeSpec, load_runtime, parse_runtime_name
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
 from .prompt_cache import DiskPromptCache, PromptCache, PromptCacheEntry
@@ -55,6 +59,7 @@ __all__ = [
     "CancelToken",
     "ChatRequest",
     "Completion",
+    "ContextChoice",
     "ContextOverflowError",
     "CpuBudget",
     "DiskPromptCache",
@@ -62,10 +67,14 @@ __all__ = [
     "FinishReason",
     "Finished",
     "GenerationCancelled",
+    "GgufInfo",
+    "Image",
+    "ImageError",
     "Message",
     "ModelEntry",
     "ModelLoadError",
     "ModelNotFoundError",
+    "ModelReport",
     "PromptCache",
     "PromptCacheEntry",
     "QwenRuntimeError",
@@ -88,13 +97,16 @@ __all__ = [
     "ToolSpec",
     "Usage",
     "UserMessage",
+    "choose_context",
     "cpu_budget",
     "default_model_for",
     "get_model",
+    "inspect_gguf",
     "load_runtime",
     "load_template",
     "parse_reply",
     "parse_runtime_name",
+    "read_gguf_info",
     "repair_json",
     "tool_schema",
     "validate_call",

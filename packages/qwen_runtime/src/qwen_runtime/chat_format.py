@@ -8,7 +8,7 @@ what the model saw in training and to what transformers would render.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -20,6 +20,7 @@ import jinja2.parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from .errors import QwenRuntimeError
+from .toolformat import template_traits
 from .types import Message, ToolSpec, message_to_dict
 
 
@@ -78,10 +79,17 @@ def render_prompt(
     add_generation_prompt: bool = True,
     bos_token: str = "",
     eos_token: str = "",
+    options: Mapping[str, Any] | None = None,
 ) -> str:
-    """The prompt text for `messages` (and `tools`), ending with the assistant's generation prefix."""
+    """The prompt text for `messages` (and `tools`), ending with the assistant's generation prefix.
+
+    `options` are further template variables (`preserve_thinking`, `reasoning_effort`); one the
+    template does not read is refused (it would be silently ignored: the user asked for something
+    this model cannot do)."""
     if not messages:
         raise QwenRuntimeError("cannot render a prompt from an empty conversation")
+    extra = dict(options or {})
+    check_template_options(template, extra)
     compiled = _compile(template)
     try:
         return compiled.render(
@@ -92,8 +100,21 @@ def render_prompt(
             enable_thinking=enable_thinking,
             bos_token=bos_token,
             eos_token=eos_token,
+            **extra,
         )
     except jinja2.TemplateError as exc:
         raise QwenRuntimeError(f"chat template failed: {exc.message or exc}") from exc
     except (TypeError, ValueError, AttributeError, IndexError, KeyError) as exc:
         raise QwenRuntimeError(f"chat template failed: {type(exc).__name__}: {exc}") from exc
+
+
+def check_template_options(template: str, options: Mapping[str, Any]) -> None:
+    """Refuse options the chat template does not read, naming the ones it does."""
+    taken = template_traits(template).options
+    for name in options:
+        if name not in taken:
+            offered = ", ".join(taken) if taken else "neither preserve_thinking nor reasoning_effort"
+            raise QwenRuntimeError(
+                f"this model's chat template does not take {name} (it takes {offered}); "
+                f"unset {name} for this model (Qwen 3.6 takes preserve_thinking, Qwen 3.8 both)"
+            )

@@ -183,16 +183,66 @@ def resolve_gguf(spec: RuntimeSpec, *, progress: bool | ProgressCallback = True)
     raise ValueError(f"a {spec.kind} runtime has no GGUF file")
 
 
+def resolve_mmproj(spec: RuntimeSpec, vision: bool | None, *, progress: bool | ProgressCallback = True) -> str | None:
+    """The projector a registry model sees with: downloaded when `vision` is True (the caller has the
+    user's consent), used when already cached if None, never when False ("none"). Other kinds: None
+    (the backend looks beside the model file)."""
+    if spec.kind != "registry":
+        return "none" if vision is False else None
+    entry = get_model(str(spec.key))
+    if entry.mmproj is None or vision is False:
+        return "none"
+    from .download import cached_path, download_model
+
+    if vision:
+        return str(download_model(entry.repo_id, entry.mmproj, progress=progress))
+    found = cached_path(entry.repo_id, entry.mmproj)
+    return str(found) if found is not None else "none"
+
+
+def find_mmproj(model_path: Path) -> Path | None:
+    """A projector beside a GGUF, by the names model repos and `make-test-model --vision` use:
+    `mmproj-<model file>` first, then the folder's only `mmproj*.gguf`."""
+    named = model_path.with_name(f"mmproj-{model_path.name}")
+    if named.is_file():
+        return named
+    found = sorted(model_path.parent.glob("mmproj*.gguf"))
+    return found[0] if len(found) == 1 else None
+
+
+def can_see(name: str) -> bool:
+    """Whether the model `name` names would take images if loaded now, without loading it: a GGUF with
+    its projector beside it (or a registry model's, downloaded), a server (it decides), a script."""
+    try:
+        spec = parse_runtime_name(name)
+    except ValueError:
+        return False
+    if spec.kind in ("openai", "scripted"):
+        return True
+    if spec.kind == "registry":
+        from .download import cached_path
+
+        entry = get_model(str(spec.key))
+        return entry.mmproj is not None and cached_path(entry.repo_id, entry.mmproj) is not None
+    if spec.kind == "gguf":
+        return find_mmproj(Path(os.path.expanduser(str(spec.path)))) is not None
+    return False
+
+
 def load_runtime(name: str, **options: Any) -> Runtime:
     """Load the runtime `name` names. Options a backend does not take are dropped, so one set of
     command-line flags serves every backend. `progress=False` silences download progress; a
-    callable `(done_bytes, total_bytes) -> None` receives it instead."""
+    callable `(done_bytes, total_bytes) -> None` receives it instead. `vision=True` fetches a registry
+    model's projector (mmproj) so it can see images; by default one already downloaded is used."""
     spec = parse_runtime_name(name)
     progress = options.pop("progress", True)
     if not callable(progress):
         progress = bool(progress)
+    vision = options.pop("vision", None)
     if spec.kind in ("gguf", "registry", "hf"):
         path = resolve_gguf(spec, progress=progress)
+        if options.get("mmproj") is None:
+            options["mmproj"] = resolve_mmproj(spec, vision, progress=progress)
         cls = _import(_BACKENDS["llamacpp"])
         runtime = cls(path, **_accepted([(cls.__init__, 1)], options))
     elif spec.kind == "transformers":

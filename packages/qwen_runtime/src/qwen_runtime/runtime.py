@@ -45,9 +45,18 @@ class Runtime(ABC):
         """Tokens the model can attend to (0 when unknown)."""
         return 0
 
+    def model_details(self) -> tuple[tuple[str, str], ...]:
+        """What the backend detected about its model, as (label, value) rows for /status and doctor
+        (template, call format, layers, context window and why); empty when it has nothing to say."""
+        return ()
+
     @abstractmethod
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
         """Yield events; the last one is always `Finished`. Cancelling ends with reason "cancelled"."""
+
+    def cannot_see(self) -> str:
+        """Why this runtime refuses images, for the user (asked only when `supports_images` is False)."""
+        return f"the {self.name} backend does not take images"
 
     #: True when the backend closes `<think>` itself at `ChatRequest.thinking_budget` (onde checks it)
     enforces_thinking_budget: bool = False

@@ -22,13 +22,18 @@ import numpy as np
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
 from . import testmodel_qwen35 as qwen35
+from . import testmodel_qwen35moe as qwen35moe
 from .templates import load_template
 
-TestArch = Literal["qwen3", "qwen35"]
-"""Which architecture the tiny model has: Qwen 3 (dense) or Qwen 3.5 (hybrid Gated DeltaNet)."""
-TEST_ARCHS: tuple[TestArch, ...] = ("qwen3", "qwen35")
+TestArch = Literal["qwen3", "qwen35", "qwen35moe"]
+"""Which architecture the tiny model has: Qwen 3 (dense), Qwen 3.5 (hybrid Gated DeltaNet) or the
+hybrid with mixture-of-experts FFNs (Qwen3.6-35B-A3B's `qwen35moe`, GGUF only)."""
+TEST_ARCHS: tuple[TestArch, ...] = ("qwen3", "qwen35", "qwen35moe")
 
 MODEL_NAME = "siGit tiny Qwen3 test model"
+TRAINED_CONTEXT = 32_768
+"""The context length the tiny models declare: room for an agent's system prompt in their small
+vocabulary (many tokens per word), so the runtime's context choice gives them 32k."""
 
 #: Qwen 2's (and Qwen 3's) pre-tokenizer split pattern, as in its tokenizer.json
 QWEN2_SPLIT_REGEX = (
@@ -111,9 +116,14 @@ def _training_lines() -> list[str]:
     return _CORPUS.splitlines(keepends=True)
 
 
+def _hybrid(arch: str) -> bool:
+    """Qwen 3.5's hybrid layers, tokens and template (qwen35, and qwen35moe with experts)."""
+    return arch in ("qwen35", "qwen35moe")
+
+
 def _added_tokens(arch: TestArch) -> tuple[tuple[str, bool], ...]:
     """(token, is a control token) in id order."""
-    if arch == "qwen35":
+    if _hybrid(arch):
         return qwen35.ADDED_TOKENS
     return tuple((t, True) for t in SPECIAL_TOKENS) + tuple((t, False) for t in TAG_TOKENS)
 
@@ -124,7 +134,7 @@ def build_test_tokenizer(arch: TestArch = "qwen3") -> Tokenizer:
     No NFC normalizer (Qwen's has one): llama.cpp does not normalize, and the GGUF and Hugging Face
     tokenizers must agree on every text.
     """
-    split = qwen35.QWEN35_SPLIT_REGEX if arch == "qwen35" else QWEN2_SPLIT_REGEX
+    split = qwen35.QWEN35_SPLIT_REGEX if _hybrid(arch) else QWEN2_SPLIT_REGEX
     tokenizer = Tokenizer(models.BPE(unk_token=None, fuse_unk=False, byte_fallback=False))
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
         [
@@ -246,7 +256,7 @@ def _vocab_tables(tokenizer: Tokenizer) -> tuple[list[str], list[str], list[int]
 
 def default_chat_template(arch: TestArch) -> str:
     """The template a test model of `arch` carries unless told otherwise: its own generation's."""
-    return load_template("qwen3.5" if arch == "qwen35" else "qwen3")
+    return load_template({"qwen35": "qwen3.5", "qwen35moe": "qwen3.6"}.get(arch, "qwen3"))
 
 
 def _chosen_template(arch: TestArch, template: str | None, chat_template: str | None) -> str:
@@ -261,14 +271,14 @@ def _qwen3_hparams(writer: Any, n_ctx: int) -> None:
 
 def default_seed(arch: TestArch) -> int:
     """The weights' seed when none is given: 0, or `testmodel_qwen35.DEFAULT_SEED` for the hybrid."""
-    return qwen35.DEFAULT_SEED if arch == "qwen35" else 0
+    return qwen35.DEFAULT_SEED if _hybrid(arch) else 0
 
 
 def write_test_gguf(
     path: str | Path,
     *,
     seed: int | None = None,
-    n_ctx: int = 4096,
+    n_ctx: int = TRAINED_CONTEXT,
     arch: TestArch = "qwen3",
     chat_template: str | None = None,
     template: str | None = None,
@@ -289,7 +299,10 @@ def write_test_gguf(
     tokens, merges, types = _vocab_tables(tokenizer)
 
     writer = gguf.GGUFWriter(str(path), arch=arch)
-    if arch == "qwen35":
+    if arch == "qwen35moe":
+        writer.add_name(qwen35moe.MODEL_NAME)
+        qwen35moe.add_hparams(writer, n_ctx)
+    elif arch == "qwen35":
         writer.add_name(qwen35.MODEL_NAME)
         qwen35.add_hparams(writer, n_ctx)
     else:
@@ -298,7 +311,7 @@ def write_test_gguf(
     writer.add_file_type(gguf.LlamaFileType.ALL_F32)
 
     writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre("qwen35" if arch == "qwen35" else "qwen2")
+    writer.add_tokenizer_pre("qwen35" if _hybrid(arch) else "qwen2")
     writer.add_token_list(tokens)
     writer.add_token_merges(merges)
     writer.add_token_types(types)
@@ -306,9 +319,13 @@ def write_test_gguf(
     writer.add_eos_token_id(tokens.index(EOS_TOKEN))
     writer.add_pad_token_id(tokens.index(PAD_TOKEN))
     writer.add_add_bos_token(False)
-    writer.add_chat_template(chosen)
+    if chosen:  # "" writes a GGUF with no template at all (the runtime then warns and falls back)
+        writer.add_chat_template(chosen)
 
-    if arch == "qwen35":
+    if arch == "qwen35moe":
+        for name, array in qwen35moe.gguf_tensors(len(tokens), seed):
+            writer.add_tensor(name, array)
+    elif arch == "qwen35":
         for name, array in qwen35.gguf_tensors(qwen35.weights(len(tokens), seed)):
             writer.add_tensor(name, array)
     else:
@@ -337,6 +354,8 @@ def write_test_hf(
 
     "qwen3" is a `Qwen3ForCausalLM`, "qwen35" a `Qwen3_5ForCausalLM` (transformers 5's `qwen3_5`).
     """
+    if arch == "qwen35moe":
+        raise ValueError("the tiny qwen35moe model is GGUF only (make it with --format gguf)")
     import torch
 
     seed = default_seed(arch) if seed is None else seed

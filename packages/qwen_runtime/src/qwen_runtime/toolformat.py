@@ -35,15 +35,26 @@ class TemplateTraits:
     """The template shows how it writes a call (else JSON is assumed)."""
     thinks: bool
     """The template has a `<think>` block (Qwen 3, Qwen 3.5; not Qwen3-Coder or Qwen 2.5)."""
+    preserve_thinking: bool = False
+    """It reads `preserve_thinking` (Qwen 3.6, 3.8): past turns' reasoning kept in the prompt."""
+    reasoning_effort: bool = False
+    """It reads `reasoning_effort` (Qwen 3.8: xhigh by default, medium, low)."""
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The request options (template variables) beyond `enable_thinking` this template takes."""
+        return tuple(name for name, taken in (("preserve_thinking", self.preserve_thinking),
+                                              ("reasoning_effort", self.reasoning_effort)) if taken)
 
 
 @lru_cache(maxsize=32)
 def template_traits(template: str) -> TemplateTraits:
     """The traits of `template` (cached: the text is the same for every request of a model)."""
     thinks = "<think>" in template
+    options = {"preserve_thinking": "preserve_thinking" in template, "reasoning_effort": "reasoning_effort" in template}
     if "<function=" in template and "<parameter=" in template:
-        return TemplateTraits(ToolCallFormat.XML, True, thinks)
-    return TemplateTraits(ToolCallFormat.JSON, "<tool_call>" in template, thinks)
+        return TemplateTraits(ToolCallFormat.XML, True, thinks, **options)
+    return TemplateTraits(ToolCallFormat.JSON, "<tool_call>" in template, thinks, **options)
 
 
 _warned: set[str] = set()

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
 
+from .images import Image
+
 # ---------------------------------------------------------------- messages
 
 
@@ -33,9 +35,18 @@ class SystemMessage:
 
 @dataclass(frozen=True)
 class UserMessage:
+    """A user turn; `images` go before the text. Each may be given as an `Image`, a data: URL, a path or
+    the bytes of a file, and is held as an `Image`."""
+
     content: str
-    images: tuple[str, ...] = ()  # data: URLs or file paths, for models that take images
+    images: tuple[Image, ...] = ()
     role: Literal["user"] = "user"
+
+    def __post_init__(self) -> None:
+        if self.images and not all(isinstance(i, Image) for i in self.images):
+            object.__setattr__(self, "images", tuple(Image.coerce(i) for i in self.images))
+        elif not isinstance(self.images, tuple):
+            object.__setattr__(self, "images", tuple(self.images))
 
 
 @dataclass(frozen=True)
@@ -50,12 +61,17 @@ class AssistantMessage:
 
 @dataclass(frozen=True)
 class ToolMessage:
-    """The result of one tool call, sent back to the model."""
+    """The result of one tool call, sent back to the model; `images` (a file it read) go before the text."""
 
     tool_call_id: str
     content: str
     name: str | None = None
     role: Literal["tool"] = "tool"
+    images: tuple[Image, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.images and not all(isinstance(i, Image) for i in self.images):
+            object.__setattr__(self, "images", tuple(Image.coerce(i) for i in self.images))
 
 
 Message: TypeAlias = SystemMessage | UserMessage | AssistantMessage | ToolMessage
@@ -158,6 +174,26 @@ class ChatRequest:
     tool_choice: ToolChoice = "auto"
     thinking_budget: int | None = None
     """Reasoning tokens after which the runtime closes `<think>` and lets the model answer."""
+    preserve_thinking: bool | None = None
+    """Keep past turns' reasoning in the prompt (Qwen 3.6 off by default, 3.8 on); None: the template's
+    own default. Refused by a template that does not take it."""
+    reasoning_effort: str | None = None
+    """How hard to think (Qwen 3.8: "xhigh" by default, "medium", "low"); None: the template's default.
+    Refused by a template that does not take it."""
+
+    def template_options(self) -> dict[str, Any]:
+        """The template variables this request sets beyond `enable_thinking` (unset ones stay undefined,
+        so each template keeps its own default)."""
+        options: dict[str, Any] = {}
+        if self.preserve_thinking is not None:
+            options["preserve_thinking"] = self.preserve_thinking
+        if self.reasoning_effort is not None:
+            options["reasoning_effort"] = self.reasoning_effort
+        return options
+
+    def images(self) -> tuple[Image, ...]:
+        """Every image in the conversation, in the order the model reads them."""
+        return tuple(i for m in self.messages if isinstance(m, UserMessage | ToolMessage) for i in m.images)
 
     def offered_tools(self) -> tuple[ToolSpec, ...]:
         """The tools the model may call under `tool_choice` (none for "none")."""
@@ -223,6 +259,8 @@ class Usage:
     prefilled_prompt_tokens: int = 0
     """Of `cached_prompt_tokens`, those `prefill` evaluated ahead of this request: work done in this
     process that no earlier request reported."""
+    image_tokens: int = 0
+    """Of `prompt_tokens`, those that are images (what the pictures in the conversation cost)."""
 
     @property
     def cache_read_tokens(self) -> int:
@@ -251,6 +289,7 @@ class Usage:
             "prefilled_prompt_tokens": self.prefilled_prompt_tokens,
             "drafted_tokens": self.drafted_tokens,
             "accepted_draft_tokens": self.accepted_draft_tokens,
+            "image_tokens": self.image_tokens,
         }
 
 

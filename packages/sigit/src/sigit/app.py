@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 from onde import (
     BadModelName,
     ChatEngine,
+    Image,
     InferenceError,
     Runtime,
     SamplingConfig,
     ToolSpec,
     download_needed,
-    is_gguf_model,
     load_runtime,
 )
 
@@ -64,9 +64,6 @@ if TYPE_CHECKING:
     from .extensions.mcp_client import McpManager
 
 log = logging.getLogger(__name__)
-
-DEFAULT_AGENT_CONTEXT = 16384
-"""Context window for local GGUF models unless settings say `n_ctx` (Qwen 3 was trained on 40,960)."""
 
 INIT_RULES = ("create_file(AGENTS.md)", "edit_file(AGENTS.md)", "multi_edit(AGENTS.md)")
 """What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
@@ -181,16 +178,18 @@ class SessionHost:
         if report is not None:
             options["progress"] = lambda done, total: report(name, done, total)
         options.setdefault("draft", settings.draft)
-        if settings.n_ctx:
+        if settings.n_ctx:  # pinned; else a local GGUF's window is sized to the model and the machine
             options.setdefault("n_ctx", settings.n_ctx)
-        elif is_gguf_model(name):
-            # an agent needs room: ~5k tokens of system prompt and tools, then files and output
-            options.setdefault("n_ctx", DEFAULT_AGENT_CONTEXT)
         if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches
             options.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
             options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
         if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
             options.setdefault("n_gpu_layers", settings.gpu_layers)
+        if settings.mmproj:
+            mmproj = settings.mmproj
+            options.setdefault("mmproj", mmproj if mmproj == "none" else str(Path(mmproj).expanduser()))
+        elif settings.download == "auto" or self.options.download:  # consent to fetch what seeing needs
+            options.setdefault("vision", True)
         return options
 
     async def open(
@@ -238,7 +237,9 @@ class SessionHost:
         max_tokens = self.options.max_tokens or settings.max_tokens
         preset = SamplingConfig.qwen3_thinking if thinking else SamplingConfig.qwen3_non_thinking
         budget = settings.thinking_budget or max(1, max_tokens // 2)
-        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget))
+        engine = ChatEngine(runtime, sampling=preset(max_tokens=max_tokens, thinking_budget=budget,
+                                                     preserve_thinking=settings.preserve_thinking,
+                                                     reasoning_effort=settings.reasoning_effort))
         mode = self.options.permission_mode
         policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
                                   config_dir=self.config_dir, add_dirs=self.options.add_dirs)
@@ -279,7 +280,7 @@ class SessionHost:
             for mcp_tool in mcp.tools():
                 registry.register(mcp_tool)
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
-                              host_named=policy.names_host, sandbox=sandbox)
+                              host_named=policy.names_host, sandbox=sandbox, can_see=engine.can_see)
         if fs is not None:
             context.fs = fs
         checkpoints = (
@@ -468,7 +469,8 @@ class AgentSession:
     def cwd(self) -> Path:
         return self.session.cwd
 
-    async def prompt(self, text: str) -> AsyncIterator[AgentEvent]:
+    async def prompt(self, text: str, images: Sequence[Image] = ()) -> AsyncIterator[AgentEvent]:
+        """One user turn; `images` go with the text (the model refuses them if it cannot see)."""
         self.running = True
         try:
             for message in self._pending_notices:
@@ -481,7 +483,7 @@ class AgentSession:
                     yield Notice(f"Prompt blocked by a hook: {refusal}", "error")
                     yield TurnFinished("refusal", "", 0, f"blocked by a user_prompt_submit hook: {refusal}")
                     return
-            async for event in self.agent.run(self.expand_command(text)):
+            async for event in self.agent.run(self.expand_command(text), images=tuple(images)):
                 yield event
             if self.hooks is not None and self.hooks.has("stop"):
                 await self.hooks.stop()
@@ -595,6 +597,7 @@ class AgentSession:
             sandbox=self.sandbox.describe() if self.sandbox is not None else "off",
             cache_read_tokens=agent.total_cache_read_tokens,
             cache_creation_tokens=agent.total_cache_creation_tokens,
+            model_details=info.model_details,
         )
 
     def take_over(self, old: AgentSession) -> None:
@@ -636,10 +639,26 @@ class AgentSession:
         self.save()
         return notice
 
-    def clear(self) -> int:
+    def clear(self, *, keep_id: bool = False) -> int:
+        """Start a new conversation in this session's place; the old one stays saved (`/resume` brings it back).
+
+        The new one has its own id and title, and none of the old one's checkpoints or todos. `keep_id`: an
+        editor knows the session by its id (ACP), so the new conversation keeps it and the old one is saved
+        under a new id instead.
+        """
+        self.save()
         removed = self.agent.engine.clear_history()
-        self.store.delete(self.session.id)
-        self.session.messages = []
+        old = self.session
+        self.session = Session.create(old.cwd, old.model)
+        self.session.grants = list(old.grants)  # "always allow for this session" still means this session
+        if keep_id:
+            if old.messages:
+                self.store.save(dataclasses.replace(old, id=self.session.id))
+                self.store.delete(old.id)
+            self.session.id = old.id
+        self.agent.session_id = self.session.id
+        self.agent.checkpoints = CheckpointStore(old.cwd)
+        self.agent.context.todos = []
         return removed
 
     def mcp_status(self) -> str:

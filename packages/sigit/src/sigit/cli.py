@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
                         metavar="PROMPT", help="run one prompt headless and print the result "
                         "(the prompt may also come on stdin)")
+    parser.add_argument("-i", "--image", action="append", default=[], metavar="FILE",
+                        help="attach an image to the prompt (repeatable; `@shot.png` in the prompt does the same); "
+                        "needs a model that can see")
     parser.add_argument("--cwd", default=None, help="working directory (default: the current one)")
     parser.add_argument("--model", default=None, help="a registry name (qwen3-8b), a .gguf path, "
                         "hf:REPO/FILE, transformers:PATH, openai:BASE_URL#MODEL or scripted:FILE")
@@ -70,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="download the model for this run if it is not cached yet (nothing "
                         "multi-gigabyte is downloaded without it, or `download = \"auto\"` in settings)")
     parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
+    parser.add_argument("--claude", action="store_true", help="speak Claude Code's CLI dialect (its flags and "
+                        "stream-json, as the Claude Agent SDKs read them); also chosen by --output-format "
+                        "stream-json with --input-format stream-json, or when an Agent SDK starts sigit")
     return parser
 
 
@@ -95,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         from .frontends.doctor import run_doctor
 
         return run_doctor(args_list[1:])
-    from .frontends.claude_cli import is_claude_invocation
+    from .frontends.claude_cli import dialect_notice, is_claude_invocation
 
     if args_list[:1] not in (["acp"], ["init"]) and is_claude_invocation(args_list):  # a Claude Agent SDK app
         from .frontends.claude_cli import run as run_claude_cli
@@ -103,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
 
         setup_logging(verbose=False)  # the SDK app reads stderr as the CLI's own; records go to the log file
         return run_claude_cli(args_list)
+    if (notice := dialect_notice(args_list)) is not None:
+        print(notice, file=sys.stderr)
     if args_list and args_list[0] == "acp":
         args_list = ["--acp", *args_list[1:]]
     init = bool(args_list) and args_list[0] == "init"

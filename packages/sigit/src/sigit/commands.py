@@ -20,15 +20,16 @@ if TYPE_CHECKING:  # the TUI lists the commands before the agent core is importe
     from .app import AgentSession
     from .status import SessionStatus
 
-Frontend = Literal["tui", "acp"]
+Frontend = Literal["tui", "acp", "headless"]
 Level = Literal["info", "warning", "error"]
 Action = Literal[
     "new_tab", "close_tab", "exit", "show_history", "open_session", "show_status", "pick_model",
-    "switch_model", "toggle_tools", "clear_chat",
+    "switch_model", "toggle_tools", "clear_chat", "show_tab",
 ]
 """What a frontend does besides showing the text: open a tab, open saved session `target`, quit, ..."""
 
-BOTH: frozenset[Frontend] = frozenset(("tui", "acp"))
+EVERYWHERE: frozenset[Frontend] = frozenset(("tui", "acp", "headless"))
+"""`sigit -p /status` runs the command too: one prompt, its text printed (actions have no meaning there)."""
 TUI: frozenset[Frontend] = frozenset(("tui",))
 _NAME = re.compile(r"[\w.:-]+")
 
@@ -82,7 +83,7 @@ class BuiltinCommand:
     needs_session: bool = True
     while_running: bool = False
     """May run while a turn is running (it only shows something)."""
-    frontends: frozenset[Frontend] = BOTH
+    frontends: frozenset[Frontend] = EVERYWHERE
 
 
 def parse(text: str) -> tuple[str, str] | None:
@@ -163,6 +164,12 @@ async def _resume(context: CommandContext, arg: str) -> CommandResult:
     if arg:
         return CommandResult(action="open_session", target=arg)
     return CommandResult(action="show_history")
+
+
+async def _tab(context: CommandContext, arg: str) -> CommandResult:
+    if not arg:
+        return CommandResult("usage: /tab N (1 the session, 2 History, 3 Repo, 4 Status) or /tab NAME", "error")
+    return CommandResult(action="show_tab", target=arg)
 
 
 async def _models(context: CommandContext, arg: str) -> CommandResult:
@@ -274,14 +281,21 @@ async def _commands(context: CommandContext, arg: str) -> CommandResult:
 
 
 async def _compact(context: CommandContext, arg: str) -> CommandResult:
-    notice = await context.require_session().compact()
+    from onde import InferenceError
+
+    from .errors import SigitError
+
+    try:
+        notice = await context.require_session().compact()
+    except (InferenceError, SigitError) as exc:  # the model call failed: the conversation is left as it was
+        return CommandResult(f"Could not compact the conversation: {exc}. Nothing was changed.", "error")
     return CommandResult(notice.message, "warning" if notice.level == "warning" else "info")
 
 
 async def _clear(context: CommandContext, arg: str) -> CommandResult:
-    removed = context.require_session().clear()
-    return CommandResult(f"Cleared the conversation ({removed} messages; its saved session is deleted).",
-                         action="clear_chat")
+    removed = context.require_session().clear(keep_id=context.frontend == "acp")
+    return CommandResult(f"Cleared the conversation ({removed} messages); it stays saved with your sessions "
+                         "(`/resume` lists them). What you type next starts a new session.", action="clear_chat")
 
 
 async def _init(context: CommandContext, arg: str) -> CommandResult:
@@ -309,6 +323,8 @@ COMMANDS: tuple[BuiltinCommand, ...] = (
                    while_running=True, frontends=TUI),
     BuiltinCommand("close", "close this session tab (Alt+W)", _close, needs_session=False, while_running=True,
                    frontends=TUI),
+    BuiltinCommand("tab", "show tab N (1 session, 2 History, 3 Repo, 4 Status) or a tab by name", _tab, "N",
+                   needs_session=False, while_running=True, frontends=TUI),
     BuiltinCommand("models", "the models this build knows (the TUI opens a picker)", _models,
                    needs_session=False),
     BuiltinCommand("load", "load a model by name or path", _load, "MODEL", needs_session=False, frontends=TUI),
@@ -329,7 +345,7 @@ COMMANDS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("resume", "open a saved session (/resume ID, or the History tab)", _resume, "ID",
                    needs_session=False, frontends=TUI),
     BuiltinCommand("init", "write or improve AGENTS.md for this repository", _init),
-    BuiltinCommand("clear", "forget the conversation (its saved session is deleted)", _clear),
+    BuiltinCommand("clear", "start a new conversation (the old one stays saved: /resume brings it back)", _clear),
     BuiltinCommand("status", "session, model, mode, context use (the TUI's Status tab)", _status,
                    needs_session=False, while_running=True),
     BuiltinCommand("undo", "rewind the last turn's file changes (the conversation stays)", _undo),
@@ -351,6 +367,7 @@ def status_markdown(status: SessionStatus) -> str:
         f"- Messages: {status.messages}",
         f"- Tokens this session: {status.prompt_tokens} in ({status.cache_read_tokens} from cache, "
         f"{status.cache_creation_tokens} evaluated), {status.completion_tokens} out",
+        *(f"- Model {label}: {value}" for label, value in status.model_details),
     ])
 
 

@@ -7,13 +7,14 @@ session. The history is onde's exact message form, so a resumed session renders 
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from onde import Message, UserMessage
+from onde import ImageStore, Message, UserMessage
 
 from sigit.errors import UsageError
 from sigit.fileio import json_text, write_atomic
@@ -77,16 +78,17 @@ class Session:
             "grants": self.grants,
         }
 
-    def to_jsonl(self) -> str:
+    def to_jsonl(self, images: ImageStore | None = None) -> str:
+        """The session as JSON lines; with `images`, pictures are copied there and kept by hash."""
         from onde.history import message_to_dict  # onde loads with the agent, not with the session list
 
         lines = [json_text(self.header())]
         for message in self.messages:
-            lines.append(json_text({"type": "message", **message_to_dict(message)}))
+            lines.append(json_text({"type": "message", **message_to_dict(message, images)}))
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def from_jsonl(cls, text: str, where: str = "session") -> Session:
+    def from_jsonl(cls, text: str, where: str = "session", images: ImageStore | None = None) -> Session:
         """Parse a session file; anything malformed is a SessionError naming the file and line."""
         lines = [line for line in text.splitlines() if line.strip()]
         if not lines:
@@ -103,7 +105,7 @@ class Session:
                 raise SessionError(f"{where}: line {number} is not a JSON object")
             fields = {k: v for k, v in data.items() if k != "type"}
             try:
-                session.messages.append(message_from_dict(fields, f"{where} line {number}"))
+                session.messages.append(message_from_dict(fields, f"{where} line {number}", images))
             except ValueError as exc:
                 raise SessionError(str(exc)) from None
         return session
@@ -158,13 +160,17 @@ class SessionStore:
             raise SessionError(f"bad session id {session_id!r}")
         return self.root / f"{session_id}.jsonl"
 
+    def images(self, session_id: str) -> ImageStore:
+        """The session's image folder (`<id>.images` beside its file): pictures by content hash."""
+        return ImageStore(self.root / f"{self.path(session_id).stem}.images")
+
     def save(self, session: Session) -> Path:
         session.updated_at = _now()
         if not session.title:
             session.title = session.default_title() if session.messages else ""
         self.root.mkdir(parents=True, exist_ok=True)
         target = self.path(session.id)
-        write_atomic(target, session.to_jsonl().encode("utf-8"))
+        write_atomic(target, session.to_jsonl(self.images(session.id)).encode("utf-8"))
         return target
 
     def load(self, session_id: str) -> Session:
@@ -174,7 +180,7 @@ class SessionStore:
         except FileNotFoundError:
             known = ", ".join(s.id for s in self.list()[:5]) or "none"
             raise SessionError(f"no session {session_id!r} in {self.root} (recent: {known})") from None
-        return Session.from_jsonl(text, str(path))
+        return Session.from_jsonl(text, str(path), self.images(session_id))
 
     def list(self, cwd: Path | None = None) -> list[SessionSummary]:
         """Newest first; with `cwd`, only the sessions of that directory. Unreadable files are skipped."""
@@ -226,6 +232,7 @@ class SessionStore:
 
     def delete(self, session_id: str) -> bool:
         path = self.path(session_id)
+        shutil.rmtree(self.images(session_id).folder, ignore_errors=True)
         if path.exists():
             path.unlink()
             return True

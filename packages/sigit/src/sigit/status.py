@@ -46,3 +46,6 @@ class SessionStatus:
     """Of `prompt_tokens`, those not evaluated here (restored from the prompt cache, kept from earlier calls)."""
     cache_creation_tokens: int = 0
     """Of `prompt_tokens`, those evaluated (the session-open prefill included)."""
+    model_details: tuple[tuple[str, str], ...] = ()
+    """What the runtime detected in the model (template, call format, layers, context window and why),
+    the rows `qwen-runtime inspect` and `sigit doctor` show."""

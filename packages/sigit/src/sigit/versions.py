@@ -9,8 +9,11 @@ from importlib import metadata
 
 from . import __version__
 
-STACK = (("onde", "onde"), ("qwen-runtime", "qwen-runtime"), ("llama-cpp-python", "llama.cpp (llama-cpp-python)"))
-"""(distribution, how to show it) for each package under sigit, top down."""
+DISTRIBUTION = "sigit-agent"
+"""sigit's name on the package index (`pip install sigit-agent`; the import and the command stay `sigit`)."""
+STACK = (("onde-sdk", "onde-sdk"), ("qwen-runtime", "qwen-runtime"),
+         ("llama-cpp-python", "llama.cpp (llama-cpp-python)"))
+"""(distribution, how to show it) for each package under sigit, top down: the names `pip install` takes."""
 
 
 def installed_version(distribution: str) -> str | None:
@@ -22,11 +25,11 @@ def installed_version(distribution: str) -> str | None:
 
 def versions() -> dict[str, str | None]:
     """sigit's version and each package's under it (None: not installed)."""
-    return {"sigit": __version__, **{dist: installed_version(dist) for dist, _ in STACK}}
+    return {DISTRIBUTION: __version__, **{dist: installed_version(dist) for dist, _ in STACK}}
 
 
 def version_text() -> str:
-    lines = [f"sigit {__version__}"]
+    lines = [f"{DISTRIBUTION} {__version__}"]
     for dist, shown in STACK:
         lines.append(f"{shown} {installed_version(dist) or 'not installed'}")
     return "\n".join(lines)

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from ..chat_format import render_prompt
 from ..constrain import ToolCallConstraint
 from ..errors import ContextOverflowError, QwenRuntimeError
+from ..images import ImageError
 from ..parsing import ReplyParser
 from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
@@ -117,6 +118,19 @@ class TokenSampler(Protocol):
         """Free what the sampler holds."""
 
 
+class _WaiterCancelled(CancelToken):
+    """A prefill's cancel token: cancelled once a request waiting for the prefill is (Ctrl+C during a
+    session's first, cold prompt evaluation must not wait for the whole system prompt)."""
+
+    def __init__(self, runtime: LocalRuntime) -> None:
+        super().__init__()
+        self._runtime = runtime
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set() or any(token.cancelled for token in list(self._runtime._waiting))
+
+
 class LocalRuntime(Runtime):
     """A model evaluated in this process with a KV cache kept between requests; one generation at a time."""
 
@@ -134,6 +148,8 @@ class LocalRuntime(Runtime):
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._prefilled: tuple[int, int, int] = (0, 0, 0)  # kept, evaluated up to, restored by `prefill`
+        self._waiting: list[CancelToken] = []
+        """Cancel tokens of requests waiting for the lock: a prefill in the way stops when one is cancelled."""
 
     # ---------------------------------------------------------------- what a backend supplies
 
@@ -230,6 +246,7 @@ class LocalRuntime(Runtime):
             add_generation_prompt=add_generation_prompt,
             bos_token=self._bos_text,
             eos_token=self._eos_text,
+            options=request.template_options(),
         )
 
     def prefix_text(self, request: ChatRequest) -> str:
@@ -254,8 +271,8 @@ class LocalRuntime(Runtime):
             return text[:turn]
 
     def _checked_tokens(self, request: ChatRequest, prompt: str) -> list[int]:
-        if any(isinstance(m, UserMessage) and m.images for m in request.messages):
-            raise QwenRuntimeError(f"{self.name} backend does not take images ({self._model_name()})")
+        if not self.supports_images and request.images():
+            raise ImageError(self.cannot_see())
         tokens = self.prompt_tokens(prompt)
         if len(tokens) >= self.context_size:
             raise ContextOverflowError(len(tokens), self.context_size)
@@ -269,13 +286,19 @@ class LocalRuntime(Runtime):
         cancel = cancel or CancelToken()
         prompt = self.prompt_text(request)
         tokens = self._checked_tokens(request, prompt)
-        with self._lock:
-            self.check_open()
-            try:
-                yield from Generation(self, request, prompt, tokens, cancel).run()
-            except Exception:
-                self.clear_cache_unlocked()  # a step that failed half-way leaves the cache unknown
-                raise
+        self._waiting.append(cancel)
+        try:
+            with self._lock:
+                self._waiting.remove(cancel)
+                self.check_open()
+                try:
+                    yield from Generation(self, request, prompt, tokens, cancel).run()
+                except Exception:
+                    self.clear_cache_unlocked()  # a step that failed half-way leaves the cache unknown
+                    raise
+        finally:
+            if cancel in self._waiting:
+                self._waiting.remove(cancel)
 
     def prefill(self, request: ChatRequest) -> int:
         """Evaluate the conversation so far without the generation prompt (a session's system prompt and
@@ -288,8 +311,8 @@ class LocalRuntime(Runtime):
             try:
                 cached = self.prefill_prefix(tokens)
                 restored = self.last_restored
-                if cached < len(tokens):
-                    self.eval_prompt(request, tokens, cached)
+                if cached < len(tokens) and not self.eval_prompt(request, tokens, cached, _WaiterCancelled(self)):
+                    return 0  # the request waiting behind it was cancelled: it stopped between batches
                 if cached < len(tokens) or restored:
                     self._prefilled = (cached, len(tokens), restored)
             except Exception:
@@ -468,6 +491,7 @@ class Generation:
             prefilled_prompt_tokens=self.prefilled,
             drafted_tokens=self.drafter.drafted if self.drafter is not None else 0,
             accepted_draft_tokens=self.drafter.accepted if self.drafter is not None else 0,
+            image_tokens=sum(1 for t in self.tokens if t < 0),  # images are negative placeholder ids
         )
         if reason == "cancelled":
             yield cancelled_event()

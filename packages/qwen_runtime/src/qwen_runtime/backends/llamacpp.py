@@ -28,14 +28,27 @@ import numpy.typing as npt
 
 from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
-from ..prompt_cache import DEFAULT_CHECKPOINTS, DEFAULT_MAX_BYTES, DiskPromptCache, PromptCache, scope_key
+from ..gguf_info import read_gguf_info
+from ..images import DEFAULT_MAX_IMAGE_PIXELS
+from ..model_report import build_report
+from ..naming import find_mmproj
+from ..prompt_cache import (
+    DEFAULT_CHECKPOINTS,
+    DEFAULT_MAX_BYTES,
+    DiskPromptCache,
+    PromptCache,
+    model_identity,
+    scope_key,
+)
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
+from ..registry import memory_bytes
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .drafting import PROMPT_LOOKUP, describe, draft_source
 from .llama_build import default_gpu_layers, forward_llama_logs
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
+from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
 from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)
@@ -55,7 +68,7 @@ class LlamaCppRuntime(LocalRuntime):
         self,
         model_path: str,
         *,
-        n_ctx: int = 8192,
+        n_ctx: int | None = None,
         n_threads: int | None = None,
         n_threads_batch: int | None = None,
         n_gpu_layers: int | None = None,
@@ -67,12 +80,21 @@ class LlamaCppRuntime(LocalRuntime):
         checkpoints: int = DEFAULT_CHECKPOINTS,
         cut_back: bool | None = None,
         draft: str | None = PROMPT_LOOKUP,
+        mmproj: str | None = None,
+        image_max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS,
     ) -> None:
-        """`draft`: "prompt-lookup" (default), "none", or the path of a draft model with the same tokenizer."""
+        """`draft`: "prompt-lookup" (default), "none", or the path of a draft model with the same tokenizer.
+        `n_ctx` None sizes the context window to the model and this machine (`context_window`).
+        `mmproj`: the projector that lets the model see images (an mmproj GGUF); None looks beside the
+        model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none."""
         super().__init__()
         path = Path(model_path).expanduser()
         if not path.is_file():
             raise ModelNotFoundError(f"GGUF model file not found: {path}")
+        # what the header says (layers, template, trained length) and the context window it gets here
+        self.report = build_report(read_gguf_info(path), memory=memory_bytes(), pinned_n_ctx=n_ctx)
+        n_ctx = self.report.n_ctx
+        log.info("context window: %d tokens (%s)", n_ctx, self.report.n_ctx_reason)
         try:
             import llama_cpp
             from llama_cpp import Llama
@@ -107,7 +129,11 @@ class LlamaCppRuntime(LocalRuntime):
         self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
         self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
         metadata: dict[str, str] = dict(self._llm.metadata)
-        self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
+        embedded = metadata.get("tokenizer.chat_template")
+        if not chat_template:
+            for warning in self.report.warnings:  # no template: say which one it falls back to
+                log.warning("%s", warning)
+        self.chat_template = chat_template or embedded or QWEN3_CHAT_TEMPLATE
         self._vocab = self._llm._model.vocab
         self._n_vocab = int(self._llm.n_vocab())
         self._pieces: dict[int, bytes] = {}
@@ -120,7 +146,16 @@ class LlamaCppRuntime(LocalRuntime):
         self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self._logits_address: int | None = None
         self.cut_back = can_cut_back(self._llm) if cut_back is None else cut_back and can_cut_back(self._llm)
+        self.arch = metadata.get("general.architecture", "?")
+        self.vision: Vision | None = None
+        try:
+            self._load_vision(mmproj, image_max_pixels)
+        except Exception:
+            self._llm.close()
+            raise
         state_setup = describe_state(self._llm, path, self.n_gpu_layers)
+        if self.vision is not None:  # an image's placeholders stand for what this projector made of it
+            state_setup["mmproj"] = model_identity(self.vision.path)
         disk = DiskPromptCache(Path(prompt_cache_dir), prompt_cache_max_bytes) if prompt_cache_dir else None
         self.prompt_cache = PromptCache(scope_key(state_setup), state_setup,
                                         checkpoints=0 if self.cut_back else checkpoints, disk=disk)
@@ -131,6 +166,26 @@ class LlamaCppRuntime(LocalRuntime):
         except Exception:
             self._llm.close()  # a draft model that cannot be used: free the target before saying so
             raise
+        if self.vision is not None and self.draft_source is not None:
+            self.draft_source = TextOnlyDrafts(self.draft_source)
+
+    def _load_vision(self, mmproj: str | None, max_pixels: int) -> None:
+        if mmproj == "none":
+            return
+        found = Path(mmproj).expanduser() if mmproj else find_mmproj(self.model_path)
+        if found is None:
+            return
+        self.vision = Vision(self._llm, found, n_threads=self.n_threads_batch, use_gpu=self.n_gpu_layers != 0,
+                             max_pixels=max_pixels)
+        self.supports_images = True
+        log.info("vision: %s", found)
+
+    def cannot_see(self) -> str:
+        if self.arch in TEXT_ONLY_ARCHS:
+            return f"model {self.model_path.name} cannot see images: it is a text-only model ({self.arch})"
+        return (f"model {self.model_path.name} cannot see images: no projector (mmproj) is loaded; pass "
+                "--mmproj FILE, set `mmproj` in the settings, or put mmproj-" + self.model_path.name
+                + " beside the model")
 
     # ---------------------------------------------------------------- Runtime API
 
@@ -138,9 +193,14 @@ class LlamaCppRuntime(LocalRuntime):
     def context_size(self) -> int:
         return self._n_ctx
 
+    def model_details(self) -> tuple[tuple[str, str], ...]:
+        return tuple(self.report.lines())
+
     def close(self) -> None:
         with self._lock:
             self._closed = True  # set first: a prefill thread that has not taken the lock yet stops at it
+            if self.vision is not None:
+                self.vision.close()
             self._llm.close()
             if self.draft_source is not None:
                 self.draft_source.close()
@@ -151,8 +211,15 @@ class LlamaCppRuntime(LocalRuntime):
         if self._closed:
             raise QwenRuntimeError(f"model {self.model_path.name} is closed")
 
+    def prompt_text(self, request: ChatRequest, *, add_generation_prompt: bool = True) -> str:
+        """The rendered prompt; images are written as markers that `prompt_tokens` reads."""
+        if self.vision is not None and request.images():
+            request = self.vision.with_markers(request)
+        return super().prompt_text(request, add_generation_prompt=add_generation_prompt)
+
     def prompt_tokens(self, prompt: str) -> list[int]:
-        tokens = self.tokenize(prompt)
+        vision = self.vision
+        tokens = vision.prompt_tokens(prompt, self.tokenize) if vision is not None else self.tokenize(prompt)
         if self._add_bos and (not tokens or tokens[0] != self._llm.token_bos()):
             tokens.insert(0, self._llm.token_bos())
         return tokens
@@ -248,21 +315,21 @@ class LlamaCppRuntime(LocalRuntime):
         llm = self._llm
         self.last_restored = 0
         self._row, self._rows = -1, 1  # a verified draft's rows mean nothing once the state changes
-        common = min(self._live_common(tokens), limit)
+        common = image_boundary(tokens, min(self._live_common(tokens), limit))
         live = common if self.cut_back or common == llm.n_tokens else 0  # a hybrid state cannot be cut back
         # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix
         n, tier = self.prompt_cache.longest(tokens, limit, at_least=live, memory_limit=common)
         if n:
             data = self.prompt_cache.load(tokens[:n], tier)
             if data is not None:
-                if restore_state(llm.ctx, data, partial_at=n if tier == "memory" else None):
+                if restore_state(llm.ctx, data, partial_at=self._position(n) if tier == "memory" else None):
                     llm.input_ids[:n] = tokens[:n]
                     llm.n_tokens = n
                     self.last_restored = n
                     log.debug("restored %d prompt tokens from the %s tier", n, tier)
                     return n
                 live = 0  # the memory was cleared for the restore
-        if live > 0 and (live == llm.n_tokens or llm._ctx.kv_cache_seq_rm(-1, live, -1)):
+        if live > 0 and (live == llm.n_tokens or llm._ctx.kv_cache_seq_rm(-1, self._position(live), -1)):
             llm.n_tokens = live
             return live
         llm.reset()
@@ -300,14 +367,20 @@ class LlamaCppRuntime(LocalRuntime):
         """Evaluate `tokens` in batches; False when cancelled in between (the cache is then dropped:
         a half-evaluated prompt must not pass for a cached one)."""
         llm = self._llm
+        self._row, self._rows = -1, 1
+        if self.vision is not None and (min(tokens, default=0) < 0 or self._position(llm.n_tokens) != llm.n_tokens):
+            return self.vision.eval_tokens(tokens, cancel)  # images, or text after them: positions differ
         step = max(1, int(llm.n_batch))
         for i in range(0, len(tokens), step):
             if cancel is not None and cancel.cancelled:
                 llm.reset()
                 return False
             llm.eval(tokens[i : i + step])
-        self._row, self._rows = -1, 1
         return True
+
+    def _position(self, n: int) -> int:
+        """The position of the live state's token at index `n` (images take fewer positions than tokens)."""
+        return n if self.vision is None else self.vision.position(self._llm.input_ids, n)
 
     def logits(self) -> npt.NDArray[np.float32]:
         """The last evaluated position's logits, as a writable view into llama.cpp's buffer."""
@@ -354,9 +427,10 @@ class LlamaCppRuntime(LocalRuntime):
             self.eval_tokens(tokens[:head])
         tail = tokens[head:]
         n_past = int(llm.n_tokens)
-        llm._ctx.kv_cache_seq_rm(-1, n_past, -1)
+        pos = self._position(n_past)
+        llm._ctx.kv_cache_seq_rm(-1, pos, -1)
         batch = llm._batch
-        batch.set_batch(batch=tail, n_past=n_past, logits_all=False)
+        batch.set_batch(batch=tail, n_past=pos, logits_all=False)
         for i in range(len(tail) - rows, len(tail)):
             batch.batch.logits[i] = True
         llm._ctx.decode(batch)
@@ -372,7 +446,7 @@ class LlamaCppRuntime(LocalRuntime):
         llm = self._llm
         if n_tokens >= llm.n_tokens:
             return True
-        if not llm._ctx.kv_cache_seq_rm(-1, n_tokens, -1):
+        if not llm._ctx.kv_cache_seq_rm(-1, self._position(n_tokens), -1):
             return False
         llm.n_tokens = n_tokens
         return True

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from ..errors import QwenRuntimeError
+from ..images import ImageError
 from ..runtime import CancelToken, Runtime
 from ..scenario import ScriptedCall, ScriptedTurn, chunks, load_scenario
 from ..types import (
@@ -56,6 +57,7 @@ class ScriptedRuntime(Runtime):
         chunk_delay: float = 0.0,
         context_size: int = 32768,
         supports_tools: bool = True,
+        supports_images: bool = True,
     ) -> None:
         self._responder: Responder | None = None
         self._turns: list[ScriptedTurn] = []
@@ -69,6 +71,7 @@ class ScriptedRuntime(Runtime):
         self.chunk_delay = chunk_delay
         self._context_size = context_size
         self.supports_tools = supports_tools
+        self.supports_images = supports_images  # a script "sees" what it is sent; False tests refusals
         self.requests: list[ChatRequest] = []
         self._last_messages: tuple[Message, ...] = ()
 
@@ -105,6 +108,8 @@ class ScriptedRuntime(Runtime):
         return turn
 
     def stream(self, request: ChatRequest, cancel: CancelToken | None = None) -> Iterator[Event]:
+        if not self.supports_images and request.images():
+            raise ImageError(self.cannot_see())
         self.requests.append(request)
         turn = self._take(request)
         started = time.perf_counter()

@@ -115,6 +115,10 @@ class TransformersRuntime(LocalRuntime):
 
     name = "transformers"
 
+    def cannot_see(self) -> str:
+        return ("the transformers backend does not take images (its processor path is not built); run the "
+                "model as a GGUF with its mmproj projector through llama.cpp to send images")
+
     def __init__(
         self,
         path: str,

@@ -2,8 +2,9 @@
 
 A model was trained on exactly its template's layout, so these are copies of the published ones
 (Qwen 3 from its tokenizer_config.json, Qwen3-Coder and Qwen 3.5 from their chat templates on the
-Hugging Face hub), not rewrites. A GGUF or transformers folder normally carries its own template;
-these are the fallback and what the tiny test models embed.
+Hugging Face hub, Qwen 3.8 from llama.cpp's `models/templates/Qwen3.8-27B.jinja`; README "Models"
+says where each came from), not rewrites. A GGUF or transformers folder normally carries its own
+template; these are the fallback and what the tiny test models embed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ TEMPLATE_FILES: Final = {
     "qwen3": "qwen3.jinja",
     "qwen3-coder": "qwen3_coder.jinja",
     "qwen3.5": "qwen3_5.jinja",
+    "qwen3.6": "qwen3_6.jinja",
+    "qwen3.8": "qwen3_8.jinja",
 }
 TEMPLATE_NAMES: Final = tuple(TEMPLATE_FILES)
 

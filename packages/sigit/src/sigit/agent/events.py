@@ -13,7 +13,15 @@ from typing import Any, Literal, TypeAlias
 from onde import ReasoningDelta as ReasoningDelta
 from onde import TextDelta as TextDelta
 
-StopReason: TypeAlias = Literal["end_turn", "max_rounds", "max_tokens", "cancelled", "error", "refusal"]
+StopReason: TypeAlias = Literal[
+    "end_turn", "max_rounds", "max_tokens", "cancelled", "error", "refusal", "loop_guard", "permission_denied"
+]
+"""Why a turn ended. `end_turn`: the model answered; `max_tokens`: its reply hit the token limit;
+`max_rounds`: the round limit stopped its tool calls; `loop_guard`: the repetition guard stopped a reply
+that kept repeating itself; `permission_denied`: the model answered after every call that would change
+something was refused (`TurnFinished.permission_denials` lists them); `refusal`: the prompt was refused
+before the model saw it (a hook); `cancelled`; `error`. Each frontend maps these to its own words
+(headless `subtype`, ACP `stopReason`, a line in the TUI)."""
 PermissionPurpose: TypeAlias = Literal["tool_call", "leave_sandbox"]
 """What a permission request asks: may this call run (`tool_call`), or may a command the sandbox
 refused run once more without it (`leave_sandbox`; only "once" or "no" make sense as answers)."""
@@ -137,6 +145,16 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class PermissionDenial:
+    """A call that did not run because permission was refused (Claude Code's `permission_denials` entry)."""
+
+    tool_name: str
+    tool_use_id: str
+    tool_input: dict[str, Any]
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class TurnFinished:
     stop_reason: StopReason
     text: str
@@ -144,6 +162,24 @@ class TurnFinished:
     error: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
     type: Literal["turn_finished"] = "turn_finished"
+    permission_denials: tuple[PermissionDenial, ...] = ()
+    """The calls of this turn that permission refused (a rule, the user, or nobody to ask)."""
+
+
+def stop_sentence(finished: TurnFinished) -> str | None:
+    """Why the turn ended, in one sentence for a person, when it is not simply answered (None; also for
+    `max_rounds`, which the loop's own notice announces)."""
+    denied = len(finished.permission_denials)
+    calls = f"{denied} call{'' if denied == 1 else 's'}"
+    return {
+        "cancelled": "Cancelled.",
+        "error": f"Error: {finished.error}",
+        "refusal": f"Prompt refused: {finished.error}" if finished.error else "Prompt refused.",
+        "max_tokens": "The reply hit the token limit (max_tokens).",
+        "loop_guard": "Stopped: the model kept repeating itself (the repetition guard cut the reply).",
+        "permission_denied": f"Nothing was changed: permission was refused for {calls} "
+                             f"({', '.join(sorted({d.tool_name for d in finished.permission_denials}))}).",
+    }.get(finished.stop_reason)
 
 
 @dataclass(frozen=True)

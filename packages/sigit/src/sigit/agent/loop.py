@@ -20,6 +20,7 @@ from onde import (
     ContextOverflow,
     Done,
     GuardNotice,
+    Image,
     InferenceError,
     StreamEvent,
     ToolAwareResult,
@@ -40,6 +41,7 @@ from .events import (
     Notice,
     PermissionAnswered,
     PermissionAsked,
+    PermissionDenial,
     PermissionReply,
     ReasoningDelta,
     StopReason,
@@ -103,6 +105,10 @@ class _Turn:
     seen: Counter[str] = field(default_factory=Counter)
     compacted: bool = False
     """The context overflowed once in this prompt and the conversation was compacted."""
+    denials: list[PermissionDenial] = field(default_factory=list)
+    """Calls permission refused in this prompt."""
+    changed: bool = False
+    """A call that may change something (not read-only) ran in this prompt."""
 
     def repeated(self, call: ToolCallRequest) -> str | None:
         """The refusal for the REPEAT_LIMIT-th identical call of this prompt (it is not run), else None."""
@@ -174,14 +180,14 @@ class Agent:
 
     # ------------------------------------------------------------------ the loop
 
-    async def run(self, prompt: str) -> AsyncIterator[AgentEvent]:
+    async def run(self, prompt: str, images: tuple[Image, ...] = ()) -> AsyncIterator[AgentEvent]:
         """One prompt: model rounds until the model answers in text, the round limit, a cancel or an error."""
         self._cancel = asyncio.Event()
         self.context.cancel = asyncio.Event()
         self.checkpoints.begin_turn()
         yield TurnStarted(prompt, self.session_id)
         specs = self.tool_specs()
-        turn = _Turn(specs, self.engine.astream_message_with_tools(prompt, specs), specs)
+        turn = _Turn(specs, self.engine.astream_message_with_tools(prompt, specs, images=images), specs)
         while turn.finished is None:
             async for event in self.step(turn):
                 yield event
@@ -221,7 +227,8 @@ class Agent:
             async for notice in self.compactor.maybe_compact(self.engine, self.last_usage):
                 yield notice
         if reply.tool_calls and turn.rounds >= self.max_rounds:
-            yield Notice(f"Stopped after {self.max_rounds} rounds of tool calls.", "warning")
+            rounds = f"{self.max_rounds} round{'' if self.max_rounds == 1 else 's'}"
+            yield Notice(f"Stopped after {rounds} of tool calls.", "warning")
             self._answer_unrun(reply.tool_calls, "not run: the round limit was reached")
             self._end(turn, "max_rounds")
         elif reply.tool_calls:
@@ -235,7 +242,12 @@ class Agent:
         else:
             if reply.empty_reason:
                 yield Notice(f"The model returned an empty reply: {reply.empty_reason}", "warning")
-            self._end(turn, "max_tokens" if reply.finish_reason == "length" else "end_turn")
+            if reply.repetition_stopped:
+                self._end(turn, "loop_guard")
+            elif reply.finish_reason == "length":
+                self._end(turn, "max_tokens")
+            else:
+                self._end(turn, "permission_denied" if turn.denials and not turn.changed else "end_turn")
 
     async def run_calls(self, turn: _Turn) -> AsyncIterator[AgentEvent]:
         """Run the reply's tool calls in order, then send their results back as the next round."""
@@ -253,16 +265,23 @@ class Agent:
                 results.append(ToolResult(call.id, refusal, call.name))
                 continue
             output: ToolOutput | None = None
+            requested: ToolCallRequested | None = None
             async for item in self._run_tool(call):
                 if isinstance(item, ToolOutput):
                     output = item
-                else:
-                    yield item
+                    continue
+                if isinstance(item, ToolCallRequested):
+                    requested = item
+                elif isinstance(item, PermissionAnswered) and not item.allowed and requested is not None:
+                    turn.denials.append(PermissionDenial(call.name, call.id, requested.arguments, item.reason))
+                elif isinstance(item, ToolStarted) and requested is not None and not requested.read_only:
+                    turn.changed = True
+                yield item
             assert output is not None
             content = output.text
             if reply.tool_call_errors:  # some calls parsed, others did not: the model hears of both
                 content += "\n\n" + _format_call_errors(reply)
-            results.append(ToolResult(call.id, content, call.name))
+            results.append(ToolResult(call.id, content, call.name, images=output.images))
         if self.cancelled:
             self._push_results(results)
             self._end(turn, "cancelled")
@@ -472,7 +491,8 @@ class Agent:
             "accepted_draft_tokens": self.total_accepted_draft_tokens,
         }
         turn.outcome = "answer"
-        turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage)
+        turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage,
+                                     permission_denials=tuple(turn.denials))
 
 
 def _format_call_errors(result: ToolAwareResult) -> str:

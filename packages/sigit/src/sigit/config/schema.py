@@ -43,10 +43,13 @@ DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.norepl
 PermissionDefault = Literal["ask", "allow", "deny"]
 PermissionMode = Literal["default", "accept-edits", "plan", "bypass"]
 DownloadPolicy = Literal["ask", "auto"]
+ReasoningEffort = Literal["low", "medium", "xhigh"]
+"""Qwen 3.8's efforts (onde's `REASONING_EFFORTS`; a test keeps the two equal)."""
 
 PERMISSION_DEFAULTS: tuple[str, ...] = get_args(PermissionDefault)
 PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
 DOWNLOAD_POLICIES: tuple[str, ...] = get_args(DownloadPolicy)
+REASONING_EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)
 MODE_ALIASES = {
     "acceptEdits": "accept-edits",
     "accept_edits": "accept-edits",
@@ -63,7 +66,7 @@ _TRAILER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*: \S[^\n]*$")
 
 def default_model() -> str:
     """The model a user with no `model` setting gets: the registry's choice for this machine's
-    memory (a Qwen 3.5 model), imported only when settings are built (onde pulls in the runtime)."""
+    memory (Qwen3.6-35B-A3B or a Qwen 3.5 model), imported only when settings are built (onde pulls in the runtime)."""
     from onde import default_model as registry_default
 
     return registry_default()
@@ -211,6 +214,10 @@ class Settings(_Table):
     thinking_budget: Annotated[PositiveInt | None, Key("a positive integer", ANY)] = None
     """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
     thinking: Annotated[bool, Key("true or false", ANY)] = True
+    preserve_thinking: Annotated[bool | None, Key("true or false", ANY)] = None
+    """Keep earlier turns' reasoning in the prompt (Qwen 3.6 / 3.8 templates); None: the model's default."""
+    reasoning_effort: Annotated[ReasoningEffort | None, Key(_choices(REASONING_EFFORTS), ANY)] = None
+    """Qwen 3.8's reasoning effort: "low" (short thinking, what a CPU wants), "medium" or "xhigh"."""
     prompt_cache: Annotated[bool, Key("true or false", ANY)] = True
     """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
     prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("a positive number", ANY)] = (
@@ -224,6 +231,9 @@ class Settings(_Table):
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
     draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "none"))] = "prompt-lookup"
     """Speculative decoding for local models: "prompt-lookup", "none", or a draft model's .gguf path."""
+    mmproj: Annotated[Text | None, Key("a non-empty string", lambda v: v == "none")] = None
+    """The vision projector a local GGUF model sees with (an mmproj .gguf path, or "none"); by default the
+    one beside the model, or a registry model's once downloaded."""
     permissions: Annotated[PermissionSettings, Key("a table")] = Field(default_factory=PermissionSettings)
     attribution: Annotated[
         bool | str,

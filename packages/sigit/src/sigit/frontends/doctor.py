@@ -49,7 +49,7 @@ class Report:
     @property
     def ready(self) -> bool:
         """sigit can run its model now."""
-        return self.model_check.status == "ok" and all(
+        return self.model_check.status in ("ok", "warn") and all(  # warn: runs, with a caveat
             c.status != "fail" for c in self.checks if c.name in ("settings", "llama.cpp")
         )
 
@@ -108,7 +108,7 @@ def diagnose(cwd: Path) -> Report:
         _cache(system.cache_dir()),
     ]
     hub = _hub()
-    model = _model(settings.model, build is not None, hub, ram)
+    model = _model(settings.model, build is not None, hub, ram, settings.n_ctx)
     checks += [_disk(settings.model, system.cache_dir()), hub, settings_check, _dirs(config), model]
     return Report(checks)
 
@@ -118,10 +118,13 @@ def diagnose(cwd: Path) -> Report:
 
 def _python() -> Check:
     version = platform.python_version()
+    packages = versions()
+    installed = ", ".join(f"{name} {found or 'not installed'}" for name, found in packages.items()
+                          if name != "llama-cpp-python")  # the llama.cpp check shows that one
     return Check("python", "ok" if sys.version_info >= (3, 11) else "fail",
-                 f"Python {version} ({platform.python_implementation()}) on {platform.platform()}",
+                 f"Python {version} ({platform.python_implementation()}) on {platform.platform()}; {installed}",
                  {"version": version, "platform": platform.platform(), "machine": platform.machine(),
-                  "executable": sys.executable, "packages": versions()},
+                  "executable": sys.executable, "packages": packages},
                  next_step=None if sys.version_info >= (3, 11) else "install Python 3.11 or newer")
 
 
@@ -157,20 +160,22 @@ def _gpu(build: Any, settings: Settings) -> Check:
 
 
 def _ram(ram: int | None) -> Check:
-    from onde import list_models
+    from onde import default_model, list_models
 
     models = list_models()
     fitting = [m.key for m in models if fits_in_ram(m.size_bytes, ram)]
     available = available_ram()
-    details = {"total_bytes": ram, "available_bytes": available, "headroom_bytes": RAM_HEADROOM,
-               "fits": fitting, "too_big": [m.key for m in models if m.key not in fitting]}
+    details: dict[str, Any] = {"total_bytes": ram, "available_bytes": available, "headroom_bytes": RAM_HEADROOM,
+                               "fits": fitting, "too_big": [m.key for m in models if m.key not in fitting],
+                               "default_model": default_model()}  # the registry's pick for this memory
     if ram is None:
         return Check("ram", "warn", "total RAM unknown on this platform", details)
     free = f", {available / GIB:.1f} GiB available" if available is not None else ""
     if not fitting:
         return Check("ram", "warn", f"{ram / GIB:.1f} GiB{free}: no registry model fits (each needs its "
                      f"size + {RAM_HEADROOM // GIB} GiB)", details)
-    return Check("ram", "ok", f"{ram / GIB:.1f} GiB{free}; fits: {', '.join(fitting)}", details)
+    return Check("ram", "ok", f"{ram / GIB:.1f} GiB{free}; fits: {', '.join(fitting)}; default for this "
+                 f"memory: {default_model()}", details)
 
 
 def _cache(cache: Path) -> Check:
@@ -254,7 +259,7 @@ def _dirs(config: Path) -> Check:
     return Check("dirs", "info", f"config {config}, state {state} (log {log_file(state)})", details)
 
 
-def _model(name: str, llama_ok: bool, hub: Check, ram: int | None) -> Check:
+def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | None = None) -> Check:
     from onde import BadModelName, download_needed, is_gguf_model
 
     try:
@@ -282,8 +287,31 @@ def _model(name: str, llama_ok: bool, hub: Check, ram: int | None) -> Check:
     if local and name.lower().endswith(".gguf") and not Path(name).expanduser().is_file():
         return Check("model", "fail", f"{name}: no such file", details,
                      next_step=f"set `model` to an existing .gguf file (not {name})")
-    return Check("model", "ok", f"{name} is ready" + ("" if local else " (not a local model: not loaded here)"),
-                 details)
+    summary = f"{name} is ready" + ("" if local else " (not a local model: not loaded here)")
+    status: Status = "ok"
+    if local and llama_ok:
+        summary, status = _detected(name, n_ctx, details, summary)
+    return Check("model", status, summary, details)
+
+
+def _detected(name: str, n_ctx: int | None, details: dict[str, Any], summary: str) -> tuple[str, Status]:
+    """What the runtime detects in the model's file (the rows `qwen-runtime inspect` prints) and the
+    context window it gets here: into the details, the window and any warning into the summary."""
+    from onde import InferenceError, inspect_model
+
+    try:
+        rows = inspect_model(name, n_ctx=n_ctx)
+    except InferenceError as exc:
+        details["detected_error"] = str(exc)
+        return f"{summary}, but its file cannot be read: {exc}", "warn"
+    if not rows:
+        return summary, "ok"
+    details["detected"] = {label: value for label, value in rows if label != "warning"}
+    warnings = [value for label, value in rows if label == "warning"]
+    details["warnings"] = warnings
+    window = details["detected"].get("context window", "")
+    text = f"{summary}; template {details['detected'].get('template', '?')}; context window {window}"
+    return (f"{text}; WARNING: {warnings[0]}", "warn") if warnings else (text, "ok")
 
 
 def _size(path: Path) -> int:

@@ -24,13 +24,17 @@ from ..agent.events import (
     ToolCallRequested,
     ToolFinished,
     TurnFinished,
+    stop_sentence,
 )
 from ..app import INIT_RULES, AgentSession, SessionHost
+from ..attachments import prompt_images
+from ..commands import CommandResult
 from ..config.trust import ProjectRequests
 from ..errors import SigitError, UsageError
 from ..fileio import json_text
 from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
+from .claude_cli.messages import RESULT_SUBTYPES
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -103,6 +107,21 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
         print(f"sigit: {exc}", file=sys.stderr)
         out.result(None, "error", str(exc), started, session_id="", is_error=True)
         return EXIT_ERROR
+    command = await _command(agent_session, host, prompt)
+    if command is not None and command.prompt is None:  # `sigit -p /status`: a command, not a prompt
+        await agent_session.close()
+        is_error = command.level == "error"
+        out.command_result(command.text, started, agent_session.id, is_error)
+        return EXIT_USAGE if is_error else EXIT_OK
+    if command is not None and command.prompt is not None:
+        prompt = command.prompt
+    try:
+        images = prompt_images(getattr(args, "image", []) or [], prompt, agent_session.cwd)
+    except UsageError as exc:
+        print(f"sigit: {exc}", file=sys.stderr)
+        out.result(None, "error", str(exc), started, session_id=agent_session.id, is_error=True)
+        await agent_session.close()
+        return EXIT_USAGE
     out.init(agent_session, host)
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError, RuntimeError):  # no signal handlers: Windows, non-main thread
@@ -110,24 +129,32 @@ async def _run(args: argparse.Namespace, prompt: str) -> int:
         loop.add_signal_handler(signal.SIGTERM, agent_session.cancel)
     finished: TurnFinished | None = None
     try:
-        async for event in agent_session.prompt(prompt):
+        async for event in agent_session.prompt(prompt, images=images):
             out.event(event)
             if isinstance(event, TurnFinished):
                 finished = event
     finally:
         await agent_session.close()
     if finished is None:
+        print("sigit: the turn ended without a result", file=sys.stderr)
         out.result(None, "error", "the turn ended without a result", started, agent_session.id, True)
         return EXIT_ERROR
-    subtype = {"end_turn": "success", "max_tokens": "success", "max_rounds": "error_max_turns"}.get(
-        finished.stop_reason, "error_during_execution"
-    )
+    subtype = RESULT_SUBTYPES.get(finished.stop_reason, "error_during_execution")
     is_error = subtype != "success"
     result_text = finished.text if not finished.error else f"{finished.text}\n{finished.error}".strip()
     out.result(finished, subtype, result_text, started, agent_session.id, is_error)
     if finished.stop_reason == "cancelled":
         return EXIT_INTERRUPTED
     return EXIT_ERROR if is_error else EXIT_OK
+
+
+async def _command(session: AgentSession, host: SessionHost, prompt: str) -> CommandResult | None:
+    """A built-in slash command's result when the prompt is one (None: a prompt for the model)."""
+    from ..commands import CommandContext
+    from ..commands import run as run_command
+
+    context = CommandContext("headless", session, session.cwd, host.config_dir, session.session.model)
+    return await run_command(context, prompt)
 
 
 class _Output:
@@ -139,6 +166,8 @@ class _Output:
         self._text: list[str] = []
         self._reasoning: list[str] = []
         self._session_id = ""
+        self._denied: set[str] = set()
+        """Calls whose refusal was shown (their "Not run" result is not shown again)."""
 
     def _emit(self, obj: dict[str, Any]) -> None:
         self.stdout.write(json_text(obj) + "\n")  # a lone surrogate from the model must not end the run
@@ -184,18 +213,35 @@ class _Output:
                 self._assistant([{"type": "tool_use", "id": event.call_id, "name": event.name,
                                   "input": event.arguments}])
         elif isinstance(event, PermissionAnswered) and not event.allowed:
+            self._denied.add(event.call_id)
             self._progress(f"  ✗ not allowed: {event.reason}")
         elif isinstance(event, ToolFinished):
+            if event.call_id in self._denied:  # its refusal is on the line above: once is enough
+                self._emit_tool_result(event)
+                return
             first = event.output.strip().splitlines()[0] if event.output.strip() else ""
             self._progress(f"  {'✗' if event.is_error else '⎿'} {first[:200]}")
-            if self.fmt == "stream-json":
-                self._emit({"type": "user", "session_id": self._session_id, "message": {
-                    "role": "user", "content": [{"type": "tool_result", "tool_use_id": event.call_id,
-                                                 "content": event.output, "is_error": event.is_error}]}})
+            self._emit_tool_result(event)
         elif isinstance(event, Notice):
             self._progress(f"[{event.level}] {event.message}")
         elif isinstance(event, TurnFinished):
             self._flush_round()
+
+    def _emit_tool_result(self, event: ToolFinished) -> None:
+        if self.fmt == "stream-json":
+            self._emit({"type": "user", "session_id": self._session_id, "message": {
+                "role": "user", "content": [{"type": "tool_result", "tool_use_id": event.call_id,
+                                             "content": event.output, "is_error": event.is_error}]}})
+
+    def command_result(self, text: str, started: float, session_id: str, is_error: bool) -> None:
+        """What a slash command answered (`sigit -p /status`): its text, or a result object."""
+        if self.fmt == "text":
+            stream = self.stderr if is_error else self.stdout
+            stream.write(text.rstrip("\n") + "\n")
+            stream.flush()
+            return
+        self.result(None, "error_during_execution" if is_error else "success", text, started, session_id,
+                    is_error)
 
     def result(
         self, finished: TurnFinished | None, subtype: str, text: str, started: float, session_id: str,
@@ -207,7 +253,11 @@ class _Output:
             "type": "result", "subtype": subtype, "is_error": is_error, "duration_ms": duration_ms,
             "duration_api_ms": duration_ms, "num_turns": finished.rounds if finished else 0,
             "result": text, "session_id": session_id, "total_cost_usd": 0.0,
-            "stop_reason": finished.stop_reason if finished else "error",
+            "stop_reason": finished.stop_reason if finished else ("error" if is_error else "end_turn"),
+            "permission_denials": [
+                {"tool_name": d.tool_name, "tool_use_id": d.tool_use_id, "tool_input": d.tool_input}
+                for d in (finished.permission_denials if finished else ())
+            ],
             "usage": {"input_tokens": usage.get("input_tokens", 0),
                       "output_tokens": usage.get("output_tokens", 0),
                       "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
@@ -218,8 +268,15 @@ class _Output:
         }
         if self.fmt in ("json", "stream-json"):
             self._emit(obj)
-        elif text:
-            self.stdout.write(text.rstrip("\n") + "\n")
+            return
+        # text: stdout carries the answer only; errors and why the turn stopped go to stderr
+        answer = finished.text if finished is not None else ("" if is_error else text)
+        if answer:
+            self.stdout.write(answer.rstrip("\n") + "\n")
             self.stdout.flush()
-        if is_error and self.fmt == "text" and finished is not None and finished.error:
-            self.stderr.write(f"sigit: {finished.error}\n")
+        why = None
+        if finished is not None and finished.stop_reason != "cancelled":
+            why = finished.error if finished.stop_reason == "error" else stop_sentence(finished)
+        if why:
+            self.stderr.write(f"sigit: {why}\n")
+            self.stderr.flush()

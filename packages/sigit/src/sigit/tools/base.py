@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from onde import ToolSpec
+from onde import Image, ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sigit.fileio import check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
@@ -158,6 +158,8 @@ class ToolContext:
     resolves to a loopback, private or link-local address (the permission policy's `names_host`)."""
     sandbox: Sandbox | None = None
     """The OS sandbox commands run in (the session's; None: unconfined, as `--sandbox off`)."""
+    can_see: bool = False
+    """Whether the session's model takes images (read_file then returns a picture, not a description)."""
 
     def __post_init__(self) -> None:
         self.cwd = Path(os.path.abspath(self.cwd))
@@ -187,6 +189,8 @@ class ToolOutput:
     title: str = ""
     todos: tuple[tuple[str, str], ...] | None = None
     """The session's todo list after this call, as (content, status) pairs, when the call changed it."""
+    images: tuple[Image, ...] = ()
+    """Pictures the result shows the model (read_file on an image, for a model that can see)."""
     sandbox_denial: Denial | None = None
     """What the sandbox refused the command ("blocked by the sandbox: ..."): the agent may offer the
     user to run it once without the sandbox."""

@@ -8,8 +8,11 @@ import itertools
 import os
 from pathlib import Path
 
+from onde import Image
+from onde.images import describe_image, image_dimensions, sniff_image_type
 from pydantic import Field
 
+from sigit.attachments import MAX_IMAGE_BYTES
 from sigit.fileio import NotRegularFileError, check_regular
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
 from sigit.tools.subjects import Preview, Subjects
@@ -95,6 +98,9 @@ class ReadFileArgs(ToolArgs):
 async def read_file(args: ReadFileArgs, ctx: ToolContext) -> ToolOutput:
     path = await asyncio.to_thread(require_file, ctx, args.path)
     shown = ctx.display(path)
+    image = await asyncio.to_thread(_image_at, path)
+    if image is not None:
+        return _image_output(image, shown, path, ctx)
     text = await ctx.fs.read_text(path)
     title = f"Read {shown}"
     if args.start_line is None and args.end_line is None:
@@ -133,6 +139,29 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(out, title=f"Read {shown}:{start}-{last}", locations=[path])
 
 
+def _image_at(path: Path) -> Image | None:
+    """The picture at `path` (its bytes now: what the model sees stays what it read), or None."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+            if sniff_image_type(head) is None or os.fstat(handle.fileno()).st_size > MAX_IMAGE_BYTES:
+                return None
+            image = Image.from_bytes(head + handle.read())
+    except OSError:
+        return None
+    return image if image_dimensions(image) is not None else None  # a damaged one is just binary
+
+
+def _image_output(image: Image, shown: str, path: Path, ctx: ToolContext) -> ToolOutput:
+    """An image for a model that can see (as Claude Code's Read does); its size and type otherwise."""
+    about = describe_image(image)
+    if ctx.can_see:
+        return ToolOutput(f"{shown} is an image ({about}); it is attached for you to look at.",
+                          title=f"Read {shown} (image)", locations=[path], images=(image,))
+    return ToolOutput(f"{shown} is an image ({about}). This model cannot see images: only its size and type "
+                      "are known.", title=f"Read {shown} (image)", locations=[path])
+
+
 def reads_path(args: ReadFileArgs | ListDirectoryArgs, ctx: ToolContext) -> Subjects:
     return Subjects(reads=(ctx.resolve(args.path),))
 
@@ -141,7 +170,8 @@ READ_FILE = Tool(
     name="read_file",
     description=(
         "Read a text file. Without a range the whole file is returned (cut at 10,000 characters); "
-        "with start_line/end_line the lines come numbered."
+        "with start_line/end_line the lines come numbered. An image file (PNG, JPEG, GIF, WebP) comes back "
+        "as the picture when the model can see, else as its size and type."
     ),
     params=ReadFileArgs,
     run=read_file,

@@ -6,12 +6,10 @@ Besides OpenAI's own fields the body carries `top_k`, `min_p`, `repeat_penalty` 
 
 from __future__ import annotations
 
-import base64
-import mimetypes
-from pathlib import Path
 from typing import Any
 
 from ...errors import QwenRuntimeError
+from ...images import Image
 from ...types import AssistantMessage, ChatRequest, Message, ToolSpec, UserMessage, message_to_dict
 
 
@@ -31,7 +29,8 @@ def openai_body(request: ChatRequest, model: str) -> dict[str, Any]:
         "top_k": s.top_k,
         "min_p": s.min_p,
         "repeat_penalty": s.repeat_penalty,
-        "chat_template_kwargs": {"enable_thinking": request.enable_thinking},
+        # preserve_thinking / reasoning_effort only when asked for: the server's template decides
+        "chat_template_kwargs": {"enable_thinking": request.enable_thinking, **request.template_options()},
     }
     if s.seed is not None:
         body["seed"] = s.seed
@@ -79,14 +78,8 @@ def merge_extra(body: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def data_url(image: str) -> str:
+def data_url(image: Image | str) -> str:
     """An image as a data: URL (servers cannot read the client's files); data: URLs pass through."""
-    if image.startswith("data:"):
+    if isinstance(image, str) and image.startswith("data:"):
         return image
-    path = Path(image)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise QwenRuntimeError(f"cannot read image {image}: {exc.strerror}") from None
-    mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    return f"data:{mime};base64,{base64.b64encode(data).decode()}"
+    return Image.coerce(image).data_url()

@@ -27,6 +27,7 @@ class OpenAICompatRuntime(Runtime):
     """Streams chat completions from `base_url` (".../v1"; a bare "http://host:port" gets "/v1")."""
 
     name = "openai"
+    supports_images = True  # sent as image_url data URLs; a server whose model cannot see says so
 
     def __init__(
         self,

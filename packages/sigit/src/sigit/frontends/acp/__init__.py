@@ -53,7 +53,7 @@ def _load_server() -> Any:
 
 
 async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
-    from .handshake import fast_initialize
+    from .handshake import fast_initialize, model_sees
     from .transport import open_stdio
 
     loading = asyncio.ensure_future(asyncio.to_thread(_load_server))
@@ -61,7 +61,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
     first = await transport.receive()
     client_caps: dict[str, Any] | None = None
     if first is not None:
-        fast = fast_initialize(first)
+        fast = fast_initialize(first, image=model_sees(args.model))
         if fast is not None:  # answer at once; the SDK is still loading
             reply, client_caps = fast
             await transport.send(reply)

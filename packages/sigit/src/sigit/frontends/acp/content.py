@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from acp import RequestError
+from onde import Image
+
+from ...attachments import image_block
+from ...errors import UsageError
 from ...fileio import read_bounded, read_regular
 from ...tools.base import ToolError, decode_text
 
@@ -78,13 +83,39 @@ async def read_resource_link(uri: str) -> str:
     return inline(uri, text)
 
 
-async def prompt_text(blocks: Sequence[Any]) -> str:
-    """Join the blocks into the prompt; text blocks stay as they are, the rest become sections."""
+def _is_image_link(block: Any) -> bool:
+    mime = getattr(block, "mime_type", None) or ""
+    uri = str(getattr(block, "uri", ""))
+    return getattr(block, "type", None) == "resource_link" and (
+        mime.startswith("image/") or uri.lower().endswith((".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp")))
+
+
+async def prompt_images(blocks: Sequence[Any], cwd: Path) -> tuple[Image, ...]:
+    """The images the blocks hold, for a model that can see: `image` blocks (base64 data, or a file:
+    URI) and `resource_link`s to image files. A block that is no readable image is invalid params."""
+    found: list[Image] = []
+    for block in blocks:
+        kind = getattr(block, "type", None)
+        if kind == "image" or _is_image_link(block):
+            raw = {"type": "image", "data": getattr(block, "data", None) if kind == "image" else None,
+                   "mimeType": getattr(block, "mime_type", None), "uri": getattr(block, "uri", None)}
+            try:
+                found.append(await asyncio.to_thread(image_block, raw, cwd))
+            except UsageError as exc:
+                raise RequestError.invalid_params({"details": str(exc)}) from None
+    return tuple(found)
+
+
+async def prompt_text(blocks: Sequence[Any], *, images_sent: bool = False) -> str:
+    """Join the blocks into the prompt; text blocks stay as they are, the rest become sections.
+    `images_sent`: image blocks and links to images go to the model as pictures, not as notes here."""
     parts: list[str] = []
     for block in blocks:
         kind = getattr(block, "type", None)
         if kind == "text":
             parts.append(block.text)
+        elif images_sent and (kind == "image" or _is_image_link(block)):
+            continue
         elif kind == "resource_link":
             parts.append("\n" + await read_resource_link(block.uri) + "\n")
         elif kind == "resource":

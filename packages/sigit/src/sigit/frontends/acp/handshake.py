@@ -15,18 +15,26 @@ from ... import __version__
 PROTOCOL_VERSION = 1  # acp.PROTOCOL_VERSION; a test keeps the two equal
 
 
-def initialize_result(requested: int) -> dict[str, Any]:
+def initialize_result(requested: int, *, image: bool = False) -> dict[str, Any]:
+    """`image`: whether the session's model can see (known before it loads: its projector is there)."""
     return {
         "protocolVersion": min(requested, PROTOCOL_VERSION),
         "agentCapabilities": {
             "loadSession": True,
-            "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
+            "promptCapabilities": {"image": image, "audio": False, "embeddedContext": True},
             "mcpCapabilities": {"http": True, "sse": True},  # mcp_client: stdio, streamable HTTP, SSE
             "sessionCapabilities": {"list": {}, "fork": {}, "resume": {}},
         },
         "agentInfo": {"name": "sigit", "title": "siGit Code", "version": __version__},
         "authMethods": [],
     }
+
+
+def model_sees(model: str | None) -> bool:
+    """Whether the model this server will load takes images (its projector is there), before loading it."""
+    from onde import default_model, model_can_see
+
+    return model_can_see(model or default_model())
 
 
 def version_problem(version: Any) -> str | None:
@@ -36,7 +44,9 @@ def version_problem(version: Any) -> str | None:
     return f"protocolVersion must be a non-negative integer (uint16), got {json.dumps(version)[:80]}"
 
 
-def fast_initialize(message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+def fast_initialize(
+    message: dict[str, Any], *, image: bool = False
+) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
     """(reply, client capabilities) for an initialize request; None to leave it to the SDK.
 
     A protocolVersion that is not a non-negative integer gets its -32602 reply here (capabilities
@@ -55,5 +65,5 @@ def fast_initialize(message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, 
     caps = params.get("clientCapabilities")
     if caps is not None and not isinstance(caps, dict):
         return None
-    reply = {"jsonrpc": "2.0", "id": message["id"], "result": initialize_result(version)}
+    reply = {"jsonrpc": "2.0", "id": message["id"], "result": initialize_result(version, image=image)}
     return reply, caps or {}

@@ -43,8 +43,9 @@ from acp.schema import (
     ToolCallUpdate,
     Usage,
 )
+from onde import Image
 
-from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished
+from ...agent.events import PermissionAsked, PermissionReply, ToolFinished, ToolStarted, TurnFinished, stop_sentence
 from ...app import AgentSession, AskTrust, SessionHost
 from ...commands import CommandContext, CommandResult, model_names
 from ...commands import run as run_command
@@ -55,8 +56,8 @@ from ...tools import default_registry
 from ...tools.base import LocalFileSystem, Tool
 from .client_fs import ClientFileSystem, RecordingFileSystem
 from .commands import available_commands
-from .content import prompt_text
-from .handshake import initialize_result, version_problem
+from .content import prompt_images, prompt_text
+from .handshake import initialize_result, model_sees, version_problem
 from .terminal import TerminalCalls, terminal_run_command
 from .updates import SessionUpdate, UpdateMapper, as_kind, replay_updates
 
@@ -69,7 +70,11 @@ MODES: tuple[tuple[str, str, str], ...] = (
     ("bypass", "Bypass permissions", "Run everything without asking (deny rules still apply)"),
 )
 STOP_REASONS = {"end_turn": "end_turn", "max_tokens": "max_tokens", "max_rounds": "max_turn_requests",
-                "cancelled": "cancelled", "refusal": "refusal"}
+                "cancelled": "cancelled", "refusal": "refusal", "loop_guard": "refusal",
+                "permission_denied": "end_turn"}
+"""ACP's stopReason for each of ours: the loop guard is the agent refusing to go on with a reply that repeats
+itself (a sentence in the reply says so); refused calls end an ordinary turn (the editor showed each refusal
+on its card). `_meta.sigit.stopReason` carries ours."""
 
 
 @dataclass
@@ -132,7 +137,8 @@ class SigitAcpAgent:
         self._client_caps = client_capabilities or ClientCapabilities()
         if client_info is not None:
             log.info("client: %s %s", client_info.name, client_info.version)
-        return InitializeResponse.model_validate(initialize_result(protocol_version))
+        image = await asyncio.to_thread(model_sees, self.host.options.model)
+        return InitializeResponse.model_validate(initialize_result(protocol_version, image=image))
 
     def set_client_capabilities(self, raw: dict[str, Any]) -> None:
         """The capabilities from an initialize answered before the SDK was loaded."""
@@ -250,7 +256,9 @@ class SigitAcpAgent:
             raise RequestError.invalid_request({"details": "a prompt is already running in this session"})
         live.busy = True
         try:
-            text = await prompt_text(prompt)
+            sees = live.session.agent.context.can_see
+            images = await prompt_images(prompt, live.session.cwd) if sees else ()
+            text = await prompt_text(prompt, images_sent=sees)
             result = await run_command(self._command_context(live), text)
             if result is not None:
                 await self._show(live, result)
@@ -259,7 +267,7 @@ class SigitAcpAgent:
                 text = result.prompt
             if not text:
                 raise RequestError.invalid_params({"details": "the prompt is empty"})
-            return await self._run_turn(live, text)
+            return await self._run_turn(live, text, images)
         finally:
             live.busy = False
 
@@ -273,9 +281,9 @@ class SigitAcpAgent:
         if result.mode_changed:
             await self._send(live.session.id, update_current_mode(live.session.mode))
 
-    async def _run_turn(self, live: LiveSession, text: str) -> PromptResponse:
+    async def _run_turn(self, live: LiveSession, text: str, images: tuple[Image, ...] = ()) -> PromptResponse:
         finished: TurnFinished | None = None
-        async for event in live.session.prompt(text):
+        async for event in live.session.prompt(text, images=images):
             if isinstance(event, ToolStarted):
                 live.calls.current = event.call_id  # the terminal tool shows its terminal on this card
             for update in live.mapper.map(event):
@@ -289,10 +297,14 @@ class SigitAcpAgent:
             raise RequestError.internal_error({"details": "the turn ended without a result"})
         if finished.stop_reason == "error":
             raise RequestError.internal_error({"details": f"model error: {finished.error}"})
+        if finished.stop_reason == "loop_guard" and (why := stop_sentence(finished)):
+            await self._send(live.session.id, _message(why))
         usage = finished.usage
         inp, out = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
         return PromptResponse(
             stop_reason=STOP_REASONS.get(finished.stop_reason, "end_turn"),  # type: ignore[arg-type]
+            field_meta={"sigit": {"stopReason": finished.stop_reason,
+                                  "permissionDenials": len(finished.permission_denials)}},
             usage=Usage(total_tokens=inp + out, input_tokens=inp, output_tokens=out,
                         cached_read_tokens=usage.get("cache_read_input_tokens", 0),
                         cached_write_tokens=usage.get("cache_creation_input_tokens", 0)),

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from .detect import is_claude_invocation
+from .detect import dialect_notice, is_claude_invocation
 
 
 def run(argv: list[str]) -> int:
@@ -14,4 +14,4 @@ def run(argv: list[str]) -> int:
     return run_claude(argv)
 
 
-__all__ = ["is_claude_invocation", "run"]
+__all__ = ["dialect_notice", "is_claude_invocation", "run"]

@@ -112,6 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--allow-tool", action="append", default=[])
     add("--deny-tool", action="append", default=[])
     add("--no-think", action="store_true")
+    add("--claude", action="store_true")  # asked for this dialect explicitly (detect.py); nothing more to do
     return parser
 
 

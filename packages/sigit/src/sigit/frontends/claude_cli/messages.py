@@ -13,7 +13,10 @@ from typing import Any
 from ... import __version__
 from ...agent.events import TurnFinished
 
-RESULT_SUBTYPES = {"end_turn": "success", "max_tokens": "success", "max_rounds": "error_max_turns"}
+RESULT_SUBTYPES = {"end_turn": "success", "max_tokens": "success", "permission_denied": "success",
+                   "max_rounds": "error_max_turns"}
+"""A turn's `subtype` by stop reason, as Claude Code reports it (refused calls end `success` and are listed
+in `permission_denials`); anything else (loop guard, error, a refused prompt, cancel) is `error_during_execution`."""
 
 
 def new_uuid() -> str:

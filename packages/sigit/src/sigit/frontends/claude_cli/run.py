@@ -14,6 +14,7 @@ import json
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from ...agent.events import (
 )
 from ...agent.loop import deny_all
 from ...app import AgentSession, SessionHost
+from ...attachments import image_block
 from ...errors import SigitError, UsageError
 from ...sessions import Session
 from ..headless import refuse_trust
@@ -40,6 +42,8 @@ from .tool_names import claude_name, from_claude, rule_to_claude, rules_from_cla
 from .turns import TurnWriter
 
 if TYPE_CHECKING:
+    from onde import Image
+
     from ...extensions.mcp_client import McpServerConfig
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -81,7 +85,7 @@ class ClaudeRun:
         self.host = SessionHost(setup.host_options)
         self.session: AgentSession | None = None
         self.ready: asyncio.Future[AgentSession | None] | None = None
-        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[UserInput | None] = asyncio.Queue()
         self.hooks = SdkHooks(self.control)
         self.dont_ask = args.permission_mode == "dontAsk"
         self.stopping = False
@@ -107,7 +111,8 @@ class ClaudeRun:
             start_stdin_reader(raw)
             dispatcher = asyncio.ensure_future(self._dispatch(raw))
         else:
-            self.inbox.put_nowait(self.setup.first_prompt)
+            first = self.setup.first_prompt
+            self.inbox.put_nowait(UserInput(first) if first is not None else None)
             self.inbox.put_nowait(None)
         try:
             session = await self._open()
@@ -207,7 +212,8 @@ class ClaudeRun:
                 continue
             kind = message.get("type")
             if kind == "user":
-                self.inbox.put_nowait(user_text(message))  # no text: an error result, so the app is not left waiting
+                # no text: an error result, so the app is not left waiting
+                self.inbox.put_nowait(user_input(message, self.setup.cwd))
             elif kind == "control_request":
                 task = asyncio.ensure_future(self._control(message))
                 self._handlers.add(task)
@@ -239,16 +245,19 @@ class ClaudeRun:
 
     # ------------------------------------------------------------------ a turn
 
-    async def _turn(self, prompt: str) -> int:
+    async def _turn(self, given: UserInput) -> int:
         session = self.session
         assert session is not None
+        prompt, images = given.text, given.images
         self.started = time.perf_counter()
         self.emit(self.init_message(session))
         writer = TurnWriter(self.emit, model=session.session.model, session_id=session.id,
                             partial=self.args.include_partial_messages)
-        finished = await self._refused(session, prompt)
+        finished = await self._refused(session, prompt, images)
+        if given.error is not None:
+            finished = TurnFinished("error", "", 0, given.error)
         if finished is None:
-            async for event in session.prompt(prompt):
+            async for event in session.prompt(prompt, images=images):
                 writer.event(event)
                 self.hooks.current_call_id = writer.last_call_id
                 self._progress_line(event)
@@ -262,10 +271,10 @@ class ClaudeRun:
             return EXIT_INTERRUPTED
         return EXIT_OK if messages.RESULT_SUBTYPES.get(finished.stop_reason) == "success" else EXIT_ERROR
 
-    async def _refused(self, session: AgentSession, prompt: str) -> TurnFinished | None:
-        """The end of a turn that never starts: a message without text, or one the app's hook refused."""
-        if not prompt.strip():
-            return TurnFinished("error", "", 0, "the message has no text (only text content is supported)")
+    async def _refused(self, session: AgentSession, prompt: str, images: tuple[Image, ...] = ()) -> TurnFinished | None:
+        """The end of a turn that never starts: a message without text or images, or one a hook refused."""
+        if not prompt.strip() and not images:
+            return TurnFinished("error", "", 0, "the message has no text or image (only those are supported)")
         refusal = await self.hooks.user_prompt_submit(session, prompt)
         if refusal is not None:
             return TurnFinished("refusal", "", 0, f"blocked by a UserPromptSubmit hook: {refusal}")
@@ -371,6 +380,28 @@ def _suggestion(rule: str) -> dict[str, Any]:
     if rest:
         entry["ruleContent"] = rest[:-1]
     return {"type": "addRules", "rules": [entry], "behavior": "allow", "destination": "session"}
+
+
+@dataclass(frozen=True)
+class UserInput:
+    """A user message: its text, its images, or why its content could not be used."""
+
+    text: str
+    images: tuple[Image, ...] = ()
+    error: str | None = None
+
+
+def user_input(message: dict[str, Any], cwd: Path) -> UserInput:
+    """A stream-JSON user message's text and image blocks (Claude's format: base64 or a file: URL)."""
+    body = message.get("message")
+    content = body.get("content") if isinstance(body, dict) else None
+    listed = content if isinstance(content, list) else []
+    blocks = [b for b in listed if isinstance(b, dict) and b.get("type") == "image"]
+    try:
+        images = tuple(image_block(b, cwd) for b in blocks)
+    except UsageError as exc:
+        return UserInput(user_text(message), error=str(exc))
+    return UserInput(user_text(message), images)
 
 
 def user_text(message: dict[str, Any]) -> str:

@@ -64,6 +64,9 @@ class SigitApp(App[int]):
         Binding("alt+w", "close_session", "Close session"),  # Ctrl+W stays the input's delete-word
         *(Binding(f"alt+{i}", f"show_tab('{tab}')", tab.title(), show=False)
           for i, tab in enumerate(TABS, 1)),
+        # Alt+N never arrives where Alt is sent as an ESC prefix (tmux, many terminals): these always do
+        Binding("ctrl+pagedown", "cycle_tab(1)", "Next tab", priority=True, show=False),
+        Binding("ctrl+pageup", "cycle_tab(-1)", "Previous tab", priority=True, show=False),
     ]
 
     def __init__(self, options: TuiOptions, *, runtime: Runtime | None = None) -> None:
@@ -262,7 +265,11 @@ class SigitApp(App[int]):
         host = await self.load_host()
         context = CommandContext("tui", view.agent_session, view.cwd, host.config_dir, view.model_name,
                                  running=view.turn_running, keys_help=commands.KEYS_HELP)
-        result = await run_command(context, text)
+        try:
+            result = await run_command(context, text)
+        except Exception as exc:  # a command that fails is a line in the chat, never the app's end
+            await view.notice(f"{text.split()[0]} failed: {exc}", "error")
+            return
         if result is None:
             self.start_turn(text)
             return
@@ -305,6 +312,10 @@ class SigitApp(App[int]):
     # ------------------------------------------------------------------ actions
 
     def action_cancel_turn(self) -> None:
+        """Esc: cancel the running turn; on a side pane (History, Repo, Status), back to the session."""
+        if self.query_one(TabbedContent).active in SIDE_PANES:
+            self.show_tab(self._current)
+            return
         self.cancel_turn()
 
     def action_interrupt(self) -> None:
@@ -344,6 +355,27 @@ class SigitApp(App[int]):
 
     def show_tab(self, tab: str) -> None:
         self.query_one(TabbedContent).active = tab
+
+    def action_cycle_tab(self, step: int) -> None:
+        """Ctrl+PageDown / Ctrl+PageUp: the next or previous tab, session tabs and side panes alike."""
+        tabs = self.query_one(TabbedContent)
+        order = [str(pane.id) for pane in tabs.query(TabPane)]
+        at = order.index(tabs.active) if tabs.active in order else 0
+        self.show_tab(order[(at + step) % len(order)])
+
+    def show_tab_named(self, which: str) -> str | None:
+        """`/tab N`: N as Alt+N numbers them (1 the session, 2 History, 3 Repo, 4 Status) or a tab's name
+        ("history", "session 2"); returns why not, when there is no such tab."""
+        wanted = which.strip().lower()
+        if wanted.isdigit() and 1 <= int(wanted) <= len(TABS):
+            self.action_show_tab(TABS[int(wanted) - 1])
+            return None
+        for pane in self.query_one(TabbedContent).query(TabPane):
+            if wanted in (str(pane.id), str(pane.id).replace("-", " ")) or (
+                    wanted == "session" and str(pane.id) == self._current):
+                self.show_tab(str(pane.id))
+                return None
+        return f"No tab {which!r}: /tab 1-4 (session, history, repo, status) or a tab's name."
 
     async def _side_pane(self, tab: str) -> Widget:
         """The pane's content, built the first time the tab is shown."""

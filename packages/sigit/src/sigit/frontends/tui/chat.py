@@ -9,6 +9,7 @@ are one `Static` each with a Rich Markdown renderable, and a resumed conversatio
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -128,13 +129,25 @@ class ToolCallBlock(Collapsible):
     def finish(self, output: str, is_error: bool, diff: str | None) -> None:
         self.output = output
         self.diff = diff
-        first = output.strip().splitlines()[0][:80] if output.strip() else ""
         if self.status != "denied":
-            self.mark("error" if is_error else "done", first)
+            self.mark("error" if is_error else "done", summary_line(output))
         self._result.update(Text(output[:20_000]))
         if diff:
             self._diff.update(diff_renderable(diff))
         self._diff.display = bool(diff)
+
+
+def summary_line(output: str) -> str:
+    """The line a finished call's title shows: a command's exit code and its output's last line
+    ("exit 0: 2 passed"), else the output's first line."""
+    lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    found = re.match(r"Exit code (-?\d+):\s*(.*)", lines[0])
+    if found is None:
+        return lines[0][:80]
+    rest = ([found.group(2)] if found.group(2) else []) + lines[1:]
+    return f"exit {found.group(1)}: {rest[-1] if rest else '(no output)'}"[:80]
 
 
 class NoticeLine(Static):

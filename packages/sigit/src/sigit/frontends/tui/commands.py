@@ -15,7 +15,8 @@ KEYS_HELP = "\n".join([
     "- Enter send · Shift+Enter/Ctrl+J newline · Up/Down history · Tab complete",
     "- Esc/Ctrl+C cancel the turn · Ctrl+C twice or Ctrl+D quit · Ctrl+O models",
     "- Ctrl+T expand/collapse tool calls · Ctrl+N new session tab · Alt+W close it",
-    "- Alt+1..4 tabs (current session, History, Repo, Status)",
+    "- Alt+1..4 or /tab 1..4: the session, History, Repo, Status tab · Ctrl+PageUp/PageDown: previous/next tab",
+    "- Esc on History, Repo or Status: back to the session",
 ])
 
 
@@ -46,6 +47,9 @@ async def show(app: SigitApp, result: CommandResult) -> None:
         await app.open_saved(result.target)
     elif action == "show_status":
         app.show_tab("status")
+    elif action == "show_tab":
+        if (problem := app.show_tab_named(result.target)) is not None:
+            await app.view.notice(problem, "error")
     elif action == "pick_model":
         app.action_models()
     elif action == "switch_model":

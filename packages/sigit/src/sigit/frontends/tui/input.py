@@ -8,13 +8,18 @@ input.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import OptionList, TextArea
+from textual.widgets import OptionList, Static, TextArea
 from textual.widgets.option_list import Option
+
+from ...attachments import chip, mentioned_images
+from ...errors import UsageError
 
 NEWLINE_KEYS = ("shift+enter", "ctrl+j")
 
@@ -53,6 +58,22 @@ class PromptInput(TextArea):
             self.post_message(self.CompletionRequested())
             return
         await super()._on_key(event)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        """A pasted path or file URI of an image becomes an `@path` mention (attached when sent)."""
+        path = _pasted_image(event.text)
+        if path is None:
+            await super()._on_paste(event)
+            return
+        event.stop()
+        event.prevent_default()
+        self.insert(f"@{path} ")
+
+    def on_show(self) -> None:
+        """Shown again with nothing focused (a modal that came first has closed, and its late Hide blurred
+        this): take the focus, so typed keys are not lost."""
+        if self.app.screen is self.screen and self.screen.focused is None:
+            self.focus()
 
     def submit(self) -> None:
         text = self.text
@@ -111,11 +132,32 @@ class PromptArea(Vertical):
         taken = {name for name, _ in self.builtin}
         self.commands = self.builtin + [(name, help_) for name, help_ in custom if name not in taken]
 
+    cwd: Path | None = None
+    """The session's folder, where `@shot.png` mentions are looked up (set once the session opens)."""
+
     def compose(self) -> ComposeResult:
         suggestions = SlashSuggestions(id="suggestions")
         suggestions.display = False
         yield suggestions
+        attachments = Static("", id="attachments")
+        attachments.display = False
+        yield attachments
         yield PromptInput(id="prompt")
+
+    @on(TextArea.Changed, "#prompt")
+    def _update_attachments(self) -> None:
+        """A chip (name, pixels, size) for each image the prompt's `@` mentions attach, before sending."""
+        bar = self.query_one("#attachments", Static)
+        text = self.input.text
+        if self.cwd is None or "@" not in text:
+            bar.display = False
+            return
+        try:
+            chips = [chip(image) for image in mentioned_images(text, self.cwd)]
+        except UsageError as exc:
+            chips = [f"[{exc}]"]
+        bar.update("  ".join(f"[image {c}]" for c in chips))
+        bar.display = bool(chips)
 
     @property
     def input(self) -> PromptInput:
@@ -154,3 +196,18 @@ class PromptArea(Vertical):
         self.input.load_text(f"/{event.option.id} ")
         self.input.move_cursor(self.input.document.end)
         self.input.focus()
+
+
+def _pasted_image(text: str) -> Path | None:
+    """The image file a pasted text names (a path or a file:// URI, on one line), or None."""
+    text = text.strip().strip("'\"")
+    if not text or "\n" in text:
+        return None
+    path = Path(unquote(urlparse(text).path)) if text.startswith("file://") else Path(text).expanduser()
+    if not path.is_absolute() or not path.is_file():
+        return None
+    try:
+        mentioned = mentioned_images(f"@{path}", path.parent)
+    except UsageError:
+        return None
+    return path if mentioned else None

@@ -1,5 +1,6 @@
-"""Modal decisions: the permission prompt, the folder trust question and the model picker, each a
-ModalScreen that dismisses with its answer."""
+"""Modal decisions: the permission prompt, the folder trust question, the model pickers (a registry
+model, or a .gguf file on this machine) and yes/no confirmations, each a ModalScreen that dismisses with
+its answer. Long text is a `Static` (it wraps); a `Label` is one line, cut at the dialog's edge."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, OptionList, Static
+from textual.suggester import Suggester
+from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...agent.events import PermissionAsked, PermissionReply
@@ -68,9 +70,9 @@ class PermissionScreen(ModalScreen[PermissionReply]):
             yield from self._compose_leave_sandbox()
             return
         with Vertical(id="permission-dialog"):
-            yield Label(Text(f"Allow {req.title}?", style="bold"), id="permission-title")
+            yield Static(Text(f"Allow {req.title}?", style="bold"), id="permission-title")
             if req.reason:
-                yield Label(Text(req.reason, style="dim"))
+                yield Static(Text(req.reason, style="dim"))
             if req.preview:
                 with VerticalScroll(id="permission-preview"):
                     yield Static(preview_renderable(req))
@@ -83,13 +85,13 @@ class PermissionScreen(ModalScreen[PermissionReply]):
     def _compose_leave_sandbox(self) -> ComposeResult:
         req = self.request
         with Vertical(id="permission-dialog"):
-            yield Label(Text(req.title, style="bold"), id="permission-title")
-            yield Label(Text(req.reason, style="yellow"))
+            yield Static(Text(req.title, style="bold"), id="permission-title")
+            yield Static(Text(req.reason, style="yellow"))
             if req.preview:
                 with VerticalScroll(id="permission-preview"):
                     yield Static(preview_renderable(req))
-            yield Label(Text(f"It would run unconfined, this once. To allow such commands for good: "
-                             f"{req.suggested_rule}.", style="dim"))
+            yield Static(Text(f"It would run unconfined, this once. To allow such commands for good: "
+                              f"{req.suggested_rule}.", style="dim"))
             with Horizontal(id="permission-buttons"):
                 yield Button(Text("[y] Run once without the sandbox"), id="once", variant="warning")
                 yield Button(Text("[n] Keep the sandbox"), id="deny", variant="primary")
@@ -122,12 +124,12 @@ class TrustScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="permission-dialog"):
-            yield Label(Text(f"Trust the folder {self.root}?", style="bold"), id="permission-title")
-            yield Label(Text("Its project files (.sigit/settings.toml, .mcp.json) want to:", style="dim"))
+            yield Static(Text(f"Trust the folder {self.root}?", style="bold"), id="permission-title")
+            yield Static(Text("Its project files (.sigit/settings.toml, .mcp.json) want to:", style="dim"))
             with VerticalScroll(id="permission-preview"):
                 yield Static(Text("\n".join(f"• {line}" for line in self.requests.lines)), id="trust-wants")
-            yield Label(Text("Don't trust: the session uses your own settings only (the project's deny "
-                             "rules still apply).", style="dim"))
+            yield Static(Text("Don't trust: the session uses your own settings only (the project's deny "
+                              "rules still apply).", style="dim"))
             with Horizontal(id="permission-buttons"):
                 yield Button(Text("[t] Trust"), id="trust", variant="warning")
                 yield Button(Text("[n] Don't trust"), id="dont-trust", variant="primary")
@@ -187,11 +189,18 @@ def first_run_options(suggested: str) -> tuple[list[Option], int]:
             line.append("  cached", style="green")
         options.append(Option(line, id=model.key))
     highlight = next((i for i in fitting if models[i].key == suggested), fitting[0] if fitting else 0)
+    options.append(Option(Text(LOCAL_FILE_LABEL, style="bold cyan"), id=LOCAL_FILE))
     return options, highlight
 
 
+LOCAL_FILE = "local-gguf-file"
+"""The first-run picker's row for a model file already on this machine (dismisses with `local:PATH`)."""
+LOCAL_FILE_LABEL = "Use a .gguf file on this machine…"
+
+
 class FirstRunPicker(ModalScreen[str | None]):
-    """No model is downloaded yet: pick one to download (nothing is fetched before a choice)."""
+    """No model is downloaded yet: pick one to download (nothing is fetched before a choice), or a .gguf
+    file already on this machine (dismisses with `local:PATH`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Not now")]
 
@@ -203,11 +212,13 @@ class FirstRunPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         options, self._highlight = first_run_options(self.suggested)
         with Vertical(id="model-dialog"):
-            yield Label(Text("Pick a model to download", style="bold"), id="first-run-title")
-            yield Label(Text(self.reason, style="dim"))
+            yield Static(Text("Pick a model to download, or use a file you have", style="bold"),
+                         id="first-run-title")
+            yield Static(Text(self.reason, style="dim"), id="first-run-reason")
             yield OptionList(*options, id="first-run-list")
-            yield Label(Text("Enter downloads it into the Hugging Face cache and remembers it as your model; "
-                             "Esc: not now (`qwen-runtime pull MODEL` downloads from a shell).", style="dim"))
+            yield Static(Text("Enter downloads it into the Hugging Face cache; once it loads it is saved as your "
+                              "model. Esc: not now (`qwen-runtime pull MODEL` downloads from a shell; "
+                              "`/load PATH.gguf` opens a file you have).", style="dim"), id="first-run-help")
 
     def on_mount(self) -> None:
         option_list = self.query_one(OptionList)
@@ -216,10 +227,125 @@ class FirstRunPicker(ModalScreen[str | None]):
 
     @on(OptionList.OptionSelected, "#first-run-list")
     def _picked(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        if event.option.id != LOCAL_FILE:
+            self.dismiss(event.option.id)
+            return
+
+        def chosen(path: str | None) -> None:
+            if path is not None:
+                self.dismiss(f"local:{path}")
+
+        self.app.push_screen(LocalModelScreen(), callback=chosen)
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)
+
+
+class PathSuggester(Suggester):
+    """Completes a path as it is typed: the one directory entry it can only be (Tab or → takes it)."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return complete_path(value)
+
+
+def complete_path(value: str) -> str | None:
+    """`value` completed to the longest prefix its directory's entries share (directories end in /)."""
+    import os
+
+    if not value:
+        return None
+    folder, _, start = value.rpartition("/")
+    where = os.path.expanduser(folder or ".") if folder or not value.startswith("/") else "/"
+    try:
+        names = sorted(n for n in os.listdir(where) if n.startswith(start) and (start or not n.startswith(".")))
+    except OSError:
+        return None
+    if not names:
+        return None
+    common = os.path.commonprefix(names)  # noqa: RUF071  # names in one folder: characters are meant
+    if len(names) == 1 and os.path.isdir(os.path.join(where, names[0])):
+        common += "/"
+    completed = (f"{folder}/" if folder or value.startswith("/") else "") + common
+    return completed if completed != value else None
+
+
+class LocalModelScreen(ModalScreen[str | None]):
+    """The path of a .gguf model file on this machine, typed with completion; dismisses with it, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss_none", "Back"),
+        Binding("tab", "complete", "Complete", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="model-dialog"):
+            yield Static(Text("Use a .gguf file on this machine", style="bold"))
+            yield Static(Text("Type its path (Tab or → completes it, Enter opens it); Esc goes back. "
+                              "`/load PATH.gguf` does the same from the prompt.", style="dim"))
+            yield Input(placeholder="~/models/Qwen3-8B-Q4_K_M.gguf", suggester=PathSuggester(), id="gguf-path")
+            yield Static("", id="gguf-error", classes="notice-error")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    async def action_complete(self) -> None:
+        field = self.query_one(Input)
+        completed = complete_path(field.value)
+        if completed is not None:
+            field.value = completed
+            field.cursor_position = len(completed)
+
+    @on(Input.Submitted, "#gguf-path")
+    def _submitted(self, event: Input.Submitted) -> None:
+        import os
+
+        path = os.path.abspath(os.path.expanduser(event.value.strip()))
+        error = ("type a path" if not event.value.strip() else
+                 f"{path} does not exist" if not os.path.exists(path) else
+                 f"{path} is a folder, not a file" if os.path.isdir(path) else
+                 f"{path} is not a .gguf file" if not path.endswith(".gguf") else None)
+        if error is not None:
+            self.query_one("#gguf-error", Static).update(error)
+            return
+        self.dismiss(path)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question about something that cannot be undone; "No" has the focus (Enter by accident keeps)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, detail: str = "", yes: str = "Delete") -> None:
+        super().__init__()
+        self.question, self.detail, self.yes = question, detail, yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="permission-dialog"):
+            yield Static(Text(self.question, style="bold"), id="confirm-question")
+            if self.detail:
+                yield Static(Text(self.detail, style="dim"))
+            with Horizontal(id="permission-buttons"):
+                yield Button(Text(f"[y] {self.yes}"), id="confirm-yes", variant="error")
+                yield Button(Text("[n] Keep"), id="confirm-no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class ModelPicker(ModalScreen[str | None]):

@@ -15,6 +15,8 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
+from ...attachments import mentioned_images
+from ...errors import UsageError
 from .chat import ChatLog, NoticeLine, ThinkingBlock, ToolCallBlock, UserMessage
 from .input import PromptArea, PromptInput
 
@@ -59,6 +61,10 @@ class SessionView(Vertical):
         self.turn_running = False
         self.usage: UsageUpdated | None = None
         self.load_state = "Loading model…"
+        self.loading = True
+        """A model is loading (or downloading) for this tab now: prompts typed meanwhile are queued."""
+        self.queued: list[tuple[str, str]] = []
+        """Prompts (text, as shown) typed while the model loaded, sent in order once it has."""
         self._turn: Worker[None] | None = None
 
     @property
@@ -83,8 +89,28 @@ class SessionView(Vertical):
     # ------------------------------------------------------------------ opening
 
     @work(exclusive=True, group="session")
-    async def open_session(self, session: Session | None = None, *, first: bool = False) -> None:
-        from ...errors import ModelNotDownloadedError
+    async def open_session(
+        self, session: Session | None = None, *, first: bool = False, remember: str | None = None
+    ) -> None:
+        """Open (or resume) this tab's session; `remember`: a model the user picked, saved as theirs once
+        it has loaded (a download that fails leaves the settings as they were)."""
+        self.loading = True
+        try:
+            await self._open_session(session, first=first, remember=remember)
+        except asyncio.CancelledError:  # another open or a model switch took over: it sends the queue
+            raise
+        except BaseException:
+            self.loading = False
+            raise
+        else:
+            self.loading = False
+            if self.agent_session is None and self.queued:
+                count, self.queued = len(self.queued), []
+                await self.notice(f"{count} queued prompt{'' if count == 1 else 's'} not sent: no model is loaded.",
+                                  "warning")
+
+    async def _open_session(self, session: Session | None, *, first: bool, remember: str | None) -> None:
+        from ...errors import ModelError, ModelNotDownloadedError, UsageError
         from ...sessions import SessionError
 
         app = self.sigit
@@ -119,13 +145,20 @@ class SessionView(Vertical):
             app.refresh_status()
             self._pick_first_model(exc, session)
             return
+        except UsageError as exc:  # a settings file, a model name, a folder: what is wrong, not "the model"
+            self.load_state = "Not opened: see the chat"
+            await self.notice(f"Could not open the session: {exc}", "error")
+            app.refresh_status()
+            return
         except Exception as exc:  # a model that fails to load: say so, keep the app usable
-            self.load_state = f"No model: {exc}"
-            await self.notice(f"Could not load model {self.model or self.model_name}: {exc}", "error")
+            self.load_state = "No model: Ctrl+O picks one, /load PATH.gguf opens a file"
+            said = str(exc) if isinstance(exc, ModelError) else f"could not load model {self.model_name}: {exc}"
+            await self.notice(said[:1].upper() + said[1:], "error")
             app.refresh_status()
             return
         old, self.agent_session = self.agent_session, opened
         self.cwd = opened.cwd
+        self.query_one(PromptArea).cwd = opened.cwd
         self.model_name = opened.session.model or host.model_name(opened.settings)
         self.load_state = ""
         self.usage = None
@@ -137,10 +170,16 @@ class SessionView(Vertical):
             if opened.session.messages:
                 await self.chat.replay(opened.session.messages)
                 await self.notice(f"Resumed session {opened.id} ({len(opened.session.messages)} messages).")
+            elif old is None:  # a blank first screen: say where to start
+                await self.notice("Type a prompt below and press Enter; /help lists the commands and keys.")
         self.query_one(PromptArea).set_custom(
             [(c.name, f"{c.description} {c.argument_hint}".strip()) for c in opened.commands.commands]
         )
         app.session_opened(self)
+        if remember is not None:
+            await self.notice(f"Loaded {self.model_name}.")
+            await self._remember_model(host.config_dir, remember)
+        self._send_queued()
 
     def _pick_first_model(self, refused: ModelNotDownloadedError, session: Session | None) -> None:
         """The first-run picker; a choice is remembered in the user's settings, then downloaded."""
@@ -148,20 +187,27 @@ class SessionView(Vertical):
 
         needed = refused.download
         reason = (f"{needed.name} ({needed.display_name}, {needed.size_display}) is not downloaded yet, and "
-                  "nothing that big is downloaded without your say-so.")
+                  "nothing that big is downloaded without your say-so. Pick one to download, or use a .gguf "
+                  "file you already have (`/load PATH.gguf` from the prompt does the same).")
 
         async def picked(key: str | None) -> None:
+            if self.is_attached:  # the picker was the first thing shown: nothing had the focus to get back
+                self.call_after_refresh(self.prompt_input.focus)
             if key is None:
-                self.load_state = "No model: pick one with Ctrl+O"
-                await self.notice(str(refused), "warning")
+                self.load_state = "No model: Ctrl+O picks one, /load PATH.gguf opens a file"
+                await self.notice(f"{refused}; or `/load PATH.gguf` opens a model file you have.", "warning")
                 self.sigit.refresh_status()
                 return
             host = await self.sigit.load_host()
-            host.allow_download(key)
-            await self._remember_model(host.config_dir, key)
+            if key.startswith("local:"):
+                key = key.removeprefix("local:")
+                await self.notice(f"Opening {key}…")
+            else:
+                host.allow_download(key)
+                await self.notice(f"Downloading {key}; it opens when the download is done, and is then "
+                                  "saved as your model.")
             self.model = self.model_name = key
-            await self.notice(f"Downloading {key}; it opens when the download is done.")
-            self.open_session(session)
+            self.open_session(session, remember=key)
 
         self.sigit.push_screen(FirstRunPicker(needed.name, reason), callback=picked)
 
@@ -194,7 +240,7 @@ class SessionView(Vertical):
         old = self.agent_session
         if old is None:  # no model loaded yet (or it failed): open the conversation on this one
             self.model = self.model_name = name
-            self.open_session()
+            self.open_session(remember=name)  # nothing loaded before: the user's pick becomes their model
             return
         if self._turn is not None and not self._turn.is_finished:
             with contextlib.suppress(Exception):  # its end (cancelled or failed) is all we wait for
@@ -213,6 +259,7 @@ class SessionView(Vertical):
         self.load_state = ""
         self.usage = None
         app.session_opened(self)
+        await self.notice(f"Loaded {name}; the conversation goes on with it.")
 
     # ------------------------------------------------------------------ permission prompt
 
@@ -264,8 +311,13 @@ class SessionView(Vertical):
     # ------------------------------------------------------------------ turns
 
     def start_turn(self, text: str, shown: str | None = None) -> None:
+        if self.agent_session is None and self.loading:
+            self.queued.append((text, shown or text))
+            self.call_later(self.notice, f"Queued: sent once {self.model_name} has loaded.")
+            return
         if self.agent_session is None:
-            self.call_later(self.notice, "The model is still loading; try again in a moment.", "warning")
+            self.call_later(self.notice, "No model is loaded: Ctrl+O picks one, `/load PATH.gguf` opens a model "
+                            "file on this machine.", "warning")
             return
         if self.turn_running:
             self.call_later(self.notice, "A turn is running; Esc cancels it.", "warning")
@@ -294,7 +346,12 @@ class SessionView(Vertical):
                 reply = None
 
         try:
-            async for event in session.prompt(text):
+            try:
+                images = await asyncio.to_thread(mentioned_images, text, session.cwd)
+            except UsageError as exc:
+                await self.notice(str(exc), "error")
+                images = []
+            async for event in session.prompt(text, images=tuple(images)):
                 if isinstance(event, ev.ReasoningDelta):
                     if thinking is None:
                         thinking = ThinkingBlock()
@@ -343,6 +400,13 @@ class SessionView(Vertical):
             await end_blocks()
             self.turn_running = False
             self.sigit.refresh_status()
+            self.call_later(self._send_queued)
+
+    def _send_queued(self) -> None:
+        """The next prompt typed while the model loaded, once nothing runs."""
+        if self.queued and self.agent_session is not None and not self.turn_running:
+            text, shown = self.queued.pop(0)
+            self.start_turn(text, shown)
 
     async def _tool_block(self, call_id: str, name: str, title: str, args: dict[str, Any]) -> ToolCallBlock:
         block = self.chat.tool_blocks.get(call_id)
@@ -354,12 +418,11 @@ class SessionView(Vertical):
         return block
 
     async def _finished(self, event: TurnFinished) -> None:
-        if event.stop_reason == "cancelled":
-            await self.notice("Cancelled.", "warning")
-        elif event.stop_reason == "error":
-            await self.notice(f"Error: {event.error}", "error")
-        elif event.stop_reason == "max_tokens":
-            await self.notice("The reply hit the token limit.", "warning")
+        from ...agent.events import stop_sentence
+
+        why = stop_sentence(event)
+        if why is not None:
+            await self.notice(why, "error" if event.stop_reason in ("error", "refusal") else "warning")
 
     async def notice(self, message: str, level: str = "info", *, markdown: bool = False) -> None:
         await self.chat.add(NoticeLine(message, level, markdown=markdown))

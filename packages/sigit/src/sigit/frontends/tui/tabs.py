@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class HistoryPane(Vertical):
-    """Saved sessions, newest first: Enter opens, f forks, d deletes."""
+    """Saved sessions, newest first: Enter opens, f forks, d deletes (after a yes in a dialog)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
@@ -72,7 +72,7 @@ class HistoryPane(Vertical):
             return
         table.clear()
         for s in self.summaries:
-            table.add_row(s.updated_at[:16].replace("T", " "), s.title[:48], str(s.messages), s.model,
+            table.add_row(s.updated_at[:16].replace("T", " "), s.title[:48], str(s.messages), model_label(s.model),
                           str(s.cwd), s.id, key=s.id)
 
     @property
@@ -93,10 +93,23 @@ class HistoryPane(Vertical):
             self.post_message(self.OpenRequested(copy.id))
 
     def action_delete(self) -> None:
-        if self.store is not None and (sid := self.selected) is not None:
-            self.store.delete(sid)
-            self.app.notify(f"Deleted session {sid}")
-            self.reload()
+        """Ask first: one key must not delete a conversation (focus left here, a stray `d`)."""
+        from .screens import ConfirmScreen
+
+        if self.store is None or (sid := self.selected) is None:
+            return
+        summary = next((s for s in self.summaries if s.id == sid), None)
+        title = summary.title if summary is not None else sid
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.store is not None:
+                self.store.delete(sid)
+                self.app.notify(f"Deleted session {sid}")
+                self.reload()
+
+        self.app.push_screen(ConfirmScreen(f"Delete the saved session “{title}”?",
+                                           f"{sid}: its conversation file is removed; this cannot be undone."),
+                             callback=answered)
 
     def action_reload(self) -> None:
         self.reload()
@@ -116,6 +129,17 @@ class HistoryPane(Vertical):
     @on(Button.Pressed, "#history-delete")
     def _delete(self) -> None:
         self.action_delete()
+
+
+def model_label(model: str) -> str:
+    """A model as the History table shows it: its name, not the whole path of its file."""
+    scheme, colon, rest = model.partition(":")
+    if not colon or "/" in scheme:  # a plain path (or a registry name)
+        scheme, rest = "", model
+    if "/" not in rest or rest.startswith(("http://", "https://", "//")):
+        return model
+    name = rest.rstrip("/").rsplit("/", 1)[-1]
+    return f"{scheme}:{name}" if scheme else name
 
 
 async def git(cwd: Path, *args: str, sandbox: Sandbox | None = None) -> str:
@@ -193,6 +217,8 @@ def status_text(config_dir: Path, status: SessionStatus | None, model: str) -> T
         return out
     row("Runtime", f"{status.runtime} ({status.runtime_state}, context {status.context_size}, "
         f"{'tools' if status.tool_capable else 'no tools'})")
+    for label, value in status.model_details:  # what the runtime detected: template, layers, context window
+        row(label.capitalize(), value)
     row("Session", f"{status.session_id}  ({status.messages} messages)")
     row("Working dir", str(status.cwd))
     row("Permissions", f"mode {status.mode}, default {status.default_answer}")
