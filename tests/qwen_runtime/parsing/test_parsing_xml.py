@@ -176,7 +176,10 @@ def test_text_after_a_call_whose_closing_tag_was_dropped_is_text() -> None:
 # ---------------------------------------------------------------- properties
 
 #: a closing tag followed by the next structural tag: a value holding this looks like the call's end
-_STRUCTURE = re.compile(r"</(parameter|function)>\s*(<parameter=|</function>|</tool_call>)")
+#: what the parser reads as structure: a closing tag before the next tag, or a duplicated `</parameter>`
+_STRUCTURE = re.compile(
+    r"</(parameter|function)>\s*(<parameter=|</function>|</tool_call>)|</parameter>\s*(</parameter>|$)"
+)
 value_text = st.lists(
     st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=8)
     | st.sampled_from(["<", ">", "</", "\n", "    ", "</parameter>", "<parameter=x>", "</function>", "<tool_call>",

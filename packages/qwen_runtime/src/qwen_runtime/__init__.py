@@ -26,6 +26,7 @@ from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, ge
 from .runtime import CancelToken, Runtime
 from .templates import load_template
 from .toolformat import ToolCallFormat
+from .toolschema import SchemaError, ToolSchema, tool_schema
 from .types import (
     AssistantMessage,
     ChatRequest,
@@ -82,6 +83,7 @@ __all__ = [
     "Runtime",
     "RuntimeSpec",
     "Sampling",
+    "SchemaError",
     "ServerError",
     "SystemMessage",
     "TextDelta",
@@ -91,6 +93,7 @@ __all__ = [
     "ToolCallFormat",
     "ToolChoice",
     "ToolMessage",
+    "ToolSchema",
     "ToolSpec",
     "Usage",
     "UserMessage",
@@ -105,5 +108,6 @@ __all__ = [
     "parse_runtime_name",
     "read_gguf_info",
     "repair_json",
+    "tool_schema",
     "validate_call",
 ]

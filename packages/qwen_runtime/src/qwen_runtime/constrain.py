@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -33,7 +34,10 @@ from .constrain_xml import xml_call_rules
 from .errors import QwenRuntimeError
 from .parsing.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
 from .toolformat import ToolCallFormat
+from .toolschema import SchemaError, tool_schema, with_any_defs
 from .types import ToolSpec
+
+log = logging.getLogger(__name__)
 
 _THINK_OPEN_B = THINK_OPEN.encode()
 _THINK_CLOSE_B = THINK_CLOSE.encode()
@@ -67,28 +71,29 @@ class Phase(enum.Enum):
     CALL = "call"  # inside a tool call: the JSON and the closing tag are constrained
 
 
-def call_schema(tools: Sequence[ToolSpec], *, lenient: bool = False) -> dict[str, Any]:
-    """The JSON schema of `{"name": <one tool>, "arguments": <its parameters>}`.
-
-    `lenient` makes llguidance ignore schema keywords it does not implement instead of failing.
-    """
+def call_schema(tools: Sequence[ToolSpec]) -> dict[str, Any]:
+    """The JSON schema of `{"name": <one tool>, "arguments": <its parameters>}`, each tool's arguments
+    as `toolschema` enforces them (references inlined, numbers bounded, no undeclared keys)."""
     if not tools:
         raise ConstraintError("a tool-call constraint needs at least one tool")
     branches = [
         {
             "type": "object",
-            "properties": {"name": {"const": tool.name}, "arguments": tool.parameters},
+            "properties": {"name": {"const": tool.name}, "arguments": _arguments(tool)},
             "required": ["name", "arguments"],
             "additionalProperties": False,
         }
         for tool in tools
     ]
     schema: dict[str, Any] = branches[0] if len(branches) == 1 else {"anyOf": branches}
-    return {**schema, "x-guidance": {**JSON_OPTIONS, "lenient": lenient}}
+    return {**with_any_defs(schema), "x-guidance": JSON_OPTIONS}
 
 
-def _any_object(tool: ToolSpec) -> ToolSpec:
-    return ToolSpec(tool.name, tool.description, {"type": "object"})
+def _arguments(tool: ToolSpec) -> Any:
+    try:
+        return tool_schema(tool).grammar
+    except SchemaError as exc:
+        raise ConstraintError(str(exc)) from None
 
 
 def _tag(tokenizer: LLTokenizer, text: str) -> str:
@@ -99,36 +104,37 @@ def _tag(tokenizer: LLTokenizer, text: str) -> str:
     return json.dumps(text)
 
 
-def _call_rules(tools: Sequence[ToolSpec], lenient: bool, call_format: ToolCallFormat) -> str:
+def _call_rules(tools: Sequence[ToolSpec], call_format: ToolCallFormat) -> str:
     if call_format is ToolCallFormat.XML:
         if not tools:
             raise ConstraintError("a tool-call constraint needs at least one tool")
-        return xml_call_rules(tools, lenient=lenient, json_options=JSON_OPTIONS)
-    return f"call: %json {json.dumps(call_schema(tools, lenient=lenient))}\n"
+        try:
+            return xml_call_rules(tools, json_options=JSON_OPTIONS)
+        except SchemaError as exc:
+            raise ConstraintError(str(exc)) from None
+    return f"call: %json {json.dumps(call_schema(tools))}\n"
 
 
 def body_grammar(
     tokenizer: LLTokenizer,
     tools: Sequence[ToolSpec],
     *,
-    lenient: bool = False,
     call_format: ToolCallFormat = ToolCallFormat.JSON,
 ) -> str:
     """What follows `<tool_call>`: `\\n` + the call + `\\n</tool_call>`."""
-    return f'start: "\\n" call "\\n" {_tag(tokenizer, CALL_CLOSE)}\n' + _call_rules(tools, lenient, call_format)
+    return f'start: "\\n" call "\\n" {_tag(tokenizer, CALL_CLOSE)}\n' + _call_rules(tools, call_format)
 
 
 def open_grammar(
     tokenizer: LLTokenizer,
     tools: Sequence[ToolSpec],
     *,
-    lenient: bool = False,
     call_format: ToolCallFormat = ToolCallFormat.JSON,
 ) -> str:
     """A reply of tool calls only (each after at most two newlines), then the end of the turn."""
     return (
         f'start: (/\\n{{0,2}}/ {_tag(tokenizer, CALL_OPEN)} "\\n" call "\\n" {_tag(tokenizer, CALL_CLOSE)})+\n'
-        + _call_rules(tools, lenient, call_format)
+        + _call_rules(tools, call_format)
     )
 
 
@@ -164,30 +170,31 @@ class _MatcherCache:
 _CACHE = _MatcherCache()
 
 
-def _compile(tokenizer: LLTokenizer, make: Any, tools: Sequence[ToolSpec]) -> tuple[LLMatcher, list[str]]:
-    """The matcher for `tools`, degrading gracefully when llguidance rejects a schema.
+_reported: set[str] = set()
+_reported_lock = threading.Lock()
 
-    First strict; then ignoring keywords llguidance does not implement; then, for each tool that
-    still fails, any JSON object as its arguments. Each step down is reported in the warnings.
-    """
+
+def _compile(tokenizer: LLTokenizer, make: Any, tools: Sequence[ToolSpec]) -> LLMatcher:
+    """The matcher for `tools`. A schema llguidance still refuses (after `toolschema` took out what it
+    cannot enforce) is an error naming the tool and llguidance's reason, logged once per tool; never a
+    silent fallback to unconstrained arguments."""
     try:
-        return _CACHE.get(tokenizer, make(tokenizer, tools)), []
-    except ConstraintError as strict:
-        try:
-            matcher = _CACHE.get(tokenizer, make(tokenizer, tools, lenient=True))
-            return matcher, [f"tool schemas enforced leniently (unsupported keywords ignored): {strict}"]
-        except ConstraintError:
-            pass
-    warnings: list[str] = []
-    fixed: list[ToolSpec] = []
-    for tool in tools:
-        try:
-            _CACHE.get(tokenizer, make(tokenizer, [tool], lenient=True))
-            fixed.append(tool)
-        except ConstraintError as exc:
-            warnings.append(f"arguments of tool {tool.name!r} not enforced: {exc}")
-            fixed.append(_any_object(tool))
-    return _CACHE.get(tokenizer, make(tokenizer, fixed, lenient=True)), warnings
+        return _CACHE.get(tokenizer, make(tokenizer, tools))
+    except ConstraintError as whole:
+        problems: list[str] = []
+        for tool in tools:
+            try:
+                _CACHE.get(tokenizer, make(tokenizer, [tool]))
+            except ConstraintError as exc:
+                named = str(exc).startswith(f"tool {tool.name!r}")
+                problems.append(str(exc) if named else f"tool {tool.name!r}: {exc}")
+        message = "; ".join(problems) or str(whole)
+        with _reported_lock:
+            first = message not in _reported
+            _reported.add(message)
+        if first:
+            log.error("tool-call constraint cannot be built: %s", message)
+        raise ConstraintError(f"tool-call constraint cannot be built: {message}") from None
 
 
 class ToolCallConstraint:
@@ -219,12 +226,13 @@ class ToolCallConstraint:
         self.calls_opened = 0
         self.call_format = call_format
         body = functools.partial(body_grammar, call_format=call_format)
-        self._body, self.warnings = _compile(tokenizer, body, tools)
+        #: kept for callers that print them; schema keywords left to validation are logged by `toolschema`
+        self.warnings: list[str] = []
+        self._body = _compile(tokenizer, body, tools)
         self._open: LLMatcher | None = None
         self._think: LLMatcher | None = None
         if self.required:
-            self._open, more = _compile(tokenizer, functools.partial(open_grammar, call_format=call_format), tools)
-            self.warnings += more
+            self._open = _compile(tokenizer, functools.partial(open_grammar, call_format=call_format), tools)
             if thinking and not starts_in_think:
                 self._think = _CACHE.get(tokenizer, think_grammar(tokenizer))
         self._stop_tokens = np.asarray(sorted(set(stop_tokens)), dtype=np.int64)

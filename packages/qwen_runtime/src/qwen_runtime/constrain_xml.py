@@ -5,25 +5,38 @@ Only the offered tools' names and their own parameter names can be written, ever
 is written (in the schema's property order, optional ones may be left out), and each value is typed:
 integers, numbers, booleans and enums as their literals, objects and arrays (and anything without a
 simple type) as JSON under the parameter's schema, strings as raw text that cannot contain
-`\\n</parameter>` and keeps to `minLength`/`maxLength`.
+`</parameter>` and keeps to `minLength`/`maxLength` (and `pattern`, where llguidance's regexes can say
+it). Every schema is read through `toolschema` (references inlined, numbers bounded), the same view the
+parser converts values with. Qwen 3.6 sometimes ends a value as `value</parameter>` without the
+newline: the grammar forbids that form (a raw value never holds `</parameter>`); the parser still
+reads it when a server or unconstrained text hands it over.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from .toolschema import (
+    bounded_any,
+    free_values,
+    pattern_supported,
+    raw_string,
+    schema_types,
+    tool_schema,
+    with_any_defs,
+)
 from .types import ToolSpec
 
 PARAM_CLOSE = "\n</parameter>"
-#: at most 16 digits (as many as a double holds exactly): a weak model cannot write digits forever
-_INTEGER = r"/-?(0|[1-9][0-9]{0,15})/"
-_NUMBER = r"/-?(0|[1-9][0-9]{0,15})(\.[0-9]{1,16})?([eE][+-]?[0-9]{1,3})?/"
 #: a parameter name of a tool whose schema names none (any arguments allowed)
 _ANY_NAME = r"/[A-Za-z_][A-Za-z0-9_.\-]{0,63}/"
-#: text without `\n</parameter>` (a bare `~/.../` never ends the lexeme in llguidance 1.9: intersect)
-_NO_CLOSE = r"~/(?s:.*\n<\/parameter>.*)/"
+#: text without `</parameter>` (a bare `~/.../` never ends the lexeme in llguidance 1.9: intersect)
+_NO_CLOSE = r"~/(?s:.*<\/parameter>.*)/"
+MAX_FREE_PARAMETERS = 32
+"""Undeclared parameters a call may write (unless `maxProperties` says): the call ends."""
 MAX_BOUND = 512
 """The longest `maxLength`/`minLength` the grammar enforces: llguidance's lexer gives up
 (ParserTooComplex) on a bounded repetition of ~800 intersected with the closing-tag exclusion; longer
@@ -34,18 +47,22 @@ def _literal(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _types(schema: dict[str, Any]) -> set[str]:
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return {kind}
-    if isinstance(kind, list):
-        return {k for k in kind if isinstance(k, str)}
-    return set()
-
-
 def _raw(value: Any) -> str:
     """A value as the template writes it: strings raw, everything else JSON."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _search(pattern: str) -> str:
+    """A JSON Schema `pattern` (found anywhere in the value) as a regex the whole value must match."""
+    if pattern.startswith("^"):
+        body, head = pattern[1:], ""
+    else:
+        body, head = pattern, "(?s:.*)"
+    if body.endswith("$") and not body.endswith("\\$"):
+        body, tail = body[:-1], ""
+    else:
+        tail = "(?s:.*)"
+    return head + "(?:" + re.sub(r"(?<!\\)/", r"\/", body) + ")" + tail
 
 
 def _string_lexeme(schema: dict[str, Any]) -> str:
@@ -57,21 +74,27 @@ def _string_lexeme(schema: dict[str, Any]) -> str:
         length = f"{{{low},{high}}}"
     else:
         length = f"{{{low},}}" if low else "*"
-    return f"(/(?s:.{length})/ & {_NO_CLOSE}) {_literal(PARAM_CLOSE)}"
+    pattern = schema.get("pattern")
+    shape = f" & /{_search(pattern)}/" if isinstance(pattern, str) and pattern_supported(pattern) else ""
+    return f"(/(?s:.{length})/{shape} & {_NO_CLOSE}) {_literal(PARAM_CLOSE)}"
 
 
 class _Rules:
-    def __init__(self, lenient: bool, json_options: dict[str, Any]) -> None:
+    def __init__(self, json_options: dict[str, Any]) -> None:
         self.lines: list[str] = []
-        self.lenient = lenient
         self.json_options = json_options
 
     def add(self, name: str, body: str) -> str:
         self.lines.append(f"{name}: {body}")
         return name
 
+    def json(self, prefix: str, schema: Any) -> str:
+        wrapped = {**with_any_defs(schema), "x-guidance": self.json_options} if isinstance(schema, dict) else schema
+        return self.add(prefix + "_json", f"%json {json.dumps(wrapped, ensure_ascii=False)}")
+
     def value(self, prefix: str, schema: Any) -> str:
-        """A rule for one parameter's value and the `\\n</parameter>\\n` after it."""
+        """A rule for one parameter's value (its schema as `toolschema` enforces it) and the
+        `\\n</parameter>\\n` after it."""
         close = _literal(PARAM_CLOSE + "\n")
         if not isinstance(schema, dict):
             schema = {}
@@ -79,24 +102,21 @@ class _Rules:
         if isinstance(options, list) and options:
             choices = " | ".join(_literal(_raw(option)) for option in options)
             return self.add(prefix, f"({choices}) {close}")
-        kinds = _types(schema)
-        if "string" in kinds:
-            lexeme = self.add(prefix.upper(), _string_lexeme(schema))
+        kinds = schema_types(schema)
+        text = raw_string(schema)
+        if text is not None:
+            lexeme = self.add(prefix.upper(), _string_lexeme(text))
             return self.add(prefix, f'{lexeme} "\\n"')
-        if kinds == {"integer"}:
-            return self.add(prefix, f"{_INTEGER} {close}")
-        if kinds <= {"integer", "number"} and kinds:
-            return self.add(prefix, f"{_NUMBER} {close}")
         if kinds == {"boolean"}:
             return self.add(prefix, f'("true" | "false") {close}')
-        wrapped = {**schema, "x-guidance": {**self.json_options, "lenient": self.lenient}}
-        inner = self.add(prefix + "_json", f"%json {json.dumps(wrapped, ensure_ascii=False)}")
-        return self.add(prefix, f"{inner} {close}")
+        # numbers (bounded by toolschema), objects, arrays, unions: JSON, as the template writes them
+        return self.add(prefix, f"{self.json(prefix, schema)} {close}")
 
     def function(self, index: int, tool: ToolSpec) -> str:
-        params = tool.parameters if isinstance(tool.parameters, dict) else {}
-        properties = params.get("properties")
-        required = set(params.get("required") or ())
+        view = tool_schema(tool)
+        grammar = view.grammar
+        properties = grammar.get("properties")
+        required = set(grammar.get("required") or ())
         parts = [_literal(f"<function={tool.name}>\n")]
         if isinstance(properties, dict):
             for j, (name, schema) in enumerate(properties.items()):
@@ -104,17 +124,22 @@ class _Rules:
                 value = self.value(prefix + "_v", schema)
                 param = self.add(prefix, f"{_literal(f'<parameter={name}>' + chr(10))} {value}")
                 parts.append(param if name in required else f"{param}?")
-        elif params.get("additionalProperties", True) is not False:
-            value = self.value(f"f{index}_any_v", {"type": "string"})
+        extra = free_values(grammar)
+        if extra is not None:
+            # free keys: values under the map's own schema, else (untyped) raw text of bounded length
+            untyped = extra == bounded_any()
+            value = self.value(f"f{index}_any_v", {"type": "string", "maxLength": MAX_BOUND} if untyped else extra)
             param = self.add(f"f{index}_any", f'"<parameter=" {_ANY_NAME} ">\\n" {value}')
-            parts.append(f"{param}*")
+            limit = grammar.get("maxProperties")
+            limit = limit - len(properties or ()) if isinstance(limit, int) else MAX_FREE_PARAMETERS
+            parts.append(f"{param}{{0,{max(limit, 0)}}}")
         parts.append(_literal("</function>"))
         return self.add(f"f{index}", " ".join(parts))
 
 
-def xml_call_rules(tools: Sequence[ToolSpec], *, lenient: bool, json_options: dict[str, Any]) -> str:
+def xml_call_rules(tools: Sequence[ToolSpec], *, json_options: dict[str, Any]) -> str:
     """Lark rules whose `call` is one XML call to one of `tools` (without `<tool_call>` around it)."""
-    rules = _Rules(lenient, json_options)
+    rules = _Rules(json_options)
     functions = [rules.function(i, tool) for i, tool in enumerate(tools)]
     return "\n".join([f"call: {' | '.join(functions)}", *rules.lines]) + "\n"
 

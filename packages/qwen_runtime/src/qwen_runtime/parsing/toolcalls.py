@@ -16,7 +16,7 @@ from typing import Any
 from ..types import ToolCall, ToolCallError, ToolCallEvent, ToolSpec
 from .json_repair import JsonRepairError, repair_json
 from .validate import json_type, validate_call
-from .xmlcalls import canonical_name
+from .xmlcalls import canonical_name, coerce_arguments
 
 _IN_DOUBLE = re.compile(r'[\\"]')
 _IN_SINGLE = re.compile(r"[\\']")
@@ -206,6 +206,7 @@ def interpret_call(
             events.append(ToolCallError(raw=raw, message=str(exc), name=exc.name, id=new_id()))
             continue
         name = canonical_name(name, names)
+        arguments = coerce_arguments(name, arguments, tools)
         problem = validate_call(name, arguments, tools) if tools else None
         if problem is not None:
             events.append(ToolCallError(raw=raw, message=problem, name=name, id=new_id()))

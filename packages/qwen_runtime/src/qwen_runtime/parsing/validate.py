@@ -1,5 +1,7 @@
 """Check a parsed call against the offered tools, with messages a small model can act on.
 
+The schema checked is the tool's original one (references resolved by jsonschema), through the
+validator `toolschema` keeps per tool: whatever the grammar could not enforce is caught here.
 The message goes back to the model as the tool result, so it names the tool, the parameter, and what
 was expected versus given, rather than jsonschema's generic wording.
 """
@@ -10,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..toolschema import SchemaError, tool_schema
 from ..types import ToolSpec
 
 if TYPE_CHECKING:  # jsonschema costs ~150 ms to import: loaded on the first validation only
@@ -79,13 +82,13 @@ def validate_call(name: str, arguments: Any, tools: Sequence[ToolSpec]) -> str |
     if not isinstance(arguments, dict):
         return f"arguments of {name} must be a JSON object, got {json_type(arguments)} {_short(arguments)}"
     try:
-        import jsonschema.validators
-
-        validator_class = jsonschema.validators.validator_for(spec.parameters)
-        validator = validator_class(spec.parameters)
-        errors = sorted(
-            validator.iter_errors(arguments), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
-        )
+        validator = tool_schema(spec).validator()
+    except SchemaError:
+        validator = None
+    if validator is None:  # a broken tool schema (bad type, bad $ref) is the tool author's bug, not the model's
+        return None
+    try:
+        errors = sorted(validator.iter_errors(arguments), key=lambda e: ([str(p) for p in e.absolute_path], e.message))
     except Exception:  # a broken tool schema (bad type, bad regex) is the tool author's bug, not the model's
         return None
     if not errors:

@@ -4,7 +4,11 @@
 string values raw (newlines, `<`, `>`, code, even a `</parameter>` of their own), other values JSON.
 A value ends at the `\\n</parameter>` that is followed by the next parameter, `</function>`,
 `</tool_call>` or the end; a value whose closing tag was dropped ends at the next parameter or at
-`</function>`. Values are converted to their schema's types when the tool is known.
+`</function>`. Values are converted to their schema's types when the tool is known, through the
+same normalised schema the grammar enforces (`toolschema`).
+
+What Qwen 3.5/3.6 write outside the template is read as meant: `value</parameter>` without the
+newline, a duplicated `</parameter>`, integers as `10.0000`.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..toolschema import SchemaError, coerce, is_raw_string, tool_schema
 from ..types import ToolCall, ToolCallError, ToolCallEvent, ToolSpec
 from .json_repair import JsonRepairError, repair_json
 from .tags import CALL_CLOSE
@@ -92,15 +97,18 @@ def _value_end(text: str, start: int, names: frozenset[str] | None) -> tuple[int
     while at >= 0:
         after = at + len(PARAM_CLOSE)
         rest = text[after:].lstrip()
-        if not rest or rest.startswith((PARAM_OPEN, FUNCTION_CLOSE, CALL_CLOSE)):
-            close = at
+        if not rest or rest.startswith((PARAM_OPEN, FUNCTION_CLOSE, CALL_CLOSE, PARAM_CLOSE)):
+            close = at  # (a `</parameter>` right after it is a duplicate Qwen 3.6 writes)
             break
         at = text.find(PARAM_CLOSE, after)
     following = _next_param(text, start, names)
     if following >= 0 and (close < 0 or following < close):
         return following, following + 1
     if close >= 0:
-        return close, close + len(PARAM_CLOSE)
+        after = close + len(PARAM_CLOSE)
+        while text[after:].lstrip().startswith(PARAM_CLOSE):
+            after = text.index(PARAM_CLOSE, after) + len(PARAM_CLOSE)
+        return close, after
     at = text.find(f"\n{FUNCTION_CLOSE}", start)
     if at >= 0:
         return at, at + 1
@@ -116,22 +124,11 @@ def _strip_value(value: str) -> str:
     return value[:-1] if value.endswith("\n") else value
 
 
-def _types(schema: Any) -> set[str]:
-    if not isinstance(schema, dict):
-        return set()
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return {kind}
-    if isinstance(kind, list):
-        return {k for k in kind if isinstance(k, str)}
-    return set()
-
-
 def convert_value(raw: str, schema: Any) -> Any:
-    """A raw value as its schema's type: strings stay raw, other types are read as (lenient) JSON.
-    A value that does not read as its type stays a string, so validation names the mismatch."""
-    kinds = _types(schema)
-    if "string" in kinds:
+    """A raw value as its (resolved) schema's type: strings stay raw, other types are read as lenient
+    JSON, integral numbers become integers where the schema wants them (`10.0000`). A value that does
+    not read as its type stays a string, so validation names the mismatch."""
+    if is_raw_string(schema):
         return raw
     enum = schema.get("enum") if isinstance(schema, dict) else None
     if isinstance(enum, list) and raw in enum:
@@ -144,7 +141,33 @@ def convert_value(raw: str, schema: Any) -> Any:
         value, _ = repair_json(text)
     except (JsonRepairError, RecursionError):
         return raw
-    return value  # (Jinja writes Python's True/False/None; repair_json reads those too)
+    return coerce(value, schema)  # (Jinja writes Python's True/False/None; repair_json reads those too)
+
+
+def coerce_arguments(name: str, arguments: dict[str, Any], tools: Sequence[ToolSpec]) -> dict[str, Any]:
+    """JSON-format arguments with integral numbers as integers where the tool's schema wants them."""
+    spec = next((tool for tool in tools if tool.name == name), None)
+    if spec is None:
+        return arguments
+    try:
+        resolved = tool_schema(spec).resolved
+    except SchemaError:
+        return arguments
+    value = coerce(arguments, resolved)
+    return value if isinstance(value, dict) else arguments
+
+
+def _value_schemas(spec: ToolSpec | None) -> tuple[dict[str, Any], Any]:
+    """(declared parameters, the schema of undeclared ones) of a tool, resolved."""
+    if spec is None:
+        return {}, None
+    try:
+        resolved = tool_schema(spec).resolved
+    except SchemaError:
+        resolved = spec.parameters
+    properties = resolved.get("properties")
+    extra = resolved.get("additionalProperties")
+    return (properties if isinstance(properties, dict) else {}), (extra if isinstance(extra, dict) else None)
 
 
 def parse_xml_call(body: str, tools: Sequence[ToolSpec]) -> tuple[str, dict[str, Any]]:
@@ -156,9 +179,7 @@ def parse_xml_call(body: str, tools: Sequence[ToolSpec]) -> tuple[str, dict[str,
     if not name:
         raise ValueError(f"tool call has an empty function name; {XML_HINT}")
     spec = next((tool for tool in tools if tool.name == name), None)
-    properties: dict[str, Any] = {}
-    if spec is not None and isinstance(spec.parameters.get("properties"), dict):
-        properties = spec.parameters["properties"]
+    properties, extra = _value_schemas(spec)
     param_names = frozenset(properties) if properties else None
     arguments: dict[str, Any] = {}
     index = match.end()
@@ -168,7 +189,7 @@ def parse_xml_call(body: str, tools: Sequence[ToolSpec]) -> tuple[str, dict[str,
             break
         key = param.group(1).strip()
         end, index = _value_end(body, param.end(), param_names)
-        arguments[key] = convert_value(_strip_value(body[param.end() : end]), properties.get(key))
+        arguments[key] = convert_value(_strip_value(body[param.end() : end]), properties.get(key, extra))
     rest = body[index:].strip()
     if rest and not rest.startswith(FUNCTION_CLOSE):
         raise _Stray(name, arguments, rest)
