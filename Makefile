@@ -23,8 +23,9 @@ lint:
 	# layer contracts (pyproject's [tool.importlinter]): nothing imports upwards
 	.venv/bin/lint-imports --no-cache
 
+# one worker per core plus one: the suite waits on subprocesses and llama.cpp
 test: lint
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n $$(( $$(nproc) + 1 )) tests
 
 test-fast:
 	$(PY) -m pytest -q tests -m "not slow"

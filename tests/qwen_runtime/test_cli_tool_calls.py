@@ -3,6 +3,8 @@ returns schema-valid tool calls for every seed, through the real command and rea
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from jsonschema import validate
+from qwen_runtime.cli import main as cli_main
 
 TOOLS = [
     {"name": "read_file", "description": "Read a file",
@@ -97,14 +100,14 @@ def xml_model(name: str, request: pytest.FixtureRequest) -> Path:
 
 
 def _generate(model: Path, tools: Path, *flags: str) -> dict[str, object]:
-    cli = str(Path(sys.executable).with_name("qwen-runtime"))
-    proc = subprocess.run(
-        [cli, "generate", "--model", str(model), "--prompt", "list the files", "--tools", str(tools),
-         "--tool-choice", "required", "--n-ctx", "2048", "--json", *flags],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    reply: dict[str, object] = json.loads(proc.stdout)
+    """`qwen-runtime generate ... --json`, run in this process: the same command code, without paying a
+    Python start for each of the 120 seeds (the seed tests above run the installed command itself)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cli_main(["generate", "--model", str(model), "--prompt", "list the files", "--tools", str(tools),
+                         "--tool-choice", "required", "--n-ctx", "2048", "--json", *flags])
+    assert code == 0, out.getvalue()
+    reply: dict[str, object] = json.loads(out.getvalue())
     return reply
 
 

@@ -135,3 +135,17 @@ def test_a_message_without_text_gets_an_error_result_not_silence(workdir: Path, 
     results = [o for o in lines(proc.stdout) if o["type"] == "result"]
     assert results[0]["is_error"] and "an image block holds no data" in results[0]["result"]
     assert results[1]["result"] == "answered the second"
+
+
+def test_a_session_that_cannot_open_answers_initialize_before_its_error_result(workdir: Path) -> None:
+    """The SDK fails a pending `initialize` on an early error result, so the app never saw the result:
+    the answer comes first, the error result answers the first user message."""
+    init = json.dumps({"type": "control_request", "request_id": "i1", "request": {"subtype": "initialize"}})
+    proc = run_sigit(["--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+                      "--model", "no-such-model"], workdir, stdin=f"{init}\n{user_line('hi')}")
+    assert proc.returncode != 0
+    out = lines(proc.stdout)
+    kinds = [o["type"] for o in out]
+    assert kinds == ["control_response", "result"], out
+    assert out[0]["response"]["request_id"] == "i1" and out[0]["response"]["subtype"] == "success"
+    assert out[1]["is_error"] and "no-such-model" in out[1]["result"]

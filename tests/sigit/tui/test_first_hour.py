@@ -178,7 +178,7 @@ async def test_offline_first_run_says_what_works_and_loading_is_not_claimed(
         await pilot.press("enter")  # the suggested model: its download fails (no network)
         await until(pilot, lambda: not app.view.loading, "the failed download")
         assert not (config / "settings.toml").exists()  # saved only once a model has loaded
-        assert app.focused is app.prompt_input
+        await until(pilot, lambda: app.focused is app.prompt_input, "the prompt taking the focus back")
         await send(app, pilot, "hello?")
         await until(pilot, lambda: "No model is loaded" in notices(app), "the answer to a prompt")
         text = notices(app)

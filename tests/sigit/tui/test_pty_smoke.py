@@ -17,7 +17,9 @@ def test_sigit_runs_in_a_terminal(tmp_path: Path) -> None:
     scenario.write_text(json.dumps({"turns": [{"text": "PONGREPLY"}]}))
     work = tmp_path / "work"
     work.mkdir()
-    env = {**os.environ, "TERM": "xterm-256color", "SIGIT_CONFIG_DIR": str(tmp_path / "config")}
+    # the terminal's own size: COLUMNS/LINES (pytest-xdist's workers set 80x24) would override the pty's
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env |= {"TERM": "xterm-256color", "SIGIT_CONFIG_DIR": str(tmp_path / "config")}
     child = pexpect.spawn(
         str(SIGIT), ["--model", f"scripted:{scenario}", "--cwd", str(work)],
         env=env, dimensions=(40, 120), timeout=20, encoding="utf-8",

@@ -108,10 +108,11 @@ class ClaudeRun:
             self.inbox.put_nowait(None)
         try:
             session = await self._open()
-        except UsageError as exc:
-            return self._failed(str(exc), EXIT_USAGE)
-        except SigitError as exc:
-            return self._failed(str(exc), EXIT_ERROR)
+        except (UsageError, SigitError) as exc:
+            code = await self._failed(str(exc), EXIT_USAGE if isinstance(exc, UsageError) else EXIT_ERROR)
+            if self.streaming:
+                dispatcher.cancel()
+            return code
         self.session = session
         self.ready.set_result(session)
         loop = asyncio.get_running_loop()
@@ -140,10 +141,18 @@ class ClaudeRun:
         self.cancel()
         self.inbox.put_nowait(None)
 
-    def _failed(self, error: str, code: int) -> int:
+    async def _failed(self, error: str, code: int) -> int:
+        """The session could not be opened: an error result, as the answer to the first message.
+
+        Streaming, the SDK's `initialize` is answered first and the result waits for a user message (or
+        the end of stdin), as Claude Code's would: a result sent before `initialize` is answered makes the
+        SDK fail that request instead of handing the app the result."""
         print(f"sigit: {error}", file=sys.stderr)
         assert self.ready is not None
         self.ready.set_result(None)
+        if self.streaming:
+            await self.inbox.get()
+            await asyncio.gather(*self._handlers, return_exceptions=True)  # `initialize` is answered first
         self._result(None, error=error)
         return code
 
