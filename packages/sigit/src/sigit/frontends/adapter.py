@@ -7,9 +7,10 @@ it shows; `handle(event)` is the one dispatch. What an unhandled event returns i
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable
 from functools import cache
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, get_args
 
 if TYPE_CHECKING:  # loaded on the first event: the TUI imports its adapter before any model (or onde) loads
     from ..events import (
@@ -38,24 +39,11 @@ def _methods() -> dict[type[Any], str]:
 
     return {
         kind: "handle_" + "".join("_" + c.lower() if c.isupper() else c for c in kind.__name__).lstrip("_")
-        for kind in (
-            events.TurnStarted,
-            events.ReasoningDelta,
-            events.TextDelta,
-            events.ToolCallRequested,
-            events.PermissionAsked,
-            events.PermissionAnswered,
-            events.ToolStarted,
-            events.ToolFinished,
-            events.TodosUpdated,
-            events.UsageUpdated,
-            events.Notice,
-            events.TurnFinished,
-        )
+        for kind in get_args(events.AgentEvent)  # the stream's one list of event types
     }
 
 
-class EventAdapter(Generic[R]):
+class EventAdapter(ABC, Generic[R]):
     """Maps each agent event to its `handle_<event>` method; every method defaults to `unhandled`."""
 
     def handle(self, event: AgentEvent) -> R:
@@ -68,9 +56,9 @@ class EventAdapter(Generic[R]):
         result: R = getattr(self, method)(event)
         return result
 
+    @abstractmethod
     def unhandled(self, event: AgentEvent) -> R:
         """What an event this adapter does not show gives (None, [], a no-op awaitable...)."""
-        raise NotImplementedError
 
     def handle_turn_started(self, event: TurnStarted) -> R:
         return self.unhandled(event)
