@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from qwen_runtime import ChatRequest, Sampling, ToolSpec, UserMessage
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp_vocab import LlamaVocab
 
 UNITS = ToolSpec(
     "set_unit",
@@ -29,10 +30,10 @@ def test_a_second_runtime_reads_the_vocabulary_tables_instead_of_walking_the_voc
     saved = list((tmp_path / "vocab").glob("*.bin"))
     assert len(saved) == 1
 
-    def no_walk(self: LlamaCppRuntime, pieces: bool = False) -> None:
+    def no_walk(self: LlamaVocab, pieces: bool = False) -> None:
         raise AssertionError("walked the vocabulary although its tables were saved")
 
-    monkeypatch.setattr(LlamaCppRuntime, "_scan_vocab", no_walk)
+    monkeypatch.setattr(LlamaVocab, "scan", no_walk)
     second = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
     got = second.complete(REQUEST)
     assert second._stop_ids == stops and [second.piece(t) for t in range(second._n_vocab)] == pieces

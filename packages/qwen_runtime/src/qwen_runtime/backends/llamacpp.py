@@ -15,20 +15,16 @@ on a duplicate of fd 1.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import logging
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..cpus import cpu_budget
-from ..errors import ModelLoadError, ModelNotFoundError, QwenRuntimeError
+from ..errors import ModelLoadError, QwenRuntimeError
 from ..gguf_info import read_gguf_info
 from ..images import DEFAULT_MAX_IMAGE_PIXELS
 from ..model_report import build_report
@@ -47,11 +43,11 @@ from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .drafting import MTP, NO_DRAFT, PROMPT_LOOKUP, LongestDraft, PromptLookup, describe, draft_source
-from .llama_build import default_gpu_layers, forward_llama_logs
-from .llamacpp_mtp import MtpDraft, has_mtp
-from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
+from .llamacpp_load import Placement, cpu_has_amx, llama_params, model_file, model_params, open_llama
+from .llamacpp_mtp import MtpDraft
+from .llamacpp_state import copy_state, describe_state, restore_state
 from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
-from .llamacpp_vocab import VocabTables, load_tables, save_tables, vocab_key
+from .llamacpp_vocab import LlamaVocab
 from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)
@@ -95,94 +91,62 @@ class LlamaCppRuntime(LocalRuntime):
         `mmproj`: the projector that lets the model see images (an mmproj GGUF); None looks beside the
         model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none."""
         super().__init__()
-        path = Path(model_path).expanduser()
-        if not path.is_file():
-            raise ModelNotFoundError(f"GGUF model file not found: {path}")
+        self.model_path = path = model_file(model_path)
+        self._closed = False
+        self.vision: Vision | None = None
+        self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
         # what the header says (layers, template, trained length) and the context window it gets here
         self.report = build_report(read_gguf_info(path), memory=memory_bytes(), pinned_n_ctx=n_ctx)
-        n_ctx = self.report.n_ctx
-        log.info("context window: %d tokens (%s)", n_ctx, self.report.n_ctx_reason)
-        try:
-            import llama_cpp
-            from llama_cpp import Llama
-        except ImportError as exc:  # pragma: no cover - a declared dependency
-            raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
-        forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal
-        # None: every layer on the GPU when llama.cpp has a GPU backend, else none
-        self.n_gpu_layers = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
-        log.info("llama.cpp GPU layers: %d", self.n_gpu_layers)
-        budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
-        self.n_threads = n_threads or budget.decode_threads
-        self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
-        log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
-                 "as given" if n_threads else budget.describe())
-        self.extra_buffers = extra_buffers if extra_buffers is not None else not cpu_has_amx()
+        log.info("context window: %d tokens (%s)", self.report.n_ctx, self.report.n_ctx_reason)
+        placement = Placement.choose(n_threads, n_threads_batch, n_gpu_layers, extra_buffers)
+        self.n_threads, self.n_threads_batch = placement.n_threads, placement.n_threads_batch
+        self.n_gpu_layers, self.extra_buffers = placement.n_gpu_layers, placement.extra_buffers
         # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
         # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
         snapshots = 0 if draft in (NO_DRAFT, "") else HYBRID_MAX_DRAFT
+        self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose)
+        self._llm: Any = self._native.llm
         try:
-            with llama_params(model={"use_extra_bufts": self.extra_buffers, "load_mtp": snapshots > 0},
-                              context={"n_rs_seq": snapshots}):
-                self._llm: Any = Llama(
-                    model_path=str(path),
-                    n_ctx=n_ctx,
-                    n_threads=self.n_threads,
-                    n_threads_batch=self.n_threads_batch,
-                    n_gpu_layers=self.n_gpu_layers,
-                    verbose=verbose,
-                )
-        except (ValueError, RuntimeError, OSError) as exc:
-            raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
-        self.model_path = path
-        self._closed = False
-        self._n_ctx = int(self._llm.n_ctx())
-        self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
+            self._read_model(chat_template, cut_back)
+            self._read_vocabulary(Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None)
+            self._load_vision(mmproj, image_max_pixels)
+            self._open_prompt_cache(Path(prompt_cache_dir) if prompt_cache_dir else None, prompt_cache_max_bytes,
+                                    checkpoints)
+            self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
+        except Exception:
+            self.close()  # a projector or draft model that cannot be used: free the model before saying so
+            raise
+
+    # ---------------------------------------------------------------- loading, in __init__'s order
+
+    def _read_model(self, chat_template: str | None, cut_back: bool | None) -> None:
+        """What the loaded model is: its context, architecture, template, and whether its state can be cut back."""
+        import llama_cpp
+
+        llm = self._llm
+        self._n_ctx = int(llm.n_ctx())
+        self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(llm.ctx))
         """How many trailing tokens a hybrid model's state can drop after a decode (0: none)."""
-        # bound once: the per-token methods (is_end, logits) should not re-run an import each call
-        self._vocab_is_eog: Any = llama_cpp.llama_vocab_is_eog
-        self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith
-        metadata: dict[str, str] = dict(self._llm.metadata)
-        embedded = metadata.get("tokenizer.chat_template")
+        self._get_logits_ith: Any = llama_cpp.llama_get_logits_ith  # bound once: logits() runs every token
+        self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
+        self._logits_address: int | None = None
+        self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
+        self._rows = 1
+        metadata: dict[str, str] = dict(llm.metadata)
+        self.arch = metadata.get("general.architecture", "?")
         if not chat_template:
             for warning in self.report.warnings:  # no template: say which one it falls back to
                 log.warning("%s", warning)
-        self.chat_template = chat_template or embedded or QWEN3_CHAT_TEMPLATE
-        self._vocab = self._llm._model.vocab
-        self._n_vocab = int(self._llm.n_vocab())
-        self._pieces: dict[int, bytes] = {}
-        self._piece_buf = ctypes.create_string_buffer(256)
-        self._bos_text = self._token_text(self._llm.token_bos())
-        self._eos_text = self._token_text(self._llm.token_eos())
-        self._add_bos = bool(self._llm._model.add_bos_token())
-        self._tables = self._vocab_tables(Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None)
-        self._stop_ids = self._end_tokens()
-        self._lltokenizer: Any = None
-        self._logits_view: np.ndarray[Any, np.dtype[np.float32]] | None = None
-        self._logits_address: int | None = None
-        self.cut_back = can_cut_back(self._llm) if cut_back is None else cut_back and can_cut_back(self._llm)
-        self.arch = metadata.get("general.architecture", "?")
-        self.vision: Vision | None = None
-        try:
-            self._load_vision(mmproj, image_max_pixels)
-        except Exception:
-            self._llm.close()
-            raise
-        state_setup = describe_state(self._llm, path, self.n_gpu_layers)
-        if self.vision is not None:  # an image's placeholders stand for what this projector made of it
-            state_setup["mmproj"] = model_identity(self.vision.path)
-        disk = DiskPromptCache(Path(prompt_cache_dir), prompt_cache_max_bytes) if prompt_cache_dir else None
-        self.prompt_cache = PromptCache(scope_key(state_setup), state_setup,
-                                        checkpoints=0 if self.cut_back else checkpoints, disk=disk)
-        self._row = -1  # the output row logits() and the sampler read: -1 the last, -n the n-th last
-        self._rows = 1
-        self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
-        try:
-            self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
-        except Exception:
-            self._llm.close()  # a draft model that cannot be used: free the target before saying so
-            raise
-        if self.vision is not None and self.draft_source is not None:
-            self.draft_source = TextOnlyDrafts(self.draft_source)
+        self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
+        self.cut_back = cut_back is not False and not self._native.recurrent
+
+    def _read_vocabulary(self, table_dir: Path | None) -> None:
+        """Token bytes, end tokens and llguidance's view, from the tables on disk when there are some."""
+        words = self._words = LlamaVocab(self._native, self.model_path, table_dir)
+        self._n_vocab = words.n_vocab
+        self._stop_ids = words.end_tokens
+        self._bos_text = words.text(self._llm.token_bos())
+        self._eos_text = words.text(self._llm.token_eos())
 
     def _load_vision(self, mmproj: str | None, max_pixels: int) -> None:
         if mmproj == "none":
@@ -190,10 +154,20 @@ class LlamaCppRuntime(LocalRuntime):
         found = Path(mmproj).expanduser() if mmproj else find_mmproj(self.model_path)
         if found is None:
             return
-        self.vision = Vision(self._llm, found, n_threads=self.n_threads_batch, use_gpu=self.n_gpu_layers != 0,
+        self.vision = Vision(self._native, found, n_threads=self.n_threads_batch, use_gpu=self.n_gpu_layers != 0,
                              max_pixels=max_pixels)
         self.supports_images = True
         log.info("vision: %s", found)
+
+    def _open_prompt_cache(self, folder: Path | None, max_bytes: int, checkpoints: int) -> None:
+        """Memory checkpoints (only for a model whose state cannot be cut back) and the disk tier, keyed by
+        everything a saved state depends on."""
+        state_setup = describe_state(self._llm, self.model_path, self.n_gpu_layers)
+        if self.vision is not None:  # an image's placeholders stand for what this projector made of it
+            state_setup["mmproj"] = model_identity(self.vision.path)
+        disk = DiskPromptCache(folder, max_bytes) if folder is not None else None
+        self.prompt_cache = PromptCache(scope_key(state_setup), state_setup,
+                                        checkpoints=0 if self.cut_back else checkpoints, disk=disk)
 
     def cannot_see(self) -> str:
         if self.arch in TEXT_ONLY_ARCHS:
@@ -219,6 +193,8 @@ class LlamaCppRuntime(LocalRuntime):
             if self.draft_source is not None:  # first: the MTP head's context lives on the model's weights
                 self.draft_source.close()
                 self.draft_source = None
+            elif self._mtp is not None:  # opened, but loading failed before it became the draft source
+                self._mtp.close()
             self._mtp = None
             self._llm.close()
 
@@ -236,14 +212,13 @@ class LlamaCppRuntime(LocalRuntime):
     def prompt_tokens(self, prompt: str) -> list[int]:
         vision = self.vision
         tokens = vision.prompt_tokens(prompt, self.tokenize) if vision is not None else self.tokenize(prompt)
-        if self._add_bos and (not tokens or tokens[0] != self._llm.token_bos()):
+        if self._native.add_bos and (not tokens or tokens[0] != self._llm.token_bos()):
             tokens.insert(0, self._llm.token_bos())
         return tokens
 
     def clear_cache_unlocked(self) -> None:
         """Forget the live state and the memory checkpoints (the disk tier stays)."""
-        self._llm.reset()
-        self._llm._ctx.kv_cache_clear()
+        self._native.clear()
         self.prompt_cache.forget()
         if self._mtp is not None:
             self._mtp.after_clear()
@@ -254,96 +229,16 @@ class LlamaCppRuntime(LocalRuntime):
         self.check_open()
         return list(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
 
-    def _token_text(self, token: int) -> str:
-        if token < 0 or token >= self._n_vocab:
-            return ""
-        return self.piece(token).decode("utf-8", errors="replace")
-
     def piece(self, token: int) -> bytes:
         """The bytes of one token, special tokens as their text (`<tool_call>`), cached."""
-        cached = self._pieces.get(token)
-        if cached is not None:
-            return cached
-        import llama_cpp
-
-        n = llama_cpp.llama_token_to_piece(self._vocab, token, self._piece_buf, len(self._piece_buf), 0, True)
-        if n < 0:
-            buf = ctypes.create_string_buffer(-n)
-            n = llama_cpp.llama_token_to_piece(self._vocab, token, buf, len(buf), 0, True)
-            out = buf.raw[:n]
-        else:
-            out = self._piece_buf.raw[:n]
-        self._pieces[token] = out
-        return out
-
-    def _end_tokens(self) -> frozenset[int]:
-        import llama_cpp
-
-        ids = {self._llm.token_eos(), int(llama_cpp.llama_vocab_eot(self._vocab))}
-        for text in ("<|im_end|>", "<|endoftext|>"):
-            found = self.tokenize(text)
-            if len(found) == 1:
-                ids.add(found[0])
-        # every token llama.cpp ends generation on (for Qwen GGUFs it adds <|fim_pad|>, <|repo_name|>,
-        # <|file_sep|>): the tool-call constraint bans these while a call is owed, so all must be known
-        ids |= self._tables.end_tokens if self._tables is not None else self._scan_vocab()[1]
-        return frozenset(i for i in ids if 0 <= i < self._n_vocab)
-
-    def _scan_vocab(self, pieces: bool = False) -> tuple[frozenset[int], frozenset[int]]:
-        """One walk over the vocabulary: (tokens llguidance treats as special, tokens that end a turn);
-        with `pieces`, every token's bytes land in the piece cache on the way."""
-        import llama_cpp
-
-        control, user = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL), int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
-        special: set[int] = set()
-        ends: set[int] = set()
-        for token in range(self._n_vocab):
-            attr = int(llama_cpp.llama_vocab_get_attr(self._vocab, token))
-            if attr & (control | user) and self._vocab_is_eog(self._vocab, token):
-                ends.add(token)
-            if pieces:
-                piece = self.piece(token)
-                if attr & control or (attr & user and piece.startswith(b"<") and piece.endswith(b">")):
-                    special.add(token)
-        return frozenset(special), frozenset(ends)
-
-    def _vocab_tables(self, folder: Path | None) -> VocabTables | None:
-        """The vocabulary's derived tables from `folder` (built and saved there the first time); None
-        without a folder (then the end tokens are scanned now and the pieces when first needed)."""
-        if folder is None:
-            return None
-        import llama_cpp
-
-        path = folder / f"{vocab_key(self.model_path, getattr(llama_cpp, '__version__', '?'))}.bin"
-        tables = load_tables(path, self._n_vocab)
-        if tables is None:
-            special, ends = self._scan_vocab(pieces=True)
-            tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
-            save_tables(path, tables)
-        else:
-            self._pieces.update(enumerate(tables.pieces))
-        return tables
+        return self._words.piece(token)
 
     def is_end(self, token: int) -> bool:
-        return token in self._stop_ids or bool(self._vocab_is_eog(self._vocab, token))
+        return self._words.is_end(token)
 
     def lltokenizer(self) -> Any:
         """llguidance's view of the vocabulary, built on first use (~1 s for 150k tokens)."""
-        if self._lltokenizer is None:
-            import llama_cpp
-            from llguidance import LLTokenizer
-
-            if self._tables is None:
-                special, ends = self._scan_vocab(pieces=True)
-                self._tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
-            tables = self._tables
-            # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
-            tokens = [b"\xff" + p if i in tables.special else p for i, p in enumerate(tables.pieces)]
-            tokenize = ctypes.cast(llama_cpp.llama_cpp._lib.llama_tokenize, ctypes.c_void_p).value
-            self._lltokenizer = LLTokenizer.from_llamacpp(  # type: ignore[attr-defined]
-                tokens=tokens, vocab_ptr=self._vocab, tokenize_fptr=tokenize, eos_token=self._llm.token_eos(),
-                slices=None)
-        return self._lltokenizer
+        return self._words.lltokenizer()
 
     # ---------------------------------------------------------------- KV cache
 
@@ -387,13 +282,12 @@ class LlamaCppRuntime(LocalRuntime):
                     log.debug("restored %d prompt tokens from the %s tier", n, tier)
                     return n
                 live = 0  # the memory was cleared for the restore
-        if live > 0 and (live == llm.n_tokens or llm._ctx.kv_cache_seq_rm(-1, self._position(live), -1)):
+        if live > 0 and (live == llm.n_tokens or self._native.remove_from(self._position(live))):
             llm.n_tokens = live
             if self._mtp is not None:
                 self._mtp.after_truncate(live)
             return live
-        llm.reset()
-        llm._ctx.kv_cache_clear()
+        self._native.clear()
         if self._mtp is not None:
             self._mtp.after_clear()
         return 0
@@ -459,15 +353,12 @@ class LlamaCppRuntime(LocalRuntime):
         return self._logits_view
 
     def new_sampler(self, sampling: Sampling) -> _LlamaSampler:
-        return _LlamaSampler(self._sampler_chain(sampling), self._llm._ctx, self)
+        return _LlamaSampler(self._sampler_chain(sampling), self._native.sampler_ctx, self)
 
     # ---------------------------------------------------------------- drafts (see drafting.py)
 
     def _set_draft(self, draft: str | None, **options: Any) -> None:
-        import llama_cpp
-
-        model = self._llm._model.model
-        if llama_cpp.llama_model_is_recurrent(model) or llama_cpp.llama_model_is_hybrid(model):
+        if self._native.recurrent:
             if not self.rollback_snapshots:
                 log.info("draft: none (this recurrent model's state cannot drop rejected draft tokens)")
                 return
@@ -482,14 +373,16 @@ class LlamaCppRuntime(LocalRuntime):
                 raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
             return runtime
 
-        if draft in (None, PROMPT_LOOKUP, MTP) and has_mtp(self._llm):
-            self._mtp = MtpDraft(self._llm, self.n_threads, self.n_threads_batch)
+        if draft in (None, PROMPT_LOOKUP, MTP) and self._native.n_layer_nextn > 0:
+            self._mtp = MtpDraft(self._native, self.n_threads, self.n_threads_batch)
             self.draft_source = self._mtp if draft == MTP else LongestDraft(PromptLookup(), self._mtp)
         elif draft == MTP:
             raise ModelLoadError(f"draft {MTP!r}: {self.model_path.name} has no multi-token-prediction layers")
         else:
             self.draft_source = draft_source(draft, load)
         log.info("draft: %s", describe(self.draft_source))
+        if self.vision is not None and self.draft_source is not None:
+            self.draft_source = TextOnlyDrafts(self.draft_source)
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """One `llama_decode` with an output row for each of the last `rows` tokens (the verifying
@@ -503,12 +396,8 @@ class LlamaCppRuntime(LocalRuntime):
         tail = tokens[head:]
         n_past = int(llm.n_tokens)
         pos = self._position(n_past)
-        llm._ctx.kv_cache_seq_rm(-1, pos, -1)
-        batch = llm._batch
-        batch.set_batch(batch=tail, n_past=pos, logits_all=False)
-        for i in range(len(tail) - rows, len(tail)):
-            batch.batch.logits[i] = True
-        llm._ctx.decode(batch)
+        self._native.remove_from(pos)
+        self._native.decode(tail, pos, rows)
         if self._mtp is not None:
             self._mtp.after_decode(tail, n_past)
         llm.input_ids[n_past : n_past + len(tail)] = tail
@@ -528,7 +417,7 @@ class LlamaCppRuntime(LocalRuntime):
         if n_tokens >= llm.n_tokens:
             return True
         if self.cut_back:
-            done = llm._ctx.kv_cache_seq_rm(-1, self._position(n_tokens), -1)
+            done = self._native.remove_from(self._position(n_tokens))
         else:  # a sequence of its own: llama.cpp refuses a partial removal across all sequences of a hybrid
             done = llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(llm.ctx), 0, self._position(n_tokens), -1)
         if not done:
@@ -567,62 +456,6 @@ class LlamaCppRuntime(LocalRuntime):
         return s
 
 
-def cpu_has_amx() -> bool:
-    """Whether llama.cpp would use its AMX weight buffers here.
-
-    Measured on a Xeon with AMX: the vendored llama.cpp of llama-cpp-python 0.3.36 segfaults in the
-    first `decode` of a Q4_K_M model (Gemma 3 270M) when its extra CPU buffer types are on, and runs
-    correctly with them off; so on such CPUs they are off unless asked for (`extra_buffers=True`).
-    """
-    import llama_cpp
-
-    info = llama_cpp.llama_print_system_info()
-    text = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
-    return "AMX_INT8 = 1" in text
-
-
-_params_lock = threading.Lock()
-
-
-@contextmanager
-def llama_params(model: dict[str, Any] | None = None, context: dict[str, Any] | None = None) -> Iterator[None]:
-    """Set model- and context-parameter fields that `Llama()` does not take as arguments
-    (`use_extra_bufts`, `n_rs_seq`).
-
-    `Llama.__init__` builds its parameters from `llama_model_default_params()` and
-    `llama_context_default_params()`; those calls are wrapped while a model loads, under a lock so two
-    loads in one process cannot interleave.
-    """
-    import importlib
-
-    binding: Any = importlib.import_module("llama_cpp.llama").llama_cpp  # the module Llama calls
-    originals = {"llama_model_default_params": (binding.llama_model_default_params, model or {}),
-                 "llama_context_default_params": (binding.llama_context_default_params, context or {})}
-
-    def with_fields(original: Any, fields: dict[str, Any]) -> Any:
-        def make() -> Any:
-            params = original()
-            for name, value in fields.items():
-                setattr(params, name, value)
-            return params
-
-        return make
-
-    with _params_lock:
-        for name, (original, fields) in originals.items():
-            setattr(binding, name, with_fields(original, fields))
-        try:
-            yield
-        finally:
-            for name, (original, _) in originals.items():
-                setattr(binding, name, original)
-
-
-def model_params(**fields: Any) -> contextlib.AbstractContextManager[None]:
-    """`llama_params` for model fields only (`use_extra_bufts`)."""
-    return llama_params(model=fields)
-
-
 class _LlamaSampler:
     """llama.cpp's sampler chain, sampling the context's last logits."""
 
@@ -641,4 +474,11 @@ class _LlamaSampler:
         self._chain.close()
 
 
-__all__ = ["THINK_CLOSE_TEXT", "LlamaCppRuntime", "starts_in_think"]
+__all__ = [
+    "THINK_CLOSE_TEXT",
+    "LlamaCppRuntime",
+    "cpu_has_amx",
+    "llama_params",
+    "model_params",
+    "starts_in_think",
+]

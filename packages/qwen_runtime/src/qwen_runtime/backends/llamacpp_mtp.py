@@ -22,35 +22,32 @@ from __future__ import annotations
 import ctypes
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelLoadError
 
+if TYPE_CHECKING:
+    from .llamacpp_load import LlamaHandle
+
 log = logging.getLogger(__name__)
 
 _SEQ = 0
 
 
-def has_mtp(llm: Any) -> bool:
-    """Whether the loaded model carries a multi-token-prediction block (loaded with `load_mtp`)."""
-    import llama_cpp
-
-    return int(llama_cpp.llama_model_n_layer_nextn(llm._model.model)) > 0
-
-
 class MtpDraft:
     """A `DraftSource` that follows the target `llm`'s decodes (the runtime calls the `after_*` hooks)."""
 
-    def __init__(self, llm: Any, n_threads: int, n_threads_batch: int) -> None:
+    def __init__(self, handle: LlamaHandle, n_threads: int, n_threads_batch: int) -> None:
         import llama_cpp
         from llama_cpp import llama_cpp_ext as ext
 
         self._lib: Any = llama_cpp
+        llm = handle.llm
         self._target = llm.ctx
-        model = llm._model.model
+        model = handle.model
         self.n_embd = int(llama_cpp.llama_model_n_embd(model))
         params = llama_cpp.llama_context_default_params()
         params.n_ctx = int(llm.n_ctx())
@@ -164,4 +161,4 @@ class MtpDraft:
         return rc == 0
 
 
-__all__ = ["MtpDraft", "has_mtp"]
+__all__ = ["MtpDraft"]

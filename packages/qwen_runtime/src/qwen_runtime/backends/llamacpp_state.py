@@ -46,14 +46,6 @@ def describe_state(llm: Any, model_path: Path, n_gpu_layers: int) -> dict[str, A
     }
 
 
-def can_cut_back(llm: Any) -> bool:
-    """False for recurrent and hybrid models: their state cannot be cut back to a shorter prefix."""
-    import llama_cpp
-
-    model = llm._model.model
-    return not (llama_cpp.llama_model_is_recurrent(model) or llama_cpp.llama_model_is_hybrid(model))
-
-
 def copy_state(ctx: Any, *, partial: bool = False) -> StateBuffer | None:
     """The context's sequence state as a new buffer (None if llama.cpp would not give it); `partial`:
     only the part that cannot be cut back (recurrent layers)."""
@@ -92,4 +84,4 @@ def restore_state(ctx: Any, data: StateBuffer, *, partial_at: int | None = None)
     return True
 
 
-__all__ = ["can_cut_back", "copy_state", "describe_state", "restore_state"]
+__all__ = ["copy_state", "describe_state", "restore_state"]

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,9 @@ from ..errors import ModelLoadError, QwenRuntimeError
 from ..images import DEFAULT_MAX_IMAGE_PIXELS, Image, ImageError, prepare_pixels
 from ..runtime import CancelToken
 from ..types import ChatRequest, Message, ToolMessage, UserMessage
+
+if TYPE_CHECKING:
+    from .llamacpp_load import LlamaHandle
 
 log = logging.getLogger(__name__)
 
@@ -77,14 +80,16 @@ class Vision:
     """A projector loaded for one llama.cpp model; the runtime calls it while its lock is held."""
 
     def __init__(
-        self, llm: Any, path: Path, *, n_threads: int, use_gpu: bool, max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS
+        self, handle: LlamaHandle, path: Path, *, n_threads: int, use_gpu: bool,
+        max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS,
     ) -> None:
         from llama_cpp import mtmd_cpp
 
         self._mtmd: Any = mtmd_cpp
         self.path = path
         self.max_pixels = max_pixels
-        self._llm = llm
+        self._handle = handle
+        self._llm = handle.llm
         if not path.is_file():
             raise ModelLoadError(f"projector (mmproj) file not found: {path}")
         from . import llama_build
@@ -97,7 +102,7 @@ class Vision:
         params.n_threads = n_threads
         params.print_timings = False
         params.warmup = False
-        self._ctx: Any = mtmd_cpp.mtmd_init_from_file(str(path).encode(), llm._model.model, params)
+        self._ctx: Any = mtmd_cpp.mtmd_init_from_file(str(path).encode(), handle.model, params)
         if not self._ctx:
             raise ModelLoadError(
                 f"llama.cpp cannot load the projector {path.name} for this model (not an mmproj GGUF, or made "
@@ -261,8 +266,7 @@ class Vision:
         llm = self._llm
         n = int(llm.n_tokens)
         pos = self.position(llm.input_ids, n)
-        llm._batch.set_batch(batch=batch, n_past=pos, logits_all=False)
-        llm._ctx.decode(llm._batch)
+        self._handle.decode(batch, pos)
         llm.input_ids[n : n + len(batch)] = batch
         llm.n_tokens = n + len(batch)
 

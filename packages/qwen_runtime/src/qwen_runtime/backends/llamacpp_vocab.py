@@ -11,6 +11,7 @@ lives) and llama-cpp-python's version, and read back in one file read.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import logging
@@ -18,10 +19,14 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..prompt_cache import model_identity
+
+if TYPE_CHECKING:
+    from .llamacpp_load import LlamaHandle
 
 log = logging.getLogger(__name__)
 
@@ -84,4 +89,113 @@ def save_tables(path: Path, tables: VocabTables) -> None:
         log.debug("cannot save vocabulary tables to %s: %s", path, exc)
 
 
-__all__ = ["VocabTables", "load_tables", "save_tables", "vocab_key"]
+class LlamaVocab:
+    """A loaded model's vocabulary as the token loop reads it: each token's bytes (cached), the tokens
+    that end a turn, and llguidance's tokenizer. With `table_dir`, the derived tables come from (or go
+    to) disk; without, the end tokens are scanned now and the pieces when llguidance first needs them."""
+
+    def __init__(self, handle: LlamaHandle, model_path: Path, table_dir: Path | None) -> None:
+        import llama_cpp
+
+        self._handle = handle
+        self.vocab: Any = handle.vocab
+        self.n_vocab = int(handle.llm.n_vocab())
+        self.is_eog: Any = llama_cpp.llama_vocab_is_eog  # bound once: is_end runs for every token
+        self._pieces: dict[int, bytes] = {}
+        self._piece_buf = ctypes.create_string_buffer(256)
+        self._lltokenizer: Any = None
+        self.tables = self._read_tables(table_dir, model_path) if table_dir is not None else None
+        self.end_tokens = self._end_tokens()
+
+    def piece(self, token: int) -> bytes:
+        """The bytes of one token, special tokens as their text (`<tool_call>`), cached."""
+        cached = self._pieces.get(token)
+        if cached is not None:
+            return cached
+        import llama_cpp
+
+        n = llama_cpp.llama_token_to_piece(self.vocab, token, self._piece_buf, len(self._piece_buf), 0, True)
+        if n < 0:
+            buf = ctypes.create_string_buffer(-n)
+            n = llama_cpp.llama_token_to_piece(self.vocab, token, buf, len(buf), 0, True)
+            out = buf.raw[:n]
+        else:
+            out = self._piece_buf.raw[:n]
+        self._pieces[token] = out
+        return out
+
+    def text(self, token: int) -> str:
+        """A token's text ("" for an id outside the vocabulary, such as a missing BOS)."""
+        if token < 0 or token >= self.n_vocab:
+            return ""
+        return self.piece(token).decode("utf-8", errors="replace")
+
+    def is_end(self, token: int) -> bool:
+        return token in self.end_tokens or bool(self.is_eog(self.vocab, token))
+
+    def scan(self, pieces: bool = False) -> tuple[frozenset[int], frozenset[int]]:
+        """One walk over the vocabulary: (tokens llguidance treats as special, tokens that end a turn);
+        with `pieces`, every token's bytes land in the piece cache on the way."""
+        import llama_cpp
+
+        control, user = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL), int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
+        special: set[int] = set()
+        ends: set[int] = set()
+        for token in range(self.n_vocab):
+            attr = int(llama_cpp.llama_vocab_get_attr(self.vocab, token))
+            if attr & (control | user) and self.is_eog(self.vocab, token):
+                ends.add(token)
+            if pieces:
+                piece = self.piece(token)
+                if attr & control or (attr & user and piece.startswith(b"<") and piece.endswith(b">")):
+                    special.add(token)
+        return frozenset(special), frozenset(ends)
+
+    def lltokenizer(self) -> Any:
+        """llguidance's view of the vocabulary, built on first use (~1 s for 150k tokens)."""
+        if self._lltokenizer is None:
+            import llama_cpp
+            from llguidance import LLTokenizer
+
+            if self.tables is None:
+                special, ends = self.scan(pieces=True)
+                self.tables = VocabTables([self.piece(t) for t in range(self.n_vocab)], special, ends)
+            tables = self.tables
+            # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
+            tokens = [b"\xff" + p if i in tables.special else p for i, p in enumerate(tables.pieces)]
+            tokenize = ctypes.cast(llama_cpp.llama_cpp._lib.llama_tokenize, ctypes.c_void_p).value
+            self._lltokenizer = LLTokenizer.from_llamacpp(  # type: ignore[attr-defined]
+                tokens=tokens, vocab_ptr=self.vocab, tokenize_fptr=tokenize, eos_token=self._handle.llm.token_eos(),
+                slices=None)
+        return self._lltokenizer
+
+    def _end_tokens(self) -> frozenset[int]:
+        import llama_cpp
+
+        llm = self._handle.llm
+        ids = {llm.token_eos(), int(llama_cpp.llama_vocab_eot(self.vocab))}
+        for text in ("<|im_end|>", "<|endoftext|>"):
+            found = llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+            if len(found) == 1:
+                ids.add(found[0])
+        # every token llama.cpp ends generation on (for Qwen GGUFs it adds <|fim_pad|>, <|repo_name|>,
+        # <|file_sep|>): the tool-call constraint bans these while a call is owed, so all must be known
+        ids |= self.tables.end_tokens if self.tables is not None else self.scan()[1]
+        return frozenset(i for i in ids if 0 <= i < self.n_vocab)
+
+    def _read_tables(self, folder: Path, model_path: Path) -> VocabTables:
+        """The vocabulary's derived tables from `folder`, built and saved there the first time."""
+        import llama_cpp
+
+        path = folder / f"{vocab_key(model_path, getattr(llama_cpp, '__version__', '?'))}.bin"
+        tables = load_tables(path, self.n_vocab)
+        if tables is None:
+            special, ends = self.scan(pieces=True)
+            tables = VocabTables([self.piece(t) for t in range(self.n_vocab)], special, ends)
+            save_tables(path, tables)
+        else:
+            self._pieces.update(enumerate(tables.pieces))
+        return tables
+
+
+__all__ = ["LlamaVocab", "VocabTables", "load_tables", "save_tables", "vocab_key"]

@@ -1,0 +1,203 @@
+"""Opening a GGUF with llama-cpp-python: where it runs (threads, GPU layers, weight buffers), the
+parameters `Llama()` does not take (`use_extra_bufts`, `load_mtp`, `n_rs_seq`), and the one place that
+reaches into llama-cpp-python's private members (`Llama._model`, `_ctx`, `_batch`).
+
+`LlamaCppRuntime.__init__` runs these steps in order; the rest of the backend (and the vision, MTP and
+state modules) talks to llama.cpp through `LlamaHandle` and the public `Llama` attributes (`ctx`,
+`n_tokens`, `input_ids`, `n_batch`, `eval`, `reset`), so a llama-cpp-python that renames a private
+member breaks here only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..cpus import cpu_budget
+from ..errors import ModelLoadError, ModelNotFoundError
+from .llama_build import default_gpu_layers, forward_llama_logs
+
+log = logging.getLogger(__name__)
+
+
+def model_file(model_path: str) -> Path:
+    """The GGUF file `model_path` names (`~` expanded), or a clear error."""
+    path = Path(model_path).expanduser()
+    if not path.is_file():
+        raise ModelNotFoundError(f"GGUF model file not found: {path}")
+    return path
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a model runs: CPU threads for one token and for batches, layers on the GPU, and whether
+    llama.cpp may use its extra (repacked) CPU weight buffers."""
+
+    n_threads: int
+    n_threads_batch: int
+    n_gpu_layers: int
+    extra_buffers: bool
+
+    @classmethod
+    def choose(
+        cls, n_threads: int | None, n_threads_batch: int | None, n_gpu_layers: int | None, extra_buffers: bool | None
+    ) -> Placement:
+        """What is given, the rest for this machine: llama-cpp-python's own thread default (cpu_count // 2)
+        is 1 thread on 2 vCPUs; GPU layers: all when llama.cpp has a GPU backend; no extra buffers on AMX."""
+        gpu = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
+        budget = cpu_budget()
+        threads = n_threads or budget.decode_threads
+        batch = n_threads_batch or max(threads, budget.batch_threads)
+        log.info("llama.cpp GPU layers: %d", gpu)
+        log.info(
+            "llama.cpp threads: %d decode, %d batch (%s)",
+            threads,
+            batch,
+            "as given" if n_threads else budget.describe(),
+        )
+        return cls(threads, batch, gpu, extra_buffers if extra_buffers is not None else not cpu_has_amx())
+
+
+class LlamaHandle:
+    """A loaded `Llama` and the private members of it the backend needs, named once."""
+
+    def __init__(self, llm: Any) -> None:
+        self.llm = llm
+        """The `Llama` itself (its public attributes: `ctx`, `n_tokens`, `input_ids`, `n_batch`, `eval`...)."""
+        self.model: Any = llm._model.model
+        """The `llama_model *` (what mtmd, the MTP context and the model queries take)."""
+        self.vocab: Any = llm._model.vocab
+        self.add_bos = bool(llm._model.add_bos_token())
+        self.sampler_ctx: Any = llm._ctx
+        """The context wrapper llama-cpp-python's sampler chain samples from."""
+
+    @property
+    def recurrent(self) -> bool:
+        """A recurrent or hybrid model (Qwen 3.5): its state cannot be cut back to a shorter prefix."""
+        import llama_cpp
+
+        return bool(llama_cpp.llama_model_is_recurrent(self.model) or llama_cpp.llama_model_is_hybrid(self.model))
+
+    @property
+    def n_layer_nextn(self) -> int:
+        """Multi-token-prediction blocks loaded with the model (0 without `load_mtp` or in the file)."""
+        import llama_cpp
+
+        return int(llama_cpp.llama_model_n_layer_nextn(self.model))
+
+    def clear(self) -> None:
+        """Forget every evaluated token and the whole memory (KV and recurrent)."""
+        self.llm.reset()
+        self.llm._ctx.kv_cache_clear()
+
+    def remove_from(self, pos: int) -> bool:
+        """Drop the memory from position `pos` on, in every sequence; False when llama.cpp refuses."""
+        return bool(self.llm._ctx.kv_cache_seq_rm(-1, pos, -1))
+
+    def decode(self, tokens: Sequence[int], pos: int, rows: int = 1) -> None:
+        """One `llama_decode` of `tokens` at positions pos...; logits for the last `rows` of them. The
+        caller keeps `n_tokens` and `input_ids` (token indices and positions differ after an image)."""
+        llm = self.llm
+        batch = llm._batch
+        batch.set_batch(batch=tokens, n_past=pos, logits_all=False)
+        for i in range(len(tokens) - rows, len(tokens)):
+            batch.batch.logits[i] = True
+        llm._ctx.decode(batch)
+
+
+def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, verbose: bool) -> LlamaHandle:
+    """Load `path` into llama.cpp. `snapshots`: recurrent-state snapshots per sequence, what a hybrid
+    model needs to drop rejected draft tokens (llama.cpp clamps it to 0 on a model that cannot roll
+    back); with any, the model's multi-token-prediction layers are loaded too."""
+    try:
+        from llama_cpp import Llama
+    except ImportError as exc:  # pragma: no cover - a declared dependency
+        raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
+    forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal
+    try:
+        with llama_params(
+            model={"use_extra_bufts": placement.extra_buffers, "load_mtp": snapshots > 0},
+            context={"n_rs_seq": snapshots},
+        ):
+            llm = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=placement.n_threads,
+                n_threads_batch=placement.n_threads_batch,
+                n_gpu_layers=placement.n_gpu_layers,
+                verbose=verbose,
+            )
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
+    try:
+        return LlamaHandle(llm)
+    except Exception:
+        llm.close()
+        raise
+
+
+def cpu_has_amx() -> bool:
+    """Whether llama.cpp would use its AMX weight buffers here.
+
+    Measured on a Xeon with AMX: the vendored llama.cpp of llama-cpp-python 0.3.36 segfaults in the
+    first `decode` of a Q4_K_M model (Gemma 3 270M) when its extra CPU buffer types are on, and runs
+    correctly with them off; so on such CPUs they are off unless asked for (`extra_buffers=True`).
+    """
+    import llama_cpp
+
+    info = llama_cpp.llama_print_system_info()
+    text = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
+    return "AMX_INT8 = 1" in text
+
+
+_params_lock = threading.Lock()
+
+
+@contextmanager
+def llama_params(model: dict[str, Any] | None = None, context: dict[str, Any] | None = None) -> Iterator[None]:
+    """Set model- and context-parameter fields that `Llama()` does not take as arguments
+    (`use_extra_bufts`, `n_rs_seq`).
+
+    `Llama.__init__` builds its parameters from `llama_model_default_params()` and
+    `llama_context_default_params()`; those calls are wrapped while a model loads, under a lock so two
+    loads in one process cannot interleave.
+    """
+    import importlib
+
+    binding: Any = importlib.import_module("llama_cpp.llama").llama_cpp  # the module Llama calls
+    originals = {
+        "llama_model_default_params": (binding.llama_model_default_params, model or {}),
+        "llama_context_default_params": (binding.llama_context_default_params, context or {}),
+    }
+
+    def with_fields(original: Any, fields: dict[str, Any]) -> Any:
+        def make() -> Any:
+            params = original()
+            for name, value in fields.items():
+                setattr(params, name, value)
+            return params
+
+        return make
+
+    with _params_lock:
+        for name, (original, fields) in originals.items():
+            setattr(binding, name, with_fields(original, fields))
+        try:
+            yield
+        finally:
+            for name, (original, _) in originals.items():
+                setattr(binding, name, original)
+
+
+def model_params(**fields: Any) -> contextlib.AbstractContextManager[None]:
+    """`llama_params` for model fields only (`use_extra_bufts`)."""
+    return llama_params(model=fields)
+
+
+__all__ = ["LlamaHandle", "Placement", "cpu_has_amx", "llama_params", "model_file", "model_params", "open_llama"]
