@@ -278,14 +278,14 @@ class LlamaCppRuntime(LocalRuntime):
                     llm.n_tokens = n
                     self.last_restored = n
                     if self._mtp is not None:
-                        self._mtp.after_truncate(n)
+                        self._mtp.after_restore(n, self._position(n))
                     log.debug("restored %d prompt tokens from the %s tier", n, tier)
                     return n
                 live = 0  # the memory was cleared for the restore
         if live > 0 and (live == llm.n_tokens or self._native.remove_from(self._position(live))):
             llm.n_tokens = live
             if self._mtp is not None:
-                self._mtp.after_truncate(live)
+                self._mtp.after_truncate(live, self._position(live))
             return live
         self._native.clear()
         if self._mtp is not None:
@@ -325,7 +325,8 @@ class LlamaCppRuntime(LocalRuntime):
         llm = self._llm
         self._row, self._rows = -1, 1
         if self.vision is not None and (min(tokens, default=0) < 0 or self._position(llm.n_tokens) != llm.n_tokens):
-            return self.vision.eval_tokens(tokens, cancel)  # images, or text after them: positions differ
+            # images, or text after them: positions differ (the MTP head follows each decode there too)
+            return self.vision.eval_tokens(tokens, cancel, self._mtp)
         step = max(1, int(llm.n_batch))
         for i in range(0, len(tokens), step):
             if cancel is not None and cancel.cancelled:
@@ -399,7 +400,7 @@ class LlamaCppRuntime(LocalRuntime):
         self._native.remove_from(pos)
         self._native.decode(tail, pos, rows)
         if self._mtp is not None:
-            self._mtp.after_decode(tail, n_past)
+            self._mtp.after_decode(tail, pos, n_past)
         llm.input_ids[n_past : n_past + len(tail)] = tail
         llm.n_tokens = n_past + len(tail)
         self._rows = rows
@@ -424,7 +425,7 @@ class LlamaCppRuntime(LocalRuntime):
             return False
         llm.n_tokens = n_tokens
         if self._mtp is not None:
-            self._mtp.after_truncate(n_tokens)
+            self._mtp.after_truncate(n_tokens, self._position(n_tokens))
         return True
 
     def _sampler_chain(self, sampling: Sampling) -> Any:

@@ -5,9 +5,11 @@ from the model's last hidden state and the embedding of the token just sampled. 
 second context of type MTP on the same weights. As in its reference driver
 (`common_speculative_impl_draft_mtp`, the single-head qwen35 case):
 
-- after every decode of the model, the MTP context evaluates the same tokens, each paired with the
-  model's hidden state of the position before it, so its one-layer KV cache follows the model's
-  (`after_decode`; cut back with it in `after_truncate`);
+- after every decode of the model, the MTP context evaluates the same tokens at the same positions, each
+  paired with the model's hidden state of the position before it, so its one-layer KV cache follows the
+  model's (`after_decode`; cut back with it in `after_truncate`). An image's embeddings leave a hole in
+  it (the head reads tokens; `after_image`), and positions, not token indices, are what it keeps: after
+  an image Qwen 3.5's M-RoPE positions run behind the token count;
 - to draft, it evaluates the token just sampled with the hidden state of the last evaluated position,
   takes its greedy next token and its own hidden state, and repeats.
 
@@ -67,12 +69,14 @@ class MtpDraft:
         self._rows = np.zeros((0, self.n_embd), dtype=np.float32)  # the model's hidden rows of its last decode
         self._rows_at = 0  # the position of row 0
         self._broken = False  # the head's cache lost track of the model's; nothing proposed until a clear
+        self._end = (0, 0)  # (token index, position) after the model's last evaluated token
         self.proposed = 0
 
     # ---------------------------------------------------------------- following the model
 
-    def after_decode(self, tokens: Sequence[int], pos0: int) -> None:
-        """The model evaluated `tokens` at positions pos0...: evaluate them in the head's cache too."""
+    def after_decode(self, tokens: Sequence[int], pos0: int, index0: int | None = None) -> None:
+        """The model evaluated `tokens` at positions pos0... (token indices index0..., further on than
+        the positions after an image): evaluate them in the head's cache too, at the same positions."""
         if not tokens:
             return
         lib = self._lib
@@ -82,6 +86,7 @@ class MtpDraft:
             rows[i] = self._row(self._embeddings_ith(self._target, i))
         previous = self._hidden(pos0 - 1)
         self._rows, self._rows_at = rows, pos0
+        self._end = ((pos0 if index0 is None else index0) + n, pos0 + n)
         lib.llama_memory_seq_rm(self._memory, _SEQ, pos0, -1)
         if self._broken:
             return
@@ -91,26 +96,49 @@ class MtpDraft:
                                  rows[:-1]])
         self._decode(tokens, pos0, inputs, output=-1)
 
-    def after_truncate(self, n_tokens: int) -> None:
-        self._lib.llama_memory_seq_rm(self._memory, _SEQ, n_tokens, -1)
+    def after_image(self, last_rows: int, index_end: int, pos_end: int) -> None:
+        """The model decoded an image's embeddings, the last decode `last_rows` of them, ending before token
+        index `index_end` and position `pos_end`. The head reads tokens, not embeddings, so its cache keeps no
+        entry for the image (llama.cpp's own driver skips image batches too); it keeps the hidden state of
+        the image's last position, which the first token after the image is paired with."""
+        if last_rows > 0:
+            self._rows, self._rows_at = self._row(self._embeddings_ith(self._target, last_rows - 1))[None], pos_end - 1
+        self._end = (index_end, pos_end)
+        self._lib.llama_memory_seq_rm(self._memory, _SEQ, pos_end, -1)
+
+    def after_truncate(self, n_tokens: int, pos: int | None = None) -> None:
+        """The model kept its first `n_tokens` (up to position `pos`); the hidden rows of its last decode
+        stay: they are what a verified draft's accepted tokens pair with."""
+        pos = n_tokens if pos is None else pos
+        self._lib.llama_memory_seq_rm(self._memory, _SEQ, pos, -1)
+        self._end = (n_tokens, pos)
+
+    def after_restore(self, n_tokens: int, pos: int | None = None) -> None:
+        """The model's state came back from a saved one the head never saw: cut back, and forget the last
+        decode's hidden rows (they may belong to other tokens at those positions)."""
+        self.after_truncate(n_tokens, pos)
+        self._rows = self._rows[:0]
 
     def after_clear(self) -> None:
         self._lib.llama_memory_clear(self._memory, True)
         self._rows, self._rows_at, self._broken = self._rows[:0], 0, False
+        self._end = (0, 0)
 
     # ---------------------------------------------------------------- drafting
 
     def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
         """Up to `k` tokens after `context`, whose last token is sampled but not yet evaluated."""
-        p = int(context.shape[0]) - 1
-        hidden = self._hidden(p - 1)
+        index, pos = self._end
+        if k <= 0 or self._broken or int(context.shape[0]) - 1 != index:
+            return []  # the model has not evaluated all before the sampled token (a batch of forced tokens)
+        hidden = self._hidden(pos - 1)
         lib = self._lib
-        if k <= 0 or self._broken or hidden is None or int(lib.llama_memory_seq_pos_max(self._memory, _SEQ)) != p - 1:
+        if hidden is None or int(lib.llama_memory_seq_pos_max(self._memory, _SEQ)) != pos - 1:
             return []
         out: list[int] = []
         token = int(context[-1])
         while len(out) < k:
-            if not self._decode([token], p + len(out), hidden[None], output=0):
+            if not self._decode([token], pos + len(out), hidden[None], output=0):
                 break
             logits = np.ctypeslib.as_array(lib.llama_get_logits_ith(self.ctx, -1), shape=(self._n_vocab(),))
             token = int(np.argmax(logits))

@@ -37,6 +37,7 @@ from ..types import ChatRequest, Message, ToolMessage, UserMessage
 
 if TYPE_CHECKING:
     from .llamacpp_load import LlamaHandle
+    from .llamacpp_mtp import MtpDraft
 
 log = logging.getLogger(__name__)
 
@@ -239,42 +240,50 @@ class Vision:
 
     # ---------------------------------------------------------------- evaluation
 
-    def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
-        """Evaluate text and image runs after the live state, each at its position; False when cancelled."""
+    def eval_tokens(
+        self, tokens: Sequence[int], cancel: CancelToken | None = None, follower: MtpDraft | None = None
+    ) -> bool:
+        """Evaluate text and image runs after the live state, each at its position; False when cancelled.
+        `follower` (the model's MTP head) is told of every decode, as the backend's own path does."""
         llm = self._llm
         step = max(1, int(llm.n_batch))
         i = 0
         while i < len(tokens):
             if cancel is not None and cancel.cancelled:
                 llm.reset()
+                if follower is not None:
+                    follower.after_clear()
                 return False
+            n, pos = int(llm.n_tokens), self.position(llm.input_ids, int(llm.n_tokens))
             if tokens[i] >= 0:
                 j = i
                 while j < len(tokens) and j - i < step and tokens[j] >= 0:
                     j += 1
-                self._decode_text(tokens[i:j])
+                self._decode_text(tokens[i:j], n, pos)
+                if follower is not None:
+                    follower.after_decode(tokens[i:j], pos, n)
                 i = j
                 continue
             span = self._by_id.get(int(tokens[i]))
             if span is None or tuple(tokens[i : i + span.n_tokens]) != span.placeholders:
                 raise QwenRuntimeError("an image's tokens were cut or are unknown: cannot evaluate them")
-            self._decode_image(span)
+            last_rows = self._decode_image(span, n, pos)
+            if follower is not None:
+                follower.after_image(last_rows, n + span.n_tokens, pos + span.n_pos)
             i += span.n_tokens
         return True
 
-    def _decode_text(self, batch: Sequence[int]) -> None:
+    def _decode_text(self, batch: Sequence[int], n: int, pos: int) -> None:
         llm = self._llm
-        n = int(llm.n_tokens)
-        pos = self.position(llm.input_ids, n)
         self._handle.decode(batch, pos)
         llm.input_ids[n : n + len(batch)] = batch
         llm.n_tokens = n + len(batch)
 
-    def _decode_image(self, span: ImageSpan) -> None:
+    def _decode_image(self, span: ImageSpan, n: int, pos: int) -> int:
+        """Encode and decode one image at token index `n`, position `pos`; the embeddings in its last decode."""
         llm = self._llm
         mtmd = self._mtmd
-        n = int(llm.n_tokens)
-        pos = self.position(llm.input_ids, n)
+        step = max(1, int(llm.n_batch))
         chunks = self._tokenize(span.image)
         try:
             every = (mtmd.mtmd_input_chunks_get(chunks, k) for k in range(int(mtmd.mtmd_input_chunks_size(chunks))))
@@ -283,7 +292,7 @@ class Vision:
                 raise ImageError(f"{span.image.name} changed since it was first read: send it again")
             new_pos = ctypes.c_int32(0)
             result = int(mtmd.mtmd_helper_eval_chunk_single(
-                self._ctx, llm.ctx, chunk, pos, 0, max(1, int(llm.n_batch)), False, ctypes.byref(new_pos)))
+                self._ctx, llm.ctx, chunk, pos, 0, step, False, ctypes.byref(new_pos)))
         finally:
             mtmd.mtmd_input_chunks_free(chunks)
         if result != 0:
@@ -291,18 +300,21 @@ class Vision:
             raise QwenRuntimeError(f"llama.cpp could not encode or decode {span.image.name} (error {result})")
         llm.input_ids[n : n + span.n_tokens] = span.placeholders
         llm.n_tokens = n + span.n_tokens
+        return span.n_tokens - (span.n_tokens - 1) // step * step  # mtmd decodes it in batches of `step`
 
 
 class TextOnlyDrafts:
-    """A draft source that never proposes image placeholders (they cannot be evaluated as tokens)."""
+    """A draft source that never proposes image placeholders (they cannot be evaluated as tokens), and a
+    draft model nothing while the context holds an image (it cannot read it). Prompt lookup and the
+    model's own MTP head (which reads the model's hidden states, the image's included) draft as usual."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
 
     def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
-        from .drafting import PromptLookup
+        from .drafting import ModelDraft
 
-        if not isinstance(self.inner, PromptLookup) and bool((np.asarray(context) < 0).any()):
+        if isinstance(self.inner, ModelDraft) and bool((np.asarray(context) < 0).any()):
             return []  # a draft model cannot read the images
         draft = list(self.inner.propose(context, k))
         cut = next((i for i, t in enumerate(draft) if t < 0), len(draft))
