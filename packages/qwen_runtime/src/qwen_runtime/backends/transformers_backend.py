@@ -24,11 +24,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import BackendUnavailable, ModelLoadError, ModelNotFoundError, QwenRuntimeError
+from ..prompt_cache import DEFAULT_CHECKPOINTS
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
-from ..types import Sampling
+from ..types import ChatRequest, Sampling
 from ._generation import LocalRuntime, Utf8Detokenizer
 from .drafting import PROMPT_LOOKUP, describe, draft_source
+from .save_points import save_points
+from .transformers_checkpoints import CacheCheckpoints
 
 if TYPE_CHECKING:
     import torch
@@ -129,9 +132,12 @@ class TransformersRuntime(LocalRuntime):
         n_threads: int | None = None,
         chat_template: str | None = None,
         draft: str | None = PROMPT_LOOKUP,
+        checkpoints: int = DEFAULT_CHECKPOINTS,
     ) -> None:
         """`n_threads` sets torch's CPU threads for the whole process (torch has no per-model setting);
-        small models on a busy machine run many times faster with 1. `draft`: "prompt-lookup" or "none"."""
+        small models on a busy machine run many times faster with 1. `draft`: "prompt-lookup" or "none".
+        `checkpoints`: cache copies kept for a model whose cache cannot be cropped (linear-attention
+        layers), so a follow-up prompt restores the longest prefix it shares (0: none)."""
         super().__init__()
         folder = Path(path).expanduser()
         if not folder.exists():
@@ -176,6 +182,8 @@ class TransformersRuntime(LocalRuntime):
         self._rows: Any = None  # torch.Tensor: the logits of every position of the last eval_with_rows
         layers = set(getattr(config, "layer_types", None) or ()) - {"full_attention", "sliding_attention"}
         self.draft_source = None if layers else draft_source(draft)  # linear attention: no token rollback
+        self.checkpoints = CacheCheckpoints(checkpoints if layers else 0)
+        """Copies of the cache at prompt prefixes; only for a cache that cannot be cropped."""
         log.info("draft: %s", describe(self.draft_source))
 
     def _load(self, folder: Path, dtype: str) -> tuple[Any, Any]:
@@ -217,6 +225,11 @@ class TransformersRuntime(LocalRuntime):
             raise QwenRuntimeError(f"model {self.model_path.name} is closed")
 
     def clear_cache_unlocked(self) -> None:
+        """Forget the live cache and the checkpoints."""
+        self._drop_live()
+        self.checkpoints.forget()
+
+    def _drop_live(self) -> None:
         self._cache = None
         self._cached_ids = []
         self._last_logits = None
@@ -268,18 +281,47 @@ class TransformersRuntime(LocalRuntime):
     # ---------------------------------------------------------------- KV cache and evaluation
 
     def reuse_prefix(self, tokens: Sequence[int]) -> int:
-        """Keep the KV entries of the longest common prefix with what the cache holds; returns its length."""
+        """Keep the longest prefix of `tokens` the live cache (cropped to it) or a checkpoint holds;
+        returns its length."""
+        self.last_restored = 0
         cached = self._cached_ids
         n = min(len(cached), len(tokens))
         common = next((i for i in range(n) if cached[i] != tokens[i]), n)
-        common = min(common, len(tokens) - 1)  # the last prompt token is evaluated again for its logits
-        if common <= 0 or self._cache is None:
-            self.clear_cache_unlocked()
-            return 0
-        if not self.truncate(common):
-            self.clear_cache_unlocked()  # evaluate the whole prompt again
-            return 0
-        return common
+        limit = len(tokens) - 1  # the last prompt token is evaluated again for its logits
+        common = min(common, limit)
+        # a cache that cannot be cropped is kept only when the prompt goes on where it ends
+        live = common if common > 0 and self._cache is not None and self.truncate(common) else 0
+        found = self.checkpoints.longest(tokens, limit) if len(self.checkpoints) else None
+        if found is not None and found[0] > live:
+            n, self._cache = found
+            self._cached_ids, self._last_logits = list(tokens[:n]), None
+            self.last_restored = n
+            log.debug("restored %d prompt tokens from a cache checkpoint", n)
+            return n
+        if not live:
+            self._drop_live()  # evaluate the whole prompt again
+        return live
+
+    def eval_prompt(
+        self, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None = None
+    ) -> bool:
+        """Evaluate `tokens[start:]`; for a cache that cannot be cropped, in pieces that end at the prompt's
+        save points, keeping a checkpoint at each and at the end (the pieces are the same whether or not
+        a checkpoint is kept: a chunk boundary changes the logits a little)."""
+        if not self.checkpoints.limit:
+            return self.eval_tokens(tokens[start:], cancel)
+        done = start
+        for point in save_points(self, request, tokens):
+            if point.position <= done:
+                continue
+            if not self.eval_tokens(tokens[done : point.position], cancel):
+                return False
+            done = point.position
+            self.checkpoints.keep(tokens[:done], self._cache)
+        if not self.eval_tokens(tokens[done:], cancel):
+            return False
+        self.checkpoints.keep(tokens, self._cache)
+        return True
 
     def forward(self, tokens: Sequence[int], rows: int = 1) -> torch.Tensor:
         """Evaluate `tokens` after the cached ones; the last `rows` positions' logits, float32 on the CPU
