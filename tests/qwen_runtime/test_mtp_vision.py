@@ -48,8 +48,11 @@ def head(rt: LlamaCppRuntime) -> MtpDraft:
 
 
 def ask(text: str, image: Path, history: tuple[object, ...] = (), max_tokens: int = 40) -> ChatRequest:
-    return ChatRequest((*history, UserMessage(text, images=(image,))),  # type: ignore[arg-type]
-                       sampling=Sampling(temperature=0, max_tokens=max_tokens), enable_thinking=False)
+    return ChatRequest(
+        (*history, UserMessage(text, images=(image,))),  # type: ignore[arg-type]
+        sampling=Sampling(temperature=0, max_tokens=max_tokens),
+        enable_thinking=False,
+    )
 
 
 def test_after_an_image_the_mtp_head_drafts_and_the_reply_is_the_undrafted_one(

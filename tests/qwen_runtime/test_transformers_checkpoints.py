@@ -104,11 +104,15 @@ def test_checkpoints_are_bounded_the_oldest_dropped(tiny_hybrid_hf_dir: Path) ->
     rt = TransformersRuntime(str(tiny_hybrid_hf_dir), n_threads=1, n_ctx=2048, checkpoints=2)
     try:
         for question in ("One?", "Two?", "Three?"):
-            rt.complete(ChatRequest((UserMessage(question),), sampling=Sampling(temperature=0, max_tokens=2),
-                                    enable_thinking=False))
+            rt.complete(
+                ChatRequest(
+                    (UserMessage(question),), sampling=Sampling(temperature=0, max_tokens=2), enable_thinking=False
+                )
+            )
             assert len(rt.checkpoints) <= 2
-        again = rt.complete(ChatRequest((UserMessage("One?"),), sampling=Sampling(temperature=0, max_tokens=2),
-                                        enable_thinking=False))
+        again = rt.complete(
+            ChatRequest((UserMessage("One?"),), sampling=Sampling(temperature=0, max_tokens=2), enable_thinking=False)
+        )
         assert again.usage.restored_prompt_tokens == 0  # its checkpoints were the oldest: gone
         rt.clear_cache()
         assert len(rt.checkpoints) == 0
