@@ -148,6 +148,9 @@ def cpu_has_amx() -> bool:
     Measured on a Xeon with AMX: the vendored llama.cpp of llama-cpp-python 0.3.36 segfaults in the
     first `decode` of a Q4_K_M model (Gemma 3 270M) when its extra CPU buffer types are on, and runs
     correctly with them off; so on such CPUs they are off unless asked for (`extra_buffers=True`).
+    On a Sapphire Rapids VM (2026-12) a Q8_0 model (the Qwen3.5-0.8B bench shape) dies of SIGILL in its
+    first decode with them on, even after the process asked the kernel for AMX tile data
+    (`arch_prctl(ARCH_REQ_XCOMP_PERM)`): the repacked kernels are not usable there at all.
     """
     import llama_cpp
 
