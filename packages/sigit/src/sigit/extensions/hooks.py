@@ -57,7 +57,7 @@ class HookConfig:
             return True
         subject = CallSubject.of(call, cwd)
         return any(
-            rule.matches_tool(call.name, call.tool.aliases) and subject_matches(rule, subject, cwd)
+            rule.matches_tool(call.name, call.tool.rule_names) and subject_matches(rule, subject, cwd)
             for rule in self.rules
         )
 

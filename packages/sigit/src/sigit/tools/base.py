@@ -246,6 +246,12 @@ class Tool(Generic[P]):
         """Whether `name` is this tool's name or one of its Claude Code aliases."""
         return name == self.name or name in self.aliases
 
+    @property
+    def rule_names(self) -> tuple[str, ...]:
+        """The names besides its own a permission rule may give this tool: its Claude Code aliases and
+        the Claude Code rules that cover it (`Edit(...)` covers every file edit)."""
+        return (*self.aliases, *self.claude.rule_names)
+
     def title(self, arguments: Mapping[str, Any]) -> str:
         """A one-line label for a pending call, before it runs."""
         for key in ("path", "command", "pattern", "url", "note", "task_id"):
