@@ -33,7 +33,7 @@ class ClaudeForm:
     """After the keys are renamed: the rest of Claude's input in our form (what we do not take dropped)."""
     rule_names: tuple[str, ...] = ()
     """Claude Code rule names that also cover this tool, besides its own names: Claude Code's `Edit`
-    rules apply to every tool that edits files (`FILE_EDIT`). Our settings rules, hook matchers and
+    rules apply to every tool that edits files (`EDIT_RULE`). Our settings rules, hook matchers and
     the Claude CLI's `--allowedTools`/`--disallowedTools` all read it (`Tool.rule_names`)."""
 
 
