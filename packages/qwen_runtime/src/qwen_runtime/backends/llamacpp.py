@@ -111,7 +111,10 @@ class LlamaCppRuntime(LocalRuntime):
         # None: every layer on the GPU when llama.cpp has a GPU backend, else none
         self.n_gpu_layers = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
         log.info("llama.cpp GPU layers: %d", self.n_gpu_layers)
-        budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
+        try:
+            budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
+        except ValueError as exc:  # QWEN_RUNTIME_THREADS set to nonsense
+            raise ModelLoadError(str(exc)) from exc
         self.n_threads = n_threads or budget.decode_threads
         self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
         log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
