@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ModelLoadError
+from .gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
 
 #: architectures llama.cpp runs as hybrids: full attention every few layers, a recurrent state elsewhere
 HYBRID_ARCHS = frozenset({"qwen35", "qwen35moe", "qwen3next", "qwen4exp"})
@@ -70,23 +71,15 @@ class GgufInfo:
 
 def read_gguf_info(path: str | Path) -> GgufInfo:
     """The header of the GGUF at `path`; ModelLoadError when it is not a readable GGUF."""
-    import gguf
-
     file = Path(path).expanduser()
     try:
-        reader = gguf.GGUFReader(str(file), "r")
-    except (OSError, ValueError, IndexError, KeyError) as exc:
+        fields = read_gguf_metadata(file)
+    except (OSError, GgufHeaderError) as exc:
         raise ModelLoadError(f"{file} is not a readable GGUF file: {exc}") from exc
-    fields: dict[str, Any] = reader.fields
 
     def value(key: str, default: Any = None) -> Any:
-        field = fields.get(key)
-        if field is None:
-            return default
-        try:
-            return field.contents()
-        except (ValueError, IndexError, TypeError):
-            return default
+        got = fields.get(key, default)
+        return default if isinstance(got, SkippedStrings) else got
 
     arch = str(value("general.architecture", ""))
     if not arch:

@@ -247,7 +247,6 @@ class SessionHost:
         notices += list(sandbox.warnings)
         await self._prepare_engine(engine, cwd, settings, registry, sandbox, session)
         hooks = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=notices.append)
-        notices += hooks.config_warnings
         mcp = await self._start_mcp(cwd, settings, folder_trusted, mcp_servers, registry, notices)
         agent = Agent(
             engine=engine, tools=registry,

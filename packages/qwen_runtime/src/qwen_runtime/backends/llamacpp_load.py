@@ -51,7 +51,10 @@ class Placement:
         """What is given, the rest for this machine: llama-cpp-python's own thread default (cpu_count // 2)
         is 1 thread on 2 vCPUs; GPU layers: all when llama.cpp has a GPU backend; no extra buffers on AMX."""
         gpu = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
-        budget = cpu_budget()
+        try:
+            budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
+        except ValueError as exc:  # QWEN_RUNTIME_THREADS set to nonsense
+            raise ModelLoadError(str(exc)) from exc
         threads = n_threads or budget.decode_threads
         batch = n_threads_batch or max(threads, budget.batch_threads)
         log.info("llama.cpp GPU layers: %d", gpu)

@@ -6,7 +6,8 @@ set. On Qwen 3.5's 248,320 tokens that is most of the time to first token that i
 load nor prompt (measured in bench/results/hybrid.md's notes). Both results depend only on the model
 file, so they are saved next to the prompt cache under a key of the file's identity
 (`prompt_cache.model_identity`: size, mtime, a hash of its first and last MiB, where the vocabulary
-lives) and llama-cpp-python's version, and read back in one file read.
+lives) and llama-cpp-python's version, and read back in one file read. A process that loads the same
+file again (`/model` back to a previous model, a draft model, a test suite) takes them from memory.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import json
 import logging
 import os
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +51,29 @@ def vocab_key(model_path: Path, llama_version: str) -> str:
     text = json.dumps({"format": _FORMAT, "model": model_identity(model_path), "llama_cpp": llama_version},
                       sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+_REMEMBERED: OrderedDict[str, VocabTables] = OrderedDict()
+_REMEMBER_AT_MOST = 4  # a 248k vocabulary's tables take ~15 MB of Python objects
+_LOCK = threading.Lock()
+
+
+def remembered(key: str, n_vocab: int) -> VocabTables | None:
+    """The tables this process already built or read for `key`, if it has them."""
+    with _LOCK:
+        tables = _REMEMBERED.get(key)
+        if tables is None or len(tables.pieces) != n_vocab:
+            return None
+        _REMEMBERED.move_to_end(key)
+        return tables
+
+
+def remember(key: str, tables: VocabTables) -> None:
+    with _LOCK:
+        _REMEMBERED[key] = tables
+        _REMEMBERED.move_to_end(key)
+        while len(_REMEMBERED) > _REMEMBER_AT_MOST:
+            _REMEMBERED.popitem(last=False)
 
 
 def load_tables(path: Path, n_vocab: int) -> VocabTables | None:
@@ -91,8 +117,9 @@ def save_tables(path: Path, tables: VocabTables) -> None:
 
 class LlamaVocab:
     """A loaded model's vocabulary as the token loop reads it: each token's bytes (cached), the tokens
-    that end a turn, and llguidance's tokenizer. With `table_dir`, the derived tables come from (or go
-    to) disk; without, the end tokens are scanned now and the pieces when llguidance first needs them."""
+    that end a turn, and llguidance's tokenizer. The derived tables come from this process's memory, else
+    from (or go to) `table_dir` on disk; with neither, the end tokens are scanned now and the pieces when
+    llguidance first needs them."""
 
     def __init__(self, handle: LlamaHandle, model_path: Path, table_dir: Path | None) -> None:
         import llama_cpp
@@ -104,7 +131,8 @@ class LlamaVocab:
         self._pieces: dict[int, bytes] = {}
         self._piece_buf = ctypes.create_string_buffer(256)
         self._lltokenizer: Any = None
-        self.tables = self._read_tables(table_dir, model_path) if table_dir is not None else None
+        self._key = vocab_key(model_path, getattr(llama_cpp, "__version__", "?"))
+        self.tables = self._read_tables(table_dir)
         self.end_tokens = self._end_tokens()
 
     def piece(self, token: int) -> bytes:
@@ -158,8 +186,8 @@ class LlamaVocab:
             from llguidance import LLTokenizer
 
             if self.tables is None:
-                special, ends = self.scan(pieces=True)
-                self.tables = VocabTables([self.piece(t) for t in range(self.n_vocab)], special, ends)
+                self.tables = self._build_tables()
+                remember(self._key, self.tables)
             tables = self.tables
             # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
             tokens = [b"\xff" + p if i in tables.special else p for i, p in enumerate(tables.pieces)]
@@ -183,19 +211,28 @@ class LlamaVocab:
         ids |= self.tables.end_tokens if self.tables is not None else self.scan()[1]
         return frozenset(i for i in ids if 0 <= i < self.n_vocab)
 
-    def _read_tables(self, folder: Path, model_path: Path) -> VocabTables:
-        """The vocabulary's derived tables from `folder`, built and saved there the first time."""
-        import llama_cpp
-
-        path = folder / f"{vocab_key(model_path, getattr(llama_cpp, '__version__', '?'))}.bin"
-        tables = load_tables(path, self.n_vocab)
-        if tables is None:
-            special, ends = self.scan(pieces=True)
-            tables = VocabTables([self.piece(t) for t in range(self.n_vocab)], special, ends)
-            save_tables(path, tables)
-        else:
+    def _read_tables(self, folder: Path | None) -> VocabTables | None:
+        """The vocabulary's derived tables: from this process's memory, else from `folder` (built and
+        saved there the first time); None when neither has them (then the end tokens are scanned now
+        and the pieces when first needed)."""
+        tables = remembered(self._key, self.n_vocab)
+        if folder is not None:
+            path = folder / f"{self._key}.bin"
+            if tables is None:
+                tables = load_tables(path, self.n_vocab)
+                if tables is None:
+                    tables = self._build_tables()
+                    save_tables(path, tables)
+                remember(self._key, tables)
+            elif not path.is_file():
+                save_tables(path, tables)
+        if tables is not None:
             self._pieces.update(enumerate(tables.pieces))
         return tables
 
+    def _build_tables(self) -> VocabTables:
+        special, ends = self.scan(pieces=True)
+        return VocabTables([self.piece(t) for t in range(self.n_vocab)], special, ends)
 
-__all__ = ["LlamaVocab", "VocabTables", "load_tables", "save_tables", "vocab_key"]
+
+__all__ = ["LlamaVocab", "VocabTables", "load_tables", "remember", "remembered", "save_tables", "vocab_key"]
