@@ -156,9 +156,10 @@ def resume(tmp: Path, label: str, model: Path, words: int) -> list[Row]:
     ]
 
 
-def hybrid_loop(model: Path, checkpoints: int) -> tuple[float, int, int]:
+def hybrid_loop(model: Path, checkpoints: int, rt: Any = None) -> tuple[float, int, int]:
     """10 rounds of an agent turn (tool call, tool result) on the hybrid model; rounds 2-10's share of
-    prompt tokens served from cache, and their prompt and cached token sums."""
+    prompt tokens served from cache, and their prompt and cached token sums. `rt`: a runtime already
+    loaded (closed here); None loads `model` with llama.cpp."""
     from qwen_runtime.backends.llamacpp import LlamaCppRuntime
     from qwen_runtime.types import (
         AssistantMessage,
@@ -173,7 +174,7 @@ def hybrid_loop(model: Path, checkpoints: int) -> tuple[float, int, int]:
     from sigit.tools import default_registry
 
     specs = tuple(default_registry().to_specs())
-    rt = LlamaCppRuntime(str(model), n_ctx=16384, checkpoints=checkpoints)
+    rt = rt if rt is not None else LlamaCppRuntime(str(model), n_ctx=16384, checkpoints=checkpoints)
     messages: list[Message] = [SystemMessage("You are siGit Code, a coding agent. " * 60),
                                UserMessage("Find where main() is defined and fix its bug.")]
     prompt = cached = 0
