@@ -34,6 +34,14 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.005)
 
 
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """`wait_for` on the event loop."""
+    end = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
 def alive(pid: int) -> bool:
     """Whether process `pid` still runs (a zombie, dead but not yet reaped, does not)."""
     try:
@@ -133,8 +141,7 @@ async def test_an_open_given_up_while_loading_unloads_the_model_once_loaded(
     host = SessionHost(HostOptions(config_dir=tmp_path / "config", model=str(tiny_gguf)))
 
     opening = asyncio.ensure_future(host.open(workdir))
-    while not passed.exists():  # the setup is done; the load is held
-        await asyncio.sleep(0.01)
+    await until(passed.exists, "the hook to pass the gate")  # the setup is done; the load is held
     opening.cancel()
     with pytest.raises(asyncio.CancelledError):
         await opening
@@ -160,8 +167,7 @@ async def test_a_second_open_keeps_the_model_a_given_up_open_was_loading(
     host = SessionHost(HostOptions(config_dir=tmp_path / "config", model=str(tiny_gguf)))
 
     first = asyncio.ensure_future(host.open(workdir))
-    while not passed.exists():
-        await asyncio.sleep(0.01)
+    await until(passed.exists, "the hook to pass the gate")
     first.cancel()
     second = asyncio.ensure_future(host.open(workdir))  # same model: waits for the load in progress
     hold.set()
