@@ -22,8 +22,10 @@ PHASES = {
     "model load (thread)": r"model \S+ ready in ([\d.]+) s",
     "session setup beside it": r"session set up in ([\d.]+) s while the model loaded",
     "then waiting for the model": r"then ([\d.]+) s waiting for the model",
+    "llguidance's vocabulary view (in the prefill)": r"vocabulary view ready in ([\d.]+) s",
 }
-"""What `sigit -p --verbose` logs about the start (sigit/app.py), as (phase, pattern of its seconds)."""
+"""What `sigit -p --verbose` logs about the start (sigit/app.py, qwen_runtime's prefill), as
+(phase, pattern of its seconds)."""
 
 
 def children_cpu() -> float:

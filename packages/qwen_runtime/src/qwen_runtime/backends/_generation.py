@@ -325,7 +325,9 @@ class LocalRuntime(Runtime):
             if request.offered_tools() and not cancel.cancelled:
                 # the tool-call constraint's view of the vocabulary (a second on a 250k vocabulary), built
                 # now rather than by the first request that offers tools
+                started = time.perf_counter()
                 self.lltokenizer()
+                log.info("tool-call constraint's vocabulary view ready in %.2f s", time.perf_counter() - started)
         return len(tokens)
 
     def clear_cache(self) -> None:
