@@ -12,9 +12,11 @@ TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-2.13.0+cpu-cp311-*.whl))
 setup:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --user uv || python3 -m pip install --user --break-system-packages uv || python3 -m pip install uv
 	# llama-cpp-python compiles llama.cpp (~15 min on 2 cores) the first time; uv caches the wheel.
-	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(UV) sync --all-packages --locked
+	# --compile-bytecode: installers (and this image: PYTHONDONTWRITEBYTECODE=1) leave no .pyc, so every
+	# process, each `sigit -p` a test starts among them, compiled torch, transformers and textual again
+	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(UV) sync --all-packages --locked --compile-bytecode
 	# torch is an optional extra; the CPU build lies on this machine's disk (uv would fetch CUDA).
-	@if [ -n "$(TORCH_WHEEL)" ]; then $(UV) pip install --python $(PY) "$(TORCH_WHEEL)"; \
+	@if [ -n "$(TORCH_WHEEL)" ]; then $(UV) pip install --compile-bytecode --python $(PY) "$(TORCH_WHEEL)"; \
 	else $(UV) pip install --python $(PY) pip && $(PY) -m pip install torch==2.13.0; fi
 
 lint:
@@ -23,9 +25,11 @@ lint:
 	# layer contracts (pyproject's [tool.importlinter]): nothing imports upwards
 	.venv/bin/lint-imports --no-cache
 
-# one worker per core plus one: the suite waits on subprocesses and llama.cpp
+# one worker per core plus one: the suite waits on subprocesses and llama.cpp. Bytecode is written
+# (PYTHONDONTWRITEBYTECODE emptied): our sources and pytest's rewritten test modules compile once per
+# run instead of once per worker and per `sigit` subprocess.
 test: lint
-	$(PY) -m pytest -q -n $$(( $$(nproc) + 1 )) tests
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $$(( $$(nproc) + 1 )) tests
 
 test-fast:
 	$(PY) -m pytest -q tests -m "not slow"

@@ -4,6 +4,7 @@ and the check that every scripted model a test builds used up its whole script."
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,11 @@ from typing import Any
 import pytest
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from qwen_runtime.testmodel import write_test_gguf, write_test_hf
+
+# One llama.cpp thread per model, in this process and every `sigit` it starts: xdist runs more workers
+# than cores, and two threads meeting at a barrier after every operation on a busy machine spend most
+# of their time waiting for each other (a tiny model decoded 6x slower on two threads than on one).
+os.environ.setdefault("QWEN_RUNTIME_THREADS", "1")
 
 
 @pytest.fixture(scope="session")

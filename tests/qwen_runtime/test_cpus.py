@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.cpus import cpu_budget
+from qwen_runtime.cpus import THREADS_ENV, cpu_budget
+from qwen_runtime.errors import ModelLoadError
+
+
+@pytest.fixture(autouse=True)
+def no_thread_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite caps threads for its own many workers; these tests read the machine as a user's."""
+    monkeypatch.delenv(THREADS_ENV, raising=False)
 
 
 def fake_machine(root: Path, cores: list[tuple[int, int]], cpu_max: str | None = None) -> tuple[Path, Path]:
@@ -66,3 +73,29 @@ def test_the_runtime_uses_the_budget_unless_told(tiny_gguf: Path) -> None:
     pinned = LlamaCppRuntime(str(tiny_gguf), n_ctx=512, n_threads=1)
     assert pinned._llm.n_threads == 1
     pinned.close()
+
+
+def test_qwen_runtime_threads_caps_both_on_a_shared_machine(tmp_path: Path) -> None:
+    sys_cpu, cgroup = fake_machine(tmp_path, [(0, i) for i in range(8)])
+    budget = cpu_budget(sys_cpu, cgroup, cpus=set(range(8)), env={THREADS_ENV: "3"})
+    assert (budget.decode_threads, budget.batch_threads) == (3, 3)
+    assert "QWEN_RUNTIME_THREADS=3" in budget.describe()
+    # a cap above what the machine has changes nothing
+    roomy = cpu_budget(sys_cpu, cgroup, cpus={0, 1}, env={THREADS_ENV: "16"})
+    assert (roomy.decode_threads, roomy.batch_threads) == (2, 2)
+
+
+@pytest.mark.parametrize("raw", ["0", "-2", "two", "1.5"])
+def test_a_bad_qwen_runtime_threads_is_a_clear_load_error(
+    raw: str, tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(THREADS_ENV, raw)
+    with pytest.raises(ModelLoadError, match=f"QWEN_RUNTIME_THREADS='{raw}' is not a positive whole number"):
+        LlamaCppRuntime(str(tiny_gguf), n_ctx=256)
+
+
+def test_the_runtime_follows_qwen_runtime_threads(tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(THREADS_ENV, "1")
+    runtime = LlamaCppRuntime(str(tiny_gguf), n_ctx=256)
+    assert (runtime._llm.n_threads, runtime._llm.n_threads_batch) == (1, 1)
+    runtime.close()

@@ -1,12 +1,15 @@
 """The vocabulary tables a llama.cpp runtime derives once per model file and keeps next to the prompt
-cache: a second process reads them instead of walking the vocabulary, and gets the same tokenizer."""
+cache: a second process reads them instead of walking the vocabulary, and gets the same tokenizer; a
+second load in the same process takes them from memory."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
 from qwen_runtime import ChatRequest, Sampling, ToolSpec, UserMessage
+from qwen_runtime.backends import llamacpp_vocab
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
 
 UNITS = ToolSpec(
@@ -15,6 +18,13 @@ UNITS = ToolSpec(
     {"type": "object", "properties": {"unit": {"enum": ["c", "f"]}}, "required": ["unit"],
      "additionalProperties": False},
 )
+
+
+def new_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a fresh process starts with: no tables in memory."""
+    monkeypatch.setattr(llamacpp_vocab, "_REMEMBERED", OrderedDict())
+
+
 REQUEST = ChatRequest((UserMessage("Use Fahrenheit."),), tools=(UNITS,), tool_choice="required",
                       enable_thinking=False, sampling=Sampling(temperature=0, max_tokens=40))
 
@@ -22,6 +32,7 @@ REQUEST = ChatRequest((UserMessage("Use Fahrenheit."),), tools=(UNITS,), tool_ch
 def test_a_second_runtime_reads_the_vocabulary_tables_instead_of_walking_the_vocabulary(
     tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    new_process(monkeypatch)
     first = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
     want = first.complete(REQUEST)
     stops, pieces = first._stop_ids, [first.piece(t) for t in range(first._n_vocab)]
@@ -33,6 +44,7 @@ def test_a_second_runtime_reads_the_vocabulary_tables_instead_of_walking_the_voc
         raise AssertionError("walked the vocabulary although its tables were saved")
 
     monkeypatch.setattr(LlamaCppRuntime, "_scan_vocab", no_walk)
+    new_process(monkeypatch)
     second = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
     got = second.complete(REQUEST)
     assert second._stop_ids == stops and [second.piece(t) for t in range(second._n_vocab)] == pieces
@@ -42,12 +54,13 @@ def test_a_second_runtime_reads_the_vocabulary_tables_instead_of_walking_the_voc
 
 
 def test_damaged_tables_are_rebuilt_and_a_model_without_a_cache_dir_writes_none(
-    tiny_hybrid_gguf: Path, tmp_path: Path
+    tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, prompt_cache_dir=tmp_path, draft="none").close()
     (saved,) = (tmp_path / "vocab").glob("*.bin")
     good = saved.read_bytes()
     saved.write_bytes(good[: len(good) // 2])
+    new_process(monkeypatch)
     rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, prompt_cache_dir=tmp_path, draft="none")
     assert len(rt._stop_ids) > 0
     rt.close()
@@ -55,3 +68,22 @@ def test_damaged_tables_are_rebuilt_and_a_model_without_a_cache_dir_writes_none(
     plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, draft="none")
     assert plain._stop_ids == rt._stop_ids
     plain.close()
+
+
+def test_a_second_load_in_the_same_process_takes_the_tables_from_memory(
+    tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No cache dir at all (the SDK's default): the first load walks the vocabulary, the next ones do not."""
+    new_process(monkeypatch)
+    first = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none")
+    first.lltokenizer()
+    stops = first._stop_ids
+    first.close()
+
+    def no_walk(self: LlamaCppRuntime, pieces: bool = False) -> None:
+        raise AssertionError("walked the vocabulary again in the same process")
+
+    monkeypatch.setattr(LlamaCppRuntime, "_scan_vocab", no_walk)
+    again = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none")
+    assert again._stop_ids == stops and again.lltokenizer() is not None
+    again.close()

@@ -26,7 +26,7 @@ async def test_switching_model_keeps_what_the_user_set(workdir: Path, tmp_path: 
     old.grant("run_command(make test)")
     old.deny("run_command(rm -rf *)")
     old.set_thinking(False)
-    background = await old.agent.context.processes.start("sleep 5", workdir)
+    background = await old.processes.start("sleep 5", workdir)
 
     new = await host.switch_model(old, "scripted-b")
 
@@ -38,10 +38,9 @@ async def test_switching_model_keeps_what_the_user_set(workdir: Path, tmp_path: 
     assert status.session_denials == ("run_command(rm -rf *)",)
     assert status.thinking is False
     assert status.messages == 4  # prompt, tool call, tool result, answer
-    assert [(t.content, t.status) for t in new.agent.context.todos] == [("read", "completed"),
-                                                                       ("write", "in_progress")]
-    assert background in new.agent.context.processes.ids()
-    assert new.agent.context.fs is fs  # opened the way the old one was
+    assert [(t.content, t.status) for t in new.todos] == [("read", "completed"), ("write", "in_progress")]
+    assert background in new.processes.ids()
+    assert new._agent.context.fs is fs  # white-box: opened the way the old one was
     async for _ in new.prompt("again"):
         pass
     assert new.status().messages == 6
@@ -59,3 +58,13 @@ async def test_a_failed_switch_leaves_the_session_as_it_was(workdir: Path, tmp_p
     assert old.session.model != f"scripted:{tmp_path / 'missing.json'}"
     assert old.mode == "bypass"
     await old.close()
+
+
+async def test_session_agent_still_works_but_warns(workdir: Path, tmp_path: Path) -> None:
+    """`AgentSession.agent` was documented for embedders: it keeps working, with a DeprecationWarning."""
+    host = SessionHost(HostOptions(config_dir=tmp_path / "config"), runtime=ScriptedRuntime([]))
+    session = await host.open(workdir)
+    with pytest.warns(DeprecationWarning, match=r"AgentSession\.agent is deprecated"):
+        agent = session.agent
+    assert agent.tools.names() == session.tools.names()
+    await session.close()

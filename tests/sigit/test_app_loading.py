@@ -105,7 +105,6 @@ async def test_the_model_loads_while_the_session_start_hook_runs(
 
     assert gated.events == ["load began", "hook seen running", "load finished"]
     assert passed.exists()  # the hook got through the gate the load opened: it did not time out
-    assert not [n for n in session._pending_notices if "hook" in n]  # no hook warning (timeout, failure)
     assert host.loaded_models == [str(tiny_gguf)]
     await session.close()
     assert host.loaded_models == []
@@ -179,6 +178,6 @@ async def test_a_second_open_keeps_the_model_a_given_up_open_was_loading(
 
     assert host.loaded_models == [str(tiny_gguf)]
     assert len(gated.loaded) == 1
-    assert session.agent.engine.runtime is not None and session.agent.engine.runtime.count_tokens("still here") > 0
+    assert gated.loaded[0].count_tokens("still here") > 0  # the session's model, not closed under it
     await session.close()
     assert host.loaded_models == []

@@ -23,7 +23,7 @@ async def plant_and_reopen(workdir: Path, tmp_path: Path, command: str) -> str:
     _ = [event async for event in first.prompt("set it up")]
     await first.close()
     second = await host.open(workdir)
-    prompt = second.agent.engine.system_prompt or ""
+    prompt = second.system_prompt
     await second.close()
     return prompt
 

@@ -119,7 +119,7 @@ async def test_cancel_mid_stream_keeps_history_consistent(open_session: OpenSess
 
     await asyncio.wait_for(consume(), 5)
     assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "cancelled"
-    history = session.agent.engine.history()
+    history = session.messages
     assert history[0].content == "talk"
 
 
@@ -136,7 +136,7 @@ async def test_cancel_during_command_kills_it_and_answers_calls(open_session: Op
 
     events = await asyncio.wait_for(consume(), 10)
     assert isinstance(events[-1], TurnFinished) and events[-1].stop_reason == "cancelled"
-    roles = [m.role.value for m in session.agent.engine.history()]
+    roles = [m.role for m in session.messages]
     assert roles[-2:] == ["assistant", "tool"]  # every call got an answer
 
 
@@ -145,7 +145,7 @@ async def test_session_saved_and_resumed_identically(open_session: OpenSession, 
     await collect(session, "list")
     store = SessionStore(tmp_path / "config" / "sessions")
     saved = store.load(session.id)
-    assert saved.messages == list(session.agent.engine.history_messages())
+    assert saved.messages == list(session.messages)
     assert saved.title == "list"
 
 
@@ -171,8 +171,8 @@ async def test_a_model_no_session_uses_is_unloaded(tmp_path: Path, workdir: Path
     host = SessionHost(HostOptions(config_dir=tmp_path / "config", model=f"scripted:{scenario}"))
     first = await host.open(workdir)
     second = await host.open(workdir)
-    runtime = first.agent.engine.runtime
-    assert isinstance(runtime, ScriptedRuntime) and runtime is second.agent.engine.runtime
+    runtime = first._agent.engine.runtime  # white-box: one loaded model, shared
+    assert isinstance(runtime, ScriptedRuntime) and runtime is second._agent.engine.runtime
     await first.close()
     assert host.loaded_models == [f"scripted:{scenario}"]  # still used by the second session
     await second.close()

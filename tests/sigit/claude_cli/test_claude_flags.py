@@ -55,7 +55,7 @@ def test_bad_values_of_flags_we_implement_are_clear_errors() -> None:
 def test_rules_in_claude_code_words_become_ours_and_back() -> None:
     assert split_rules(["Read,Bash(git log:*) Edit", "WebFetch"]) == ["Read", "Bash(git log:*)", "Edit", "WebFetch"]
     assert rules_from_claude("Bash(git *)") == ["run_command(git *)"]
-    assert rules_from_claude("Edit(src/*)") == ["edit_file(src/*)", "multi_edit(src/*)", "create_file(src/*)",
+    assert rules_from_claude("Edit(src/*)") == ["edit_file(src/*)", "create_file(src/*)", "multi_edit(src/*)",
                                                 "delete_file(src/*)"]
     assert rules_from_claude("mcp__github__search") == ["mcp__github__search"]
     assert rule_to_claude("run_command(npm test*)") == "Bash(npm test*)"

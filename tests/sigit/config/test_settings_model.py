@@ -190,3 +190,28 @@ def test_a_bad_settings_file_stops_sigit_before_anything_runs(dirs: tuple[Path, 
     assert "`max_tokens` must be a positive integer, got 'many'" in proc.stderr
     assert "unknown setting `permissions.mdoe` (did you mean `permissions.mode`?)" in proc.stderr
     assert not (project / "x.txt").exists() and settings_file.read_text() == text
+
+
+def test_mcp_server_entries_are_checked_key_by_key(dirs: tuple[Path, Path]) -> None:
+    """`[mcp.servers.NAME]` entries get the same errors as every other key, all at once."""
+    config, project = dirs
+    user = config / "settings.toml"
+    user.write_text(
+        '[mcp.servers.docs]\ncommand = "docs-mcp"\nargz = ["--stdio"]\n'
+        '[mcp.servers.web]\ntype = "http"\n'
+        '[mcp.servers.api]\ntype = "websocket"\nurl = "http://h"\n'
+        '[mcp.servers.env]\ncommand = "x"\nenv = { K = 1 }\n'
+    )
+    with pytest.raises(SettingsError) as info:
+        load_settings(project, config)
+    assert str(info.value).splitlines() == [
+        f"{user}: 4 problems:",
+        "  - unknown setting `mcp.servers.docs.argz` (did you mean `mcp.servers.docs.args`?)",
+        "  - `mcp.servers.web`: a server of type http needs `url`, an http:// or https:// address",
+        '  - `mcp.servers.api.type` must be one of "stdio", "http", "sse", "streamable-http", got \'websocket\'',
+        "  - `mcp.servers.env.env.K` must be a table of strings, got 1",
+    ]
+    user.write_text('[mcp.servers.docs]\ncommand = "docs-mcp"\nargs = ["--stdio"]\n'
+                    '[mcp.servers.api]\nurl = "${API_BASE:-https://h}/mcp"\n')
+    assert load_settings(project, config).mcp["servers"] == {
+        "docs": {"command": "docs-mcp", "args": ["--stdio"]}, "api": {"url": "${API_BASE:-https://h}/mcp"}}

@@ -8,10 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sigit.config.settings import PermissionSettings, Settings
-from sigit.extensions.hooks import HookRunner, parse_hooks
+from sigit.config.schema import SettingsFileError, parse_settings_file
+from sigit.config.settings import PermissionSettings, Settings, SettingsError, load_settings
+from sigit.extensions.hooks import HookRunner, hook_configs
 from sigit.permissions.policy import PermissionPolicy
 from sigit.tools import ToolContext, default_registry
 from sigit.tools.subjects import PreparedCall
@@ -135,25 +137,44 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-async def test_bad_config_is_warned_not_fatal(tmp_path: Path) -> None:
-    raw = {
-        "pre_tool_use": "echo hi",
-        "post_tool_use": [{"matcher": "edit_file"}, {"command": "true", "timeout_secs": -1}, 3],
-        "stop": [{"command": "true", "matcher": "edit_file"}],
-        "on_lunch": [{"command": "true"}],
-        "session_start": [{"command": "true", "extra": 1}, {"command": "exit 0"}],
-    }
-    hook = runner(tmp_path, raw)
-    text = "\n".join(hook.config_warnings)
-    assert "hooks.pre_tool_use must be a list of tables" in text
-    assert "hooks.post_tool_use[0] needs `command`" in text
-    assert "hooks.post_tool_use[1].timeout_secs" in text
-    assert "hooks.post_tool_use[2] must be a table" in text
-    assert "matcher only applies" in text
-    assert "unknown event `on_lunch`" in text
-    assert "unknown keys extra" in text
-    assert [h.command for h in hook.hooks["session_start"]] == ["exit 0"]
-    assert not (await hook.session_start()).warnings
+def test_bad_entries_are_settings_errors_naming_each_key(tmp_path: Path) -> None:
+    """A bad `[hooks]` entry is caught with the other settings, before anything runs, every problem at once."""
+    config, project = tmp_path / "config", tmp_path / "project"
+    config.mkdir()
+    project.mkdir()
+    path = config / "settings.toml"
+    path.write_text(
+        'max_tokens = 0\n[hooks]\npre_tool_use = "echo hi"\n'
+        '[[hooks.post_tool_use]]\nmatcher = "edit_file"\n'
+        '[[hooks.post_tool_use]]\ncommand = "true"\ntimeout_secs = -1\n'
+        '[[hooks.post_tool_use]]\ncommand = "true"\nmatcher = "run_command(("\n'
+        '[[hooks.stop]]\ncommand = "true"\nmatcher = "edit_file"\n'
+        '[[hooks.on_lunch]]\ncommand = "true"\n'
+        '[[hooks.session_start]]\ncomand = "true"\n'
+    )
+    with pytest.raises(SettingsError) as info:
+        load_settings(project, config)
+    assert str(info.value).splitlines() == [
+        f"{path}: 8 problems:",
+        "  - `max_tokens` must be a positive integer, got 0",
+        "  - unknown setting `hooks.session_start[0].comand` (did you mean `hooks.session_start[0].command`?)",
+        "  - `hooks.pre_tool_use` must be a list of tables, each with a `command` (`[[hooks.EVENT]]`), got 'echo hi'",
+        "  - `hooks.post_tool_use[0].command` is missing: it must be a non-empty shell command",
+        "  - `hooks.post_tool_use[1].timeout_secs` must be seconds above 0 and at most 3600, got -1",
+        "  - `hooks.post_tool_use[2].matcher`: invalid permission rule 'run_command((': expected `tool` or "
+        "`tool(pattern)`, for example `run_command(git status*)` or `edit_file(src/*)`",
+        "  - unknown setting `hooks.stop[0].matcher` (a matcher only applies to pre_tool_use and post_tool_use)",
+        "  - unknown setting `hooks.on_lunch` (known: session_start, user_prompt_submit, pre_tool_use, "
+        "post_tool_use, stop)",
+    ]
+
+
+async def test_one_table_is_a_list_of_one_and_the_timeout_defaults(tmp_path: Path) -> None:
+    (tmp_path / "settings.toml").write_text('[hooks.session_start]\ncommand = "echo started"\n')
+    hook = runner(tmp_path, load_settings(tmp_path, tmp_path).hooks)
+    [started] = hook.hooks["session_start"]
+    assert started.timeout_secs == 30
+    assert [o.stdout for o in (await hook.session_start()).outputs] == ["started\n"]
 
 
 async def test_no_hooks_means_nothing_runs(tmp_path: Path) -> None:
@@ -162,9 +183,14 @@ async def test_no_hooks_means_nothing_runs(tmp_path: Path) -> None:
 
 
 @given(st.text(max_size=40))
-def test_matcher_parsing_never_crashes(matcher: str) -> None:
-    hooks, warnings = parse_hooks({"pre_tool_use": [{"command": "true", "matcher": matcher}]})
-    assert len(hooks["pre_tool_use"]) + len(warnings) == 1
+def test_a_matcher_is_a_hook_or_a_settings_error_naming_it(matcher: str) -> None:
+    try:
+        settings = parse_settings_file({"hooks": {"pre_tool_use": [{"command": "true", "matcher": matcher}]}},
+                                       Path("settings.toml"))
+    except SettingsFileError as exc:
+        assert all("hooks.pre_tool_use[0].matcher" in problem for problem in exc.problems), exc.problems
+    else:
+        assert len(hook_configs(settings.hooks)["pre_tool_use"]) == 1
 
 
 async def test_matcher_and_policy_agree_on_dotted_and_absolute_paths(tmp_path: Path) -> None:

@@ -294,10 +294,8 @@ def test_url_variables_are_expanded_before_the_scheme_check() -> None:
 
 
 def test_settings_and_acp_shapes() -> None:
-    servers, warnings = settings_servers(
-        {"servers": {"s": {"command": "srv", "env": {"K": "v"}}}, "timeout": 3}
-    )
-    assert servers[0].env == {"K": "v"} and "mcp.timeout" in warnings[0]
+    servers, warnings = settings_servers({"servers": {"s": {"command": "srv", "env": {"K": "v"}}}})
+    assert servers[0].env == {"K": "v"} and warnings == []
     acp, problems = acp_servers(
         [
             {"name": "a", "command": "srv", "args": [], "env": [{"name": "K", "value": "v"}]},

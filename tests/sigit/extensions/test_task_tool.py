@@ -139,7 +139,7 @@ async def test_parent_agent_uses_task_end_to_end(tmp_path: Path, monkeypatch: An
     assert isinstance(finished, TurnFinished) and finished.text == "My subagent says 42."
     # the parent's history never saw the subagent's turns
     assert "Read notes.txt and report" not in " ".join(m.content for m in runtime.requests[3].messages[1:2])
-    assert len(session.agent.engine.history_messages()) == 4
+    assert len(session.messages) == 4
     runtime.assert_consumed()
 
 

@@ -304,7 +304,8 @@ def test_rules_written_with_claude_code_names_work(tmp_path: Path) -> None:
     assert policy.decide(call(policy, "run_command", cmd("git log -3"))).kind == "allow"
     assert policy.decide(call(policy, "run_command", cmd("git push"))).kind == "ask"
     assert policy.decide(call(policy, "edit_file", path("./src/a.py"))).kind == "allow"
-    assert policy.decide(call(policy, "create_file", path("src/b.py"))).kind == "ask"
+    assert policy.decide(call(policy, "create_file", path("src/b.py"))).kind == "allow"  # Edit: every file edit
+    assert policy.decide(call(policy, "create_file", path("b.py"))).kind == "ask"
     assert policy.decide(call(policy, "read_file", path("sub/../.env"))).kind == "deny"
 
 

@@ -142,7 +142,7 @@ async def test_prompts_typed_while_the_model_loads_are_sent_after(
         release.set()
         await until(pilot, lambda: bool(app.query(AssistantMessage)), "the queued prompt's reply")
         await idle(app, pilot)
-        said = [m.content for m in app.require_session().agent.engine.history_messages()]
+        said = [m.content for m in app.require_session().messages]
         assert said == ["typed early", "answered after loading"]
 
 

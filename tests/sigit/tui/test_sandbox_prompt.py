@@ -66,8 +66,8 @@ async def test_quitting_closes_the_session_and_its_sandbox(make_app: MakeApp) ->
         assert session is not None and session.sandbox is not None
         temp = session.sandbox.policy.temp_dir
         assert temp is not None and temp.is_dir()
-        job = await session.agent.context.processes.start("sleep 30", session.cwd, session.sandbox)
-        proc = session.agent.context.processes.get(job)
+        job = await session.processes.start("sleep 30", session.cwd, session.sandbox)
+        proc = session.processes.get(job)
         assert proc is not None
     assert not temp.exists()  # the sandbox's private temp dir is gone
     assert proc.proc.returncode is not None  # and the background command was ended

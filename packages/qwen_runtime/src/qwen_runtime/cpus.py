@@ -5,16 +5,23 @@ sibling: on a 2-vCPU VM or CI container that is 1 thread, half the decode speed 
 Decoding is bound by memory bandwidth and by the slowest thread, so it wants one thread per
 physical core; prompt evaluation (batches) gains from every logical CPU. Both are capped by the
 CPU affinity mask and by a cgroup CPU quota (a container given 1.5 CPUs of an 8-core host).
+
+`QWEN_RUNTIME_THREADS=N` caps both where the machine is shared with other heavy work (a build, a test
+suite, several agents): llama.cpp's threads meet at a barrier after every operation, so a thread
+waiting for a busy core stalls the others, and on a small model one thread decodes faster than two
+contending ones (the test suite sets 1).
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 SYS_CPU = Path("/sys/devices/system/cpu")
+THREADS_ENV = "QWEN_RUNTIME_THREADS"
 CGROUP = Path("/sys/fs/cgroup")
 
 
@@ -25,6 +32,7 @@ class CpuBudget:
     logical: int  # CPUs in the affinity mask
     physical: int  # distinct cores among them (hyperthread siblings counted once)
     quota: float | None  # the cgroup CPU quota in CPUs, None when unlimited or unknown
+    cap: int | None = None  # QWEN_RUNTIME_THREADS, None when unset
 
     @property
     def decode_threads(self) -> int:
@@ -37,18 +45,33 @@ class CpuBudget:
         return max(1, min(self.logical, self._quota_cap()))
 
     def _quota_cap(self) -> int:
-        return self.logical if self.quota is None else max(1, math.ceil(self.quota))
+        quota = self.logical if self.quota is None else max(1, math.ceil(self.quota))
+        return quota if self.cap is None else min(quota, self.cap)
 
     def describe(self) -> str:
         quota = "no CPU quota" if self.quota is None else f"a CPU quota of {self.quota:g}"
+        cap = "" if self.cap is None else f", {THREADS_ENV}={self.cap}"
         return (f"{self.decode_threads} decode / {self.batch_threads} batch threads "
-                f"({self.logical} CPUs usable, {self.physical} physical cores, {quota})")
+                f"({self.logical} CPUs usable, {self.physical} physical cores, {quota}{cap})")
 
 
-def cpu_budget(sys_cpu: Path = SYS_CPU, cgroup: Path = CGROUP, cpus: set[int] | None = None) -> CpuBudget:
-    """The CPUs usable now; the paths are parameters so tests can hand in a fake machine."""
+def cpu_budget(sys_cpu: Path = SYS_CPU, cgroup: Path = CGROUP, cpus: set[int] | None = None,
+               env: Mapping[str, str] | None = None) -> CpuBudget:
+    """The CPUs usable now; the paths are parameters so tests can hand in a fake machine. ValueError
+    when QWEN_RUNTIME_THREADS is set to anything but a positive whole number."""
     usable = cpus if cpus is not None else _affinity()
-    return CpuBudget(len(usable), _physical_cores(usable, sys_cpu), _cgroup_quota(cgroup))
+    return CpuBudget(len(usable), _physical_cores(usable, sys_cpu), _cgroup_quota(cgroup),
+                     _thread_cap(os.environ if env is None else env))
+
+
+def _thread_cap(env: Mapping[str, str]) -> int | None:
+    raw = env.get(THREADS_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{THREADS_ENV}={raw!r} is not a positive whole number of threads (unset it to "
+                         "use one thread per core)")
+    return int(raw)
 
 
 def _affinity() -> set[int]:

@@ -162,15 +162,8 @@ class DiskPromptCache:
 
     @staticmethod
     def _read(f: Any, tokens: Sequence[int], size: int) -> StateBuffer:
-        header = f.read(_HEADER.size)
-        if len(header) < _HEADER.size:
-            raise ValueError("truncated header")
-        magic, version, n_tokens, n_bytes, crc = _HEADER.unpack(header)
-        if magic != _MAGIC or version != _VERSION:
-            raise ValueError("not a prompt cache file of this version")
-        if n_tokens != len(tokens) or size != _HEADER.size + 4 * n_tokens + n_bytes:
-            raise ValueError(f"{size} bytes where the header promises {_HEADER.size + 4 * n_tokens + n_bytes}")
-        if f.read(4 * n_tokens) != token_bytes(tokens):
+        n_bytes, crc = DiskPromptCache._check_header(f.read(_HEADER.size), tokens, size)
+        if f.read(4 * len(tokens)) != token_bytes(tokens):
             raise ValueError("the tokens differ from the ones its name stands for")
         data = new_buffer(n_bytes)
         if f.readinto(data) != n_bytes:
@@ -179,11 +172,34 @@ class DiskPromptCache:
             raise ValueError("checksum mismatch")
         return data
 
+    @staticmethod
+    def _check_header(header: bytes, tokens: Sequence[int], size: int) -> tuple[int, int]:
+        """(state bytes, CRC-32) from a file's header; ValueError unless it fits `tokens` and the file's size."""
+        if len(header) < _HEADER.size:
+            raise ValueError("truncated header")
+        magic, version, n_tokens, n_bytes, crc = _HEADER.unpack(header)
+        if magic != _MAGIC or version != _VERSION:
+            raise ValueError("not a prompt cache file of this version")
+        if n_tokens != len(tokens) or size != _HEADER.size + 4 * n_tokens + n_bytes:
+            raise ValueError(f"{size} bytes where the header promises {_HEADER.size + 4 * n_tokens + n_bytes}")
+        return n_bytes, crc
+
     # ------------------------------------------------------------------ writing
 
     def has(self, scope: str, tokens: Sequence[int]) -> bool:
+        """Whether a whole file is saved for `tokens` (its header and size agree; a damaged one is
+        removed): a backend skips saving what is there, so a truncated file must not count, or it
+        would stay when a turn evaluated past it without trying it (a longer state was tried first)."""
         path = self._path(scope, tokens)
-        if not path.is_file():
+        try:
+            with path.open("rb") as f:
+                self._check_header(f.read(_HEADER.size), tokens, os.fstat(f.fileno()).st_size)
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError) as exc:
+            log.debug("prompt cache: ignoring and removing %s: %s", path, exc)
+            with contextlib.suppress(OSError):
+                path.unlink()
             return False
         with contextlib.suppress(OSError):
             os.utime(path)

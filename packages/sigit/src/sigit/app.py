@@ -327,7 +327,6 @@ class SessionHost:
         (probed once per process), the system prompt (it runs git), custom commands, MCP servers and the
         session_start hooks. Everything it opens is kept in `setup`, which closes it if the open fails."""
         runner = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=setup.hook_notices.append)
-        setup.hook_notices += runner.config_warnings
         setup.hooks = settings_hook_pipeline(runner)
 
         async def prompt() -> None:

@@ -104,8 +104,7 @@ def read_bounded(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
     data = read_regular(path, limit)
     if len(data) > limit:
         raise FileTooLargeError(
-            f"{path} is larger than {limit // (1024 * 1024)} MiB, more than file tools read at once; "
-            "look into it with search_files, or with run_command (head, sed -n, wc)."
+            f"{path} is larger than {limit // (1024 * 1024)} MiB, more than file tools read at once."
         )
     return data
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import warnings
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,10 +28,10 @@ from .sandbox import MODES as SANDBOX_MODES
 from .sandbox import Sandbox, open_sandbox
 from .sessions import Session, SessionStore
 from .status import SessionStatus
-from .tools import FileSystem, ProcessManager, Tool, ToolRegistry, file_write_rules
+from .tools import FileSystem, ProcessManager, Todo, Tool, ToolRegistry, file_write_rules
 
 if TYPE_CHECKING:
-    from onde import Image
+    from onde import Image, Message
 
     from .extensions.mcp_client import McpManager
 
@@ -102,8 +103,31 @@ class AgentSession:
 
     @property
     def agent(self) -> Agent:
-        """The agent itself: for tests and `sigit.api` embedders only. Frontends use the session's methods."""
+        """Deprecated: the agent itself. Use the session's operations (`messages`, `todos`, `processes`,
+        `system_prompt`, `status()`, ...); this alias warns and goes in a later release."""
+        warnings.warn(
+            "AgentSession.agent is deprecated: use the session's operations (messages, todos, processes, "
+            "system_prompt, status(), ...)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self._agent
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The conversation so far, as the model sees it (what a saved session holds and `/resume` replays)."""
+        return self._agent.engine.history_messages()
+
+    @property
+    def todos(self) -> tuple[Todo, ...]:
+        """The model's todo list (`write_todos`), as it stands."""
+        return tuple(self._agent.context.todos)
+
+    @property
+    def processes(self) -> ProcessManager:
+        """This session's background commands (a frontend lists them, reads their output, stops them);
+        they outlive a model switch and end when the session closes."""
+        return self._agent.context.processes
 
     @property
     def hooks(self) -> HookPipeline:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import logging
 import threading
 from collections.abc import Iterator, Sequence
@@ -51,7 +52,7 @@ from .llama_build import default_gpu_layers, forward_llama_logs
 from .llamacpp_mtp import MtpDraft, has_mtp
 from .llamacpp_state import can_cut_back, copy_state, describe_state, restore_state
 from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
-from .llamacpp_vocab import VocabTables, load_tables, save_tables, vocab_key
+from .llamacpp_vocab import VocabTables, load_tables, remember, remembered, save_tables, vocab_key
 from .save_points import PointKind, save_points
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,10 @@ class LlamaCppRuntime(LocalRuntime):
         # None: every layer on the GPU when llama.cpp has a GPU backend, else none
         self.n_gpu_layers = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
         log.info("llama.cpp GPU layers: %d", self.n_gpu_layers)
-        budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
+        try:
+            budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
+        except ValueError as exc:  # QWEN_RUNTIME_THREADS set to nonsense
+            raise ModelLoadError(str(exc)) from exc
         self.n_threads = n_threads or budget.decode_threads
         self.n_threads_batch = n_threads_batch or max(self.n_threads, budget.batch_threads)
         log.info("llama.cpp threads: %d decode, %d batch (%s)", self.n_threads, self.n_threads_batch,
@@ -308,21 +312,33 @@ class LlamaCppRuntime(LocalRuntime):
         return frozenset(special), frozenset(ends)
 
     def _vocab_tables(self, folder: Path | None) -> VocabTables | None:
-        """The vocabulary's derived tables from `folder` (built and saved there the first time); None
-        without a folder (then the end tokens are scanned now and the pieces when first needed)."""
-        if folder is None:
-            return None
-        import llama_cpp
-
-        path = folder / f"{vocab_key(self.model_path, getattr(llama_cpp, '__version__', '?'))}.bin"
-        tables = load_tables(path, self._n_vocab)
-        if tables is None:
-            special, ends = self._scan_vocab(pieces=True)
-            tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
-            save_tables(path, tables)
-        else:
+        """The vocabulary's derived tables: from this process's memory, else from `folder` (built and
+        saved there the first time); None when neither has them (then the end tokens are scanned now
+        and the pieces when first needed)."""
+        tables = remembered(self._vocab_key, self._n_vocab)
+        if folder is not None:
+            path = folder / f"{self._vocab_key}.bin"
+            if tables is None:
+                tables = load_tables(path, self._n_vocab)
+                if tables is None:
+                    tables = self._build_tables()
+                    save_tables(path, tables)
+                remember(self._vocab_key, tables)
+            elif not path.is_file():
+                save_tables(path, tables)
+        if tables is not None:
             self._pieces.update(enumerate(tables.pieces))
         return tables
+
+    def _build_tables(self) -> VocabTables:
+        special, ends = self._scan_vocab(pieces=True)
+        return VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
+
+    @functools.cached_property
+    def _vocab_key(self) -> str:
+        import llama_cpp
+
+        return vocab_key(self.model_path, getattr(llama_cpp, "__version__", "?"))
 
     def is_end(self, token: int) -> bool:
         return token in self._stop_ids or bool(self._vocab_is_eog(self._vocab, token))
@@ -334,8 +350,8 @@ class LlamaCppRuntime(LocalRuntime):
             from llguidance import LLTokenizer
 
             if self._tables is None:
-                special, ends = self._scan_vocab(pieces=True)
-                self._tables = VocabTables([self.piece(t) for t in range(self._n_vocab)], special, ends)
+                self._tables = self._build_tables()
+                remember(self._vocab_key, self._tables)
             tables = self._tables
             # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
             tokens = [b"\xff" + p if i in tables.special else p for i, p in enumerate(tables.pieces)]

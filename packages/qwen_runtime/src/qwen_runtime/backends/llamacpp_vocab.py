@@ -6,7 +6,8 @@ set. On Qwen 3.5's 248,320 tokens that is most of the time to first token that i
 load nor prompt (measured in bench/results/hybrid.md's notes). Both results depend only on the model
 file, so they are saved next to the prompt cache under a key of the file's identity
 (`prompt_cache.model_identity`: size, mtime, a hash of its first and last MiB, where the vocabulary
-lives) and llama-cpp-python's version, and read back in one file read.
+lives) and llama-cpp-python's version, and read back in one file read. A process that loads the same
+file again (`/model` back to a previous model, a draft model, a test suite) takes them from memory.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import json
 import logging
 import os
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +46,29 @@ def vocab_key(model_path: Path, llama_version: str) -> str:
     text = json.dumps({"format": _FORMAT, "model": model_identity(model_path), "llama_cpp": llama_version},
                       sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+_REMEMBERED: OrderedDict[str, VocabTables] = OrderedDict()
+_REMEMBER_AT_MOST = 4  # a 248k vocabulary's tables take ~15 MB of Python objects
+_LOCK = threading.Lock()
+
+
+def remembered(key: str, n_vocab: int) -> VocabTables | None:
+    """The tables this process already built or read for `key`, if it has them."""
+    with _LOCK:
+        tables = _REMEMBERED.get(key)
+        if tables is None or len(tables.pieces) != n_vocab:
+            return None
+        _REMEMBERED.move_to_end(key)
+        return tables
+
+
+def remember(key: str, tables: VocabTables) -> None:
+    with _LOCK:
+        _REMEMBERED[key] = tables
+        _REMEMBERED.move_to_end(key)
+        while len(_REMEMBERED) > _REMEMBER_AT_MOST:
+            _REMEMBERED.popitem(last=False)
 
 
 def load_tables(path: Path, n_vocab: int) -> VocabTables | None:
@@ -84,4 +110,4 @@ def save_tables(path: Path, tables: VocabTables) -> None:
         log.debug("cannot save vocabulary tables to %s: %s", path, exc)
 
 
-__all__ = ["VocabTables", "load_tables", "save_tables", "vocab_key"]
+__all__ = ["VocabTables", "load_tables", "remember", "remembered", "save_tables", "vocab_key"]

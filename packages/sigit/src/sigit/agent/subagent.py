@@ -12,14 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from onde import ChatEngine, NoModelLoaded, SamplingConfig
-from pydantic import Field
 
 from sigit.agent.loop import Agent, Approver
 from sigit.config.settings import Settings
 from sigit.events import AgentEvent, PermissionAsked, PermissionReply, TurnFinished
 from sigit.extensions.agent_types import AgentType, AgentTypeSet, subagent_tools
 from sigit.permissions import PermissionPolicy
-from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, ToolRegistry, truncate
+from sigit.tools.base import Tool, ToolContext, ToolError, ToolOutput, ToolRegistry, truncate
+from sigit.tools.task import TASK_NAME, TaskArgs, task_tool
 
 SUBAGENT_MAX_ROUNDS = 8
 # what models trained on other agents call the default type
@@ -44,34 +44,6 @@ def default_subagent_sampling() -> SamplingConfig:
     return SamplingConfig.qwen3_thinking(max_tokens=4096, thinking_budget=2048)
 
 
-class TaskArgs(ToolArgs):
-    description: str = Field(description="A short (3-5 word) label for the task, shown to the user.")
-    prompt: str = Field(
-        description="The complete task for the subagent. It sees nothing of this conversation, so "
-        "include every detail it needs and say what its answer should contain."
-    )
-    subagent_type: str | None = Field(
-        default=None, description="Which kind of agent to use (one listed in this tool's description)."
-    )
-
-
-def task_tool_description(agent_types: AgentTypeSet) -> str:
-    lines = [
-        "Hand a self-contained research task to a subagent that works with read-only tools "
-        "(read, list, search files) in its own fresh context, and returns one written answer. Use it "
-        "for open-ended searches across many files, to keep your own context small. It cannot edit "
-        "files or run commands.",
-    ]
-    if agent_types:
-        lines.append("Agent types (subagent_type):")
-        for agent in agent_types.agent_types:
-            description = " ".join(agent.description.split())
-            description = description if len(description) <= 200 else description[:197] + "..."
-            lines.append(f"- {agent.name}: {description}" if description else f"- {agent.name}")
-        lines.append("Leave subagent_type out for a general explorer.")
-    return "\n".join(lines)
-
-
 def make_task_tool(
     engine_provider: EngineProvider,
     agent_types: AgentTypeSet | None,
@@ -83,7 +55,7 @@ def make_task_tool(
     max_rounds: int = SUBAGENT_MAX_ROUNDS,
     answer_limit: int = ANSWER_LIMIT,
 ) -> Tool[TaskArgs]:
-    """The `task` tool.
+    """The `task` tool (declared in `sigit.tools.task`), running a subagent.
 
     `engine_provider` returns the parent's engine (the subagent is its `fork()`);
     `base_registry` is read when a task starts, so tools registered later count; `sampling`
@@ -114,20 +86,9 @@ def make_task_tool(
         if not engine.info().tool_capable:
             agent.tools_enabled = False
         finished = await _drive(agent, args.prompt, ctx.cancel, on_event)
-        label = args.description.strip() or "task"
-        return _output(finished, label, answer_limit)
+        return _output(finished, args.description.strip(), answer_limit)
 
-    return Tool(
-        name="task",
-        description=task_tool_description(types),
-        params=TaskArgs,
-        run=run,
-        read_only=True,
-        kind="other",
-        aliases=("Task",),
-        subagent_ok=False,  # no recursion
-        prompt_hint="For a broad search of a large codebase, hand it to a read-only subagent with task.",
-    )
+    return task_tool(run, [(agent.name, agent.description) for agent in types.agent_types])
 
 
 def _resolve_type(name: str | None, types: AgentTypeSet) -> AgentType | None:
@@ -209,7 +170,7 @@ async def _drive(
 
 
 def _output(finished: TurnFinished | None, label: str, limit: int) -> ToolOutput:
-    title = f"task {label}"
+    title = f"{TASK_NAME} {label}" if label else TASK_NAME
     if finished is None or finished.stop_reason == "cancelled":
         return ToolOutput("The subagent was cancelled before it answered.", True, title=title)
     text = finished.text.strip()

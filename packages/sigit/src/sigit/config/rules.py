@@ -1,6 +1,7 @@
 """The permission-rule grammar: `tool` or `tool(pattern)`, as written in settings and on the command line.
 
-`tool` is a tool's name or its Claude Code alias (`Bash`, `Edit`, ...: each tool declares its own),
+`tool` is a tool's name or a name its declaration gives rules (`Tool.rule_names`: its Claude Code alias
+such as `Bash`, and `Edit`, which covers every file edit as in Claude Code),
 or a prefix ending in `*` (`mcp__github__*`). The pattern is matched against the command or the paths
 a call declares. `pattern*` is a prefix match; Claude Code's `Bash(git log:*)` form is accepted too
 and means "the words `git log`, alone or followed by more". Anything else must match exactly.
@@ -31,11 +32,12 @@ class Rule:
     pattern: str | None
     text: str
 
-    def matches_tool(self, tool_name: str, aliases: Iterable[str] = ()) -> bool:
-        """Whether the rule names this tool, by its name or one of its aliases."""
+    def matches_tool(self, tool_name: str, rule_names: Iterable[str] = ()) -> bool:
+        """Whether the rule names this tool: by its name, or by one of the names its declaration gives
+        rules (`Tool.rule_names`: its Claude Code aliases, and `Edit` for every file edit)."""
         if self.tool.endswith("*"):
             return tool_name.startswith(self.tool[:-1])
-        return tool_name == self.tool or self.tool in aliases
+        return tool_name == self.tool or self.tool in rule_names
 
     def matches_subject(self, subject: str) -> bool:
         """Whether the pattern covers `subject` (a normalized command or path)."""

@@ -4,8 +4,8 @@ project file may set it in a folder the user has not trusted.
 One description serves three readers: the loader (validation, with every problem of a file reported
 at once and an unknown key named with the nearest known one), folder trust (`untrusted_split` walks
 the same classes to tell what a project's file may set untrusted) and the rest of sigit (typed
-attributes). Tables whose entries other modules own (`[hooks]` events, `[mcp.servers]`, the
-sandbox's modes) are typed here as far as the keys go; their owners check the rest.
+attributes). `[hooks]` entries and `[mcp.servers]` entries are checked here too, key by key, with
+the same errors; only the sandbox's values are left to the sandbox (`SandboxPolicy.from_settings`).
 """
 
 import copy
@@ -13,14 +13,15 @@ import difflib
 import math
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args, get_origin
+from typing import Annotated, Any, Literal, NotRequired, Required, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainValidator,
@@ -184,13 +185,143 @@ class PermissionSettings(_Table):
         return self.rules.deny
 
 
+# ---------------------------------------------------------------- [mcp.servers]
+
+McpTransport = Literal["stdio", "http", "sse", "streamable-http"]
+MCP_TRANSPORTS: tuple[str, ...] = get_args(McpTransport)
+_ENV_REFERENCE = "${"
+
+
+def mcp_transport(entry: Mapping[str, Any]) -> str:
+    """How a server entry (Claude Code's shape) is reached: its `type` (or `transport`), else `http`
+    when it has a `url` and no `command`, else `stdio`; `streamable-http` is `http`."""
+    kind = entry.get("type", entry.get("transport"))
+    if kind is None:
+        kind = "http" if "url" in entry and "command" not in entry else "stdio"
+    return "http" if kind == "streamable-http" else str(kind)
+
+
+@with_config(ConfigDict(extra="forbid"))
+class McpServer(TypedDict, total=False):
+    """`[mcp.servers.NAME]`: a local server started as a command, or a remote one at a URL.
+    `${VAR}` and `${VAR:-default}` in strings are expanded when the server starts."""
+
+    type: Annotated[McpTransport, Key(_choices(MCP_TRANSPORTS))]
+    transport: Annotated[McpTransport, Key(_choices(MCP_TRANSPORTS))]
+    command: Annotated[Text, Key("a non-empty command")]
+    args: Annotated[list[str], Key("a list of strings")]
+    env: Annotated[dict[str, str], Key("a table of strings")]
+    url: Annotated[Text, Key("an http:// or https:// address")]
+    headers: Annotated[dict[str, str], Key("a table of strings")]
+
+
+def _server(entry: McpServer) -> McpServer:
+    if mcp_transport(entry) == "stdio":
+        if "command" not in entry:
+            raise ValueError('a server needs `command` (or `type = "http"` with a `url`)')
+    elif not entry.get("url", "").startswith(("http://", "https://", _ENV_REFERENCE)):
+        raise ValueError(f"a server of type {mcp_transport(entry)} needs `url`, an http:// or https:// address")
+    return entry
+
+
 @with_config(ConfigDict(extra="forbid"))
 class McpTable(TypedDict, total=False):
-    """`[mcp]`: the servers (checked by the MCP client) and its timeouts."""
+    """`[mcp]`: the servers and the timeouts."""
 
-    servers: Annotated[dict[str, Any], Key("a table of servers", TRUSTED)]
+    servers: Annotated[dict[str, Annotated[McpServer, AfterValidator(_server)]], Key("a table of servers", TRUSTED)]
     handshake_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("seconds above 0", ANY)]
     call_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("seconds above 0", ANY)]
+
+
+# ---------------------------------------------------------------- [hooks]
+
+DEFAULT_HOOK_TIMEOUT_SECS = 30.0
+MAX_HOOK_TIMEOUT_SECS = 3600.0
+
+
+def matcher_alternatives(matcher: str) -> list[str]:
+    """`edit_file|create_file` -> two rules; a `|` inside `(...)` belongs to the pattern; `*` (every tool) is
+    left out, so an empty list means every tool."""
+    parts: list[str] = []
+    depth = start = 0
+    for i, char in enumerate(matcher):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif char == "|" and depth == 0:
+            parts.append(matcher[start:i])
+            start = i + 1
+    parts.append(matcher[start:])
+    return [part.strip() for part in parts if part.strip() != "*"]
+
+
+def _matcher(value: str) -> str:
+    if not value.strip():
+        raise PydanticCustomError("string_too_short", "empty")
+    for alternative in matcher_alternatives(value):
+        _rule(alternative)
+    return value
+
+
+def _one_or_many(value: Any) -> Any:
+    """`[hooks.stop]` (one table) is the same as `[[hooks.stop]]` (a list of one)."""
+    return [value] if isinstance(value, dict) else value
+
+
+@with_config(ConfigDict(extra="forbid"))
+class EventHook(TypedDict, total=False):
+    """A `[[hooks.EVENT]]` entry of an event without a tool call (session_start, user_prompt_submit, stop)."""
+
+    command: Required[Annotated[Text, Key("a non-empty shell command")]]
+    timeout_secs: NotRequired[
+        Annotated[
+            float, Field(gt=0, le=MAX_HOOK_TIMEOUT_SECS), AfterValidator(_finite),
+            Key(f"seconds above 0 and at most {MAX_HOOK_TIMEOUT_SECS:g}"),
+        ]
+    ]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class ToolHook(EventHook, total=False):
+    """A `[[hooks.pre_tool_use]]` or `[[hooks.post_tool_use]]` entry: `matcher` picks the calls it runs for."""
+
+    matcher: NotRequired[
+        Annotated[str, AfterValidator(_matcher), Key("a tool name or rule pattern such as `run_command(git *)`")]
+    ]
+
+
+_HOOK_LIST = "a list of tables, each with a `command` (`[[hooks.EVENT]]`)"
+EventHooks = Annotated[list[EventHook], BeforeValidator(_one_or_many), Key(_HOOK_LIST)]
+ToolHooks = Annotated[list[ToolHook], BeforeValidator(_one_or_many), Key(_HOOK_LIST)]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class HooksTable(TypedDict, total=False):
+    """`[hooks]`: shell commands run at points of a session, per event (see `sigit.extensions.hooks`)."""
+
+    session_start: EventHooks
+    user_prompt_submit: EventHooks
+    pre_tool_use: ToolHooks
+    post_tool_use: ToolHooks
+    stop: EventHooks
+
+
+HOOK_EVENTS: tuple[str, ...] = tuple(HooksTable.__annotations__)
+TOOL_HOOK_EVENTS = frozenset({"pre_tool_use", "post_tool_use"})
+"""The events whose entries are `ToolHook`s (a `matcher` picks the calls)."""
+
+_TABLE_SAYS: dict[type, str] = {
+    EventHook: "a table with a `command`",
+    ToolHook: "a table with a `command`",
+    McpServer: "a table with a `command` or a `url`",
+}
+"""What an entry of a list or table of tables must be, for errors about the entry itself."""
+
+_NOT_HERE: dict[tuple[type, str], str] = {
+    (EventHook, "matcher"): "a matcher only applies to pre_tool_use and post_tool_use",
+}
+"""Why a key that belongs elsewhere is unknown in this table."""
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -246,8 +377,8 @@ class Settings(_Table):
     compaction_threshold: Annotated[
         float, Field(gt=0, le=1), AfterValidator(_finite), Key("a number above 0 and at most 1", ANY)
     ] = DEFAULT_COMPACTION_THRESHOLD
-    hooks: Annotated[dict[str, Any], Key("a table of events", TRUSTED)] = Field(default_factory=dict)
-    """The `[hooks]` table as written (the hooks module reads the events and their entries)."""
+    hooks: Annotated[HooksTable, Key("a table of events", TRUSTED)] = Field(default_factory=lambda: HooksTable())
+    """`[[hooks.EVENT]]` entries, checked here; `sigit.extensions.hooks` runs them."""
     mcp: Annotated[McpTable, Key("a table")] = Field(default_factory=lambda: McpTable())
     sandbox: Annotated[SandboxTable, Key("a table")] = Field(default_factory=lambda: SandboxTable())
     """The `[sandbox]` table as written (the project's loosening keys only in a trusted folder)."""
@@ -300,37 +431,67 @@ def parse_settings_file(raw: Mapping[str, Any], path: Path) -> Settings:
     try:
         return Settings.model_validate(dict(raw), strict=True, context={"file": str(path)})
     except ValidationError as exc:
-        problems = list(dict.fromkeys(_problem(error) for error in exc.errors()))
+        errors = exc.errors()
+        problems = list(dict.fromkeys(_problem(error) for error in errors if not _misspelt(error, errors)))
         raise SettingsFileError(path, problems) from None
+
+
+def _misspelt(error: ErrorDetails, errors: list[ErrorDetails]) -> bool:
+    """A required key reported missing beside an unknown key that is its misspelling (`comand`): the
+    unknown key's problem says it all."""
+    if error["type"] != "missing":
+        return False
+    *table, wanted = error["loc"]
+    return any(
+        other["type"] == "extra_forbidden" and list(other["loc"][:-1]) == table
+        and difflib.get_close_matches(str(other["loc"][-1]), [str(wanted)], n=1, cutoff=0.6)
+        for other in errors
+    )
 
 
 def _problem(error: ErrorDetails) -> str:
     parts = [part for part in error["loc"] if not (isinstance(part, str) and "[" in part)]  # no union tags
-    table: type | None = Settings
-    key: Key | None = None
-    names: list[str] = []
-    for part in parts:
-        fields = _fields(table) if table is not None else {}
-        if isinstance(part, str) and part in fields:
-            names.append(part)
-            table, key = _table_of(fields[part][0]), fields[part][1] or key
-        else:
-            names.append(f"[{part}]" if isinstance(part, int) else part)
-            table = None
-    name = ".".join(names).replace(".[", "[")
+    name, key, _ = _walk(parts)
     if error["type"] == "extra_forbidden":
-        parent = parts[:-1]
-        known = list(_fields(_table_at(parent)))
-        prefix = "".join(f"{p}." for p in parent)
+        parent, _, table = _walk(parts[:-1])
+        known = list(_fields(table)) if table is not None else []
+        prefix = f"{parent}." if parent else ""
         close = [prefix + match for match in difflib.get_close_matches(str(parts[-1]), known, n=1, cutoff=0.6)]
         # a key in the wrong table (`permissions.allow` for `permissions.rules.allow`)
         close = close or difflib.get_close_matches(name, [key for key, _ in setting_keys()], n=1, cutoff=0.8)
         hint = f"did you mean `{close[0]}`?" if close else "known: " + ", ".join(known)
+        hint = _NOT_HERE.get((table, str(parts[-1])), hint) if table is not None else hint
         return f"unknown setting `{name}` ({hint})"
     if error["type"] == "value_error":
         return f"`{name}`: {error.get('ctx', {}).get('error', error['msg'])}"
     says = key.says if key is not None else "something else"
+    if error["type"] == "missing":
+        return f"`{name}` is missing: it must be {says}"
     return f"`{name}` must be {says}, got {_shown(error['input'])}"
+
+
+def _walk(parts: Sequence[int | str]) -> tuple[str, Key | None, type | None]:
+    """Follow an error's location from Settings: the dotted key (`hooks.stop[0].command`), the `Key`
+    that describes it, and the table it names (None for a value)."""
+    annotation: Any = Settings
+    key: Key | None = None
+    name = ""
+    for part in parts:
+        table = _table_of(annotation)
+        fields = _fields(table) if table is not None else {}
+        if isinstance(part, int):
+            name += f"[{part}]"
+        else:
+            name += f".{part}" if name else str(part)
+        if isinstance(part, str) and part in fields:
+            annotation, found = fields[part]
+            key = found or key
+            continue
+        annotation = _element(annotation)  # a list's item or a table's entry (`mcp.servers.NAME`)
+        entry = _table_of(annotation)
+        if entry in _TABLE_SAYS:
+            key = Key(_TABLE_SAYS[entry])
+    return name, key, _table_of(annotation)
 
 
 def _shown(value: Any) -> str:
@@ -342,17 +503,26 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _table_at(path: list[int | str]) -> type:
-    table: type = Settings
-    for part in path:
-        found = _table_of(_fields(table)[str(part)][0])
-        assert found is not None
-        table = found
-    return table
+def _bare(annotation: Any) -> Any:
+    """The type inside `Annotated[...]`, `Required[...]` and `NotRequired[...]`."""
+    while get_origin(annotation) in (Annotated, Required, NotRequired):
+        annotation = get_args(annotation)[0]
+    return annotation
+
+
+def _element(annotation: Any) -> Any:
+    """The items' type of a `list[...]`, the values' type of a `dict[str, ...]`; None for anything else."""
+    annotation = _bare(annotation)
+    if get_origin(annotation) is list:
+        return get_args(annotation)[0]
+    if get_origin(annotation) is dict:
+        return get_args(annotation)[1]
+    return None
 
 
 def _table_of(annotation: Any) -> type | None:
     """The table class a field holds (a model or a TypedDict), None for a value or a free table."""
+    annotation = _bare(annotation)
     if isinstance(annotation, type) and (issubclass(annotation, BaseModel) or is_typeddict(annotation)):
         return annotation
     return None
@@ -365,6 +535,8 @@ def _fields(table: type) -> dict[str, tuple[Any, Key | None]]:
     out: dict[str, tuple[Any, Key | None]] = {}
     for name in names:
         hint = hints[name]
+        while get_origin(hint) in (Required, NotRequired):
+            hint = get_args(hint)[0]
         extras: tuple[Any, ...] = ()
         if get_origin(hint) is Annotated:
             hint, *rest = get_args(hint)

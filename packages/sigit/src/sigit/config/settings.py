@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import tomlkit
 import tomlkit.exceptions
@@ -138,9 +138,9 @@ def _merge(settings: Settings, layer: Settings, path: Path, *, project: bool) ->
         if name == "permissions":
             _merge_permissions(settings.permissions, layer.permissions, path, settings.warnings, project=project)
         elif name == "hooks":
-            for event, hooks in layer.hooks.items():
-                mine = settings.hooks.get(event)
-                settings.hooks[event] = mine + hooks if isinstance(mine, list) and isinstance(hooks, list) else hooks
+            merged = cast(dict[str, list[Any]], settings.hooks)
+            for event, hooks in cast(dict[str, list[Any]], layer.hooks).items():  # user hooks run first
+                merged[event] = [*merged.get(event, []), *hooks]
         elif name in ("mcp", "sandbox"):
             _deep_merge(getattr(settings, name), getattr(layer, name))
         else:

@@ -11,7 +11,8 @@ Events: session_start, user_prompt_submit, pre_tool_use, post_tool_use, stop. Ea
 `sh -c COMMAND` in its own process group, in the session's cwd, with a JSON payload on stdin and
 `SIGIT_HOOK_*` variables. Exit 0 is success; exit 2 from pre_tool_use or user_prompt_submit blocks
 the call or prompt and its stderr is the reason; any other status is a warning only. A hook that
-runs past its timeout has its whole process group killed.
+runs past its timeout has its whole process group killed. Entries are checked with the other settings
+(`sigit.config.schema`): a bad one is an error naming its key, before anything runs.
 """
 
 from __future__ import annotations
@@ -26,7 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from sigit.config.rules import Rule, RuleSyntaxError, parse_rule
+from sigit.config.rules import Rule, parse_rule
+from sigit.config.schema import (
+    DEFAULT_HOOK_TIMEOUT_SECS,
+    HOOK_EVENTS,
+    TOOL_HOOK_EVENTS,
+    HooksTable,
+    matcher_alternatives,
+)
 from sigit.permissions.rules import CallSubject, subject_matches
 from sigit.tools import reaper
 from sigit.tools.processes import OutputBuffer, kill_group, pump, wait_exit
@@ -34,11 +42,11 @@ from sigit.tools.subjects import PreparedCall
 
 log = logging.getLogger(__name__)
 
-EVENTS: Final = ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop")
-TOOL_EVENTS: Final = frozenset({"pre_tool_use", "post_tool_use"})
+EVENTS: Final = HOOK_EVENTS
+TOOL_EVENTS: Final = TOOL_HOOK_EVENTS
 BLOCKING_EVENTS: Final = frozenset({"pre_tool_use", "user_prompt_submit"})
 BLOCK_EXIT_CODE: Final = 2
-DEFAULT_TIMEOUT_SECS: Final = 30.0
+DEFAULT_TIMEOUT_SECS: Final = DEFAULT_HOOK_TIMEOUT_SECS
 OUTPUT_LIMIT: Final = 10_000  # bytes of a hook's stdout/stderr kept for messages (head and tail)
 
 
@@ -57,7 +65,7 @@ class HookConfig:
             return True
         subject = CallSubject.of(call, cwd)
         return any(
-            rule.matches_tool(call.name, call.tool.aliases) and subject_matches(rule, subject, cwd)
+            rule.matches_tool(call.name, call.tool.rule_names) and subject_matches(rule, subject, cwd)
             for rule in self.rules
         )
 
@@ -83,74 +91,19 @@ class HookOutcome:
     warnings: list[str] = field(default_factory=list)
 
 
-def parse_hooks(raw: Mapping[str, Any]) -> tuple[dict[str, list[HookConfig]], list[str]]:
-    """The `[hooks]` settings table as hooks per event, plus a warning for each bad entry."""
+def hook_configs(table: Mapping[str, Any]) -> dict[str, list[HookConfig]]:
+    """The `[hooks]` table (as the settings model checked it: `sigit.config.schema.HooksTable`) as
+    hooks per event."""
     hooks: dict[str, list[HookConfig]] = {event: [] for event in EVENTS}
-    warnings: list[str] = []
-    if not isinstance(raw, Mapping):
-        return hooks, [f"[hooks] must be a table of events, got {type(raw).__name__} (hooks ignored)"]
-    for event, entries in raw.items():
-        if event not in EVENTS:
-            warnings.append(f"[hooks] unknown event `{event}` (ignored); events are {', '.join(EVENTS)}")
-            continue
-        if isinstance(entries, Mapping):
-            entries = [entries]
-        if not isinstance(entries, list):
-            warnings.append(
-                f"hooks.{event} must be a list of tables such as "
-                f'[[hooks.{event}]] command = "...", got {type(entries).__name__} (ignored)'
+    for event, entries in table.items():
+        for entry in entries:
+            matcher = entry.get("matcher")
+            rules = tuple(parse_rule(alt) for alt in matcher_alternatives(matcher)) if matcher is not None else ()
+            hooks[event].append(
+                HookConfig(event, entry["command"], matcher, float(entry.get("timeout_secs", DEFAULT_TIMEOUT_SECS)),
+                           rules)
             )
-            continue
-        for index, entry in enumerate(entries):
-            where = f"hooks.{event}[{index}]"
-            try:
-                hooks[event].append(_parse_entry(event, entry, where))
-            except ValueError as exc:
-                warnings.append(f"{exc} (hook ignored)")
-    return hooks, warnings
-
-
-def _parse_entry(event: str, entry: Any, where: str) -> HookConfig:
-    if not isinstance(entry, Mapping):
-        raise ValueError(f"{where} must be a table with a `command`, got {type(entry).__name__}")
-    unknown = sorted(set(entry) - {"command", "matcher", "timeout_secs"})
-    if unknown:
-        raise ValueError(f"{where} has unknown keys {', '.join(unknown)}; use command, matcher, timeout_secs")
-    command = entry.get("command")
-    if not isinstance(command, str) or not command.strip():
-        raise ValueError(f"{where} needs `command`, a non-empty string")
-    timeout = entry.get("timeout_secs", DEFAULT_TIMEOUT_SECS)
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
-        raise ValueError(f"{where}.timeout_secs must be seconds above 0 and at most 3600, got {timeout!r}")
-    matcher = entry.get("matcher")
-    rules: tuple[Rule, ...] = ()
-    if matcher is not None:
-        if not isinstance(matcher, str) or not matcher.strip():
-            raise ValueError(f"{where}.matcher must be a tool name or rule pattern, got {matcher!r}")
-        if event not in TOOL_EVENTS:
-            raise ValueError(f"{where}.matcher only applies to pre_tool_use and post_tool_use")
-        try:
-            rules = tuple(parse_rule(alt) for alt in _alternatives(matcher) if alt.strip() != "*")
-        except RuleSyntaxError as exc:
-            raise ValueError(f"{where}.matcher: {exc}") from None
-    return HookConfig(event, command, matcher, float(timeout), rules)
-
-
-def _alternatives(matcher: str) -> list[str]:
-    """`edit_file|create_file` -> two matchers; a `|` inside `(...)` belongs to the pattern."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    for i, char in enumerate(matcher):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        elif char == "|" and depth == 0:
-            parts.append(matcher[start:i])
-            start = i + 1
-    parts.append(matcher[start:])
-    return [part.strip() for part in parts]
+    return hooks
 
 
 class HookRunner:
@@ -158,7 +111,7 @@ class HookRunner:
 
     def __init__(
         self,
-        settings_hooks: Mapping[str, Any],
+        settings_hooks: HooksTable | Mapping[str, Any],
         *,
         cwd: Path,
         session_id: str,
@@ -167,9 +120,7 @@ class HookRunner:
         self.cwd = Path(os.path.abspath(cwd))
         self.session_id = session_id
         self.on_warning = on_warning
-        self.hooks, self.config_warnings = parse_hooks(settings_hooks)
-        for warning in self.config_warnings:
-            log.warning("%s", warning)
+        self.hooks = hook_configs(settings_hooks)
 
     def has(self, event: str) -> bool:
         return bool(self.hooks.get(event))

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Final, Literal
+from typing import IO, Any, Final, Literal, cast
 
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
@@ -33,6 +33,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sigit.config.paths import project_root
+from sigit.config.schema import McpTable, mcp_transport
 from sigit.errors import UsageError
 from sigit.fileio import read_bounded
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
@@ -100,11 +101,7 @@ def parse_server(
         raise McpConfigError(f"{source}: a server needs a non-empty name")
     if not isinstance(raw, Mapping):
         raise McpConfigError(f"{where} must be a table/object, got {type(raw).__name__}")
-    kind = raw.get("type", raw.get("transport"))
-    if kind is None:
-        kind = "http" if "url" in raw and "command" not in raw else "stdio"
-    if kind == "streamable-http":
-        kind = "http"
+    kind = cast(Transport, mcp_transport(raw))
     if kind not in ("stdio", "http", "sse"):
         raise McpConfigError(f'{where}: `type` must be "stdio", "http" or "sse", got {kind!r}')
 
@@ -170,14 +167,10 @@ def load_mcp_json(path: Path) -> tuple[list[McpServerConfig], list[str]]:
     return parse_servers(data["mcpServers"], str(path))
 
 
-def settings_servers(settings_mcp: Mapping[str, Any]) -> tuple[list[McpServerConfig], list[str]]:
-    """`[mcp.servers.NAME]` tables from settings."""
-    if not settings_mcp:
-        return [], []
-    unknown = sorted(set(settings_mcp) - {"servers", "handshake_timeout_secs", "call_timeout_secs"})
-    warnings = [f"settings: unknown setting `mcp.{key}` (ignored)" for key in unknown]
-    servers, more = parse_servers(settings_mcp.get("servers", {}), "settings [mcp.servers]")
-    return servers, warnings + more
+def settings_servers(settings_mcp: McpTable | Mapping[str, Any]) -> tuple[list[McpServerConfig], list[str]]:
+    """`[mcp.servers.NAME]` tables from settings, which the settings model checked key by key; what
+    is left to say is about `${VAR}` expansion (a URL that is not http(s) once expanded)."""
+    return parse_servers(settings_mcp.get("servers", {}), "settings [mcp.servers]")
 
 
 def acp_servers(raw: Sequence[Any]) -> tuple[list[McpServerConfig], list[str]]:

@@ -10,40 +10,16 @@ import asyncio
 import difflib
 from pathlib import Path
 
-from pydantic import Field
-
 from sigit.extensions.skills import Skill, SkillSet
-from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
-from sigit.tools.claude import ClaudeForm
+from sigit.tools.base import Tool, ToolContext, ToolError, ToolOutput
+from sigit.tools.files import READ_FILE
+from sigit.tools.skill import SKILL_NAME, SkillArgs, skill_tool
 
-MAX_LISTED_SKILLS = 60
-MAX_DESCRIPTION_CHARS = 240
 MAX_SIBLING_FILES = 30
 
 
-class SkillArgs(ToolArgs):
-    name: str = Field(description="The skill's name, exactly as listed in this tool's description.")
-
-
-def skill_tool_description(skills: SkillSet) -> str:
-    lines = [
-        "Load a skill: expert instructions for one kind of task, written by the user or the project. "
-        "When the request matches a skill below, call this first and follow what it returns.",
-        "Available skills:",
-    ]
-    for skill in skills.skills[:MAX_LISTED_SKILLS]:
-        description = " ".join(skill.description.split())
-        if len(description) > MAX_DESCRIPTION_CHARS:
-            description = description[: MAX_DESCRIPTION_CHARS - 3] + "..."
-        lines.append(f"- {skill.name}: {description}" if description else f"- {skill.name}")
-    hidden = len(skills.skills) - MAX_LISTED_SKILLS
-    if hidden > 0:
-        lines.append(f"- ... and {hidden} more (ask for one by name)")
-    return "\n".join(lines)
-
-
 def make_skill_tool(skills: SkillSet) -> Tool[SkillArgs]:
-    """The `skill` tool over `skills`; register it only when `skills` is not empty."""
+    """The `skill` tool (declared in `sigit.tools.skill`) over `skills`; register it only when `skills` is not empty."""
 
     async def run(args: SkillArgs, ctx: ToolContext) -> ToolOutput:
         skill = skills.get(args.name)
@@ -52,24 +28,15 @@ def make_skill_tool(skills: SkillSet) -> Tool[SkillArgs]:
         siblings = await asyncio.to_thread(_sibling_files, skill)
         parts = [
             f'Skill "{skill.name}" loaded. Its folder is {skill.folder}; files the instructions mention '
-            "are relative to it (read them with read_file using the full path).",
+            f"are relative to it (read them with {READ_FILE.name} using the full path).",
         ]
         if siblings:
             parts.append("Files in the skill's folder: " + ", ".join(siblings))
         parts.append("")
         parts.append(skill.body.strip())
-        return ToolOutput("\n".join(parts), title=f"skill {skill.name}", locations=[skill.path])
+        return ToolOutput("\n".join(parts), title=f"{SKILL_NAME} {skill.name}", locations=[skill.path])
 
-    return Tool(
-        name="skill",
-        description=skill_tool_description(skills),
-        params=SkillArgs,
-        run=run,
-        read_only=True,
-        kind="read",
-        aliases=("Skill",),
-        claude=ClaudeForm(keys=(("skill", "name"),)),
-    )
+    return skill_tool(run, [(skill.name, skill.description) for skill in skills.skills])
 
 
 def _unknown(name: str, skills: SkillSet) -> str:

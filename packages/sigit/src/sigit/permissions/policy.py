@@ -337,7 +337,7 @@ class PermissionPolicy:
 
     @staticmethod
     def _names(rule: Rule, call: PreparedCall) -> bool:
-        return rule.matches_tool(call.name, call.tool.aliases)
+        return rule.matches_tool(call.name, call.tool.rule_names)
 
     def _allows(self, rule: Rule, call: PreparedCall, subject: CallSubject) -> bool:
         """Allow rules are stricter than deny rules: every command of a line and every path must be covered."""

@@ -120,7 +120,7 @@ def render_instructions(instructions: Instructions, cwd: Path) -> str:
         names = ", ".join(_shown(path, cwd) for path in instructions.dropped)
         parts.append(
             f"[Left out because instruction files are limited to {TOTAL_LIMIT // 1024} KiB in all: "
-            f"{names}. Read them with read_file if they matter.]"
+            f"{names}. Read them with a file tool if they matter.]"
         )
     if instructions.unreadable:
         parts.append("[Not read: " + "; ".join(instructions.unreadable) + ".]")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from onde import Image, ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sigit.fileio import check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
+from sigit.fileio import FileTooLargeError, check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
 from sigit.sandbox import Denial, Sandbox
 from sigit.tools.claude import NO_CLAUDE_FORM, ClaudeForm
 from sigit.tools.processes import ProcessManager
@@ -246,6 +246,12 @@ class Tool(Generic[P]):
         """Whether `name` is this tool's name or one of its Claude Code aliases."""
         return name == self.name or name in self.aliases
 
+    @property
+    def rule_names(self) -> tuple[str, ...]:
+        """The names besides its own a permission rule may give this tool: its Claude Code aliases and
+        the Claude Code rules that cover it (`Edit(...)` covers every file edit)."""
+        return (*self.aliases, *self.claude.rule_names)
+
     def title(self, arguments: Mapping[str, Any]) -> str:
         """A one-line label for a pending call, before it runs."""
         for key in ("path", "command", "pattern", "url", "note", "task_id"):
@@ -290,6 +296,9 @@ class Tool(Generic[P]):
             return ToolOutput(f"{self.name} timed out after {self.timeout:g} s.", True, title=call.title)
         except ToolError as exc:
             return ToolOutput(str(exc), True, title=call.title)
+        except FileTooLargeError as exc:
+            return ToolOutput(f"{exc} Look into it with search_files, or with run_command (head, sed -n, wc).", True,
+                              title=call.title)
         except OSError as exc:
             detail = exc.strerror or str(exc)
             where = f": {exc.filename}" if exc.filename else ""

@@ -31,11 +31,14 @@ class ClaudeForm:
     """After the keys are renamed: the rest of our input in Claude's form."""
     from_claude: Convert | None = None
     """After the keys are renamed: the rest of Claude's input in our form (what we do not take dropped)."""
-    rule_covers: tuple[str, ...] = ()
-    """Our further tools a Claude Code permission rule on this tool's name covers (its `Edit` rule
-    covers every file edit). Only Claude Code's flags and `--settings` read it: in our own settings
-    `Edit` names edit_file alone."""
+    rule_names: tuple[str, ...] = ()
+    """Claude Code rule names that also cover this tool, besides its own names: Claude Code's `Edit`
+    rules apply to every tool that edits files (`EDIT_RULE`). Our settings rules, hook matchers and
+    the Claude CLI's `--allowedTools`/`--disallowedTools` all read it (`Tool.rule_names`)."""
 
+
+EDIT_RULE = "Edit"
+"""Claude Code's rule name for every file edit (its `Edit`, `MultiEdit`, `Write`, `NotebookEdit`)."""
 
 NO_CLAUDE_FORM = ClaudeForm()
 
@@ -50,6 +53,11 @@ def _known(tools: Iterable[Tool[Any]] | None) -> list[Tool[Any]]:
 
 def _by_claude(claude: str, tools: Iterable[Tool[Any]] | None) -> Tool[Any] | None:
     return next((tool for tool in _known(tools) if claude in tool.aliases), None)
+
+
+def _ruled_by(claude: str, tools: Iterable[Tool[Any]] | None) -> list[Tool[Any]]:
+    """The tools a Claude Code rule named `claude` covers (`Edit`: every file edit)."""
+    return [tool for tool in _known(tools) if claude in tool.rule_names]
 
 
 def _by_ours(ours: str, tools: Iterable[Tool[Any]] | None) -> Tool[Any] | None:
@@ -103,14 +111,15 @@ _RULE_RE = re.compile(r"^\s*(?P<tool>[^\s(]+)\s*(?:\((?P<pattern>.*)\))?\s*$", r
 
 
 def rules_from_claude(rule: str, tools: Iterable[Tool[Any]] | None = None) -> list[str]:
-    """`Bash(git *)` as our rules (`run_command(git *)`); an `Edit` rule covers every file edit.
-    A name we do not know stays as it is (an MCP tool's name is the same in both)."""
+    """`Bash(git *)` as our rules (`run_command(git *)`); an `Edit` rule covers every file edit, as
+    the same rule in our settings does (each tool's `rule_names` says). A name we do not know stays as
+    it is (an MCP tool's name is the same in both)."""
     match = _RULE_RE.match(rule)
     if match is None:
         return [rule]
     name, pattern = match["tool"], match["pattern"]
-    tool = _by_claude(name, tools)
-    names = [tool.name, *tool.claude.rule_covers] if tool is not None else [name]
+    covered = sorted(_ruled_by(name, tools), key=lambda tool: name not in tool.aliases)  # its own tool first
+    names = [tool.name for tool in covered] or [name]
     return [f"{ours}({pattern})" if pattern is not None else ours for ours in names]
 
 

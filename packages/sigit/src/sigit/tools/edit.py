@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import Field, PrivateAttr, field_validator
 
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
-from sigit.tools.claude import ClaudeForm, rename_keys
+from sigit.tools.claude import EDIT_RULE, ClaudeForm, rename_keys
 from sigit.tools.files import require_file, unified_diff
 from sigit.tools.matching import EditPlan, MatchError, plan_edit
 from sigit.tools.subjects import Preview, Subjects
@@ -171,9 +171,7 @@ EDIT_FILE = Tool(
     kind="edit",
     edit=True,
     aliases=("Edit",),
-    claude=ClaudeForm(
-        keys=(("file_path", "path"), *EDIT_KEYS), rule_covers=("multi_edit", "create_file", "delete_file")
-    ),
+    claude=ClaudeForm(keys=(("file_path", "path"), *EDIT_KEYS)),
     prompt_hint="edit_file replaces old_text with new_text. Copy old_text exactly from the read_file output: "
     "same spaces, tabs and line breaks, without line numbers. Include just enough surrounding "
     "lines that it occurs once. If an edit fails, read the file again before retrying.",
@@ -190,7 +188,7 @@ MULTI_EDIT = Tool(
     edit=True,
     aliases=("MultiEdit",),
     claude=ClaudeForm(keys=(("file_path", "path"),), to_claude=rename_keys({b: a for a, b in EDIT_KEYS}, "edits"),
-                      from_claude=rename_keys(dict(EDIT_KEYS), "edits")),
+                      from_claude=rename_keys(dict(EDIT_KEYS), "edits"), rule_names=(EDIT_RULE,)),
     prompt_hint="Use multi_edit for several changes to one file in one call.",
     subjects_of=_edits_path,
     preview_of=_multi_edit_preview,

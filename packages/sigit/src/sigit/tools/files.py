@@ -15,7 +15,7 @@ from pydantic import Field
 from sigit.attachments import MAX_IMAGE_BYTES
 from sigit.fileio import NotRegularFileError, check_regular
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolError, ToolOutput
-from sigit.tools.claude import ClaudeForm, lines_to_offset, offset_to_lines
+from sigit.tools.claude import EDIT_RULE, ClaudeForm, lines_to_offset, offset_to_lines
 from sigit.tools.subjects import Preview, Subjects
 
 READ_LIMIT = 10_000
@@ -348,7 +348,7 @@ CREATE_FILE = Tool(
     kind="edit",
     edit=True,
     aliases=("Write",),
-    claude=ClaudeForm(keys=(("file_path", "path"),)),
+    claude=ClaudeForm(keys=(("file_path", "path"),), rule_names=(EDIT_RULE,)),
     prompt_hint="Use create_file for new files. To rewrite most of a file you have read, create_file "
     "with overwrite=true and the whole new content is often easier than many edits.",
     subjects_of=_creates,
@@ -361,6 +361,7 @@ DELETE_FILE = Tool(
     params=PathArgs,
     run=delete_file,
     kind="delete",
+    claude=ClaudeForm(rule_names=(EDIT_RULE,)),
     subjects_of=_deletes,
     preview_of=_delete_preview,
 )
