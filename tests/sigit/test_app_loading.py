@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sigit.app
-from onde import Runtime
+from onde import Runtime, load_runtime
+from qwen_runtime.backends.scripted import ScriptedRuntime
 from sigit.app import SessionHost
 from sigit.errors import ModelError
 from sigit.options import HostOptions
@@ -67,7 +67,7 @@ class GatedLoad:
         self.hold = hold
         self.events: list[str] = []
         self.loaded: list[Runtime] = []
-        self.real = sigit.app.load_runtime
+        self.real = load_runtime
 
     def __call__(self, name: str, **options: Any) -> Runtime:
         self.events.append("load began")
@@ -85,7 +85,7 @@ class GatedLoad:
 @pytest.fixture
 def gated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GatedLoad]:
     load = GatedLoad(tmp_path)
-    monkeypatch.setattr(sigit.app, "load_runtime", load)
+    monkeypatch.setattr("sigit.app.load_runtime", load)  # what SessionHost.runtime calls, in its thread
     yield load
 
 
@@ -181,3 +181,15 @@ async def test_a_second_open_keeps_the_model_a_given_up_open_was_loading(
     assert gated.loaded[0].count_tokens("still here") > 0  # the session's model, not closed under it
     await session.close()
     assert host.loaded_models == []
+
+
+async def test_a_model_without_tools_gets_none_and_a_prompt_that_offers_none(workdir: Path, tmp_path: Path) -> None:
+    """The setup renders the prompt for the tools before the model says it takes none: then it is rendered again."""
+    options = HostOptions(config_dir=tmp_path / "config")
+    with_tools = await SessionHost(options, runtime=ScriptedRuntime([])).open(workdir)
+    without = await SessionHost(options, runtime=ScriptedRuntime([], supports_tools=False)).open(workdir)
+
+    assert "run_command" in with_tools.tools.names() and "# Git" in with_tools.system_prompt
+    assert without.tools.names() == [] and "# Git" not in without.system_prompt
+    await with_tools.close()
+    await without.close()
