@@ -51,22 +51,30 @@ def test_required_tool_choice_gives_schema_valid_calls_for_every_seed(
 
 @pytest.mark.slow
 def test_make_hf_test_model_then_generate_through_transformers(tmp_path: Path) -> None:
-    """`make-test-model --format hf DIR` writes a folder that `generate --model transformers:DIR` runs."""
-    cli = str(Path(sys.executable).with_name("qwen-runtime"))
+    """`make-test-model --format hf DIR` writes a folder that `generate --model transformers:DIR` runs
+    (both commands in this process: the seed tests above start the installed command; two more Python
+    starts importing torch cost ~15 s of CPU and test nothing more)."""
     folder = tmp_path / "tiny-hf"
-    made = subprocess.run([cli, "make-test-model", str(folder), "--format", "hf"], capture_output=True, text=True,
-                          timeout=180)
-    assert made.returncode == 0, made.stderr
+    made = io.StringIO()
+    with contextlib.redirect_stdout(made):
+        assert cli_main(["make-test-model", str(folder), "--format", "hf"]) == 0
     assert (folder / "config.json").is_file() and any(folder.glob("*.safetensors"))
+    assert str(folder) in made.getvalue()
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(TOOLS))
-    proc = subprocess.run(
-        [cli, "generate", "--model", f"transformers:{folder}", "--prompt", "hi", "--tools", str(tools),
-         "--tool-choice", "run_command", "--no-think", "--max-tokens", "96", "--seed", "2", "--json"],
-        capture_output=True, text=True, timeout=180,
-    )
-    assert proc.returncode == 0, proc.stderr
-    reply = json.loads(proc.stdout)
+    out = io.StringIO()
+    import torch
+
+    threads = torch.get_num_threads()  # the backend sets torch's process-wide thread count
+    try:
+        with contextlib.redirect_stdout(out):
+            code = cli_main(["generate", "--model", f"transformers:{folder}", "--prompt", "hi", "--tools",
+                             str(tools), "--tool-choice", "run_command", "--no-think", "--max-tokens", "96",
+                             "--seed", "2", "--json"])
+    finally:
+        torch.set_num_threads(threads)
+    assert code == 0, out.getvalue()
+    reply = json.loads(out.getvalue())
     assert [c["name"] for c in reply["tool_calls"]][:1] == ["run_command"]
     validate(reply["tool_calls"][0]["arguments"], SCHEMAS["run_command"])
 

@@ -99,3 +99,22 @@ def test_the_runtime_follows_qwen_runtime_threads(tiny_gguf: Path, monkeypatch: 
     runtime = LlamaCppRuntime(str(tiny_gguf), n_ctx=256)
     assert (runtime._llm.n_threads, runtime._llm.n_threads_batch) == (1, 1)
     runtime.close()
+
+
+def test_the_transformers_backend_follows_qwen_runtime_threads_too(
+    tiny_hf_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import torch
+    from qwen_runtime.backends.transformers_backend import TransformersRuntime
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        monkeypatch.setenv(THREADS_ENV, "1")
+        TransformersRuntime(str(tiny_hf_dir)).close()
+        assert torch.get_num_threads() == 1
+        monkeypatch.setenv(THREADS_ENV, "many")
+        with pytest.raises(ModelLoadError, match="QWEN_RUNTIME_THREADS='many' is not a positive whole number"):
+            TransformersRuntime(str(tiny_hf_dir))
+    finally:
+        torch.set_num_threads(before)

@@ -61,11 +61,12 @@ def cpu_budget(sys_cpu: Path = SYS_CPU, cgroup: Path = CGROUP, cpus: set[int] | 
     when QWEN_RUNTIME_THREADS is set to anything but a positive whole number."""
     usable = cpus if cpus is not None else _affinity()
     return CpuBudget(len(usable), _physical_cores(usable, sys_cpu), _cgroup_quota(cgroup),
-                     _thread_cap(os.environ if env is None else env))
+                     thread_cap(env))
 
 
-def _thread_cap(env: Mapping[str, str]) -> int | None:
-    raw = env.get(THREADS_ENV, "").strip()
+def thread_cap(env: Mapping[str, str] | None = None) -> int | None:
+    """QWEN_RUNTIME_THREADS as a number, None when unset; ValueError when it is not a positive number."""
+    raw = (os.environ if env is None else env).get(THREADS_ENV, "").strip()
     if not raw:
         return None
     if not raw.isdigit() or int(raw) < 1:

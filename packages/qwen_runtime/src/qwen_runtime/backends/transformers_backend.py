@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ..cpus import thread_cap
 from ..errors import BackendUnavailable, ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
@@ -144,6 +145,11 @@ class TransformersRuntime(LocalRuntime):
             raise ModelLoadError(f"n_ctx must be at least 2 tokens, not {n_ctx}")
         if n_threads is not None and n_threads < 1:
             raise ModelLoadError(f"n_threads must be at least 1, not {n_threads}")
+        if n_threads is None:
+            try:
+                n_threads = thread_cap()  # QWEN_RUNTIME_THREADS, as for llama.cpp
+            except ValueError as exc:
+                raise ModelLoadError(str(exc)) from exc
         torch = _import_torch()
         if n_threads is not None:
             torch.set_num_threads(n_threads)
