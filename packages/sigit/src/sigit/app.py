@@ -10,7 +10,9 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +43,7 @@ from .errors import (
     SessionBusyError,
     WorkingDirectoryError,
 )
-from .extensions import discover_agent_types, discover_commands, discover_skills
+from .extensions import CommandSet, discover_agent_types, discover_commands, discover_skills
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
 from .live_session import DONT_ASK, INIT_RULES, AgentSession, OpenArgs
@@ -101,6 +103,8 @@ class SessionHost:
         self._fixed_runtime = runtime
         self._prefills: set[asyncio.Future[int]] = set()
         self._users: dict[str, int] = {}
+        """Sessions on each model, counted from the start of their open (so a load in progress is kept)."""
+        self._count_lock = threading.Lock()  # _users: changed on the event loop, read in the loading thread
         self._download_allowed: set[str] = set()
 
     def settings(self, cwd: Path, *, trusted: bool = False) -> Settings:
@@ -165,6 +169,12 @@ class SessionHost:
     def allow_download(self, name: str) -> None:
         """The user chose `name` knowing it downloads (the TUI's picker): loading it may download."""
         self._download_allowed.add(name)
+
+    def _check_loadable(self, name: str, settings: Settings) -> None:
+        """Raise now what loading `name` would raise first (a bad name, a download nobody agreed to),
+        before anything of the session starts. Blocking: looks in the download cache."""
+        if self._fixed_runtime is None and name not in self._runtimes:
+            self._refuse_download(name, settings)
 
     def _refuse_download(self, name: str, settings: Settings) -> None:
         """Raise ModelNotDownloadedError when loading `name` would download a model nobody agreed to."""
@@ -231,42 +241,107 @@ class SessionHost:
                         tuple(replace_tools), folder_trusted)
         sandbox_policy = self.sandbox_policy(settings, cwd)  # a bad [sandbox] table fails before the model loads
         name = model or self.model_name(settings)
-        runtime = await asyncio.to_thread(self.runtime, name, settings)
+        await asyncio.to_thread(self._check_loadable, name, settings)  # a model it will not load: nothing starts
         session = session or Session.create(cwd, name)
+        registry = _with_replacements(tools or default_registry(), replace_tools)
+        setup = _Setup(self._policy(settings, cwd, session), registry)
+        self._reserve(name)
+        try:  # the model loads in a thread while the session is set up (MCP servers, git, skills, hooks)
+            runtime = await self._load_beside(name, settings, self._set_up(
+                setup, cwd, settings, session, sandbox_policy, folder_trusted, mcp_servers))
+        except BaseException:
+            await setup.close()
+            threading.Thread(target=self.release, args=(name,), name=f"release {name}").start()  # after a load
+            raise
         session.model = name
         engine = self._engine(runtime, settings)
-        policy = self._policy(settings, cwd, session)
+        setup.engine = engine  # the `task` tool's subagents run on it
+        registry, system_prompt = setup.registry, setup.system_prompt
+        if not runtime.supports_tools:  # known once loaded: no tools, and the prompt says so
+            registry = ToolRegistry([])
+            system_prompt = await asyncio.to_thread(self._system_prompt, cwd, settings, registry, setup.sandbox)
+        for mcp_tool in setup.mcp.tools() if setup.mcp is not None else ():
+            registry.register(mcp_tool)
+        engine.set_system_prompt(system_prompt)
+        engine.set_history(session.messages)
         notices = [trust_notice] if trust_notice is not None else []
         notices += [f"settings: {w}" for w in settings.warnings]
-        registry = _with_replacements(tools or default_registry(), replace_tools)
-        if not runtime.supports_tools:
-            registry = ToolRegistry([])
-        else:
-            notices += await self._register_extensions(cwd, registry, engine, policy)
-        sandbox = await asyncio.to_thread(open_sandbox, sandbox_policy)  # probes the OS once per process
-        notices += list(sandbox.warnings)
-        await self._prepare_engine(engine, cwd, settings, registry, sandbox, session)
-        hooks = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=notices.append)
-        mcp = await self._start_mcp(cwd, settings, folder_trusted, mcp_servers, registry, notices)
+        notices += setup.notices(extensions=runtime.supports_tools)
         agent = Agent(
             engine=engine, tools=registry,
-            context=self._tool_context(cwd, settings, session, policy, sandbox, fs, engine),
-            policy=policy, approver=approver, session_id=session.id, checkpoints=_checkpoints(session, cwd),
+            context=self._tool_context(cwd, settings, session, setup.policy, setup.sandbox, fs, engine),
+            policy=setup.policy, approver=approver, session_id=session.id, checkpoints=_checkpoints(session, cwd),
             compactor=Compactor(settings.compaction_threshold), max_rounds=self.options.max_rounds,
-            hooks=settings_hook_pipeline(hooks),
+            hooks=setup.hooks,
         )
-        await agent.hooks.session_start()
         self._prefill_soon(engine, registry)
-        commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
-        notices += [str(w) for w in commands.warnings]
         opened = AgentSession(
-            session, agent, self.store, settings, mcp=mcp, notices=notices, commands=commands,
+            session, agent, self.store, settings, mcp=setup.mcp, notices=notices, commands=setup.commands,
             opened_with=args, trusted=folder_trusted,
         )
-        self._users[name] = self._users.get(name, 0) + 1  # counted once the session really exists
         opened.on_close = lambda: self.release(name)
         opened.flag_rules = set(self.options.allow_tools) - set(session.grants)
         return opened
+
+    async def _load_beside(self, name: str, settings: Settings, setup: Awaitable[None]) -> Runtime:
+        """The model `name`, loaded in a worker thread while `setup` runs on the event loop.
+
+        A load error is raised as it is, once the setup is cancelled; a setup error or a cancellation is
+        raised without waiting for the load, which a thread cannot stop: it finishes on its own (the
+        caller releases the model, which unloads it then).
+        """
+        started = time.perf_counter()
+
+        async def timed_setup() -> float:
+            await setup
+            return time.perf_counter() - started
+
+        loading = asyncio.ensure_future(asyncio.to_thread(self._timed_load, name, settings))
+        setting_up = asyncio.ensure_future(timed_setup())
+        try:
+            done, _ = await asyncio.wait((loading, setting_up), return_when=asyncio.FIRST_EXCEPTION)
+            if loading in done:
+                loading.result()  # a load error: raised now, the setup is cancelled below
+            set_up = await setting_up
+            runtime = await loading
+        except BaseException:
+            setting_up.cancel()
+            with contextlib.suppress(BaseException):
+                await setting_up
+            loading.add_done_callback(_retrieved)  # an error of its own goes nowhere: the open failed already
+            raise
+        waited = time.perf_counter() - started - set_up
+        log.info("session set up in %.2f s while the model loaded; then %.2f s waiting for the model", set_up, waited)
+        return runtime
+
+    def _timed_load(self, name: str, settings: Settings) -> Runtime:
+        started = time.perf_counter()
+        log.info("loading model %s (beside the session's setup)", name)
+        runtime = self.runtime(name, settings)
+        log.info("model %s ready in %.2f s", name, time.perf_counter() - started)
+        return runtime
+
+    async def _set_up(self, setup: _Setup, cwd: Path, settings: Settings, session: Session,
+                      sandbox_policy: SandboxPolicy, folder_trusted: bool, mcp_servers: Sequence[Any]) -> None:
+        """What a session needs besides the model, concurrently: skills and agent types, the sandbox
+        (probed once per process), the system prompt (it runs git), custom commands, MCP servers and the
+        session_start hooks. Everything it opens is kept in `setup`, which closes it if the open fails."""
+        runner = HookRunner(settings.hooks, cwd=cwd, session_id=session.id, on_warning=setup.hook_notices.append)
+        setup.hooks = settings_hook_pipeline(runner)
+
+        async def prompt() -> None:
+            setup.extension_notices, _ = await _all(
+                self._register_extensions(cwd, setup.registry, setup.engine_now, setup.policy),
+                _to_the_end(setup.open_sandbox, sandbox_policy),
+            )
+            setup.system_prompt = await asyncio.to_thread(
+                self._system_prompt, cwd, settings, setup.registry, setup.sandbox)
+
+        async def commands() -> None:
+            setup.commands = await asyncio.to_thread(discover_commands, cwd, self.config_dir)
+
+        await _all(prompt(), commands(), self._start_mcp(setup, cwd, settings, folder_trusted, mcp_servers),
+                   setup.hooks.session_start())
 
     # ------------------------------------------------------------------ the steps of `open`
 
@@ -292,40 +367,32 @@ class SessionHost:
             policy.add_session_rule(rule, "deny")
         return policy
 
-    async def _prepare_engine(self, engine: ChatEngine, cwd: Path, settings: Settings, registry: ToolRegistry,
-                              sandbox: Sandbox, session: Session) -> None:
-        """The system prompt (it runs git, in the sandbox: not on the event loop) and the saved history."""
-        system_prompt = await asyncio.to_thread(
-            build_system_prompt, cwd, tools=registry.tools(), config_dir=self.config_dir,
-            attribution=settings.attribution_trailer, sandbox=sandbox,
-        )
-        engine.set_system_prompt(system_prompt)
-        engine.set_history(session.messages)
+    def _system_prompt(self, cwd: Path, settings: Settings, registry: ToolRegistry, sandbox: Sandbox | None) -> str:
+        """The system prompt (it runs git, in the sandbox: blocking)."""
+        return build_system_prompt(cwd, tools=registry.tools(), config_dir=self.config_dir,
+                                   attribution=settings.attribution_trailer, sandbox=sandbox)
 
-    async def _start_mcp(self, cwd: Path, settings: Settings, folder_trusted: bool, extra: Sequence[Any],
-                         registry: ToolRegistry, notices: list[str]) -> McpManager | None:
-        """The MCP servers of settings, `.mcp.json` (a trusted folder's only) and the frontend; their
-        tools join the registry. None when there are none."""
+    async def _start_mcp(self, setup: _Setup, cwd: Path, settings: Settings, folder_trusted: bool,
+                         extra: Sequence[Any]) -> None:
+        """The MCP servers of settings, `.mcp.json` (a trusted folder's only) and the frontend, into
+        `setup.mcp` (none when there are none); their tools join the registry once the model is loaded."""
         # an untrusted folder's .mcp.json starts nothing (and expands no environment variable)
         has_mcp_json = folder_trusted and await asyncio.to_thread(lambda: (project_root(cwd) / ".mcp.json").is_file())
         if not (extra or settings.mcp or has_mcp_json):
-            return None
+            return
         from .extensions.mcp_client import McpManager  # the mcp SDK loads only when used
 
-        mcp = McpManager(
+        setup.mcp = McpManager(
             handshake_timeout=settings.mcp.get("handshake_timeout_secs", 8.0),
             call_timeout=settings.mcp.get("call_timeout_secs", 120.0),
         )
-        notices += await mcp.start(cwd, settings.mcp, project_file=folder_trusted)
+        setup.mcp_notices += await setup.mcp.start(cwd, settings.mcp, project_file=folder_trusted)
         if extra:
-            notices += await mcp.add_servers(list(extra))
-        for mcp_tool in mcp.tools():
-            registry.register(mcp_tool)
-        return mcp
+            setup.mcp_notices += await setup.mcp.add_servers(list(extra))
 
     @staticmethod
     def _tool_context(cwd: Path, settings: Settings, session: Session, policy: PermissionPolicy,
-                      sandbox: Sandbox, fs: FileSystem | None, engine: ChatEngine) -> ToolContext:
+                      sandbox: Sandbox | None, fs: FileSystem | None, engine: ChatEngine) -> ToolContext:
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
                               host_named=policy.names_host, sandbox=sandbox, can_see=engine.can_see)
         if fs is not None:
@@ -386,20 +453,25 @@ class SessionHost:
         with self._lock:
             return list(self._runtimes)
 
+    def _reserve(self, name: str) -> None:
+        """A session is opening on model `name`: it stays loaded until `release` (the open failed, or the
+        session closed)."""
+        with self._count_lock:
+            self._users[name] = self._users.get(name, 0) + 1
+
     def release(self, name: str) -> None:
-        """A session on model `name` closed: when none is left, free the model's memory."""
-        left = self._users.get(name, 0) - 1
-        self._users[name] = max(left, 0)
-        if left > 0:
-            return
-        with self._lock:
-            runtime = self._runtimes.pop(name, None)
+        """A session on model `name` closed (or failed to open): when none is left, free the model's
+        memory. Blocking: a load of `name` still running (an open given up meanwhile) is waited for."""
+        with self._count_lock:
+            self._users[name] = max(self._users.get(name, 0) - 1, 0)
+        with self._lock, self._count_lock:  # the host lock: after a load in progress, before the next
+            runtime = self._runtimes.pop(name, None) if not self._users.get(name) else None
         if runtime is not None:
             log.info("unloading %s: no session uses it", name)
             runtime.close()
 
     async def _register_extensions(
-        self, cwd: Path, registry: ToolRegistry, engine: ChatEngine, policy: PermissionPolicy
+        self, cwd: Path, registry: ToolRegistry, engine: Callable[[], ChatEngine], policy: PermissionPolicy
     ) -> list[str]:
         """Skills (the `skill` tool) and agent types (the `task` tool) from .sigit/, .claude/, the user dir."""
         skills, agent_types = await asyncio.gather(
@@ -407,12 +479,82 @@ class SessionHost:
             asyncio.to_thread(discover_agent_types, cwd, self.config_dir),
         )
         offered: list[Tool[Any]] = [make_skill_tool(skills)] if skills.skills else []
-        offered.append(make_task_tool(lambda: engine, agent_types, registry, sampling=lambda: engine.sampling,
+        offered.append(make_task_tool(engine, agent_types, registry, sampling=lambda: engine().sampling,
                                       policy=policy))
         for tool in offered:
             if tool.name not in registry:  # a caller's own registry may bring its own
                 registry.register(tool)
         return [str(w) for w in [*skills.warnings, *agent_types.warnings]]
+
+
+@dataclass
+class _Setup:
+    """What `SessionHost.open` sets up while the model loads; `close` undoes it when the open fails."""
+
+    policy: PermissionPolicy
+    registry: ToolRegistry
+    engine: ChatEngine | None = None
+    sandbox: Sandbox | None = None
+    system_prompt: str = ""
+    hooks: HookPipeline = field(default_factory=HookPipeline)
+    commands: CommandSet | None = None
+    mcp: McpManager | None = None
+    extension_notices: list[str] = field(default_factory=list)
+    hook_notices: list[str] = field(default_factory=list)
+    mcp_notices: list[str] = field(default_factory=list)
+
+    def open_sandbox(self, policy: SandboxPolicy) -> None:
+        """Open the session's sandbox (blocking: it probes the OS once per process)."""
+        self.sandbox = open_sandbox(policy)
+
+    def engine_now(self) -> ChatEngine:
+        if self.engine is None:
+            raise RuntimeError("the model is still loading")
+        return self.engine
+
+    def notices(self, *, extensions: bool) -> list[str]:
+        """The setup's warnings in the order a user reads them (skills' only where tools are offered)."""
+        commands = [str(w) for w in self.commands.warnings] if self.commands is not None else []
+        sandbox = list(self.sandbox.warnings) if self.sandbox is not None else []
+        return [*(self.extension_notices if extensions else []), *sandbox, *self.hook_notices, *self.mcp_notices,
+                *commands]
+
+    async def close(self) -> None:
+        if self.mcp is not None:
+            await self.mcp.close()
+        if self.sandbox is not None:
+            await asyncio.to_thread(self.sandbox.close)
+
+
+async def _all(*steps: Awaitable[Any]) -> list[Any]:
+    """`asyncio.gather`, except that when one step fails or the caller is cancelled, the others are
+    cancelled and waited for (gather leaves them running): a hook's process is killed before `open` fails."""
+    tasks = [asyncio.ensure_future(step) for step in steps]
+    try:
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks)
+        raise
+
+
+async def _to_the_end(function: Callable[..., object], *args: Any) -> None:
+    """Run blocking `function` in a thread; a cancellation waits for it to return (what it opened is
+    then known, and closed with the rest) before it is raised."""
+    running = asyncio.ensure_future(asyncio.to_thread(function, *args))
+    try:
+        await asyncio.shield(running)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await running
+        raise
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    """Read a given-up task's outcome, so its error is not reported as never retrieved."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("a model load given up failed too: %s", task.exception())
 
 
 def not_downloaded_message(needed: ModelDownload, config_dir: Path) -> str:

@@ -311,16 +311,23 @@ class LocalRuntime(Runtime):
             tokens = self._checked_tokens(request, prefix)
             if not tokens:
                 return 0
+            cancel = _WaiterCancelled(self)
             try:
                 cached = self.prefill_prefix(tokens)
                 restored = self.last_restored
-                if cached < len(tokens) and not self.eval_prompt(request, tokens, cached, _WaiterCancelled(self)):
+                if cached < len(tokens) and not self.eval_prompt(request, tokens, cached, cancel):
                     return 0  # the request waiting behind it was cancelled: it stopped between batches
                 if cached < len(tokens) or restored:
                     self._prefilled = (cached, len(tokens), restored)
             except Exception:
                 self.clear_cache_unlocked()
                 raise
+            if request.offered_tools() and not cancel.cancelled:
+                # the tool-call constraint's view of the vocabulary (a second on a 250k vocabulary), built
+                # now rather than by the first request that offers tools
+                started = time.perf_counter()
+                self.lltokenizer()
+                log.info("tool-call constraint's vocabulary view ready in %.2f s", time.perf_counter() - started)
         return len(tokens)
 
     def clear_cache(self) -> None:
