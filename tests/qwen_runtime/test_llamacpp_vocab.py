@@ -88,3 +88,26 @@ def test_a_second_load_in_the_same_process_takes_the_tables_from_memory(
     again = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none")
     assert again._stop_ids == stops and again.lltokenizer() is not None
     again.close()
+
+
+def test_two_loads_of_one_file_walk_its_vocabulary_for_llguidance_once(
+    tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both loaded before either offers tools (a draft pair, two sessions): the second takes the first's
+    tables when it builds llguidance's tokenizer."""
+    new_process(monkeypatch)
+    walks: list[bool] = []
+    scan = LlamaVocab.scan
+
+    def counted(self: LlamaVocab, pieces: bool = False) -> tuple[frozenset[int], frozenset[int]]:
+        walks.append(pieces)
+        return scan(self, pieces)
+
+    monkeypatch.setattr(LlamaVocab, "scan", counted)
+    one = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none")
+    two = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none")
+    one.lltokenizer()
+    two.lltokenizer()
+    assert walks.count(True) == 1
+    one.close()
+    two.close()

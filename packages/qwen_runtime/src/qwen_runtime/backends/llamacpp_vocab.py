@@ -185,8 +185,8 @@ class LlamaVocab:
             import llama_cpp
             from llguidance import LLTokenizer
 
-            if self.tables is None:
-                self.tables = self._build_tables()
+            if self.tables is None:  # another load of the same file may have built them meanwhile
+                self.tables = remembered(self._key, self.n_vocab) or self._build_tables()
                 remember(self._key, self.tables)
             tables = self.tables
             # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
