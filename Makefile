@@ -7,7 +7,7 @@ endif
 PY := .venv/bin/python
 TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-2.13.0+cpu-cp311-*.whl))
 
-.PHONY: setup test pytest lint fmt bench test-fast dist
+.PHONY: setup test lint fmt bench test-fast dist
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --user uv || python3 -m pip install --user --break-system-packages uv || python3 -m pip install uv
@@ -25,16 +25,12 @@ lint:
 	# layer contracts (pyproject's [tool.importlinter]): nothing imports upwards
 	.venv/bin/lint-imports --no-cache
 
-# lint beside the suite: mypy is one process and its minute of CPU fits in the suite's run, where a lint
-# first left a core idle (the suite itself keeps both busy). Lines from both are kept whole.
-test:
-	@$(MAKE) --no-print-directory -j2 --output-sync=line lint pytest
-
 # one worker per core plus one: the suite waits on subprocesses and llama.cpp. Bytecode is written
 # (PYTHONDONTWRITEBYTECODE emptied): our sources and pytest's rewritten test modules compile once per
-# run instead of once per worker and per `sigit` subprocess.
-pytest:
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $$(( $$(nproc) + 1 )) tests
+# run instead of once per worker and per `sigit` subprocess. loadgroup: the tests that import torch run
+# on one worker, those on Gemma on one (tests/conftest.py groups them), so each is loaded once.
+test: lint
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -n $$(( $$(nproc) + 1 )) --dist loadgroup tests
 
 test-fast:
 	$(PY) -m pytest -q tests -m "not slow"

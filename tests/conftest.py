@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import Phase, settings
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from qwen_runtime.testmodel import write_test_gguf, write_test_hf
 
@@ -17,6 +18,25 @@ from qwen_runtime.testmodel import write_test_gguf, write_test_hf
 # than cores, and two threads meeting at a barrier after every operation on a busy machine spend most
 # of their time waiting for each other (a tiny model decoded 6x slower on two threads than on one).
 os.environ.setdefault("QWEN_RUNTIME_THREADS", "1")
+
+# Hypothesis without its explain phase: on Python 3.11 it re-runs a failing example under sys.settrace,
+# and an example that runs real inference then took past the 300 s timeout, hiding the failure it had found.
+settings.register_profile("suite", phases=[p for p in Phase if p is not Phase.explain])
+settings.load_profile("suite")
+
+
+HEAVY_GROUPS = {"torch": ("tiny_hf_dir", "tiny_hybrid_hf_dir", "transformers"), "gemma": ("gemma",)}
+"""Groups of tests xdist keeps on one worker (`make test` runs `--dist loadgroup`): a worker that imports
+torch and transformers pays ~7 s of CPU, one that loads Gemma 3's 262k vocabulary ~4 s; once is enough."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks into the node ids
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ())) | {item.nodeid}
+        for group, needles in HEAVY_GROUPS.items():
+            if any(needle in name for needle in needles for name in names):
+                item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

@@ -144,7 +144,11 @@ def _check(runtime: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
     )
     runtime.clear_cache()
     done = runtime.complete(request)
-    assert done.tool_calls and not done.tool_call_errors, (schema, done.to_dict())
+    errors = list(done.tool_call_errors)
+    cut_off = done.finish_reason == "length" and errors
+    if cut_off and not errors[-1].raw.rstrip().endswith(("</function>", "</tool_call>")):
+        errors.pop()  # a further call max_tokens cut off mid-way is reported as an error, as it should be
+    assert done.tool_calls and not errors, (schema, done.to_dict())
     for call in done.tool_calls:
         errors = [e.message for e in Draft202012Validator(schema).iter_errors(call.arguments)]
         assert not errors, (schema, call.arguments, errors)

@@ -170,6 +170,7 @@ class SessionView(Vertical):
             said = str(exc) if isinstance(exc, ModelError) else f"could not load model {self.model_name}: {exc}"
             await self.notice(said[:1].upper() + said[1:], "error")
             app.refresh_status()
+            self._focus_prompt()
             return
         old, self.agent_session = self.agent_session, opened
         self.cwd = opened.cwd
@@ -195,6 +196,12 @@ class SessionView(Vertical):
             await self.notice(f"Loaded {self.model_name}.")
             await self._remember_model(host.config_dir, remember)
         self._send_queued()
+
+    def _focus_prompt(self) -> None:
+        """The prompt takes the focus back after a failed open, where the user types next; not from a
+        dialog that is up (the first-run picker's own pop may have handed the focus elsewhere)."""
+        if self.is_attached and self.app.screen is self.screen:
+            self.prompt_input.focus()
 
     def _pick_first_model(self, refused: ModelNotDownloadedError, session: Session | None) -> None:
         """The first-run picker; a choice is remembered in the user's settings, then downloaded."""
