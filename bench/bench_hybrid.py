@@ -230,11 +230,12 @@ def main() -> int:
         shape, _, quant = item.strip().partition(":")
         rows += bench_shape(shape, quant or "q8_0")
     load = os.getloadavg()[0]
+    loaded = load > (os.cpu_count() or 1)
+    busy = "busier than its cores: absolute rates are low and noisy" if loaded else "not busier than its cores"
     note = (
-        f"The machine was shared with other engineers' work while this ran (load average {load:.1f} on "
-        f"{os.cpu_count()} cores at the end): absolute rates are low and noisy, ratios in decode steps "
-        "are measured back to back and hold better. Weights are random: acceptance is not measured here "
-        "(bench/results/draft.md has it on a pretrained model)."
+        f"Load average {load:.1f} on {os.cpu_count()} cores at the end ({busy}); ratios in decode steps are "
+        "measured back to back and hold better than rates. Weights are random: acceptance is not measured "
+        "here (bench/results/draft.md has it on a pretrained model)."
     )
     return write_results(
         RESULTS,

@@ -93,9 +93,11 @@ def main() -> int:
         *detail,
     ]
     load = os.getloadavg()[0]
-    note = (f"The machine was shared with 3 other engineers' builds and tests (load average {load:.1f} on "
-            f"{os.cpu_count()} cores at the end): wall times are inflated and vary from run to run; CPU time "
-            "(user + system of the sigit process, all its threads) is the steadier measure.")
+    busy = "wall times are inflated and vary from run to run" if load > (os.cpu_count() or 1) else "otherwise idle"
+    note = (f"Load average {load:.1f} on {os.cpu_count()} cores at the end ({busy}); CPU time (user + system of "
+            "the sigit process, all its threads) is the steadier measure. The cold run's prefill uses every "
+            "core, the warm run's fixed costs (model load, llguidance's view of the vocabulary) do not, so an "
+            "idle machine gives the lower wall ratio to cold and the higher to warm.")
     return write_results(RESULTS, "sigit -p: time to first token, warm vs cold", "Gemma 3 270M GGUF.", rows, note)
 
 
