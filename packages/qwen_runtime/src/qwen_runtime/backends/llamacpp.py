@@ -48,7 +48,7 @@ from .llamacpp_mtp import MtpDraft
 from .llamacpp_state import copy_state, describe_state, restore_state
 from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
 from .llamacpp_vocab import LlamaVocab
-from .save_points import PointKind, save_points
+from .save_points import PointKind, eval_at_save_points
 
 log = logging.getLogger(__name__)
 
@@ -295,18 +295,8 @@ class LlamaCppRuntime(LocalRuntime):
     def eval_prompt(
         self, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None = None
     ) -> bool:
-        """Evaluate `tokens[start:]` in pieces that end at the prompt's save points, saving the state at
-        each. The pieces are the same whether or not anything is saved: a batch boundary changes the
-        logits a little, and output must not depend on the cache."""
-        done = start
-        for point in save_points(self, request, tokens):
-            if point.position <= done:
-                continue
-            if not self.eval_tokens(tokens[done : point.position], cancel):
-                return False
-            done = point.position
-            self._save(tokens[:done], point.kind)
-        return self.eval_tokens(tokens[done:], cancel)
+        """Evaluate `tokens[start:]` in pieces that end at the prompt's save points, saving the state at each."""
+        return eval_at_save_points(self, request, tokens, start, cancel, self._save)
 
     def _save(self, prefix: Sequence[int], kind: PointKind) -> None:
         cache = self.prompt_cache

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from ..types import ChatRequest, SystemMessage, UserMessage
 
 if TYPE_CHECKING:
+    from ..runtime import CancelToken
     from ._generation import LocalRuntime
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,24 @@ def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -
         if n > 0 and n not in points:
             points[n] = kind
     return [SavePoint(n, kind) for n, kind in sorted(points.items())]
+
+
+def eval_at_save_points(
+    rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None,
+    keep: Callable[[Sequence[int], PointKind], None],
+) -> bool:
+    """Evaluate `tokens[start:]` in pieces that end at the prompt's save points, calling `keep(prefix,
+    kind)` after each. The pieces are the same whether or not anything is kept: a batch boundary changes
+    the logits a little, and output must not depend on the cache. False when cancelled."""
+    done = start
+    for point in save_points(rt, request, tokens):
+        if point.position <= done:
+            continue
+        if not rt.eval_tokens(tokens[done : point.position], cancel):
+            return False
+        done = point.position
+        keep(tokens[:done], point.kind)
+    return rt.eval_tokens(tokens[done:], cancel)
 
 
 def _common(a: Sequence[int], b: Sequence[int]) -> int:

@@ -31,7 +31,7 @@ from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import LocalRuntime, Utf8Detokenizer
 from .drafting import PROMPT_LOOKUP, describe, draft_source
-from .save_points import save_points
+from .save_points import eval_at_save_points
 from .transformers_checkpoints import CacheCheckpoints
 
 if TYPE_CHECKING:
@@ -316,15 +316,8 @@ class TransformersRuntime(LocalRuntime):
         a checkpoint is kept: a chunk boundary changes the logits a little)."""
         if not self.checkpoints.limit:
             return self.eval_tokens(tokens[start:], cancel)
-        done = start
-        for point in save_points(self, request, tokens):
-            if point.position <= done:
-                continue
-            if not self.eval_tokens(tokens[done : point.position], cancel):
-                return False
-            done = point.position
-            self.checkpoints.keep(tokens[:done], self._cache)
-        if not self.eval_tokens(tokens[done:], cancel):
+        if not eval_at_save_points(self, request, tokens, start, cancel,
+                                   lambda prefix, _kind: self.checkpoints.keep(prefix, self._cache)):
             return False
         self.checkpoints.keep(tokens, self._cache)
         return True
