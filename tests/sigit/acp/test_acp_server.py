@@ -71,6 +71,9 @@ async def test_denied_permission_leaves_the_file_alone(
         reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("make no.txt")])
     assert reply.stop_reason == "end_turn"
     assert not (project / "no.txt").exists()
+    # and the reply says why: sigit's stop reason rides in the prompt reply's _meta
+    assert reply.field_meta is not None
+    assert reply.field_meta["sigit"] == {"stopReason": "permission_denied", "permissionDenials": 1}
     assert client.of("tool_call_update")[-1].status == "failed"
 
 

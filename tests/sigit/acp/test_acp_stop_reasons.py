@@ -19,18 +19,3 @@ async def test_the_loop_guard_is_a_refusal_not_max_tokens(tmp_path: Path, config
     assert reply.stop_reason == "refusal"
     assert reply.field_meta is not None and reply.field_meta["sigit"]["stopReason"] == "loop_guard"
     assert "repeating itself" in client.text()
-
-
-async def test_refused_edits_say_so(tmp_path: Path, config_dir: Path, project: Path) -> None:
-    scenario = write_scenario(tmp_path / "s.json", [
-        {"tool_calls": [{"name": "create_file", "arguments": {"path": "no.txt", "content": "x"}}]},
-        {"text": "OK, I did not."},
-    ])
-    client = RecordingClient("reject_once")
-    async with running_agent(client, scenario, config_dir) as conn:
-        session = await conn.new_session(cwd=str(project))
-        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("make no.txt")])
-    assert reply.stop_reason == "end_turn"
-    assert reply.field_meta is not None
-    assert reply.field_meta["sigit"] == {"stopReason": "permission_denied", "permissionDenials": 1}
-    assert client.text() == "OK, I did not."  # the card showed the refusal: no sentence added

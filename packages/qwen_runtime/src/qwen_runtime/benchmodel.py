@@ -13,6 +13,7 @@ once into the user cache (`bench_model_path`), by `make bench`, never by the tes
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,39 +26,28 @@ from .testmodel_qwen35 import HybridShape
 
 BenchShape = Literal["0.8b", "4b"]
 Quant = Literal["q8_0", "q4_k"]
+# Qwen/Qwen3.5-0.8B: 24 layers (18 DeltaNet), hidden 1024, 8 query / 2 KV heads of 256,
+# 16 key and 16 value heads of 128 in the DeltaNet, FFN 3584, rotary on a quarter of each head
+_QWEN35_0_8B = HybridShape(
+    n_embd=1024,
+    n_layer=24,
+    n_head=8,
+    n_head_kv=2,
+    head_dim=256,
+    partial_rotary_factor=0.25,
+    mrope_section=(11, 11, 10),
+    n_ff=3584,
+    linear_key_head_dim=128,
+    linear_value_head_dim=128,
+    linear_num_key_heads=16,
+    linear_num_value_heads=16,
+)
 BENCH_SHAPES: dict[str, HybridShape] = {
-    # Qwen/Qwen3.5-0.8B: 24 layers (18 DeltaNet), hidden 1024, 8 query / 2 KV heads of 256,
-    # 16 key and 16 value heads of 128 in the DeltaNet, FFN 3584, rotary on a quarter of each head
-    "0.8b": HybridShape(
-        n_embd=1024,
-        n_layer=24,
-        n_head=8,
-        n_head_kv=2,
-        head_dim=256,
-        partial_rotary_factor=0.25,
-        mrope_section=(11, 11, 10),
-        n_ff=3584,
-        linear_key_head_dim=128,
-        linear_value_head_dim=128,
-        linear_num_key_heads=16,
-        linear_num_value_heads=16,
-    ),
-    # Qwen/Qwen3.5-4B: 32 layers (24 DeltaNet), hidden 2560, 16 query / 4 KV heads of 256,
-    # 16 key and 32 value heads of 128, FFN 9216
-    "4b": HybridShape(
-        n_embd=2560,
-        n_layer=32,
-        n_head=16,
-        n_head_kv=4,
-        head_dim=256,
-        partial_rotary_factor=0.25,
-        mrope_section=(11, 11, 10),
-        n_ff=9216,
-        linear_key_head_dim=128,
-        linear_value_head_dim=128,
-        linear_num_key_heads=16,
-        linear_num_value_heads=32,
-    ),
+    "0.8b": _QWEN35_0_8B,
+    # Qwen/Qwen3.5-4B: the same heads and rotary, wider: 32 layers (24 DeltaNet), hidden 2560,
+    # 16 query / 4 KV heads, 32 value heads in the DeltaNet, FFN 9216
+    "4b": dataclasses.replace(_QWEN35_0_8B, n_embd=2560, n_layer=32, n_head=16, n_head_kv=4, n_ff=9216,
+                              linear_num_value_heads=32),
 }
 BENCH_VOCAB = 248_320
 """Qwen 3.5's vocabulary size; its added tokens sit at 248,044 to 248,069 as in the real one."""
