@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import threading
 import time
@@ -47,6 +48,7 @@ from .extensions import CommandSet, discover_agent_types, discover_commands, dis
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
 from .live_session import DONT_ASK, INIT_RULES, AgentSession, OpenArgs
+from .offline import REASON, go_offline
 from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
@@ -148,6 +150,10 @@ class SessionHost:
                   "model and permission settings are off for this session (open a session again to be asked)")
         return self.settings(cwd, trusted=False), False, notice
 
+    def offline(self, settings: Settings) -> bool:
+        """Whether sessions with these settings are offline (`--offline` or `offline = true`)."""
+        return self.options.offline or settings.offline
+
     def model_name(self, settings: Settings) -> str:
         return self.options.model or settings.model
 
@@ -177,15 +183,28 @@ class SessionHost:
             self._refuse_download(name, settings)
 
     def _refuse_download(self, name: str, settings: Settings) -> None:
-        """Raise ModelNotDownloadedError when loading `name` would download a model nobody agreed to."""
+        """Raise ModelNotDownloadedError when loading `name` would download a model nobody agreed to
+        (or anything at all, offline)."""
+        if self.offline(settings):
+            go_offline()
+            needed = self._download_needed(name)
+            if needed is not None:
+                raise ModelNotDownloadedError(f"{REASON}, so the model {needed.name} ({needed.display_name}, "
+                                              f"{needed.size_display}) cannot be downloaded; give the path of a "
+                                              ".gguf file on this machine, or run without --offline once", needed)
+            return
         if self.options.download or settings.download == "auto" or name in self._download_allowed:
             return
-        try:
-            needed = download_needed(name)
-        except BadModelName as exc:
-            raise BadValueError(str(exc)) from exc
+        needed = self._download_needed(name)
         if needed is not None:
             raise ModelNotDownloadedError(not_downloaded_message(needed, self.config_dir), needed)
+
+    @staticmethod
+    def _download_needed(name: str) -> ModelDownload | None:
+        try:
+            return download_needed(name)
+        except BadModelName as exc:
+            raise BadValueError(str(exc)) from exc
 
     def _load_options(self, name: str, settings: Settings) -> dict[str, Any]:
         options = dict(self.options.runtime_options)
@@ -203,7 +222,8 @@ class SessionHost:
         if settings.mmproj:
             mmproj = settings.mmproj
             options.setdefault("mmproj", mmproj if mmproj == "none" else str(Path(mmproj).expanduser()))
-        elif settings.download == "auto" or self.options.download:  # consent to fetch what seeing needs
+        elif (settings.download == "auto" or self.options.download) and not self.offline(settings):
+            # consent to fetch what seeing needs
             options.setdefault("vision", True)
         return options
 
@@ -360,7 +380,8 @@ class SessionHost:
         and this run's `--allow-tool`/`--deny-tool` rules."""
         mode = self.options.permission_mode
         policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
-                                  config_dir=self.config_dir, add_dirs=self.options.add_dirs)
+                                  config_dir=self.config_dir, add_dirs=self.options.add_dirs,
+                                  offline=self.offline(settings))
         for rule in [*session.grants, *self.options.allow_tools]:
             policy.add_session_rule(rule, "allow")
         for rule in self.options.deny_tools:
@@ -385,6 +406,7 @@ class SessionHost:
         setup.mcp = McpManager(
             handshake_timeout=settings.mcp.get("handshake_timeout_secs", 8.0),
             call_timeout=settings.mcp.get("call_timeout_secs", 120.0),
+            offline=self.offline(settings),
         )
         setup.mcp_notices += await setup.mcp.start(cwd, settings.mcp, project_file=folder_trusted)
         if extra:
@@ -410,8 +432,9 @@ class SessionHost:
 
     def sandbox_policy(self, settings: Settings, cwd: Path) -> SandboxPolicy:
         """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
-        return SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
-                                           add_dirs=tuple(Path(d) for d in self.options.add_dirs))
+        policy = SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
+                                             add_dirs=tuple(Path(d) for d in self.options.add_dirs))
+        return dataclasses.replace(policy, network=False) if self.offline(settings) else policy
 
     async def switch_model(self, old: AgentSession, name: str) -> AgentSession:
         """`old`'s conversation reopened on model `name`, `old` closed; the one way frontends switch.

@@ -74,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--download", action="store_true",
                         help="download the model for this run if it is not cached yet (nothing "
                         "multi-gigabyte is downloaded without it, or `download = \"auto\"` in settings)")
+    parser.add_argument("--offline", action="store_true",
+                        help="make no network request but to the model's endpoint: no download or hub, web "
+                        "tools refused, MCP servers only over stdio or loopback, commands' network off "
+                        "(`offline = true` in settings)")
     parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
     parser.add_argument("--claude", action="store_true", help="speak Claude Code's CLI dialect (its flags and "
                         "stream-json, as the Claude Agent SDKs read them); also chosen by --output-format "

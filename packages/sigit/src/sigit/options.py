@@ -26,6 +26,8 @@ class HostOptions:
     max_tokens: int | None = None
     download: bool = False
     """`--download`: a model that is not cached may be downloaded (else only with `download = "auto"`)."""
+    offline: bool = False
+    """`--offline`: no network request but to the model's endpoint (see `Settings.offline`)."""
     runtime_options: dict[str, Any] = field(default_factory=dict)
     on_download: Callable[[str, int, int | None], None] | None = None
     """(model name, bytes done, total bytes) while a model downloads, from the loading thread;

@@ -360,6 +360,9 @@ class Settings(_Table):
     """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
     download: Annotated[DownloadPolicy, Key(_choices(DOWNLOAD_POLICIES), lambda v: v == "ask")] = "ask"
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
+    offline: Annotated[bool, Key("true or false", lambda v: v is True)] = False
+    """No network request but to the configured model endpoint: no download, no hub, no web tools, MCP
+    servers only over stdio or loopback, commands' network off (`--offline`; a project may turn it on)."""
     draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "mtp", "none"))] = (
         "prompt-lookup"
     )

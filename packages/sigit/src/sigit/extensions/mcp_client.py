@@ -36,6 +36,7 @@ from sigit.config.paths import project_root
 from sigit.config.schema import McpTable, mcp_transport
 from sigit.errors import UsageError
 from sigit.fileio import read_bounded
+from sigit.offline import REASON, is_loopback_url
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
 from sigit.tools.subjects import UNKNOWN, PreparedCall
 
@@ -507,8 +508,11 @@ def _looks_closed(message: str) -> bool:
 class McpManager:
     """All MCP servers of a session. `start()` once, `tools()` to register, `close()` at the end."""
 
-    def __init__(self, *, handshake_timeout: float = HANDSHAKE_TIMEOUT, call_timeout: float = CALL_TIMEOUT):
+    def __init__(self, *, handshake_timeout: float = HANDSHAKE_TIMEOUT, call_timeout: float = CALL_TIMEOUT,
+                 offline: bool = False):
         self.handshake_timeout = handshake_timeout
+        self.offline = offline
+        """Only local servers start (stdio, or http/sse at a loopback address): see `sigit.offline`."""
         self.call_timeout = call_timeout
         self.cwd = Path.cwd()
         self._servers: dict[str, _ServerConnection] = {}
@@ -551,6 +555,12 @@ class McpManager:
 
     async def _connect(self, configs: Sequence[McpServerConfig]) -> list[str]:
         fresh: list[_ServerConnection] = []
+        refused: list[str] = []
+        if self.offline:
+            remote = [c for c in configs if c.transport in ("http", "sse") and not is_loopback_url(c.url)]
+            refused = [f"MCP server {c.name} ({c.url}) not started: {REASON}, which allows only local servers "
+                       "(stdio, or http at a loopback address)" for c in remote]
+            configs = [c for c in configs if c not in remote]
         for config in configs:
             old = self._servers.pop(config.name, None)
             if old is not None:
@@ -561,7 +571,7 @@ class McpManager:
             fresh.append(conn)
         await asyncio.gather(*(conn.wait_ready() for conn in fresh))
         failed = [conn for conn in fresh if conn.state == "failed"]
-        return [f"MCP server {conn.config.name!r} failed to start: {conn.error}" for conn in failed]
+        return refused + [f"MCP server {conn.config.name!r} failed to start: {conn.error}" for conn in failed]
 
 
 def format_status(statuses: Sequence[ServerStatus]) -> str:

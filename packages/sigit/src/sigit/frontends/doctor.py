@@ -21,6 +21,7 @@ from ..config.settings import Settings, SettingsError, load_settings
 from ..fileio import read_bounded
 from ..logs import log_file
 from ..machine import GIB, RAM_HEADROOM, available_ram, fits_in_ram, free_disk, total_ram
+from ..offline import go_offline
 from ..versions import versions
 
 Status = Literal["ok", "info", "warn", "fail"]
@@ -70,11 +71,12 @@ def run_doctor(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="sigit doctor", description="Check what this machine can run.")
     parser.add_argument("--json", action="store_true", help="print the checks as one JSON object")
     parser.add_argument("--cwd", default=None, help="the project whose settings apply (default: here)")
+    parser.add_argument("--offline", action="store_true", help="ask no server (as `offline = true` does)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code in (0, None) else 2
-    report = diagnose(Path(args.cwd or os.getcwd()).resolve())
+    report = diagnose(Path(args.cwd or os.getcwd()).resolve(), offline=args.offline)
     if args.json:
         print(json.dumps(report.to_json(), indent=2, default=str))
     else:
@@ -92,12 +94,14 @@ def render(report: Report) -> str:
     return "\n".join(lines)
 
 
-def diagnose(cwd: Path) -> Report:
+def diagnose(cwd: Path, *, offline: bool = False) -> Report:
     """Every check, in the order a reader wants them."""
     from onde import system
 
     config = config_dir()
     settings, settings_check = _settings(cwd, config)
+    if offline or settings.offline:
+        go_offline()  # the hub check below asks nothing
     build_check, build = _llama(settings)
     ram = total_ram()
     checks = [

@@ -46,6 +46,7 @@ from sigit.config.settings import (
 )
 from sigit.config.trust import keep_trust
 from sigit.errors import BadValueError
+from sigit.offline import REASON
 from sigit.permissions.rules import (
     CallSubject,
     is_inside,
@@ -89,8 +90,11 @@ class PermissionPolicy:
         env: Mapping[str, str] | None = None,
         config_dir: Path | None = None,
         add_dirs: Sequence[str | Path] = (),
+        offline: bool | None = None,
     ) -> None:
         self.settings = settings
+        self.offline = settings.offline if offline is None else offline
+        """No call that declares a URL runs (offline mode): sigit reaches no network but the model's."""
         self.cwd = Path(os.path.abspath(cwd))
         self.config_dir = config_dir
         self._root = self.cwd.resolve()
@@ -138,6 +142,9 @@ class PermissionPolicy:
                 subject_matches(rule, subject, self.cwd) or (url is not None and _domain_rule_matches(rule, url))
             ):
                 return Decision("deny", f"{name} is denied by the rule {rule.text}", rule.text)
+        if url is not None and self.offline:
+            return Decision("deny", f"{name} was not run: {REASON}, so sigit makes no network request ({url}); "
+                            "work from the files on this machine instead")
         line = subject.line
         if line is not None and line.bash_only and not runs_bash():
             return Decision("deny", f"{name} was not run: this system has no bash, and `sh` would read the line's "
