@@ -52,9 +52,15 @@ def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer
     unless the client answers an elicitation."""
     root = tmp_path_factory.mktemp("mcp-http")
     (root / "home").mkdir()
-    proc = subprocess.Popen([SIGIT, "mcp", "--port", "0", "--cwd", str(root / "home")], cwd=root / "home",
-                            env=server_env(root / "config"), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [SIGIT, "mcp", "--port", "0", "--cwd", str(root / "home")],
+        cwd=root / "home",
+        env=server_env(root / "config"),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stderr is not None
     lines: list[str] = []
     ready = threading.Event()

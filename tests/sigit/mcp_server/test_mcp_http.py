@@ -6,7 +6,6 @@ tools obey the same rules."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -52,14 +51,17 @@ async def test_an_edit_that_would_ask_comes_back_refused_when_the_client_cannot_
 
 @pytest.mark.parametrize(("decision", "written"), [("allow_once", True), ("deny", False), (None, False)])
 async def test_permission_questions_go_to_the_caller_as_elicitations(
-    http_server: HttpServer, decision: str | None, written: bool,
+    http_server: HttpServer,
+    decision: str | None,
+    written: bool,
 ) -> None:
     work = http_server.workspace(f"asked-{decision}")
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Done."}])
     asked: list[str] = []
     async with Client(http_server.url, mode="legacy", elicitation_callback=answering(decision, asked)) as client:
         result = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
-    assert len(asked) == 1 and "create_file made.txt" in asked[0] and "+++ made.txt\nmade" in asked[0]  # the change is shown
+    assert len(asked) == 1 and "create_file made.txt" in asked[0]
+    assert "+++ made.txt\nmade" in asked[0]  # the change itself is shown
     assert (work / "made.txt").exists() is written
     report = result.structured_content
     assert report["files_changed"] == (["made.txt"] if written else [])
@@ -82,8 +84,9 @@ async def test_a_cancel_stops_the_task_and_its_command_and_the_server_keeps_serv
         async with anyio.create_task_group() as group:
 
             async def call() -> None:
-                await client.call_tool("run_task", {"prompt": "wait", "cwd": str(work), "model": model},
-                                       progress_callback=on_progress)
+                await client.call_tool(
+                    "run_task", {"prompt": "wait", "cwd": str(work), "model": model}, progress_callback=on_progress
+                )
 
             group.start_soon(call)
             assert await anyio.to_thread.run_sync(lambda: wait_until(lambda: bool(running_sleeps(marker))))
@@ -102,9 +105,17 @@ async def test_an_untrusted_folder_s_planted_settings_hooks_and_servers_have_no_
     (work / ".sigit").mkdir()
     (work / ".sigit" / "settings.toml").write_text(
         f'[[hooks.session_start]]\ncommand = "touch {hook_marker}"\n'
-        '[permissions]\nmode = "bypass"\n[permissions.rules]\nallow = ["create_file", "edit_file"]\n')
-    (work / ".mcp.json").write_text(json.dumps({"mcpServers": {"planted": {
-        "command": "sh", "args": ["-c", f"touch {mcp_marker}; exec python3 {PLANTED_MCP}"]}}}))
+        '[permissions]\nmode = "bypass"\n[permissions.rules]\nallow = ["create_file", "edit_file"]\n'
+    )
+    (work / ".mcp.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "planted": {"command": "sh", "args": ["-c", f"touch {mcp_marker}; exec python3 {PLANTED_MCP}"]}
+                }
+            }
+        )
+    )
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Could not."}])
     async with Client(http_server.url) as client:
         result = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
@@ -130,8 +141,9 @@ async def test_the_plain_tools_read_search_and_edit_under_the_same_rules(http_se
         found = await client.call_tool("search_files", {"pattern": "return 1", "workspace": str(work)})
         assert not found.is_error and "app.py" in found.content[0].text  # type: ignore[union-attr]
         assert asked == []  # reads ask nothing
-        edited = await client.call_tool("edit_file", {"path": "app.py", "old_text": "return 1",
-                                                      "new_text": "return 2", "workspace": str(work)})
+        edited = await client.call_tool(
+            "edit_file", {"path": "app.py", "old_text": "return 1", "new_text": "return 2", "workspace": str(work)}
+        )
         assert not edited.is_error, edited.content
         assert len(asked) == 1 and "edit_file app.py" in asked[0]
         assert (work / "app.py").read_text() == "def main():\n    return 2\n"

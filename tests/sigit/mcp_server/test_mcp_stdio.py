@@ -20,13 +20,15 @@ RUN = {"name": "run_command", "arguments": {"command": "echo tested"}}
 
 
 def stdio(work: Path, config: Path, *flags: str) -> StdioServerParameters:
-    return StdioServerParameters(command=SIGIT, args=["mcp", "--cwd", str(work), *flags], env=server_env(config),
-                                 cwd=str(work))
+    return StdioServerParameters(
+        command=SIGIT, args=["mcp", "--cwd", str(work), *flags], env=server_env(config), cwd=str(work)
+    )
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])  # the 2025-11-25 handshake, and the 2026-07-28 protocol
 async def test_a_task_edits_a_file_and_the_diff_commands_and_progress_come_back(
-    tmp_path: Path, mode: str,
+    tmp_path: Path,
+    mode: str,
 ) -> None:
     work, config = tmp_path / "work", tmp_path / "config"
     work.mkdir()
@@ -39,16 +41,18 @@ async def test_a_task_edits_a_file_and_the_diff_commands_and_progress_come_back(
 
     server = stdio(work, config, "--permission-mode", "accept-edits", "--allow-tool", "run_command(echo *)")
     async with Client(server, mode=mode) as client:
-        result = await client.call_tool("run_task", {"prompt": "say goodbye", "model": model},
-                                        progress_callback=on_progress)
+        result = await client.call_tool(
+            "run_task", {"prompt": "say goodbye", "model": model}, progress_callback=on_progress
+        )
     assert not result.is_error, result.content
     report = result.structured_content
     assert report["answer"] == "Changed the greeting." and report["stop_reason"] == "end_turn"
     assert (work / "greet.py").read_text() == "print('goodbye')\n"
     assert report["files_changed"] == ["greet.py"]
     assert "-print('hello')\n+print('goodbye')\n" in report["diff"] and "--- a/greet.py" in report["diff"]
-    assert report["commands"] == [{"command": "echo tested", "ran": True, "is_error": False,
-                                   "output": report["commands"][0]["output"]}]
+    assert report["commands"] == [
+        {"command": "echo tested", "ran": True, "is_error": False, "output": report["commands"][0]["output"]}
+    ]
     assert "tested" in report["commands"][0]["output"]
     assert report["usage"]["input_tokens"] > 0 and report["turns"] == 3
     text = result.content[0].text  # type: ignore[union-attr]

@@ -22,29 +22,56 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ...cli import PERMISSION_MODES, SANDBOX_MODES
+    from ...config.schema import PERMISSION_MODES
+    from ...sandbox import MODES as SANDBOX_MODES
 
     parser = argparse.ArgumentParser(
-        prog="sigit mcp", description="Serve siGit as an MCP server: run_task (a whole task on the local model) "
-        "and sigit's file, search and command tools. stdio unless --port is given.")
-    parser.add_argument("--port", type=int, default=None, help="serve streamable HTTP on 127.0.0.1:PORT/mcp "
-                        "instead of stdio (0: any free port, named on stderr)")
+        prog="sigit mcp",
+        description="Serve siGit as an MCP server: run_task (a whole task on the local model) "
+        "and sigit's file, search and command tools. stdio unless --port is given.",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: any free port, named on stderr)",
+    )
     parser.add_argument("--cwd", default=None, help="the workspace of calls that name none (default: here)")
     parser.add_argument("--model", default=None, help="the model run_task uses unless a call names one")
-    parser.add_argument("--permission-mode", choices=PERMISSION_MODES, default=None,
-                        help="the mode tasks run in, and the loosest one a caller may ask for")
-    parser.add_argument("--sandbox", choices=SANDBOX_MODES, default=None, metavar="MODE",
-                        help="where commands may write: read-only, workspace-write (the default) or off")
-    parser.add_argument("--allow-tool", action="append", default=[], metavar="RULE",
-                        help="allow a tool or rule pattern without asking, e.g. 'run_command(pytest *)'")
+    parser.add_argument(
+        "--permission-mode",
+        choices=PERMISSION_MODES,
+        default=None,
+        help="the mode tasks run in, and the loosest one a caller may ask for",
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        default=None,
+        metavar="MODE",
+        help="where commands may write: read-only, workspace-write (the default) or off",
+    )
+    parser.add_argument(
+        "--allow-tool",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="allow a tool or rule pattern without asking, e.g. 'run_command(pytest *)'",
+    )
     parser.add_argument("--deny-tool", action="append", default=[], metavar="RULE")
-    parser.add_argument("--add-dir", action="append", default=[], metavar="DIR",
-                        help="let the file tools read DIR too (repeatable)")
-    parser.add_argument("--max-turns", type=int, default=24, help="rounds of tool calls per task (a call may "
-                        "ask for another number)")
+    parser.add_argument(
+        "--add-dir", action="append", default=[], metavar="DIR", help="let the file tools read DIR too (repeatable)"
+    )
+    parser.add_argument(
+        "--max-turns", type=int, default=24, help="rounds of tool calls per task (a call may ask for another number)"
+    )
     parser.add_argument("--no-think", action="store_true", help="turn the model's thinking off")
-    parser.add_argument("--trust", action="store_true", help="trust the workspaces' project settings, hooks "
-                        "and MCP servers (otherwise only folders trusted with `sigit trust` get them)")
+    parser.add_argument(
+        "--trust",
+        action="store_true",
+        help="trust the workspaces' project settings, hooks "
+        "and MCP servers (otherwise only folders trusted with `sigit trust` get them)",
+    )
     parser.add_argument("--download", action="store_true", help="let a task download its model if needed")
     parser.add_argument("--verbose", action="store_true", help="also show the log on stderr")
     return parser

@@ -49,8 +49,9 @@ async def approve(request: PermissionAsked) -> PermissionReply:
     options = [*choices, "keep_sandbox" if sandbox else "deny"]
     schema = {
         "type": "object",
-        "properties": {"decision": {"type": "string", "title": "Decision", "enum": options,
-                                    "description": ", ".join(options)}},
+        "properties": {
+            "decision": {"type": "string", "title": "Decision", "enum": options, "description": ", ".join(options)}
+        },
         "required": ["decision"],
     }
     try:
@@ -73,9 +74,12 @@ async def approve(request: PermissionAsked) -> PermissionReply:
 def refuse(request: PermissionAsked) -> PermissionReply:
     """Nobody can be asked: what would ask is refused, with the server flag that allows it."""
     if request.purpose == "leave_sandbox":
-        return PermissionReply(False, reason="Not rerun without the sandbox: the MCP client cannot be asked "
-                                             f"(no elicitation). The user can allow such commands with "
-                                             f"{request.suggested_rule}.")
+        return PermissionReply(
+            False,
+            reason="Not rerun without the sandbox: the MCP client cannot be asked "
+            f"(no elicitation). The user can allow such commands with "
+            f"{request.suggested_rule}.",
+        )
     why = f" ({request.reason})" if request.reason else ""
     return PermissionReply(
         False,

@@ -46,12 +46,14 @@ class TaskReport:
         if isinstance(event, ToolFinished):
             requested = self._requested.get(event.call_id)
             if requested is not None and requested.command is not None:
-                self.commands.append({
-                    "command": requested.command,
-                    "ran": event.call_id not in self._refused,
-                    "is_error": event.is_error,
-                    "output": _tail(event.output),
-                })
+                self.commands.append(
+                    {
+                        "command": requested.command,
+                        "ran": event.call_id not in self._refused,
+                        "is_error": event.is_error,
+                        "output": _tail(event.output),
+                    }
+                )
             return None
         if isinstance(event, UsageUpdated):
             return self._step("the model replied")
@@ -96,8 +98,9 @@ class TaskReport:
 def summary_text(result: dict[str, Any]) -> str:
     """The result as text, for callers that read only the text content (the answer first)."""
     lines = [result["answer"].strip() or "(no answer)", ""]
-    lines.append(f"stop_reason: {result['stop_reason']}" + (f" ({result['stop_sentence']})"
-                                                             if result["stop_sentence"] else ""))
+    lines.append(
+        f"stop_reason: {result['stop_reason']}" + (f" ({result['stop_sentence']})" if result["stop_sentence"] else "")
+    )
     lines.append(f"session_id: {result['session_id']} (pass it as session_id to continue this task)")
     if result["files_changed"]:
         lines.append("files changed: " + ", ".join(result["files_changed"]))
@@ -119,7 +122,7 @@ def changed_files(diff: str) -> list[str]:
     for line in diff.splitlines():
         for prefix in ("+++ b/", "--- a/", "Binary files a/"):
             if line.startswith(prefix):
-                path = line[len(prefix):].split(" and b/")[0]
+                path = line[len(prefix) :].split(" and b/")[0]
                 if path not in files:
                     files.append(path)
     return files

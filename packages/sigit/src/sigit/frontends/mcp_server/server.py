@@ -56,14 +56,22 @@ class RunTaskArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     prompt: str = Field(min_length=1, description="The task, as you would type it to a coding agent.")
-    cwd: str | None = Field(None, description="Absolute path of the workspace (default: the folder `sigit mcp` "
-                            "was started in; a continued session keeps its own).")
+    cwd: str | None = Field(
+        None,
+        description="Absolute path of the workspace (default: the folder `sigit mcp` "
+        "was started in; a continued session keeps its own).",
+    )
     permission_mode: Literal["default", "accept-edits", "plan", "bypass"] | None = Field(
-        None, description="default asks before edits and commands; accept-edits edits without asking; plan is "
-        "read-only. No looser than the server's own --permission-mode.")
+        None,
+        description="default asks before edits and commands; accept-edits edits without asking; plan is "
+        "read-only. No looser than the server's own --permission-mode.",
+    )
     max_turns: int | None = Field(None, ge=1, le=200, description="Rounds of tool calls before the task stops.")
-    model: str | None = Field(None, description="The model to run it on (a registry name, a .gguf path, "
-                              "openai:URL#MODEL...); default: the server's.")
+    model: str | None = Field(
+        None,
+        description="The model to run it on (a registry name, a .gguf path, "
+        "openai:URL#MODEL...); default: the server's.",
+    )
     session_id: str | None = Field(None, description="Continue this earlier task (its session_id).")
 
 
@@ -94,40 +102,58 @@ class SigitMcp:
         self._tasks: OrderedDict[str, AgentSession] = OrderedDict()
         self._base_modes: dict[str, str] = {}
         self._ids = itertools.count(1)
+        self._closing: set[asyncio.Task[None]] = set()
 
     def server(self) -> Server[Any]:
-        return Server("sigit", version=__version__, title="siGit Code", instructions=INSTRUCTIONS,
-                      on_list_tools=self.list_tools, on_call_tool=self.call_tool)
+        return Server(
+            "sigit",
+            version=__version__,
+            title="siGit Code",
+            instructions=INSTRUCTIONS,
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
 
     # ------------------------------------------------------------------ handlers
 
-    async def list_tools(self, ctx: ServerRequestContext[Any, Any],
-                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    async def list_tools(
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         task = types.Tool(
-            name=TASK_TOOL, title="Run a task with siGit's local agent", input_schema=plain_schema(RunTaskArgs),
+            name=TASK_TOOL,
+            title="Run a task with siGit's local agent",
+            input_schema=plain_schema(RunTaskArgs),
             description="Run a whole coding task with the local agent in a workspace and get back its answer, "
             "a unified diff of the files it changed, the commands it ran, token usage and why it stopped. "
             "Long tasks report progress and can be cancelled; pass the session_id it returns to continue.",
         )
         tools = [task]
         for tool in self.tools.values():
-            tools.append(types.Tool(
-                name=tool.name, description=tool.description, input_schema=workspace_schema(tool),
-                annotations=types.ToolAnnotations(read_only_hint=tool.read_only,
-                                                  destructive_hint=not tool.read_only and tool.kind == "delete"),
-            ))
+            tools.append(
+                types.Tool(
+                    name=tool.name,
+                    description=tool.description,
+                    input_schema=workspace_schema(tool),
+                    annotations=types.ToolAnnotations(
+                        read_only_hint=tool.read_only, destructive_hint=not tool.read_only and tool.kind == "delete"
+                    ),
+                )
+            )
         return types.ListToolsResult(tools=tools)
 
-    async def call_tool(self, ctx: ServerRequestContext[Any, Any],
-                        params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         name, arguments = params.name, params.arguments or {}
         if name != TASK_TOOL and name not in self.tools:
             known = ", ".join([TASK_TOOL, *self.tools])
             raise MCPError(types.INVALID_PARAMS, f"unknown tool {name!r}; this server offers: {known}")
         size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8", "surrogatepass"))
         if size > MAX_ARGUMENT_BYTES:
-            return _error(f"the arguments of {name} are {size} bytes of JSON; siGit takes at most "
-                          f"{MAX_ARGUMENT_BYTES} in one call (write big content in several edits)")
+            return _error(
+                f"the arguments of {name} are {size} bytes of JSON; siGit takes at most "
+                f"{MAX_ARGUMENT_BYTES} in one call (write big content in several edits)"
+            )
         token = CURRENT_CALL.set(ctx)
         try:
             if name == TASK_TOOL:
@@ -155,8 +181,10 @@ class SigitMcp:
         if args.permission_mode is not None:
             wanted = parse_mode(args.permission_mode)
             if MODE_RANK[wanted] > MODE_RANK.get(base, 1):
-                return _error(f"permission_mode {wanted} is looser than this server allows ({base}); start "
-                              f"`sigit mcp --permission-mode {wanted}` to allow it")
+                return _error(
+                    f"permission_mode {wanted} is looser than this server allows ({base}); start "
+                    f"`sigit mcp --permission-mode {wanted}` to allow it"
+                )
             session.set_mode(wanted)
         else:
             session.set_mode(base)
@@ -165,7 +193,8 @@ class SigitMcp:
         if not session.trusted:
             report.notices.append(
                 f"the folder {session.cwd} is not trusted: its project hooks, MCP servers, model and permission "
-                "settings are ignored (`sigit trust DIR` trusts it; `sigit mcp --trust` trusts every folder)")
+                "settings are ignored (`sigit trust DIR` trusts it; `sigit mcp --trust` trusts every folder)"
+            )
         turn = asyncio.ensure_future(self._turn(ctx, session, args.prompt, report))
         try:
             await asyncio.shield(turn)
@@ -176,11 +205,15 @@ class SigitMcp:
             raise
         diff = await asyncio.to_thread(session.turn_diff)
         result = report.result(diff)
-        return types.CallToolResult(content=[types.TextContent(text=summary_text(result))],
-                                    structured_content=result, is_error=result["is_error"])
+        return types.CallToolResult(
+            content=[types.TextContent(text=summary_text(result))],
+            structured_content=result,
+            is_error=result["is_error"],
+        )
 
-    async def _turn(self, ctx: ServerRequestContext[Any, Any], session: AgentSession, prompt: str,
-                    report: TaskReport) -> None:
+    async def _turn(
+        self, ctx: ServerRequestContext[Any, Any], session: AgentSession, prompt: str, report: TaskReport
+    ) -> None:
         reporting = True
         async for event in session.prompt(prompt):
             message = report.handle(event)
@@ -223,7 +256,9 @@ class SigitMcp:
         idle = [s for s in self._tasks.values() if not s.running]
         for old in idle[: max(0, len(self._tasks) - OPEN_TASKS)]:
             self._tasks.pop(old.id, None)
-            asyncio.ensure_future(old.close())
+            closing = asyncio.ensure_future(old.close())
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
 
     # ------------------------------------------------------------------ plain tools
 
@@ -259,6 +294,8 @@ class SigitMcp:
 
     async def close(self) -> None:
         """Stop what runs and close every session (the caller has gone)."""
+        if self._closing:
+            await asyncio.wait(self._closing)
         sessions = [*self._tasks.values(), *self._workspaces.values()]
         self._tasks.clear()
         self._workspaces.clear()
