@@ -37,8 +37,25 @@ async def test_an_edit_that_would_ask_comes_back_refused_when_the_client_cannot_
 ) -> None:
     work = http_server.workspace("refused")
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "I could not write it."}])
-    async with Client(http_server.url) as client:  # no elicitation callback
-        result = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
+    progress: list[str] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append(message or "")
+
+    async with Client(http_server.url) as client:  # the 2026-07-28 protocol: no elicitation there
+        assert client.protocol_version == "2026-07-28"
+        result = await client.call_tool(
+            "run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model}, progress_callback=on_progress
+        )
+        looser = await client.call_tool(
+            "run_task",
+            {
+                "prompt": "write it anyway",
+                "session_id": result.structured_content["session_id"],
+                "permission_mode": "bypass",
+            },
+        )
+    assert looser.is_error and "sigit mcp --permission-mode bypass" in looser.content[0].text  # type: ignore[union-attr]
     report = result.structured_content
     assert not result.is_error and report["stop_reason"] == "permission_denied"
     assert [d["tool_name"] for d in report["permission_denials"]] == ["create_file"]
@@ -47,6 +64,8 @@ async def test_an_edit_that_would_ask_comes_back_refused_when_the_client_cannot_
     assert report["diff"] == "" and report["files_changed"] == []
     assert not (work / "made.txt").exists()
     assert "refused: create_file" in result.content[0].text  # type: ignore[union-attr]
+    assert any(m.startswith("not allowed: create_file needs permission") for m in progress)
+    assert progress[-1] == "finished: permission_denied"
 
 
 @pytest.mark.parametrize(("decision", "written"), [("allow_once", True), ("deny", False), (None, False)])

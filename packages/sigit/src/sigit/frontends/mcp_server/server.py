@@ -103,6 +103,8 @@ class SigitMcp:
         self._base_modes: dict[str, str] = {}
         self._ids = itertools.count(1)
         self._closing: set[asyncio.Task[None]] = set()
+        self._busy: set[str] = set()
+        """Sessions a `run_task` call is using (from its open to its answer)."""
 
     def server(self) -> Server[Any]:
         return Server(
@@ -174,9 +176,20 @@ class SigitMcp:
             args = RunTaskArgs.model_validate(raw)
         except ValidationError as exc:
             return _error(f"invalid arguments for {TASK_TOOL}: {_problems(exc)}")
+        if args.session_id is not None and args.session_id in self._busy:
+            return _error(f"session {args.session_id} is running a task already: wait for it (or cancel it)")
         session = await self._task_session(args)
-        if session.running:
+        if session.id in self._busy:
             return _error(f"session {session.id} is running a task already: wait for it (or cancel it)")
+        self._busy.add(session.id)
+        try:
+            return await self._run_in(ctx, session, args)
+        finally:
+            self._busy.discard(session.id)
+
+    async def _run_in(
+        self, ctx: ServerRequestContext[Any, Any], session: AgentSession, args: RunTaskArgs
+    ) -> types.CallToolResult:
         base = self._base_modes.get(session.id, session.mode)
         if args.permission_mode is not None:
             wanted = parse_mode(args.permission_mode)
@@ -253,7 +266,7 @@ class SigitMcp:
         self._base_modes.setdefault(session.id, session.mode)
         self._tasks[session.id] = session
         self._tasks.move_to_end(session.id)
-        idle = [s for s in self._tasks.values() if not s.running]
+        idle = [s for s in self._tasks.values() if s.id not in self._busy and not s.running]
         for old in idle[: max(0, len(self._tasks) - OPEN_TASKS)]:
             self._tasks.pop(old.id, None)
             closing = asyncio.ensure_future(old.close())
