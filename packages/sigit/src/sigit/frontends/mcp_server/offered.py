@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ...tools import Tool, default_registry
+from ...tools.memory import REMEMBER
+from ...tools.todos import WRITE_TODOS
 
 TASK_TOOL: Final = "run_task"
 WORKSPACE_ARG: Final = "workspace"
 """The argument every plain tool takes besides its own: the folder whose rules, trust and sandbox apply."""
-MODEL_ONLY: Final = frozenset({"write_todos", "remember"})
+MODEL_ONLY: Final = frozenset({WRITE_TODOS.name, REMEMBER.name})
 """The model's own notes (its todo list, its memory): nothing a caller with its own loop needs."""
 MAX_ARGUMENT_BYTES: Final = 2 * 1024 * 1024
 """Arguments of one call, as JSON: more is refused before anything runs."""
