@@ -12,6 +12,7 @@ import asyncio
 import itertools
 import json
 import logging
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -40,6 +41,8 @@ log = logging.getLogger("sigit.mcp")
 
 MODE_RANK: Final = {"plan": 0, "default": 1, "accept-edits": 2, "bypass": 3}
 """Permission modes from the strictest: a caller may ask for its task a mode no looser than the server's."""
+HEARTBEAT_S: Final = 10.0
+"""Seconds without a step after which a task sends a "still working" progress notification."""
 OPEN_TASKS: Final = 8
 """`run_task` sessions kept open for a quick continuation; older idle ones are closed (and stay saved)."""
 INSTRUCTIONS: Final = (
@@ -227,14 +230,15 @@ class SigitMcp:
     async def _turn(
         self, ctx: ServerRequestContext[Any, Any], session: AgentSession, prompt: str, report: TaskReport
     ) -> None:
-        reporting = True
-        async for event in session.prompt(prompt):
-            message = report.handle(event)
-            if message is not None and reporting:
-                try:
-                    await ctx.session.report_progress(report.steps, None, message[:300])
-                except Exception:  # the caller has gone (or cancelled): the turn goes on to its end
-                    reporting = False
+        progress = _Progress(ctx, report)
+        beat = asyncio.ensure_future(progress.heartbeat())
+        try:
+            async for event in session.prompt(prompt):
+                message = report.handle(event)
+                if message is not None:
+                    await progress.send(message)
+        finally:
+            beat.cancel()
 
     async def _task_session(self, args: RunTaskArgs) -> AgentSession:
         """The session for a task: a continued one (open here, or saved), or a new one in the workspace."""
@@ -319,6 +323,33 @@ class SigitMcp:
                 await asyncio.wait_for(session.close(), 5)
             except (TimeoutError, OSError):
                 log.warning("session %s did not close cleanly", session.id)
+
+
+class _Progress:
+    """A task's progress notifications: one per step, and one every `HEARTBEAT_S` while the model thinks
+    without a step (clients that time a call out reset their clock on progress)."""
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any], report: TaskReport) -> None:
+        self.ctx = ctx
+        self.report = report
+        self.last = time.monotonic()
+        self.working = True
+
+    async def send(self, message: str) -> None:
+        self.last = time.monotonic()
+        if not self.working:
+            return
+        try:
+            await self.ctx.session.report_progress(self.report.steps, None, message[:300])
+        except Exception:  # the caller has gone (or cancelled): the turn goes on to its end
+            self.working = False
+
+    async def heartbeat(self) -> None:
+        while self.working:
+            await asyncio.sleep(HEARTBEAT_S)
+            if time.monotonic() - self.last >= HEARTBEAT_S:
+                self.report.steps += 1
+                await self.send("still working")
 
 
 def _workspace(where: str | None, default: Path) -> Path:
