@@ -5,6 +5,7 @@ server keeps serving."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,16 @@ async def test_a_task_continues_by_its_session_id_and_bad_input_gets_errors(tmp_
         assert not read.is_error
     saved = (config / "sessions" / f"{session_id}.jsonl").read_text()  # one conversation, both prompts
     assert saved.index(json.dumps("look at notes.txt")) < saved.index(json.dumps("and now?"))
+
+
+def test_bad_flags_are_a_usage_error_before_anything_serves(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [SIGIT, "mcp", "--cwd", str(tmp_path / "missing"), "--port", "0"],
+        capture_output=True,
+        text=True,
+        env=server_env(tmp_path / "config"),
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"sigit mcp: --cwd {tmp_path / 'missing'} is not a directory" in proc.stderr

@@ -13,12 +13,18 @@ import asyncio
 import os
 import sys
 from pathlib import Path
-
-from .offered import capabilities
+from typing import Any
 
 __all__ = ["build_parser", "capabilities", "run_mcp"]
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def capabilities() -> dict[str, Any]:
+    """What the server offers (`sigit doctor` shows it); the tool registry loads only when asked."""
+    from .offered import capabilities as offered
+
+    return offered()
 
 
 def build_parser() -> argparse.ArgumentParser:
