@@ -152,8 +152,12 @@ class SigitMcp:
         name, arguments = params.name, params.arguments or {}
         if name != TASK_TOOL and name not in self.tools:
             known = ", ".join([TASK_TOOL, *self.tools])
-            raise MCPError(types.INVALID_PARAMS, f"unknown tool {name!r}; this server offers: {known}")
-        size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            shown = name if len(name) <= 100 else name[:97] + "..."
+            raise MCPError(types.INVALID_PARAMS, f"unknown tool {shown!r}; this server offers: {known}")
+        try:
+            size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        except RecursionError:
+            return _error(f"the arguments of {name} are nested too deeply to read")
         if size > MAX_ARGUMENT_BYTES:
             return _error(
                 f"the arguments of {name} are {size} bytes of JSON; siGit takes at most "
