@@ -6,6 +6,7 @@ tools obey the same rules."""
 from __future__ import annotations
 
 import json
+import subprocess
 from typing import Any
 
 import anyio
@@ -13,7 +14,7 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from .conftest import PLANTED_MCP, HttpServer, running_sleeps, scripted, wait_until
+from .conftest import PLANTED_MCP, SIGIT, HttpServer, running_sleeps, scripted, server_env, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -145,6 +146,20 @@ async def test_an_untrusted_folder_s_planted_settings_hooks_and_servers_have_no_
     assert plain.is_error and "needs permission" in plain.content[0].text  # type: ignore[union-attr]
     assert not (work / "made.txt").exists() and not (work / "plain.txt").exists()
     assert not hook_marker.exists() and not mcp_marker.exists()
+    # the control: once `sigit trust` records the folder, the next task gets its settings, hook and server
+    trust = subprocess.run(
+        [SIGIT, "trust", str(work)],
+        env=server_env(http_server.root / "config"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert trust.returncode == 0, trust.stderr
+    model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Made it."}])
+    async with Client(http_server.url) as client:
+        trusted = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
+    assert trusted.structured_content["files_changed"] == ["made.txt"]
+    assert hook_marker.exists() and mcp_marker.exists()
 
 
 async def test_the_plain_tools_read_search_and_edit_under_the_same_rules(http_server: HttpServer) -> None:
