@@ -13,6 +13,7 @@ import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from .conftest import PLANTED_MCP, SIGIT, HttpServer, running_sleeps, scripted, server_env, wait_until
 
@@ -181,6 +182,8 @@ async def test_the_plain_tools_read_search_and_edit_under_the_same_rules(http_se
         assert not edited.is_error, edited.content
         assert len(asked) == 1 and "edit_file app.py" in asked[0]
         assert (work / "app.py").read_text() == "def main():\n    return 2\n"
+        with pytest.raises(MCPError, match="unknown tool 'task'"):  # the model's own tools are not offered
+            await client.call_tool("task", {"description": "x", "prompt": "y"})
         (http_server.root / "outside.txt").write_text("elsewhere\n")
         outside = await client.call_tool("read_file", {"path": "../outside.txt", "workspace": str(work)})
         assert not outside.is_error and "elsewhere" in outside.content[0].text  # type: ignore[union-attr]
