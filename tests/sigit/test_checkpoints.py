@@ -169,3 +169,29 @@ def test_a_snapshot_of_a_fifo_or_device_neither_blocks_nor_reads_forever(tmp_pat
         "not restored (could not be read when saved): pipe",
         "not restored (could not be read when saved): zero",
     ]
+
+
+def test_turn_diff_shows_what_the_turn_changed_and_nothing_else(tmp_path: Path) -> None:
+    """`sigit mcp`'s run_task answers with this diff: edited, created and deleted files, none unchanged."""
+    (tmp_path / "edited.py").write_text("one\ntwo\n")
+    (tmp_path / "gone.txt").write_text("bye\n")
+    (tmp_path / "same.txt").write_text("same\n")
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01")
+    store = CheckpointStore(tmp_path)
+    store.begin_turn()
+    assert store.turn_diff() == ""  # nothing snapshotted yet
+    for name in ("edited.py", "gone.txt", "same.txt", "new/made.txt", "blob.bin"):
+        store.snapshot(tmp_path / name)
+    (tmp_path / "edited.py").write_text("one\n2\n")
+    (tmp_path / "gone.txt").unlink()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "made.txt").write_text("no newline")
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x02")
+    diff = store.turn_diff()
+    assert "--- a/edited.py\n+++ b/edited.py\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n" in diff
+    assert "--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n" in diff
+    assert "--- /dev/null\n+++ b/new/made.txt\n@@ -0,0 +1 @@\n+no newline\n\\ No newline at end of file\n" in diff
+    assert "Binary files a/blob.bin and b/blob.bin differ\n" in diff
+    assert "same.txt" not in diff
+    store.begin_turn()  # the next turn changed nothing: its diff is empty, not the last one's
+    assert store.turn_diff() == ""

@@ -14,7 +14,7 @@ from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 
 SIGIT = str(Path(sys.executable).parent / "sigit")
-CHECKS = ["python", "llama.cpp", "gpu", "ram", "cache", "disk", "hub", "settings", "dirs", "model"]
+CHECKS = ["python", "llama.cpp", "gpu", "ram", "cache", "disk", "hub", "settings", "dirs", "mcp server", "model"]
 
 
 def doctor(tmp_path: Path, endpoint: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
@@ -49,6 +49,10 @@ def test_json_lists_every_check_and_the_next_step_when_no_model_is_cached(tmp_pa
     assert isinstance(checks["gpu"]["details"]["gpu_offload"], bool)
     assert checks["dirs"]["details"]["state_dir"] == str(tmp_path / "state")
     assert "qwen3-1.7b" in checks["ram"]["details"]["fits"] + checks["ram"]["details"]["too_big"]
+    mcp = checks["mcp server"]  # what `sigit mcp` offers: the task tool and the registry's plain tools
+    assert mcp["status"] == "info" and mcp["details"]["tools"][0] == "run_task"
+    assert {"read_file", "edit_file", "search_files", "run_command"} <= set(mcp["details"]["tools"])
+    assert "write_todos" not in mcp["details"]["tools"] and mcp["details"]["sdk_version"]
 
 
 def test_a_closed_hub_port_is_reported_and_changes_the_next_step(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ rewind summary cannot know.
 from __future__ import annotations
 
 import base64
+import difflib
 import os
 import stat
 from dataclasses import dataclass
@@ -88,6 +89,14 @@ class CheckpointStore:
 
     def last_turn_paths(self) -> list[Path]:
         return list(self._turns[-1]) if self._turns else []
+
+    def turn_diff(self) -> str:
+        """What the current turn changed in the files it snapshotted, as one unified diff (paths
+        relative to the root); "" when it changed none. Blocking: it reads the files as they are now.
+        Like the snapshots, it knows nothing of what shell commands changed."""
+        if not self._open or not self._turns:
+            return ""
+        return "".join(_entry_diff(entry, self._shown(entry.path)) for entry in self._turns[-1].values())
 
     def rewind_last_turn(self) -> list[str]:
         """Put back the files of the latest turn that changed any; one line per path, [] if none."""
@@ -181,6 +190,36 @@ def _capture(path: Path) -> _Entry:
     if len(content) > MAX_SNAPSHOT_BYTES:  # it grew since the stat
         return _Entry(path, "too_large")
     return _Entry(path, "file", content, stat.S_IMODE(info.st_mode))
+
+
+def _entry_diff(entry: _Entry, shown: str) -> str:
+    """One file's diff from its snapshot to now ("" for a directory, or a file that is unchanged)."""
+    if entry.kind in ("dir", "too_large", "unreadable"):
+        return "" if entry.kind == "dir" else f"--- a/{shown}\n+++ b/{shown}\n@@ not shown ({entry.kind}) @@\n"
+    now = _capture(entry.path)
+    if now.kind == "dir" or (now.kind == entry.kind and now.content == entry.content):
+        return ""
+    if now.kind in ("too_large", "unreadable"):
+        return f"--- a/{shown}\n+++ b/{shown}\n@@ not shown ({now.kind}) @@\n"
+    before, after = _lines(entry), _lines(now)
+    if before is None or after is None:
+        return f"Binary files a/{shown} and b/{shown} differ\n"
+    old_name = f"a/{shown}" if entry.kind == "file" else "/dev/null"
+    new_name = f"b/{shown}" if now.kind == "file" else "/dev/null"
+    lines = difflib.unified_diff(before, after, old_name, new_name)
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _lines(entry: _Entry) -> list[str] | None:
+    """The entry's text as lines (none for an absent file), or None for binary content."""
+    if entry.kind != "file":
+        return []
+    if b"\x00" in entry.content[:8192]:
+        return None
+    try:
+        return entry.content.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        return None
 
 
 def _encode(entry: _Entry) -> dict[str, Any]:

@@ -49,6 +49,8 @@ class ToolCallRequested:
     locations: tuple[str, ...] = ()
     """Absolute paths the call declares it reads or writes."""
     type: Literal["tool_call_requested"] = "tool_call_requested"
+    command: str | None = None
+    """The command line the call runs, when it runs one (what `sigit mcp` reports as the commands run)."""
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,29 @@ class AgentSession:
     def cancel(self) -> None:
         self._agent.cancel()
 
+    async def run_tool(self, call_id: str, name: str, arguments: dict[str, Any]) -> AsyncIterator[AgentEvent]:
+        """One call of one of the session's tools made for the frontend's caller rather than the model
+        (`sigit mcp` offers them): the same rules, questions, hooks and sandbox as a model's call, with
+        its events (`ToolFinished` carries the result). The conversation is not touched."""
+        async for event in self._agent.run_one(call_id, name, arguments):
+            yield event
+
+    def turn_diff(self) -> str:
+        """A unified diff of the files the last turn (or `run_tool` call) changed through the file tools,
+        from before it to now; "" when it changed none. Blocking: it reads the files."""
+        return self._agent.checkpoints.turn_diff()
+
+    @property
+    def max_rounds(self) -> int:
+        """Rounds of tool calls a prompt may take before the turn stops (`--max-turns`)."""
+        return self._agent.max_rounds
+
+    @max_rounds.setter
+    def max_rounds(self, rounds: int) -> None:
+        if rounds < 1:
+            raise UsageError(f"the round limit must be at least 1, not {rounds}")
+        self._agent.max_rounds = rounds
+
     async def _approve(self, request: PermissionAsked) -> PermissionReply:
         """The agent's approver: in dontAsk mode nobody is asked; otherwise the frontend's."""
         if self._dont_ask:

@@ -338,7 +338,8 @@ class Agent:
         tool, subjects = prepared.tool, prepared.subjects
         locations = tuple(str(path) for path in subjects.paths)
         yield ToolCallRequested(
-            call.id, name, prepared.arguments, prepared.title, prepared.read_only, tool.kind, locations
+            call.id, name, prepared.arguments, prepared.title, prepared.read_only, tool.kind, locations,
+            command=subjects.command,
         )
         decision = self.policy.decide(prepared)
         allowed = decision.kind == "allow"
@@ -453,6 +454,19 @@ class Agent:
             return ask.result()
         ask.cancel()
         return PermissionReply(False, reason="cancelled by the user")
+
+    async def run_one(self, call_id: str, name: str, arguments: dict[str, Any]) -> AsyncIterator[AgentEvent]:
+        """One tool call that a frontend makes for its caller, not the model (`sigit mcp`'s plain tools):
+        prepared, judged, asked about, hooked, checkpointed and sandboxed exactly as a model's call."""
+        if self._cancel.is_set():  # a cancel before this call is not this call's
+            self._cancel = asyncio.Event()
+        if self.context.cancel is None or self.context.cancel.is_set():
+            self.context.cancel = asyncio.Event()
+        self.checkpoints.begin_turn()
+        call = ToolCallRequest(call_id, name, json.dumps(arguments, ensure_ascii=False))
+        async for item in self._run_tool(call):
+            if not isinstance(item, ToolOutput):
+                yield item
 
     # ------------------------------------------------------------------ helpers
 

@@ -113,7 +113,7 @@ def diagnose(cwd: Path, *, offline: bool = False) -> Report:
     ]
     hub = _hub()
     model = _model(settings.model, build is not None, hub, ram, settings.n_ctx)
-    checks += [_disk(settings.model, system.cache_dir()), hub, settings_check, _dirs(config), model]
+    checks += [_disk(settings.model, system.cache_dir()), hub, settings_check, _dirs(config), _mcp_server(), model]
     return Report(checks)
 
 
@@ -261,6 +261,25 @@ def _dirs(config: Path) -> Check:
     state = state_dir()
     details = {"config_dir": str(config), "state_dir": str(state), "log_file": str(log_file(state))}
     return Check("dirs", "info", f"config {config}, state {state} (log {log_file(state)})", details)
+
+
+def _mcp_server() -> Check:
+    """What `sigit mcp` offers another agent (Claude Code, Codex, Zed), and the SDK it runs on."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .mcp_server import capabilities
+
+    offered = capabilities()
+    try:
+        sdk = version("mcp")
+    except PackageNotFoundError:
+        return Check("mcp server", "fail", "`sigit mcp` needs the mcp package, which is not installed", offered,
+                     next_step="reinstall sigit-agent (it depends on mcp)")
+    tools = offered["tools"]
+    return Check("mcp server", "info",
+                 f"`sigit mcp` serves stdio, or streamable HTTP on 127.0.0.1 with --port (mcp {sdk}): "
+                 f"{tools[0]} and {len(tools) - 1} plain tools; permission questions by elicitation, progress, "
+                 "cancellation", {**offered, "sdk_version": sdk})
 
 
 def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | None = None) -> Check:
