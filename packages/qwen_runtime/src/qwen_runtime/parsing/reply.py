@@ -300,6 +300,9 @@ class ReplyParser:
                 return
             if tag is None:
                 if tracker is not None and tracker.complete:
+                    if final and CALL_CLOSE.startswith(t[i:]):  # a closing tag the reply cut short
+                        self._raw.append(t[i:])
+                        i = n
                     self._i = i
                     self._end_call(closed=False)
                     return
