@@ -23,7 +23,10 @@ WRITE = ToolSpec(
         "required": ["path", "content"],
     },
 )
-XML_CUT = "Writing it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nnotes.md\n</parameter>\n<parameter=content>\n# No"
+XML_CUT = (
+    "Writing it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nnotes.md\n</parameter>\n"
+    "<parameter=content>\n# No"
+)
 JSON_CUT = '<tool_call>\n{"name": "write_file", "arguments": {"path": "notes.md", "content": "# Notes\\n'
 
 

@@ -16,8 +16,7 @@ from .toolcalls import guess_name
 from .xmlcalls import FUNCTION_CLOSE, FUNCTION_OPEN, PARAM_CLOSE, PARAM_OPEN, canonical_name
 
 CUT_OFF_ADVICE = (
-    "write a shorter call: split a long file into several smaller writes or edits, "
-    "or a long command into steps"
+    "write a shorter call: split a long file into several smaller writes or edits, or a long command into steps"
 )
 
 
@@ -38,8 +37,7 @@ def cut_off_error(raw: str, name: str | None, new_id: Callable[[], str]) -> Tool
     """The error for a call the token limit cut off before it closed."""
     which = f"the call of {name}" if name else "a tool call"
     message = (
-        f"{which} was cut off at the token limit (max_tokens) before it closed, so nothing was run; "
-        f"{CUT_OFF_ADVICE}"
+        f"{which} was cut off at the token limit (max_tokens) before it closed, so nothing was run; {CUT_OFF_ADVICE}"
     )
     return ToolCallError(raw=raw, message=message, name=name, id=new_id(), truncated=True)
 

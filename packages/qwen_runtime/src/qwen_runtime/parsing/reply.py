@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from ..types import Event, ReasoningDelta, TextDelta, ToolSpec
+from .cutoff import call_name, cut_off_error, open_xml_value, unclosed_error
 from .prose import Channel, reasoning_channel, text_channel
 from .tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
-from .cutoff import call_name, cut_off_error, open_xml_value, unclosed_error
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
 from .xmlcalls import FUNCTION_CLOSE, FUNCTION_OPEN, call_end, interpret_xml_call
 

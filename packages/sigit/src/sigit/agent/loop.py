@@ -233,9 +233,9 @@ class Agent:
             self._end(turn, "cancelled")
             return
         yield self._usage(reply)
-        for cut in _cut_off_calls(reply, len(turn.cut_off)):
-            turn.cut_off.append(cut)
-            yield ToolFinished(cut.tool_use_id, cut.tool_name, cut.message, is_error=True)
+        if not reply.tool_calls:  # (with calls to run, after them: in the order the model wrote them)
+            for event in _report_cut_off(turn, reply):
+                yield event
         turn.text = reply.text
         if self.compactor is not None and self.last_usage is not None:
             async for notice in self.compactor.maybe_compact(self.engine, self.last_usage):
@@ -296,6 +296,8 @@ class Agent:
             if reply.tool_call_errors:  # some calls parsed, others did not: the model hears of both
                 content += "\n\n" + _format_call_errors(reply)
             results.append(ToolResult(call.id, content, call.name, images=output.images))
+        for event in _report_cut_off(turn, reply):
+            yield event
         if self.cancelled:
             self._push_results(results)
             self._end(turn, "cancelled")
@@ -504,13 +506,16 @@ class Agent:
                                      permission_denials=tuple(turn.denials), cut_off_calls=tuple(turn.cut_off))
 
 
-def _cut_off_calls(result: ToolAwareResult, earlier: int) -> list[CutOffCall]:
-    """The reply's calls that the token limit cut off (the runtime's parser never made them calls)."""
-    cut = [err for err in result.tool_call_errors if err.truncated]
-    return [
-        CutOffCall(err.name or "tool call", err.id or f"cut_off_{earlier + index + 1}", err.message)
-        for index, err in enumerate(cut)
-    ]
+def _report_cut_off(turn: _Turn, result: ToolAwareResult) -> list[ToolFinished]:
+    """The reply's calls that the token limit cut off (the runtime never made them calls), kept for the
+    turn's result and shown as failed tool calls."""
+    shown = []
+    for err in result.tool_call_errors:
+        if err.truncated:
+            cut = CutOffCall(err.name or "tool call", err.id or f"cut_off_{len(turn.cut_off) + 1}", err.message)
+            turn.cut_off.append(cut)
+            shown.append(ToolFinished(cut.tool_use_id, cut.tool_name, cut.message, is_error=True))
+    return shown
 
 
 def _format_call_errors(result: ToolAwareResult) -> str:
