@@ -68,6 +68,14 @@ def test_an_openai_server_that_stops_at_length_inside_a_call_in_its_text(raw: st
     assert done.text.strip() == ("Writing it." if raw == XML_CUT else "")
 
 
+def test_ollama_that_stops_at_length_inside_a_call_in_its_text() -> None:
+    with ScriptedServer([ScriptedTurn(raw=XML_CUT, finish_reason="length")], ollama=True) as server:
+        runtime = OpenAICompatRuntime(server.base_url, "qwen3-coder:30b", max_retries=0)
+        done = runtime.complete(ask())
+    assert runtime.is_ollama
+    assert_cut_off(done)
+
+
 def test_an_openai_server_that_stops_at_length_during_its_last_structured_call() -> None:
     """The server parsed the calls itself: the last one was still streaming its arguments at the limit."""
     turn = ScriptedTurn(
