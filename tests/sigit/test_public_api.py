@@ -15,7 +15,8 @@ from sigit.extensions.frontmatter import FrontmatterError
 from sigit.extensions.mcp_client import McpConfigError
 
 EXPECTED_ALL = [
-    "Agent", "AgentEvent", "AgentSession", "Approver", "AskTrust", "BadValueError", "CommandResult", "Decision",
+    "Agent", "AgentEvent", "AgentSession", "Approver", "AskTrust", "BadValueError", "CommandResult", "CutOffCall",
+    "Decision",
     "FileChange", "HostOptions", "ModelError", "Notice", "PermissionAnswered", "PermissionAsked", "PermissionDenial",
     "PermissionPolicy", "PermissionReply", "PreparedCall", "Preview", "ProjectRequests", "ReasoningDelta", "Session",
     "SessionBusyError", "SessionError", "SessionHost", "SessionStatus", "SessionStore", "Settings",

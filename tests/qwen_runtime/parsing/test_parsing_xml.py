@@ -109,8 +109,7 @@ def test_missing_closing_tags_are_forgiven() -> None:
     no_param_close = "<tool_call>\n<function=run>\n<parameter=cmd>\nls -la\n</function>\n</tool_call>"
     no_function_close = "<tool_call>\n<function=run>\n<parameter=cmd>\nls -la\n</parameter>\n</tool_call>"
     no_call_close = "<tool_call>\n<function=run>\n<parameter=cmd>\nls -la\n</parameter>\n</function>\n"
-    nothing_closed = "<tool_call>\n<function=run>\n<parameter=cmd>\nls -la\n"
-    for text in (no_param_close, no_function_close, no_call_close, nothing_closed):
+    for text in (no_param_close, no_function_close, no_call_close):
         assert calls(text) == [("run", {"cmd": "ls -la"})], text
     next_param = (
         "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n<parameter=content>\nhi\n</parameter>\n"

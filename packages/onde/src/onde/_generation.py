@@ -259,6 +259,8 @@ def _empty_reason(result: ToolAwareResult, max_tokens: int) -> str | None:
         return "the generation was cancelled before the model answered"
     if result.tool_call_errors:
         first = result.tool_call_errors[0]
+        if first.truncated:
+            return f"the model's tool call did not fit in max_tokens ({max_tokens}): {first.message}"
         return f"the model tried to call a tool but the call was invalid: {first.message}"
     if result.finish_reason == "length":
         if result.reasoning:

@@ -33,6 +33,11 @@ class ToolCallFailed:
     def message(self) -> str:
         return self.error.message
 
+    @property
+    def truncated(self) -> bool:
+        """The reply hit max_tokens before this call closed (it is not a call at all)."""
+        return self.error.truncated
+
 
 @dataclass(frozen=True)
 class GuardNotice:

@@ -253,6 +253,12 @@ class ToolAwareResult:
         return bool(self.tool_calls)
 
     @property
+    def cut_off_calls(self) -> list[ToolCallError]:
+        """The calls the token limit cut off before they closed: in `tool_call_errors`, never in
+        `tool_calls` (nothing of them may run; tell the model to make them again, shorter)."""
+        return [error for error in self.tool_call_errors if error.truncated]
+
+    @property
     def is_empty(self) -> bool:
         return self.empty_reason is not None
 

@@ -231,7 +231,8 @@ class ToolCallEvent:
 class ToolCallError:
     """A tool call the model tried to make but that could not be parsed or validated.
 
-    `message` names what was wrong; the agent sends it back so the model can retry.
+    `message` names what was wrong; the agent sends it back so the model can retry. `truncated`: the
+    reply ended at the token limit (finish_reason "length") before the call closed, so nothing may run.
     """
 
     raw: str
@@ -239,6 +240,7 @@ class ToolCallError:
     name: str | None = None
     id: str = ""
     type: Literal["tool_call_error"] = "tool_call_error"
+    truncated: bool = False
 
 
 @dataclass(frozen=True)
@@ -343,7 +345,8 @@ class Completion:
                 {"id": c.id, "name": c.name, "arguments": c.arguments} for c in self.tool_calls
             ],
             "tool_call_errors": [
-                {"raw": e.raw, "message": e.message, "name": e.name} for e in self.tool_call_errors
+                {"raw": e.raw, "message": e.message, "name": e.name, "truncated": e.truncated}
+                for e in self.tool_call_errors
             ],
             "usage": self.usage.to_dict(),
             "finish_reason": self.finish_reason,

@@ -20,6 +20,7 @@ from sigit.errors import (
 )
 from sigit.events import (
     AgentEvent,
+    CutOffCall,
     FileChange,
     Notice,
     PermissionAnswered,
@@ -52,6 +53,7 @@ __all__ = [
     "AskTrust",
     "BadValueError",
     "CommandResult",
+    "CutOffCall",
     "Decision",
     "FileChange",
     "HostOptions",

@@ -180,6 +180,15 @@ class PermissionDenial:
 
 
 @dataclass(frozen=True)
+class CutOffCall:
+    """A call the token limit cut off before it closed: never run, sent back to the model as an error."""
+
+    tool_name: str
+    tool_use_id: str
+    message: str
+
+
+@dataclass(frozen=True)
 class TurnFinished:
     stop_reason: StopReason
     text: str
@@ -189,6 +198,8 @@ class TurnFinished:
     type: Literal["turn_finished"] = "turn_finished"
     permission_denials: tuple[PermissionDenial, ...] = ()
     """The calls of this turn that permission refused (a rule, the user, or nobody to ask)."""
+    cut_off_calls: tuple[CutOffCall, ...] = ()
+    """The calls of this turn that a reply at max_tokens left unclosed (none of them ran)."""
 
 
 def stop_sentence(finished: TurnFinished) -> str | None:
@@ -236,6 +247,7 @@ AgentEvent: TypeAlias = (
 
 __all__ = [
     "AgentEvent",
+    "CutOffCall",
     "FileChange",
     "Notice",
     "PermissionAnswered",

@@ -489,7 +489,7 @@ class Generation:
             tail = self.stops.push(tail) + self.stops.flush()
         if tail:
             yield from self._parsed(self.parser.feed(tail))
-        yield from self._parsed(self.parser.finish())
+        yield from self._parsed(self.parser.finish(truncated=reason == "length"))
         yield Usage(
             prompt_tokens=len(self.tokens),
             cached_prompt_tokens=cached,

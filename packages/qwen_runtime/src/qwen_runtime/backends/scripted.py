@@ -156,7 +156,7 @@ class ScriptedRuntime(Runtime):
             parser = ReplyParser(request.offered_tools(), id_factory=lambda: f"call_{next(self._ids)}")
             for piece in chunks(turn.raw, self.chunk_size):
                 yield from parser.feed(piece)
-            yield from parser.finish()
+            yield from parser.finish(truncated=turn.finish_reason == "length")
             return
         for piece in chunks(turn.reasoning, self.chunk_size):
             yield ReasoningDelta(piece)

@@ -16,10 +16,11 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from ..types import Event, ReasoningDelta, TextDelta, ToolSpec
+from .cutoff import call_name, cut_off_error, open_xml_value, unclosed_error
 from .prose import Channel, reasoning_channel, text_channel
 from .tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
-from .xmlcalls import FUNCTION_OPEN, call_end, interpret_xml_call
+from .xmlcalls import FUNCTION_CLOSE, FUNCTION_OPEN, call_end, interpret_xml_call
 
 _PROSE_STOP = re.compile(r"[<{]")
 _CALL_PREFIX_STOP = re.compile(r"[<{\[]")
@@ -61,6 +62,7 @@ class ReplyParser:
         self._line_blank = True  # only whitespace since the last newline or tag
         self._saw_think = starts_in_think
         self._finished = False
+        self._cutting = False  # finish(truncated=True): a call still open now was cut off
         self.saw_stray_think_close = False
         """A `</think>` came with no think block open (Qwen 3 2507 style, see `parse_reply`)."""
         self._reset_call(_State.TEXT, tentative=False)
@@ -90,11 +92,17 @@ class ReplyParser:
             self._run(final=False)
         return self._take()
 
-    def finish(self) -> list[Event]:
-        """The reply is over: flush held text and settle any unfinished call."""
+    def finish(self, *, truncated: bool = False) -> list[Event]:
+        """The reply is over: flush held text and settle any unfinished call.
+
+        `truncated`: it ended at the token limit (finish_reason "length"). Then a call not closed by
+        `</tool_call>` (by `</function>` for an XML call whose `<tool_call>` was dropped, by its last
+        brace for bare JSON) was cut off: it becomes a `ToolCallError` with `truncated=True`, never a call.
+        """
         if self._finished:
             return []
         self._finished = True
+        self._cutting = truncated
         self._t, self._i, self._hold = self._hold, 0, ""
         self._run(final=True)
         while self._state is _State.CALL:
@@ -186,6 +194,7 @@ class ReplyParser:
             if tag == CALL_OPEN:
                 self._i = i
                 self._begin_call(tentative=False)
+                self._wrapped = True
                 return
             if tag == THINK_OPEN:
                 self._state = _State.THINK
@@ -210,6 +219,7 @@ class ReplyParser:
         self._json_end = -1
         self._after: list[str] = []
         self._xml = False
+        self._wrapped = False  # opened by <tool_call> (not a bare JSON or XML call)
 
     def _begin_call(self, tentative: bool, opener: str = "") -> None:
         self._reset_call(self._state, tentative)
@@ -290,6 +300,9 @@ class ReplyParser:
                 return
             if tag is None:
                 if tracker is not None and tracker.complete:
+                    if final and CALL_CLOSE.startswith(t[i:]):  # a closing tag the reply cut short
+                        self._raw.append(t[i:])
+                        i = n
                     self._i = i
                     self._end_call(closed=False)
                     return
@@ -319,13 +332,30 @@ class ReplyParser:
             return
         stop, resume, closed = end
         shown = raw[: self._json_start + (resume if closed else stop)].strip()
+        events = self._unclosed_xml(body, stop, closed, shown) if final else []
         outer = self._outer
         self._state = outer
         self._line_blank = True
         self._reset_call(outer, tentative=False)
-        self._out.extend(interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed))
+        self._out.extend(
+            events or interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed)
+        )
         if body[resume:]:
             self._push_back(body[resume:])
+
+    def _unclosed_xml(self, body: str, stop: int, closed: bool, shown: str) -> list[Event]:
+        """At the end of the reply: the error for an XML call that never closed, if this one did not."""
+        if self._cutting:
+            if closed:  # only a </tool_call> inside a value that never closed "ended" it
+                cut = call_end(body, final=False) is None
+            else:
+                cut = self._wrapped or not body[:stop].rstrip().endswith(FUNCTION_CLOSE)
+            if cut:
+                return [cut_off_error(shown, call_name(body, self._names), self._new_id)]
+        param = None if closed else open_xml_value(body[:stop])
+        if param is not None:
+            return [unclosed_error(shown, call_name(body, self._names), param, self._new_id)]
+        return []
 
     def _abandon_tentative(self, i: int) -> None:
         """A '{' at the start of a line that does not open a call: it was just text."""
@@ -345,27 +375,33 @@ class ReplyParser:
             stop = body_end if body_end is not None else self._json_end if self._json_end >= 0 else len(raw)
             body = raw[self._json_start : stop]
         outer, tentative = self._outer, self._tentative
+        json_done = self._tracker is not None and self._tracker.complete
+        cut = self._cutting and not closed and (self._wrapped or not json_done)
         self._state = outer
         self._line_blank = True
         self._reset_call(outer, tentative=False)
         if tentative and not closed and (outer is _State.THINK or not names_offered_call(body, self._names)):
             self._write(raw)  # an ordinary JSON object in the prose
         else:
-            shown = raw if body_end is None else raw[:body_end]
-            self._out.extend(interpret_call(body, shown.strip(), self._tools, self._new_id, closed=closed))
+            shown = (raw if body_end is None else raw[:body_end]).strip()
+            if cut:
+                self._out.append(cut_off_error(shown, call_name(body, self._names), self._new_id))
+            else:
+                self._out.extend(interpret_call(body, shown, self._tools, self._new_id, closed=closed))
         if after or rest:
             self._push_back(rest + after)
 
     def _end_call_at_eof(self) -> None:
         """Settle a call the reply left open. If its JSON never closed, a string quote probably went
-        astray ("it's" in single quotes): then the first </tool_call> is taken as its end."""
+        astray ("it's" in single quotes): then the first </tool_call> is taken as its end, unless the
+        reply was cut off at the token limit (then the call was, too)."""
         if self._xml:
             self._t, self._i = "", 0
             self._scan_xml(final=True)
             return
         raw = "".join(self._raw)
         tracker = self._tracker
-        if tracker is not None and not tracker.complete:
+        if tracker is not None and not tracker.complete and not self._cutting:
             cut = raw.find(CALL_CLOSE, self._json_start)
             if cut >= 0:
                 self._end_call(closed=True, body_end=cut, rest=raw[cut + len(CALL_CLOSE) :])
@@ -379,8 +415,11 @@ def parse_reply(
     *,
     starts_in_think: bool = False,
     id_factory: Callable[[], str] | None = None,
+    truncated: bool = False,
 ) -> list[Event]:
     """The events of a whole reply: the same as feeding `ReplyParser` in any chunking.
+
+    `truncated`: the reply ended at the token limit; a call it left open is an error (`ReplyParser.finish`).
 
     One difference: a `</think>` with no think block open makes everything before it reasoning (Qwen
     3 2507 templates open `<think>` in the prompt). A stream cannot take back text it already sent,
@@ -389,7 +428,7 @@ def parse_reply(
     if not starts_in_think and THINK_CLOSE in text:
         probe = ReplyParser(tools, id_factory=lambda: "")
         probe.feed(text)
-        probe.finish()
+        probe.finish(truncated=truncated)
         starts_in_think = probe.saw_stray_think_close
     parser = ReplyParser(tools, starts_in_think=starts_in_think, id_factory=id_factory)
-    return parser.feed(text) + parser.finish()
+    return parser.feed(text) + parser.finish(truncated=truncated)

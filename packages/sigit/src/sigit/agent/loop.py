@@ -32,6 +32,7 @@ from onde import (
 from ..checkpoints import CheckpointStore, paths_touched
 from ..events import (
     AgentEvent,
+    CutOffCall,
     FileChange,
     Notice,
     PermissionAnswered,
@@ -110,6 +111,8 @@ class _Turn:
     """Calls permission refused in this prompt."""
     changed: bool = False
     """A call that may change something (not read-only) ran in this prompt."""
+    cut_off: list[CutOffCall] = field(default_factory=list)
+    """Calls a reply at max_tokens left unclosed in this prompt (never run)."""
 
     def repeated(self, call: ToolCallRequest) -> str | None:
         """The refusal for the REPEAT_LIMIT-th identical call of this prompt (it is not run), else None."""
@@ -230,6 +233,9 @@ class Agent:
             self._end(turn, "cancelled")
             return
         yield self._usage(reply)
+        if not reply.tool_calls:  # (with calls to run, after them: in the order the model wrote them)
+            for event in _report_cut_off(turn, reply):
+                yield event
         turn.text = reply.text
         if self.compactor is not None and self.last_usage is not None:
             async for notice in self.compactor.maybe_compact(self.engine, self.last_usage):
@@ -290,6 +296,8 @@ class Agent:
             if reply.tool_call_errors:  # some calls parsed, others did not: the model hears of both
                 content += "\n\n" + _format_call_errors(reply)
             results.append(ToolResult(call.id, content, call.name, images=output.images))
+        for event in _report_cut_off(turn, reply):
+            yield event
         if self.cancelled:
             self._push_results(results)
             self._end(turn, "cancelled")
@@ -509,15 +517,32 @@ class Agent:
         )
         turn.outcome = "answer"
         turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage,
-                                     permission_denials=tuple(turn.denials))
+                                     permission_denials=tuple(turn.denials), cut_off_calls=tuple(turn.cut_off))
+
+
+def _report_cut_off(turn: _Turn, result: ToolAwareResult) -> list[ToolFinished]:
+    """The reply's calls that the token limit cut off (the runtime never made them calls), kept for the
+    turn's result and shown as failed tool calls."""
+    shown = []
+    for err in result.tool_call_errors:
+        if err.truncated:
+            cut = CutOffCall(err.name or "tool call", err.id or f"cut_off_{len(turn.cut_off) + 1}", err.message)
+            turn.cut_off.append(cut)
+            shown.append(ToolFinished(cut.tool_use_id, cut.tool_name, cut.message, is_error=True))
+    return shown
 
 
 def _format_call_errors(result: ToolAwareResult) -> str:
     lines = ["Your tool call could not be used:"]
     for err in result.tool_call_errors:
         lines.append(f"- {err.message}")
-    lines.append("Fix the call (valid JSON inside <tool_call>, a known tool name, the required arguments) "
-                 "and try again, or answer in text.")
+    if any(not err.truncated for err in result.tool_call_errors):
+        lines.append("Fix the call (valid JSON inside <tool_call>, a known tool name, the required arguments) "
+                     "and try again, or answer in text.")
+    if any(err.truncated for err in result.tool_call_errors):
+        lines.append("Your reply reached the token limit (max_tokens) before that call closed, so nothing of it "
+                     "ran. Make it again in pieces that fit: write a long file in parts (create it with the "
+                     "first part, then add the rest with edits), or answer in text.")
     return "\n".join(lines)
 
 

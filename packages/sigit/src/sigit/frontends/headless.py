@@ -266,6 +266,11 @@ class _Output(Printer):
                 {"tool_name": d.tool_name, "tool_use_id": d.tool_use_id, "tool_input": d.tool_input}
                 for d in (finished.permission_denials if finished else ())
             ],
+            # calls a reply at max_tokens left unclosed: none ran, the model was told (not in Claude Code)
+            "cut_off_tool_calls": [
+                {"tool_name": c.tool_name, "tool_use_id": c.tool_use_id, "message": c.message}
+                for c in (finished.cut_off_calls if finished else ())
+            ],
             "usage": usage,
         }
         if self.fmt in ("json", "stream-json"):

@@ -18,6 +18,7 @@ from typing import Any
 
 from ...errors import QwenRuntimeError, ServerError
 from ...parsing import ReplyParser, new_call_id, repair_json, validate_call
+from ...parsing.cutoff import cut_off_error
 from ...types import (
     ChatRequest,
     Event,
@@ -70,7 +71,7 @@ class Decoder(ABC):
         return []
 
     def finish(self) -> list[Event]:
-        events = self.parser.finish() + self.pending_calls()
+        events = self.parser.finish(truncated=self.finish_reason == "length") + self.pending_calls()
         self.saw_tool_call |= any(isinstance(e, ToolCallEvent | ToolCallError) for e in events)
         reason: FinishReason
         if self.finish_reason == "length":
@@ -170,10 +171,14 @@ class SSEDecoder(Decoder):
             call.arguments = json.dumps(arguments)
 
     def pending_calls(self) -> list[Event]:
-        return [
-            call_event(call.id or new_call_id(), call.name, call.arguments, self.tools)
-            for _, call in sorted(self.calls.items())
-        ]
+        """The reassembled calls; with finish_reason "length" the last one was still streaming its
+        arguments when the limit came (a later index would have started after it closed): cut off."""
+        calls = [(call.id or new_call_id(), call) for _, call in sorted(self.calls.items())]
+        events = [call_event(call_id, call.name, call.arguments, self.tools) for call_id, call in calls]
+        if calls and self.finish_reason == "length":
+            last_id, last = calls[-1]
+            events[-1] = cut_off_error(last.arguments, last.name or None, lambda: last_id)
+        return events
 
     def _read_usage(self, chunk: dict[str, Any]) -> None:
         usage = chunk.get("usage")

@@ -293,10 +293,13 @@ class SigitAcpAgent:
             raise RequestError.internal_error({"details": f"model error: {finished.error}"})
         if finished.stop_reason == "loop_guard" and (why := stop_sentence(finished)):
             await self._send(live.session.id, _message(why))
+        meta: dict[str, Any] = {"stopReason": finished.stop_reason,
+                                "permissionDenials": len(finished.permission_denials)}
+        if finished.cut_off_calls:  # calls a reply at max_tokens left unclosed (their cards show "failed")
+            meta["cutOffCalls"] = len(finished.cut_off_calls)
         return PromptResponse(
             stop_reason=STOP_REASONS.get(finished.stop_reason, "end_turn"),
-            field_meta={"sigit": {"stopReason": finished.stop_reason,
-                                  "permissionDenials": len(finished.permission_denials)}},
+            field_meta={"sigit": meta},
             usage=acp_usage(finished.usage),
         )
 
