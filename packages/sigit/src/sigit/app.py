@@ -50,7 +50,7 @@ from .live_session import DONT_ASK, INIT_RULES, AgentSession, OpenArgs
 from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
-from .sandbox import Sandbox, SandboxPolicy, open_sandbox
+from .sandbox import RepositoryGuard, Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
 from .tools import (
     FileSystem,
@@ -269,7 +269,7 @@ class SessionHost:
         notices += setup.notices(extensions=runtime.supports_tools)
         agent = Agent(
             engine=engine, tools=registry,
-            context=self._tool_context(cwd, settings, session, setup.policy, setup.sandbox, fs, engine),
+            context=self._tool_context(cwd, settings, session, setup, fs, engine),
             policy=setup.policy, approver=approver, session_id=session.id, checkpoints=_checkpoints(session, cwd),
             compactor=Compactor(settings.compaction_threshold), max_rounds=self.options.max_rounds,
             hooks=setup.hooks,
@@ -391,10 +391,11 @@ class SessionHost:
             setup.mcp_notices += await setup.mcp.add_servers(list(extra))
 
     @staticmethod
-    def _tool_context(cwd: Path, settings: Settings, session: Session, policy: PermissionPolicy,
-                      sandbox: Sandbox | None, fs: FileSystem | None, engine: ChatEngine) -> ToolContext:
+    def _tool_context(cwd: Path, settings: Settings, session: Session, setup: _Setup, fs: FileSystem | None,
+                      engine: ChatEngine) -> ToolContext:
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
-                              host_named=policy.names_host, sandbox=sandbox, can_see=engine.can_see)
+                              host_named=setup.policy.names_host, sandbox=setup.sandbox, can_see=engine.can_see,
+                              repo_guard=setup.repo_guard)
         if fs is not None:
             context.fs = fs
         return context
@@ -495,6 +496,7 @@ class _Setup:
     registry: ToolRegistry
     engine: ChatEngine | None = None
     sandbox: Sandbox | None = None
+    repo_guard: RepositoryGuard | None = None
     system_prompt: str = ""
     hooks: HookPipeline = field(default_factory=HookPipeline)
     commands: CommandSet | None = None
@@ -504,8 +506,10 @@ class _Setup:
     mcp_notices: list[str] = field(default_factory=list)
 
     def open_sandbox(self, policy: SandboxPolicy) -> None:
-        """Open the session's sandbox (blocking: it probes the OS once per process)."""
+        """Open the session's sandbox (blocking: it probes the OS once per process), and note the
+        workspace's repositories as they are now: what a step adds that runs code is removed."""
         self.sandbox = open_sandbox(policy)
+        self.repo_guard = RepositoryGuard((policy.workspace, *policy.extra_dirs))
 
     def engine_now(self) -> ChatEngine:
         if self.engine is None:
