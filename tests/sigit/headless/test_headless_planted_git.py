@@ -113,3 +113,47 @@ def test_nothing_a_command_planted_runs_from_the_users_git(tmp_path: Path, shell
     assert user_git(work, "config", "--get-all", "core.pager").stdout == "less -R\n"
     backup = next((work / "sub" / ".git" / "sigit-quarantine").glob("*/config"))
     assert "fsmonitor" in backup.read_text()
+
+
+def test_a_file_write_into_an_included_config_is_undone(tmp_path: Path) -> None:
+    """accept-edits writes files outside `.git` without asking: one the repository's config includes is
+    config all the same."""
+    work, marker = tmp_path / "work", tmp_path / "RAN"
+    work.mkdir()
+    user_git(work, "init", "-q")
+    (work / "team.gitconfig").write_text("[core]\n\tabbrev = 10\n")
+    user_git(work, "config", "include.path", "../team.gitconfig")
+    content = f"[core]\n\tabbrev = 10\n\tfsmonitor = touch {marker}; true\n"
+    turns = [
+        {
+            "tool_calls": [
+                {"name": "create_file", "arguments": {"path": "team.gitconfig", "content": content, "overwrite": True}}
+            ]
+        },
+        {"text": "done"},
+    ]
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_OFFLINE": "1"}
+    env.pop("SIGIT_PERMISSION_DEFAULT", None)
+    with ScriptedServer(turns) as server:
+        proc = subprocess.run(
+            [
+                SIGIT,
+                "-p",
+                "tune git",
+                "--model",
+                f"openai:{server.base_url}#scripted-qwen",
+                "--permission-mode",
+                "accept-edits",
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        told = server.requests[-1]["messages"][-1]["content"]
+    assert proc.returncode == 0, proc.stderr
+    assert "siGit removed core.fsmonitor from team.gitconfig" in told, told
+    user_git(work, "status")
+    assert not marker.exists()
+    assert (work / "team.gitconfig").read_text().count("abbrev = 10") == 1
