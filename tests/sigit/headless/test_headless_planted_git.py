@@ -157,3 +157,42 @@ def test_a_file_write_into_an_included_config_is_undone(tmp_path: Path) -> None:
     user_git(work, "status")
     assert not marker.exists()
     assert (work / "team.gitconfig").read_text().count("abbrev = 10") == 1
+
+
+def test_a_git_planted_on_path_inside_the_workspace_is_not_what_sigit_runs(tmp_path: Path) -> None:
+    """An activated `.venv/bin` on PATH is inside the workspace: a sandboxed command can put a `git`
+    there, and siGit's own checks of a new repository's config run git outside the sandbox."""
+    work, marker = tmp_path / "work", tmp_path / "RAN"
+    work.mkdir()
+    user_git(work, "init", "-q")
+    fake = f"printf '#!/bin/sh\\ntouch {marker}\\nexec /usr/bin/git \"$@\"\\n'"
+    command = f"mkdir -p .venv/bin && {fake} > .venv/bin/git && chmod +x .venv/bin/git && git init -q sub"
+    turns = [{"tool_calls": [{"name": "run_command", "arguments": {"command": command}}]}, {"text": "done"}]
+    env = {
+        **os.environ,
+        "SIGIT_CONFIG_DIR": str(tmp_path / "config"),
+        "HF_HUB_OFFLINE": "1",
+        "PATH": f"{work / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
+    }
+    env.pop("SIGIT_PERMISSION_DEFAULT", None)
+    with ScriptedServer(turns) as server:
+        proc = subprocess.run(
+            [
+                SIGIT,
+                "-p",
+                "make a repo",
+                "--model",
+                f"openai:{server.base_url}#scripted-qwen",
+                "--permission-mode",
+                "bypass",
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        told = server.requests[-1]["messages"][-1]["content"]
+    assert proc.returncode == 0, proc.stderr
+    assert "Exit code 0" in told and (work / ".venv" / "bin" / "git").is_file() and (work / "sub" / ".git").is_dir()
+    assert not marker.exists()  # inside the sandbox the fake could not write it; outside it never ran

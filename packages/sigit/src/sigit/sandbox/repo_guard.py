@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sigit.fileio import read_regular
+from sigit.git import git_executable
 
 # Keys whose value git runs (or whose value names a program), whatever the value.
 _RUNS_CODE = re.compile(
@@ -262,7 +263,9 @@ class RepositoryGuard:
                 f"not back it up ({exc}); it was left as it is: inspect it before running git there"
             )
         failed = [
-            key for key in keys if not _unset(path, key, [v for (p, k, v) in self._approved if p == path and k == key])
+            key
+            for key in keys
+            if not _unset(path, key, [v for (p, k, v) in self._approved if p == path and k == key], self.roots)
         ]
         self._parsed.pop(path, None)
         done = [key for key in keys if key not in failed]
@@ -348,7 +351,7 @@ class RepositoryGuard:
         cached = self._parsed.get(path)
         if cached is not None and cached[0] == signature:
             return cached[1]
-        entries = _read_config(path)
+        entries = _read_config(path, self.roots)
         self._parsed[path] = (signature, entries)
         return entries
 
@@ -428,10 +431,10 @@ def _git_env() -> dict[str, str]:
     return env
 
 
-def _read_config(path: Path) -> list[tuple[str, str]] | None:
+def _read_config(path: Path, roots: tuple[Path, ...]) -> list[tuple[str, str]] | None:
     try:
         done = subprocess.run(
-            ["git", "config", "--file", str(path), "--no-includes", "--list", "-z"],
+            [git_executable(roots), "config", "--file", str(path), "--no-includes", "--list", "-z"],
             capture_output=True,
             timeout=_GIT_TIMEOUT_S,
             check=False,
@@ -450,13 +453,13 @@ def _read_config(path: Path) -> list[tuple[str, str]] | None:
     return entries
 
 
-def _unset(path: Path, key: str, approved: list[str]) -> bool:
+def _unset(path: Path, key: str, approved: list[str], roots: tuple[Path, ...]) -> bool:
     """Remove every value of `key` from the config file, then put back the approved ones."""
 
     def git(*args: str) -> int:
         try:
             return subprocess.run(
-                ["git", "config", "--file", str(path), *args],
+                [git_executable(roots), "config", "--file", str(path), *args],
                 capture_output=True,
                 timeout=_GIT_TIMEOUT_S,
                 check=False,
