@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import threading
 import time
@@ -32,8 +33,8 @@ from .agent.hooks import HookPipeline, Refusal
 from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
+from .config.paths import cache_dir, project_root, prompt_cache_dir, state_dir
 from .config.paths import config_dir as default_config_dir
-from .config.paths import project_root, prompt_cache_dir
 from .config.settings import Settings, load_settings
 from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
 from .errors import (
@@ -411,8 +412,9 @@ class SessionHost:
 
     def sandbox_policy(self, settings: Settings, cwd: Path) -> SandboxPolicy:
         """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
-        return SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
-                                           add_dirs=tuple(Path(d) for d in self.options.add_dirs))
+        policy = SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
+                                             add_dirs=tuple(Path(d) for d in self.options.add_dirs))
+        return dataclasses.replace(policy, own_dirs=(self.config_dir, cache_dir(), state_dir()))
 
     async def switch_model(self, old: AgentSession, name: str) -> AgentSession:
         """`old`'s conversation reopened on model `name`, `old` closed; the one way frontends switch.
