@@ -241,8 +241,8 @@ def image_size(image: Image) -> tuple[int, int] | None:
 
 __all__ = [
     "DEFAULT_MAX_IMAGE_PIXELS",
-    "MAX_DECODED_PIXELS",
     "IMAGE_TYPES",
+    "MAX_DECODED_PIXELS",
     "Image",
     "ImageError",
     "Pixels",
