@@ -7,6 +7,7 @@ session. The history is onde's exact message form, so a resumed session renders 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import uuid
 from dataclasses import dataclass, field
@@ -149,6 +150,9 @@ class SessionSummary:
     messages: int
 
 
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
+
+
 class SessionStore:
     """The sessions folder (`<config dir>/sessions`)."""
 
@@ -156,8 +160,12 @@ class SessionStore:
         self.root = root
 
     def path(self, session_id: str) -> Path:
-        if not session_id or "/" in session_id or session_id.startswith("."):
-            raise SessionError(f"bad session id {session_id!r}")
+        """The session's file; SessionError for an id that is not a plain name (an editor's or a flag's
+        `../x`, a NUL, a control character, a name longer than a file system takes)."""
+        if not _SESSION_ID.fullmatch(session_id):
+            shown = session_id if len(session_id) <= 80 else session_id[:77] + "..."
+            raise SessionError(f"bad session id {shown!r}: letters, digits, '.', '_' and '-' only, "
+                               "not starting with '.', 128 at most")
         return self.root / f"{session_id}.jsonl"
 
     def images(self, session_id: str) -> ImageStore:
