@@ -100,15 +100,15 @@ class Session:
         for number, line in enumerate(lines[1:], start=2):
             try:
                 data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SessionError(f"{where}: line {number} is not JSON: {exc}") from None
+            except (json.JSONDecodeError, RecursionError) as exc:  # `[[[[...`: nested past the parser's depth
+                raise SessionError(f"{where}: line {number} is not JSON: {str(exc)[:200]}") from None
             if not isinstance(data, dict):
                 raise SessionError(f"{where}: line {number} is not a JSON object")
             fields = {k: v for k, v in data.items() if k != "type"}
             try:
                 session.messages.append(message_from_dict(fields, f"{where} line {number}", images))
-            except ValueError as exc:
-                raise SessionError(str(exc)) from None
+            except (ValueError, TypeError, KeyError, RecursionError) as exc:
+                raise SessionError(str(exc)[:500] or f"{where} line {number}: malformed message") from None
         return session
 
 
@@ -116,8 +116,8 @@ def _header(line: str, where: str) -> Session:
     """The session described by a file's first line, without its messages."""
     try:
         head = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SessionError(f"{where}: line 1 is not JSON: {exc}") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise SessionError(f"{where}: line 1 is not JSON: {str(exc)[:200]}") from None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise SessionError(f"{where}: not a siGit session file (no {FORMAT!r} header)")
     for key in ("id", "cwd"):
