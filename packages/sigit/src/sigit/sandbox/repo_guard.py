@@ -148,26 +148,32 @@ class RepositoryGuard:
         return survey
 
     def _walk(self, root: Path, survey: _Survey) -> None:
-        stack, seen = [root], 0
+        """Every directory under `root` (links not followed), by name only: no stat but for `.git`."""
+        stack, seen = [str(root)], 0
         while stack:
             directory = stack.pop()
-            if _is_git_dir(directory):  # a bare repository, or a git dir a `.git` file names
-                self._add_git_dir(directory, survey)
-                continue
             try:
                 entries = list(os.scandir(directory))
             except OSError:
                 continue
+            seen += len(entries)
+            if seen > SCAN_LIMIT:
+                survey.complete = False
+                return
+            names = {entry.name for entry in entries}
+            if (
+                "HEAD" in names
+                and (("objects" in names and "refs" in names) or "commondir" in names)
+                and _is_git_dir(Path(directory))
+            ):  # a bare repository, or a git dir a `.git` file names
+                self._add_git_dir(Path(directory), survey)
+                continue
             for entry in entries:
-                seen += 1
-                if seen > SCAN_LIMIT:
-                    survey.complete = False
-                    return
                 try:
                     if entry.name == ".git":
                         self._dot_git(Path(entry.path), survey)
                     elif entry.is_dir(follow_symlinks=False):
-                        stack.append(Path(entry.path))
+                        stack.append(entry.path)
                 except OSError:
                     continue
 
