@@ -174,7 +174,7 @@ def test_a_git_file_pointing_outside_is_reported_not_changed(ws: Path, tmp_path:
     (ws / "sub").mkdir()
     (ws / "sub" / ".git").write_text(f"gitdir: {outside}\n")
     notes = guard.check()
-    assert len(notes) == 1 and f"points git at {outside}, outside the workspace" in notes[0]
+    assert len(notes) == 1 and f"points git at {outside}, outside the workspace (it sets core.fsmonitor" in notes[0]
     assert git(outside, "config", "--get", "core.fsmonitor").returncode == 0
     assert guard.check() == []  # said once
 

@@ -128,8 +128,11 @@ class RepositoryGuard:
         for dot_git, target in survey.outside.items():
             if dot_git not in self._reported:
                 self._reported.add(dot_git)
+                armed = [k for k, v in _read_config(target / "config", self.roots) or [] if runs_code(k, v)]
+                armed += [f"hooks/{hook.name}" for hook in _hooks(target)]
+                what = f" (it sets {', '.join(dict.fromkeys(armed))}, which git would run)" if armed else ""
                 sentences.append(
-                    f"{self._shown(dot_git)} points git at {target}, outside the workspace: siGit "
+                    f"{self._shown(dot_git)} points git at {target}, outside the workspace{what}: siGit "
                     "neither checks nor changes it; inspect its config and hooks before running "
                     f"git in {self._shown(dot_git.parent)}"
                 )
