@@ -196,3 +196,41 @@ def test_a_git_planted_on_path_inside_the_workspace_is_not_what_sigit_runs(tmp_p
     assert proc.returncode == 0, proc.stderr
     assert "Exit code 0" in told and (work / ".venv" / "bin" / "git").is_file() and (work / "sub" / ".git").is_dir()
     assert not marker.exists()  # inside the sandbox the fake could not write it; outside it never ran
+
+
+def test_a_repository_planted_in_a_writable_cache_arms_nothing(tmp_path: Path) -> None:
+    """Build caches stay writable in the sandbox: `sub/.git` naming a git dir planted there is checked too."""
+    work, marker, cache, config = tmp_path / "work", tmp_path / "RAN", tmp_path / "cache", tmp_path / "config"
+    work.mkdir()
+    cache.mkdir()
+    config.mkdir()
+    (config / "settings.toml").write_text(f'[sandbox]\ncache_dirs = ["{cache}"]\n')
+    command = (
+        f"git init -q --bare {cache}/x.git && git -C {cache}/x.git config core.fsmonitor 'touch {marker}; true'"
+        f" && mkdir sub && echo 'gitdir: {cache}/x.git' > sub/.git"
+    )
+    turns = [{"tool_calls": [{"name": "run_command", "arguments": {"command": command}}]}, {"text": "done"}]
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
+    env.pop("SIGIT_PERMISSION_DEFAULT", None)
+    with ScriptedServer(turns) as server:
+        proc = subprocess.run(
+            [
+                SIGIT,
+                "-p",
+                "cache it",
+                "--model",
+                f"openai:{server.base_url}#scripted-qwen",
+                "--permission-mode",
+                "bypass",
+            ],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        told = server.requests[-1]["messages"][-1]["content"]
+    assert proc.returncode == 0, proc.stderr
+    assert "Exit code 0" in told and "siGit removed core.fsmonitor" in told, told
+    user_git(work / "sub", "status")
+    assert not marker.exists()

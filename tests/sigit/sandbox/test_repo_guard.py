@@ -201,3 +201,21 @@ def test_a_git_file_pointing_outside_is_reported_not_changed(ws: Path, tmp_path:
 )
 def test_which_keys_run_code(key: str, value: str, runs: bool) -> None:
     assert runs_code(key, value) is runs
+
+
+def test_a_git_file_pointing_into_a_place_commands_may_write_is_neutralised(
+    ws: Path, tmp_path: Path, marker: Path
+) -> None:
+    """A build cache is writable inside the sandbox: a repository planted there and named by a `.git`
+    file in the workspace is checked as if it were inside."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    guard = RepositoryGuard([ws], reachable=[cache])
+    git(tmp_path, "init", "-q", "--bare", str(cache / "x.git"))
+    git(cache / "x.git", "config", "core.fsmonitor", arm(marker))
+    (ws / "sub").mkdir()
+    (ws / "sub" / ".git").write_text(f"gitdir: {cache / 'x.git'}\n")
+    notes = " ".join(guard.check())
+    assert "core.fsmonitor" in notes and "x.git/config" in notes, notes
+    git(ws / "sub", "status")
+    assert not marker.exists()

@@ -511,7 +511,8 @@ class _Setup:
         """Open the session's sandbox (blocking: it probes the OS once per process), and note the
         workspace's repositories as they are now: what a step adds that runs code is removed."""
         self.sandbox = open_sandbox(policy)
-        self.repo_guard = RepositoryGuard((policy.workspace, *policy.extra_dirs))
+        self.repo_guard = RepositoryGuard((policy.workspace, *policy.extra_dirs),
+                                          reachable=self.sandbox.policy.writable_roots())
 
     def engine_now(self) -> ChatEngine:
         if self.engine is None:

@@ -86,8 +86,11 @@ class _Survey:
 class RepositoryGuard:
     """The repositories under `roots` as they were at the session's start, and the check after each step."""
 
-    def __init__(self, roots: Iterable[Path]) -> None:
+    def __init__(self, roots: Iterable[Path], reachable: Iterable[Path] = ()) -> None:
+        """`roots` are walked; a git dir a `.git` file names in `reachable` (the other places sandboxed
+        commands may write: build caches, the private temp dir) is checked as if it were inside."""
         self.roots = tuple(dict.fromkeys(Path(os.path.realpath(r)) for r in roots if os.path.isdir(r)))
+        self.reachable = tuple(dict.fromkeys(Path(os.path.realpath(r)) for r in reachable if os.path.isdir(r)))
         self._parsed: dict[Path, tuple[tuple[int, ...], list[tuple[str, str]] | None]] = {}
         survey = self._survey()
         self._approved: set[tuple[Path, str, str]] = set()
@@ -379,7 +382,7 @@ class RepositoryGuard:
         return None
 
     def _inside(self, path: Path) -> bool:
-        return any(path == root or root in path.parents for root in self.roots)
+        return any(path == root or root in path.parents for root in (*self.roots, *self.reachable))
 
     def _shown(self, path: Path) -> str:
         for root in self.roots:
