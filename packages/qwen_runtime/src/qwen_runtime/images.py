@@ -24,6 +24,9 @@ from typing import Any
 from .errors import QwenRuntimeError
 
 DEFAULT_MAX_IMAGE_PIXELS = 1024 * 1024
+MAX_DECODED_PIXELS = 64 * 1024 * 1024
+"""Larger images are refused before their pixels are decoded: a 20 KB PNG can hold 12000x12000
+pixels, close to 1 GB once decoded (Pillow itself only warns below 179 M pixels)."""
 """Images larger than this many pixels are downscaled before encoding (about 1,000 tokens on Qwen 3.5,
 whose vision tower makes one token of each 32x32 pixel square)."""
 
@@ -198,6 +201,10 @@ def prepare_pixels(image: Image, max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS) -> 
     data = image.read()
     try:
         with PILImage.open(io.BytesIO(data)) as opened:
+            width, height = opened.size
+            if width * height > MAX_DECODED_PIXELS:
+                raise ImageError(f"{image.name} is {width}x{height} pixels, more than the {MAX_DECODED_PIXELS} "
+                                 "an image may have; scale it down first")
             opened.seek(0)  # the first frame of an animation
             picture = ImageOps.exif_transpose(opened)
             if picture.mode in ("RGBA", "LA", "P", "PA"):
@@ -209,6 +216,8 @@ def prepare_pixels(image: Image, max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS) -> 
         raise ImageError(
             f"{image.name} is not an image Pillow can decode (PNG, JPEG, GIF, WebP or BMP expected)"
         ) from None
+    except PILImage.DecompressionBombError as exc:  # past 179 M pixels in a frame or chunk Pillow checks
+        raise ImageError(f"{image.name} is refused: {exc}") from None
     except (OSError, ValueError, SyntaxError) as exc:  # Pillow reports damaged files with these
         raise ImageError(f"{image.name} is a damaged image: {exc}") from None
     original = picture.size
@@ -233,6 +242,7 @@ def image_size(image: Image) -> tuple[int, int] | None:
 __all__ = [
     "DEFAULT_MAX_IMAGE_PIXELS",
     "IMAGE_TYPES",
+    "MAX_DECODED_PIXELS",
     "Image",
     "ImageError",
     "Pixels",

@@ -33,8 +33,8 @@ from .agent.hooks import HookPipeline, Refusal
 from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
+from .config.paths import cache_dir, project_root, prompt_cache_dir, state_dir
 from .config.paths import config_dir as default_config_dir
-from .config.paths import project_root, prompt_cache_dir
 from .config.settings import Settings, load_settings
 from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
 from .errors import (
@@ -52,7 +52,7 @@ from .offline import REASON, go_offline
 from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
-from .sandbox import Sandbox, SandboxPolicy, open_sandbox
+from .sandbox import RepositoryGuard, Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
 from .tools import (
     FileSystem,
@@ -289,7 +289,7 @@ class SessionHost:
         notices += setup.notices(extensions=runtime.supports_tools)
         agent = Agent(
             engine=engine, tools=registry,
-            context=self._tool_context(cwd, settings, session, setup.policy, setup.sandbox, fs, engine),
+            context=self._tool_context(cwd, settings, session, setup, fs, engine),
             policy=setup.policy, approver=approver, session_id=session.id, checkpoints=_checkpoints(session, cwd),
             compactor=Compactor(settings.compaction_threshold), max_rounds=self.options.max_rounds,
             hooks=setup.hooks,
@@ -413,10 +413,11 @@ class SessionHost:
             setup.mcp_notices += await setup.mcp.add_servers(list(extra))
 
     @staticmethod
-    def _tool_context(cwd: Path, settings: Settings, session: Session, policy: PermissionPolicy,
-                      sandbox: Sandbox | None, fs: FileSystem | None, engine: ChatEngine) -> ToolContext:
+    def _tool_context(cwd: Path, settings: Settings, session: Session, setup: _Setup, fs: FileSystem | None,
+                      engine: ChatEngine) -> ToolContext:
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
-                              host_named=policy.names_host, sandbox=sandbox, can_see=engine.can_see)
+                              host_named=setup.policy.names_host, sandbox=setup.sandbox, can_see=engine.can_see,
+                              repo_guard=setup.repo_guard)
         if fs is not None:
             context.fs = fs
         return context
@@ -434,6 +435,7 @@ class SessionHost:
         """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
         policy = SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
                                              add_dirs=tuple(Path(d) for d in self.options.add_dirs))
+        policy = dataclasses.replace(policy, own_dirs=(self.config_dir, cache_dir(), state_dir()))
         return dataclasses.replace(policy, network=False) if self.offline(settings) else policy
 
     async def switch_model(self, old: AgentSession, name: str) -> AgentSession:
@@ -518,6 +520,7 @@ class _Setup:
     registry: ToolRegistry
     engine: ChatEngine | None = None
     sandbox: Sandbox | None = None
+    repo_guard: RepositoryGuard | None = None
     system_prompt: str = ""
     hooks: HookPipeline = field(default_factory=HookPipeline)
     commands: CommandSet | None = None
@@ -527,8 +530,11 @@ class _Setup:
     mcp_notices: list[str] = field(default_factory=list)
 
     def open_sandbox(self, policy: SandboxPolicy) -> None:
-        """Open the session's sandbox (blocking: it probes the OS once per process)."""
+        """Open the session's sandbox (blocking: it probes the OS once per process), and note the
+        workspace's repositories as they are now: what a step adds that runs code is removed."""
         self.sandbox = open_sandbox(policy)
+        self.repo_guard = RepositoryGuard((policy.workspace, *policy.extra_dirs),
+                                          reachable=self.sandbox.policy.writable_roots())
 
     def engine_now(self) -> ChatEngine:
         if self.engine is None:

@@ -15,9 +15,10 @@ import asyncio
 import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -80,6 +81,23 @@ _DANGEROUS_KEY = re.compile(
 )
 
 
+def git_executable(avoid: Iterable[Path] = ()) -> str:
+    """The git siGit runs outside the sandbox: the first on PATH, skipping relative entries (`.`, `bin`)
+    and directories inside `avoid` or the current directory. A command may leave a `git` in the
+    workspace; with an activated `.venv/bin` or `./node_modules/.bin` on PATH, siGit's own check of
+    a repository's config would otherwise run it unconfined."""
+    places = [Path(os.path.realpath(p)) for p in (*avoid, Path.cwd())]
+    kept = []
+    for entry in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not entry or not os.path.isabs(entry):
+            continue
+        real = Path(os.path.realpath(entry))
+        if any(real == place or place in real.parents for place in places):
+            continue
+        kept.append(entry)
+    return shutil.which("git", path=os.pathsep.join(kept)) or "/usr/bin/git"
+
+
 def dangerous_config(git_dir: Path, timeout: float = 5.0) -> list[str]:
     """The keys of a repository's own `config` that make git run a program (`core.fsmonitor`,
     `core.hooksPath`, `core.sshCommand`, `core.pager`, filters, aliases, includes...), or a note that it
@@ -88,7 +106,8 @@ def dangerous_config(git_dir: Path, timeout: float = 5.0) -> list[str]:
     if not config.is_file() or config.is_symlink():
         return ["config (not a regular file)"] if os.path.lexists(config) else []
     try:
-        done = subprocess.run(["git", "config", "--file", str(config), "--no-includes", "--name-only", "--list"],
+        done = subprocess.run([git_executable((git_dir.parent,)), "config", "--file", str(config), "--no-includes",
+                               "--name-only", "--list"],
                               capture_output=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL,
                               env={**os.environ, **ENV})
     except (OSError, subprocess.TimeoutExpired):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import warnings
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from onde import Image, Message
 
     from .extensions.mcp_client import McpManager
+
+log = logging.getLogger(__name__)
 
 INIT_RULES = file_write_rules("AGENTS.md")
 """What `/init` and `sigit init` allow without asking: the user asked for AGENTS.md to be written."""
@@ -379,6 +382,8 @@ class AgentSession:
                 self.sandbox.close()
             self._agent.context.sandbox, old._agent.context.sandbox = old.sandbox, None
         self._retired_sandboxes, old._retired_sandboxes = old._retired_sandboxes, []
+        if old._agent.context.repo_guard is not None:  # what the first session found stays the approved state
+            self._agent.context.repo_guard = old._agent.context.repo_guard
 
     def save(self) -> None:
         self.session.messages = list(self._agent.engine.history_messages())
@@ -433,6 +438,10 @@ class AgentSession:
 
     async def close(self) -> None:
         await self._agent.context.processes.kill_all()
+        guard = self._agent.context.repo_guard
+        if guard is not None:  # a background command that ended since the last step
+            for sentence in await asyncio.to_thread(guard.check):
+                log.warning("%s", sentence)
         for sandbox in [*self._retired_sandboxes, self.sandbox]:
             if sandbox is not None:
                 await asyncio.to_thread(sandbox.close)  # removes its temp dir

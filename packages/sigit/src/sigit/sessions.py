@@ -7,6 +7,7 @@ session. The history is onde's exact message form, so a resumed session renders 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import uuid
 from dataclasses import dataclass, field
@@ -99,15 +100,15 @@ class Session:
         for number, line in enumerate(lines[1:], start=2):
             try:
                 data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SessionError(f"{where}: line {number} is not JSON: {exc}") from None
+            except (json.JSONDecodeError, RecursionError) as exc:  # `[[[[...`: nested past the parser's depth
+                raise SessionError(f"{where}: line {number} is not JSON: {str(exc)[:200]}") from None
             if not isinstance(data, dict):
                 raise SessionError(f"{where}: line {number} is not a JSON object")
             fields = {k: v for k, v in data.items() if k != "type"}
             try:
                 session.messages.append(message_from_dict(fields, f"{where} line {number}", images))
-            except ValueError as exc:
-                raise SessionError(str(exc)) from None
+            except (ValueError, TypeError, KeyError, RecursionError) as exc:
+                raise SessionError(str(exc)[:500] or f"{where} line {number}: malformed message") from None
         return session
 
 
@@ -115,8 +116,8 @@ def _header(line: str, where: str) -> Session:
     """The session described by a file's first line, without its messages."""
     try:
         head = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise SessionError(f"{where}: line 1 is not JSON: {exc}") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise SessionError(f"{where}: line 1 is not JSON: {str(exc)[:200]}") from None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise SessionError(f"{where}: not a siGit session file (no {FORMAT!r} header)")
     for key in ("id", "cwd"):
@@ -149,6 +150,9 @@ class SessionSummary:
     messages: int
 
 
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
+
+
 class SessionStore:
     """The sessions folder (`<config dir>/sessions`)."""
 
@@ -156,8 +160,12 @@ class SessionStore:
         self.root = root
 
     def path(self, session_id: str) -> Path:
-        if not session_id or "/" in session_id or session_id.startswith("."):
-            raise SessionError(f"bad session id {session_id!r}")
+        """The session's file; SessionError for an id that is not a plain name (an editor's or a flag's
+        `../x`, a NUL, a control character, a name longer than a file system takes)."""
+        if not _SESSION_ID.fullmatch(session_id):
+            shown = session_id if len(session_id) <= 80 else session_id[:77] + "..."
+            raise SessionError(f"bad session id {shown!r}: letters, digits, '.', '_' and '-' only, "
+                               "not starting with '.', 128 at most")
         return self.root / f"{session_id}.jsonl"
 
     def images(self, session_id: str) -> ImageStore:

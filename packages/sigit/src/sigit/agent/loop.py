@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +58,8 @@ from ..tools.shell import unsandboxed_hint
 from ..tools.subjects import PreparedCall, Preview, Subjects
 from .compaction import Compactor
 from .hooks import HookPipeline
+
+log = logging.getLogger(__name__)
 
 MAX_ROUNDS = 24
 REPEAT_LIMIT = 3  # the 3rd identical call in one prompt is not run
@@ -401,6 +404,11 @@ class Agent:
                     output = item
                 else:
                     yield item
+        if not prepared.read_only or tool.kind == "execute":  # a write, or a command (a background one ending)
+            disarmed = await self._disarm_repositories()
+            if disarmed is not None:
+                yield Notice(disarmed, "warning")
+                output = dataclasses.replace(output, text=f"{output.text}\n\n{disarmed}")
         await self.hooks.post_tool(call.id, prepared, output.text)
         yield ToolFinished(
             call.id, name, output.text, output.is_error, output.diff,
@@ -451,6 +459,19 @@ class Agent:
         rerun = await prepared.tool.execute(prepared, unconfined)
         yield dataclasses.replace(rerun, text="The user let this command run once without the sandbox.\n"
                                               + rerun.text)
+
+    async def _disarm_repositories(self) -> str | None:
+        """Remove what the step left in the workspace's repositories that would make git run programs
+        (the user's next `git status` must not run it); the sentence for the model and the user."""
+        guard = self.context.repo_guard
+        if guard is None:
+            return None
+        sentences = await asyncio.to_thread(guard.check)
+        if not sentences:
+            return None
+        text = ". ".join(sentences) + "."
+        log.warning("%s", text)
+        return text
 
     async def _ask(self, request: PermissionAsked) -> PermissionReply:
         """Ask the approver, but give up at once if the turn is cancelled meanwhile."""

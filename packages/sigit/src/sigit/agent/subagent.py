@@ -77,6 +77,7 @@ def make_task_tool(
         sub_context = ToolContext(
             cwd=ctx.cwd, processes=ctx.processes, todos=[], attribution=ctx.attribution, fs=ctx.fs,
             command_timeout=ctx.command_timeout, host_named=ctx.host_named, sandbox=ctx.sandbox,
+            repo_guard=ctx.repo_guard,
         )
         agent = Agent(
             engine=engine, tools=tools, context=sub_context,

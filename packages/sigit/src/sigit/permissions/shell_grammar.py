@@ -42,6 +42,7 @@ from sigit.permissions.shell_programs import (
     WRAPPERS,
     find_exec_spans,
     is_risky_assignment,
+    names_built_at_run_time,
     script_argument,
     shell_script_index,
     unwrap,
@@ -377,6 +378,8 @@ class _Walker:
             self.opaque.append(OPAQUE_PROGRAMS[name])
         if name in NAME_TAKING and any("[" in w.text and ("$" in w.text or "`" in w.text) for w in words[1:]):
             self.opaque.append(f"`{name}` is given a variable name with a subscript, which can run commands")
+        elif names_built_at_run_time(name, [w.text for w in words], [w.static for w in words]):
+            self.opaque.append(f"`{name}` is given a variable name built at run time, whose subscript can run commands")
         inner = _inner_commands(words, self.inner_depth)
         if inner is None:
             self.opaque.append(f"the command that `{name}` runs cannot be told from its words")

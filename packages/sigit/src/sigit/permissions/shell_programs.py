@@ -7,7 +7,7 @@ Word-level knowledge for `shell_grammar` (which finds the commands a command run
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "find_exec_spans",
     "git_subcommand_index",
     "is_risky_assignment",
+    "names_built_at_run_time",
     "script_argument",
     "shell_script_index",
     "unwrap",
@@ -170,6 +171,36 @@ OPAQUE_PROGRAMS = {
 # Builtins that take variable names, where `a[$(cmd)]` runs cmd.
 NAME_TAKING = frozenset({"printf", "read", "unset", "mapfile", "readarray", "getopts", "wait", "test", "declare",
                           "typeset", "local", "export", "readonly"})
+
+_DECLARING = frozenset({"declare", "typeset", "local", "export", "readonly"})
+
+
+def names_built_at_run_time(name: str, words: Sequence[str], static: Sequence[bool]) -> bool:
+    """Whether a builtin that takes variable names is given one built at run time (`printf -v "$x"`,
+    `test -v "$x"`, `read "$x"`, `declare "$x"`): the value may be `a[$(cmd)]`, whose subscript bash
+    evaluates, running cmd, or (`declare "b=($x)"`) an array assignment bash parses again."""
+    if name == "printf":
+        for index in range(1, len(words)):
+            text = words[index]
+            if text == "-v":
+                return index + 1 < len(words) and not static[index + 1]
+            if text.startswith("-v"):
+                return not static[index]
+            if text == "--" or not text.startswith("-"):
+                return False
+        return False
+    if name in ("test", "["):
+        return any(words[i] in ("-v", "-R") and i + 1 < len(words) and not static[i + 1] for i in range(1, len(words)))
+    if name in _DECLARING:
+        flags = "".join(w[1:] for w, fixed in zip(words[1:], static[1:], strict=True) if fixed and w[:1] in "-+")
+        if set(flags) & set("aAin"):  # arrays, integers (arithmetic on the value), name references
+            return not all(static[1:])
+        return any(not fixed and (not _ASSIGNMENT_WORD.match(text) or text.split("=", 1)[1].startswith("("))
+                   for text, fixed in zip(words[1:], static[1:], strict=True))
+    if name in NAME_TAKING:
+        return not all(static[1:])
+    return False
+
 
 _RISKY_NAME = re.compile(
     r"^(PATH|IFS|ENV|BASH_ENV|CDPATH|GLOBIGNORE|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|HOME|TMPDIR|SHELL"
@@ -342,9 +373,41 @@ class Danger:
     clusters: bool = True
     assignments: bool = False
     operands: int | None = None
+    script: Callable[[str], bool] | None = None  # a program text (sed's, awk's) that runs code or writes
+    script_options: frozenset[str] = frozenset()  # options whose value is such a text (`sed -e`)
+    valued: frozenset[str] = frozenset()  # short options that take the next word (`awk -F ,`)
 
     def words(self, args: Sequence[str]) -> list[str]:
         """The words of `args` that are dangerous."""
+        found = self._option_words(args)
+        if self.script is not None:
+            found += [text for text in self._scripts(args) if self.script(text) and text not in found]
+        return found
+
+    def _scripts(self, args: Sequence[str]) -> list[str]:
+        """The program texts: each `-e TEXT` (`--expression=TEXT`, `-eTEXT`), else the first operand."""
+        scripts: list[str] = []
+        first: str | None = None
+        index = 0
+        while index < len(args):
+            word = args[index]
+            name, eq, value = word.partition("=")
+            if word in self.script_options and index + 1 < len(args):
+                scripts.append(args[index + 1])
+                index += 2
+                continue
+            if eq and name in self.script_options:
+                scripts.append(value)
+            elif word[:2] in self.script_options and len(word) > 2 and not word.startswith("--"):
+                scripts.append(word[2:])
+            elif word in self.valued:
+                index += 1
+            elif first is None and (not word.startswith("-") or word == "-"):
+                first = word
+            index += 1
+        return scripts if scripts else [first] if first is not None else []
+
+    def _option_words(self, args: Sequence[str]) -> list[str]:
         found: list[str] = []
         shorts = {o[1] for o in self.options if len(o) == 2 and o[0] == "-" and o[1] != "-"}
         operands = 0
@@ -378,6 +441,71 @@ _FD = Danger(frozenset({"-x", "--exec", "-X", "--exec-batch"}))
 _GO = Danger(frozenset({"-exec", "-toolexec", "-vettool", "-o", "-overlay", "-modfile"}), clusters=False)
 _CARGO = Danger(frozenset({"--config", "-Z", "--manifest-path"}))
 
+_SED_ADDRESS = re.compile(r"^\s*(?:(?:\d+(?:~\d+)?|\$|/(?:[^/\\]|\\.)*/[IM]*|\\(.)(?:(?!\1).|\\.)*\1[IM]*)"
+                          r"\s*(?:,\s*(?:[+~]?\d+|\$|/(?:[^/\\]|\\.)*/[IM]*))?)?\s*!*\s*")
+
+
+def sed_runs_or_writes(script: str) -> bool:
+    """Whether a sed script runs a command (`e`, the `s///e` flag) or writes a file (`w`, `W`,
+    `s///w FILE`): read command by command, skipping addresses, `s` and `y` bodies and texts."""
+    rest = script
+    while rest:
+        rest = _SED_ADDRESS.sub("", rest, count=1)
+        if not rest:
+            return False
+        command, rest = rest[0], rest[1:]
+        if command in "{};\n":
+            continue
+        if command in "ewW":
+            return True
+        if command in "sy":
+            if not rest:
+                return False
+            delimiter, rest = rest[0], rest[1:]
+            for _ in range(2):  # pattern and replacement (or source and target)
+                end = _body_end(rest, delimiter)
+                if end is None:
+                    return False
+                rest = rest[end + 1:]
+            flags = re.match(r"[^;}\n]*", rest)
+            if command == "s" and flags is not None and re.search(r"[ewW]", flags.group(0).split(" ")[0]):
+                return True
+        elif command in "aic#:rR":  # the text, label or file name runs to the end of the line
+            newline = rest.find("\n")
+            rest = "" if newline < 0 else rest[newline + 1:]
+            continue
+        separator = re.search(r"[;\n}{]", rest)
+        rest = "" if separator is None else rest[separator.end():]
+    return False
+
+
+def _body_end(text: str, delimiter: str) -> int | None:
+    index = 0
+    while index < len(text):
+        if text[index] == "\\":
+            index += 2
+            continue
+        if text[index] == delimiter:
+            return index
+        index += 1
+    return None
+
+
+_AWK_EFFECTS = re.compile(r"system\s*\(|(?<!\|)\|(?!\|)|\bprintf?\b[^;{}\n]*>|@\s*(?:load|include)|\bclose\s*\(")
+
+
+def awk_runs_or_writes(program: str) -> bool:
+    """Whether an awk program may run a command (`system()`, a `|` pipe, `@load`) or write a file
+    (`print > FILE`); a comparison inside a print counts too: asking is the safe side."""
+    return bool(_AWK_EFFECTS.search(program))
+
+
+_SED = Danger(frozenset({"-i", "--in-place", "-f", "--file"}), script=sed_runs_or_writes,
+              script_options=frozenset({"-e", "--expression"}), valued=frozenset({"-l", "--line-length"}))
+_AWK = Danger(frozenset({"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"}), clusters=False,
+              script=awk_runs_or_writes, valued=frozenset({"-F", "-v", "--assign", "--field-separator"}))
+_MAPFILE = Danger(frozenset({"-C"}))
+
 # Keyed by program (`sort`) or program and subcommand (`git log`).
 DANGEROUS_OPTIONS: dict[str, Danger] = {
     "sort": Danger(frozenset({"--compress-program", "-o", "--output", "-T", "--temporary-directory"})),
@@ -395,6 +523,19 @@ DANGEROUS_OPTIONS: dict[str, Danger] = {
                                               "remote", "submodule")},
     **{f"go {sub}": _GO for sub in ("test", "build", "vet", "install", "run", "generate", "list")},
     "cargo": _CARGO,
+    "find": Danger(FIND_EXEC | {"-fprint", "-fprint0", "-fprintf", "-fls", "-delete"}, clusters=False),
+    "env": Danger(frozenset({"-S", "--split-string"}), operands=0),  # an operand is the command it runs
+    "xargs": Danger(operands=0),
+    "tar": Danger(frozenset({"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "--info-script",
+                             "-F", "--new-volume-script", "--rsh-command", "--rmt-command"})),
+    "man": Danger(frozenset({"-P", "--pager", "-H", "--html", "-X", "--gxditview", "-C", "--config-file", "-p",
+                             "--preprocessor"})),
+    "less": Danger(frozenset({"-o", "-O", "--log-file", "--LOG-FILE", "-k", "--lesskey-file"})),
+    "sed": _SED,
+    "gsed": _SED,
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _AWK),
+    "mapfile": _MAPFILE,
+    "readarray": _MAPFILE,
 }
 
 

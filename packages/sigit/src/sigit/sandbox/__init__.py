@@ -17,6 +17,7 @@ from .policy import (
     SandboxMode,
     SandboxPolicy,
 )
+from .repo_guard import RepositoryGuard, runs_code
 from .runner import Enforcement, Sandbox, SandboxedCommand, decide, open_sandbox
 from .support import SandboxSupport, detect_support
 
@@ -27,6 +28,7 @@ __all__ = [
     "MODES",
     "Denial",
     "Enforcement",
+    "RepositoryGuard",
     "Sandbox",
     "SandboxMode",
     "SandboxPolicy",
@@ -37,4 +39,5 @@ __all__ = [
     "explain_denial",
     "find_denial",
     "open_sandbox",
+    "runs_code",
 ]

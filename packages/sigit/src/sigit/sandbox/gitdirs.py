@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sigit.fileio import read_regular
-from sigit.git import dangerous_config
+from sigit.git import dangerous_config, git_executable
 
 # Besides the policy's names: files that send git elsewhere for its hooks and config.
 EXTRA_CONTROL = ("config.worktree", "commondir")
@@ -298,7 +298,7 @@ def _protect_hooks_path(root: Path, git_dir: Path, result: GitProtection) -> Non
     """
     try:
         done = subprocess.run(
-            ["git", f"--git-dir={git_dir}", f"--work-tree={root}", "-c", "core.fsmonitor=false",
+            [git_executable((root,)), f"--git-dir={git_dir}", f"--work-tree={root}", "-c", "core.fsmonitor=false",
              "config", "--get", "core.hooksPath"],
             cwd=root, capture_output=True, text=True, timeout=_GIT_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL,
             env={k: v for k, v in os.environ.items() if not k.startswith("GIT_")})

@@ -25,6 +25,7 @@ build outside the sandbox uses. Set `cache_dirs = []` to close that door.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import stat
@@ -130,6 +131,9 @@ class SandboxPolicy:
     masked: tuple[str, ...] = DEFAULT_MASKED
     temp_dir: Path | None = field(default=None)
     tag: str | None = field(default=None, repr=False)  # the launcher's secret (filled in by the Sandbox)
+    own_dirs: tuple[Path, ...] = ()
+    """siGit's own config, cache and state directories (settings, trust records, sessions, prompt
+    cache): read-only to commands where they lie in a writable root (a session started in `~`)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -181,6 +185,19 @@ class SandboxPolicy:
         if self.temp_dir is not None and self.mode != "off":
             roots += _existing_dirs((self.temp_dir,))
         return tuple(dict.fromkeys(roots))
+
+    def own_read_only(self) -> tuple[Path, ...]:
+        """`own_dirs` that lie in a writable root, resolved (made first if missing, so that a command
+        cannot create them): the next session would read what a command wrote there."""
+        roots = self.writable_roots()
+        found: list[Path] = []
+        for raw in self.own_dirs:
+            path = Path(os.path.realpath(os.path.expanduser(raw)))
+            if any(path == root or root in path.parents for root in roots):
+                with contextlib.suppress(OSError):
+                    path.mkdir(parents=True, exist_ok=True)
+                found.append(path)
+        return tuple(found)
 
     def masked_paths(self) -> tuple[Path, ...]:
         """Existing `masked` paths, resolved, leaving out any that hold or sit in a writable root."""

@@ -159,6 +159,8 @@ class Sandbox:
         self.policy = policy
         # Resolved once: the files it follows are writable by the commands (see gitdirs.py).
         self._protection = protect(policy.work_roots(), policy.protected) if self.active else GitProtection()
+        for own in policy.own_read_only() if self.active else ():
+            self._protection.add_read_only(own)
         self._watched = list(self._protection.watched)
         self._created = GitProtection()  # nested repositories commands created, protected from then on
         for repo, keys in self._protection.unsafe.items():

@@ -24,7 +24,7 @@ from onde import Image, ToolSpec
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sigit.fileio import FileTooLargeError, check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
-from sigit.sandbox import Denial, Sandbox
+from sigit.sandbox import Denial, RepositoryGuard, Sandbox
 from sigit.tools.claude import NO_CLAUDE_FORM, ClaudeForm
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
@@ -159,6 +159,9 @@ class ToolContext:
     resolves to a loopback, private or link-local address (the permission policy's `names_host`)."""
     sandbox: Sandbox | None = None
     """The OS sandbox commands run in (the session's; None: unconfined, as `--sandbox off`)."""
+    repo_guard: RepositoryGuard | None = None
+    """The workspace's repositories as the session found them: after each command or write the agent
+    removes config and hooks a step planted that would make the user's own git run programs."""
     can_see: bool = False
     """Whether the session's model takes images (read_file then returns a picture, not a description)."""
 
