@@ -81,12 +81,19 @@ async def test_a_finished_command_leaves_no_children_behind(registry: ToolRegist
 
 async def test_the_cancel_event_stops_the_command(registry: ToolRegistry, ctx: ToolContext) -> None:
     ctx.cancel = asyncio.Event()
-    call = asyncio.create_task(registry.invoke("run_command", {"command": "echo $$; sleep 30"}, ctx))
-    await asyncio.sleep(0.3)
+    pid_file = ctx.cwd / "pid"
+    call = asyncio.create_task(
+        registry.invoke("run_command", {"command": f"echo $$ > {pid_file}; sleep 30"}, ctx)
+    )
+    # cancel once the command runs (waiting on the command, not the clock: a loaded machine starts it late)
+    for _ in range(1500):
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        await asyncio.sleep(0.02)
     ctx.cancel.set()
-    out = await asyncio.wait_for(call, 3)
+    out = await asyncio.wait_for(call, 10)
     assert out.is_error and "cancelled" in out.text
-    assert await wait_gone(int(out.text.splitlines()[-1]))
+    assert await wait_gone(int(pid_file.read_text()))
 
 
 async def test_cancelling_the_task_kills_the_group(registry: ToolRegistry, ctx: ToolContext) -> None:
