@@ -112,11 +112,19 @@ def test_missing_closing_tags_are_forgiven() -> None:
     nothing_closed = "<tool_call>\n<function=run>\n<parameter=cmd>\nls -la\n"
     for text in (no_param_close, no_function_close, no_call_close, nothing_closed):
         assert calls(text) == [("run", {"cmd": "ls -la"})], text
+    # a dropped `</parameter>` before the next parameter is forgiven when that parameter is required;
+    # otherwise the text is part of the value (it may be a file holding call syntax)
+    needs_both = ToolSpec("put", "", {"type": "object", "properties": {"path": {"type": "string"},
+                          "content": {"type": "string"}}, "required": ["path", "content"]})
     next_param = (
-        "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n<parameter=content>\nhi\n</parameter>\n"
+        "<tool_call>\n<function=put>\n<parameter=path>\na.txt\n<parameter=content>\nhi\n</parameter>\n"
         "</function>\n</tool_call>"
     )
-    assert calls(next_param) == [("write_file", {"path": "a.txt", "content": "hi"})]
+    completion = fold(parse_reply(next_param, (needs_both,)))
+    assert [c.arguments for c in completion.tool_calls] == [{"path": "a.txt", "content": "hi"}]
+    assert calls(next_param.replace("=put>", "=write_file>")) == [
+        ("write_file", {"path": "a.txt\n<parameter=content>\nhi"})
+    ]
 
 
 def test_json_and_xml_calls_mix_in_one_reply_and_inside_think() -> None:
@@ -266,12 +274,19 @@ def test_chaotic_xml_any_chunking_same_events_and_never_raises(text: str, cuts: 
 
 
 def test_values_without_a_simple_type_are_json_and_unknown_parameters_stay_text() -> None:
-    either = ToolSpec("pick", "", {"type": "object", "properties": {"v": {"anyOf": [{"type": "string"},
-                                                                                   {"type": "integer"}]}}})
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+        "additionalProperties": True,
+    }
     text = '<tool_call>\n<function=pick>\n<parameter=v>\n"abc"\n</parameter>\n<parameter=w>\n12\n</parameter>\n' \
         "</function>\n</tool_call>"
-    completion = fold(parse_reply(text, (either,)))
+    completion = fold(parse_reply(text, (ToolSpec("pick", "", schema),)))
     assert [c.arguments for c in completion.tool_calls] == [{"v": "abc", "w": "12"}]
+    # a parameter the schema neither declares nor allows does not end a value: it is the value's text
+    closed = ToolSpec("pick", "", {**schema, "additionalProperties": False})
+    completion = fold(parse_reply(text, (closed,)))
+    assert [c.arguments for c in completion.tool_calls] == [{"v": '"abc"\n</parameter>\n<parameter=w>\n12'}]
 
 
 def test_an_xml_call_without_its_opening_tag_at_the_start_of_a_line_is_a_call() -> None:

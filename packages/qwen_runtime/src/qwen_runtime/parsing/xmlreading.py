@@ -1,0 +1,324 @@
+"""Where an XML call's values end: the reading of the whole call that its structure supports.
+
+A string value is raw text, so it may hold call syntax of its own: a test file full of
+`</parameter>`, a chat template, a whole nested `<tool_call>`. A value therefore ends only at a
+`</parameter>` after which the call's structure really continues: a parameter the tool declares and
+has not been given yet, or `</function>` ending the call, with the rest of the call well formed too.
+When several readings fit, the one that needs the fewest guesses wins, in this order:
+
+1. no unexpected text outside the values;
+2. fewest nested calls a value opens without closing them (`<function=...>`, a `<tool_call>`
+   of a call): a value that really holds a call holds all of it;
+3. every required parameter given;
+4. fewest dropped closing tags forgiven (a value ended by the next `<parameter=` or `</function>`);
+5. fewest parameters the schema does not declare (unless it allows extra ones);
+6. fewest structure tags left inside values;
+7. then earlier values as long as possible (the last plausible end), which is what keeps a value
+   holding `</parameter>\\n<parameter=path>` whole when `path` comes after it.
+
+`call_end` uses the same readings to decide, while text still streams, where a call is over.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..toolschema import SchemaError, tool_schema
+from ..types import ToolSpec
+from .json_repair import JsonRepairError, repair_json
+from .tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
+
+FUNCTION_OPEN = "<function="
+FUNCTION_CLOSE = "</function>"
+PARAM_OPEN = "<parameter="
+PARAM_CLOSE = "</parameter>"
+_FUNCTION = re.compile(r"\s*<function=([^>\n]*)>")
+_PARAM = re.compile(r"<parameter=([^>\n]*)>")
+_WS = re.compile(r"\s*")
+_NESTED = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|</tool_call>|<function=[^>\n]*>|</function>")
+_FAKE = re.compile(r"</parameter>|</function>|</tool_call>|<parameter=")
+_FUNCTIONS_PREFIX = "functions."
+_MAX_STATES = 4000
+_MAX_DEPTH = 48
+_FOLLOWERS = (CALL_OPEN, FUNCTION_OPEN, THINK_CLOSE, THINK_OPEN)
+"""What may follow a call that is really over (the next call, the end of the reasoning it was in)."""
+
+Score = tuple[int, int, int, int, int, int, int]
+_ZERO: Score = (0, 0, 0, 0, 0, 0, 0)
+STRAY, UNBALANCED, MISSING, FORGIVEN, UNDECLARED, FAKES, EXTRA = range(7)
+
+
+def canonical_name(name: str, names: frozenset[str] | set[str]) -> str:
+    """The tool name without OpenAI's `functions.` prefix, which some models write."""
+    name = name.strip()
+    if name.startswith(_FUNCTIONS_PREFIX) and name not in names:
+        bare = name[len(_FUNCTIONS_PREFIX) :]
+        if not names or bare in names:
+            return bare
+    return name
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a tool's schema says about the parameter blocks of its calls."""
+
+    names: frozenset[str] | None  # declared parameters (None: the schema names none, any is fine)
+    required: frozenset[str] = frozenset()
+    extra_ok: bool = True  # undeclared parameters allowed (`additionalProperties` given)
+
+
+def shape_of(spec: ToolSpec | None) -> Shape:
+    if spec is None:
+        return Shape(None)
+    try:
+        resolved: Any = tool_schema(spec).resolved
+    except SchemaError:
+        resolved = spec.parameters
+    if not isinstance(resolved, dict):
+        return Shape(None)
+    properties = resolved.get("properties")
+    required = resolved.get("required")
+    extra = resolved.get("additionalProperties")
+    names = frozenset(properties) if isinstance(properties, dict) and properties else None
+    needed = frozenset(r for r in required if isinstance(r, str)) if isinstance(required, list) else frozenset()
+    return Shape(names, needed, extra is True or (isinstance(extra, dict) and extra != {"not": {}}))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One call as its structure reads: the name, raw values (or one JSON object), and its score."""
+
+    name: str
+    values: tuple[tuple[str, str], ...] = ()
+    json_arguments: Any = None  # `<function=NAME>{...}</function>`: the decoded object
+    stray: str = ""  # text outside any value that does not belong to a call
+    score: Score = _ZERO
+
+    @property
+    def clean(self) -> bool:
+        """Structurally sound: nothing stray, no value with an unclosed nested call."""
+        return self.score[STRAY] == 0 and self.score[UNBALANCED] == 0
+
+
+def _add(a: Score, b: Score) -> Score:
+    return tuple(x + y for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+@dataclass
+class _Search:
+    text: str
+    shape: Shape
+    memo: dict[tuple[int, frozenset[str]], tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str]] = (
+        field(default_factory=dict)
+    )
+    states: int = 0
+    fakes: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.fakes = [m.start() for m in _FAKE.finditer(self.text)]
+
+    def fake_count(self, start: int, end: int) -> int:
+        """Structure tags inside text[start:end] (starting inside it)."""
+        return bisect.bisect_left(self.fakes, end) - bisect.bisect_left(self.fakes, start)
+
+    def tail(self, pos: int, given: frozenset[str]) -> tuple[Score, str]:
+        """The call's end from `pos`: optional `</function>`s, then nothing."""
+        j = _WS.match(self.text, pos).end()  # type: ignore[union-attr]
+        while self.text.startswith(FUNCTION_CLOSE, j):
+            j = _WS.match(self.text, j + len(FUNCTION_CLOSE)).end()  # type: ignore[union-attr]
+        stray = self.text[j:].strip() if j < len(self.text) else ""
+        missing = len(self.shape.required - given)
+        return (int(bool(stray)), 0, missing, 0, 0, 0, 0), stray
+
+    def name_cost(self, name: str, given: frozenset[str]) -> Score | None:
+        """What taking `<parameter=name>` as the next parameter costs (None: it cannot be one)."""
+        if name in given:
+            return None
+        names = self.shape.names
+        if names is None or name in names:
+            return _ZERO
+        if self.shape.extra_ok:
+            return (0, 0, 0, 0, 0, 0, 1)
+        return (0, 0, 0, 0, 1, 0, 0)
+
+    def best(
+        self, pos: int, given: frozenset[str]
+    ) -> tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str]:
+        """(score, value ends, (key, value start, value end)..., stray text) of the best reading of
+        the parameters from `pos` (at a `<parameter=` tag or the call's end)."""
+        key = (pos, given)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self.states += 1
+        score, stray = self.tail(pos, given)
+        result: tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str] = (score, (), (), stray)
+        j = _WS.match(self.text, pos).end()  # type: ignore[union-attr]
+        tag = _PARAM.match(self.text, j)
+        if tag is not None:
+            name = tag.group(1).strip()
+            now = given | {name}
+            for cost, end, resume in self._value_ends(tag.end(), name, now):
+                sub = self.best(resume, now) if resume >= 0 else (self.tail(len(self.text), now)[0], (), (), "")
+                value_cost = _add(cost, self._value_cost(tag.end(), end))
+                total = _add(value_cost, sub[0])
+                candidate = (total, (-end, *sub[1]), ((name, tag.end(), end), *sub[2]), sub[3])
+                if (candidate[0], candidate[1]) < (result[0], result[1]):
+                    result = candidate
+        self.memo[key] = result
+        return result
+
+    def _value_cost(self, start: int, end: int) -> Score:
+        depth = 0
+        for match in _NESTED.finditer(self.text, start, end):
+            if match.group().startswith("</"):
+                depth = max(0, depth - 1)
+            else:
+                depth += 1
+        return (0, depth, 0, 0, 0, self.fake_count(start, end), 0)
+
+    def _value_ends(self, start: int, name: str, given: frozenset[str]) -> list[tuple[Score, int, int]]:
+        """(cost, end of the value, where the next parameter or the end starts; -1: the text's end)."""
+        text = self.text
+        out: list[tuple[Score, int, int]] = []
+        exhausted = self.states > _MAX_STATES or len(given) > _MAX_DEPTH
+        at = text.find(PARAM_CLOSE, start)
+        while at >= 0:
+            after = at + len(PARAM_CLOSE)
+            j = _WS.match(text, after).end()  # type: ignore[union-attr]
+            while text.startswith(PARAM_CLOSE, j):  # a duplicated `</parameter>` (Qwen 3.6 writes one)
+                j = _WS.match(text, j + len(PARAM_CLOSE)).end()  # type: ignore[union-attr]
+            if j >= len(text) or text.startswith(FUNCTION_CLOSE, j):
+                out.append((_ZERO, at, j))
+            elif not exhausted and (tag := _PARAM.match(text, j)) is not None:
+                cost = self.name_cost(tag.group(1).strip(), given)
+                if cost is not None:
+                    out.append((cost, at, j))
+            at = text.find(PARAM_CLOSE, after)
+        out.extend(end for end in self._forgiven_ends(start, given, exhausted) if not _closed(text, start, end[1]))
+        return out
+
+    def _forgiven_ends(self, start: int, given: frozenset[str], exhausted: bool) -> list[tuple[Score, int, int]]:
+        """Ends of a value whose `</parameter>` was dropped: the next parameter, `</function>`, the end."""
+        text = self.text
+        out: list[tuple[Score, int, int]] = []
+        forgiven: Score = (0, 0, 0, 1, 0, 0, 0)
+        if not exhausted:
+            at = text.find(f"\n{PARAM_OPEN}", start)
+            while at >= 0:
+                tag = _PARAM.match(text, at + 1)
+                cost = self.name_cost(tag.group(1).strip(), given) if tag is not None else None
+                if cost is not None:
+                    out.append((_add(forgiven, cost), at, at + 1))
+                at = text.find(f"\n{PARAM_OPEN}", at + 1)
+        at = text.find(f"\n{FUNCTION_CLOSE}", start)
+        while at >= 0:
+            out.append((forgiven, at, at + 1))
+            at = text.find(f"\n{FUNCTION_CLOSE}", at + 1)
+        end = len(text)
+        stripped = text.rstrip()
+        if stripped.endswith(FUNCTION_CLOSE) and stripped.rfind(FUNCTION_CLOSE) >= start:
+            end = stripped.rfind(FUNCTION_CLOSE)
+        out.append((forgiven, end, end if end < len(text) else -1))
+        return out
+
+
+def read_xml_call(body: str, tools: Sequence[ToolSpec]) -> Reading | None:
+    """The best reading of one XML call body (None when it has no `<function=NAME>`)."""
+    match = _FUNCTION.match(body)
+    if match is None:
+        return None
+    name = canonical_name(match.group(1), frozenset(tool.name for tool in tools))
+    spec = next((tool for tool in tools if tool.name == name), None)
+    shape = shape_of(spec)
+    start = _WS.match(body, match.end()).end()  # type: ignore[union-attr]
+    if body.startswith("{", start):  # arguments as one JSON object inside the XML form
+        inner = body[start:].rstrip()
+        while inner.endswith(FUNCTION_CLOSE):
+            inner = inner[: -len(FUNCTION_CLOSE)].rstrip()
+        try:
+            value, _ = repair_json(inner)
+        except (JsonRepairError, RecursionError):
+            value = None
+        if isinstance(value, dict):
+            return Reading(name, json_arguments=value)
+    search = _Search(body, shape)
+    score, _ends, values, stray = search.best(match.end(), frozenset())
+    return Reading(name, tuple((key, body[begin:end]) for key, begin, end in values), None, stray, score)
+
+
+class CallEnds:
+    """Where an XML call ends while its text streams in; readings are kept per possible end, since
+    the body only grows."""
+
+    def __init__(self, tools: Sequence[ToolSpec] = ()) -> None:
+        self._tools = tuple(tools)
+        self._cache: dict[int, Reading | None] = {}
+
+    def reset(self) -> None:
+        self._cache.clear()
+
+    def reading(self, body: str, stop: int) -> Reading | None:
+        if stop not in self._cache:
+            self._cache[stop] = read_xml_call(body[:stop], self._tools)
+        return self._cache[stop]
+
+    def call_end(self, body: str, final: bool) -> tuple[int, int, bool] | None:
+        """(end of the call, start of what follows it, whether `</tool_call>` closed it), or None
+        while it may still go on.
+
+        An end is a `</tool_call>`, or a `</function>` followed by something else (its `</tool_call>`
+        dropped), where the call before it reads cleanly. While streaming, the first such end
+        followed by the next call (or `</think>`) is taken; anything else after an end may still be
+        the rest of a value, so at the end of the reply the last end that reads best is taken.
+        """
+        ends: list[tuple[int, int, bool]] = []
+        for at in _positions(body, CALL_CLOSE):
+            ends.append((at, at + len(CALL_CLOSE), True))
+        for at in _positions(body, FUNCTION_CLOSE):
+            after = at + len(FUNCTION_CLOSE)
+            rest = body[after:].lstrip()
+            if rest.startswith(CALL_CLOSE) or (not final and CALL_CLOSE.startswith(rest)):
+                continue  # its `</tool_call>` follows (or may)
+            ends.append((after, after, False))
+        ends.sort()
+        for stop, resume, closed in ends:
+            follow = body[resume:].lstrip()
+            if not final and any(tag.startswith(follow) for tag in _FOLLOWERS):
+                return None  # cannot tell yet what follows
+            if follow.startswith(_FOLLOWERS):
+                reading = self.reading(body, stop)
+                if reading is not None and reading.clean:
+                    return stop, resume, closed
+        if not final:
+            return None
+        if not ends:
+            return len(body), len(body), False
+        best: tuple[tuple[int, int, int], int] | None = None
+        choice = ends[0]
+        for index, (stop, resume, closed) in enumerate(ends):
+            reading = self.reading(body, stop)
+            if reading is None:
+                continue
+            key = (reading.score[STRAY], reading.score[UNBALANCED], reading.score[FORGIVEN])
+            if best is None or key <= best[0]:
+                best, choice = (key, index), (stop, resume, closed)
+        return choice
+
+
+def _closed(text: str, start: int, end: int) -> bool:
+    """Whether the value text[start:end] ends in `</parameter>` (then that tag is its end, not text)."""
+    return text[start:end].rstrip().endswith(PARAM_CLOSE)
+
+
+def _positions(text: str, tag: str) -> list[int]:
+    out: list[int] = []
+    at = text.find(tag)
+    while at >= 0:
+        out.append(at)
+        at = text.find(tag, at + 1)
+    return out
