@@ -65,7 +65,7 @@ def feed_in_pieces(text: str, cuts: list[int], **kwargs: Any) -> list[Event]:
 def replies(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
     """A reply of think blocks, prose and tool calls, with the calls it holds."""
     parts: list[str] = []
-    expected: list[tuple[str, dict[str, Any]]] = []
+    made: list[tuple[bool, tuple[str, dict[str, Any]]]] = []  # (written inside <think>, the call)
     if draw(st.booleans()):
         parts.append(f"<think>{draw(prose)}</think>\n")
     for _ in range(draw(st.integers(0, 4))):
@@ -79,7 +79,10 @@ def replies(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
         parts.append(
             f"\n{call}\n" if kind == "call" else f"<think>{draw(prose)}\n{call}\n{draw(prose)}</think>"
         )
-        expected.append((name, args))
+        made.append((kind == "call_in_think", (name, args)))
+    # a call drafted inside <think> runs only when no real call comes after it
+    expected = [call for index, (drafted, call) in enumerate(made)
+                if not drafted or not any(not later for later, _ in made[index + 1 :])]
     return "".join(parts), expected
 
 

@@ -15,16 +15,19 @@ import secrets
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from ..types import Event, ReasoningDelta, TextDelta, ToolSpec
+from ..types import Event, ReasoningDelta, TextDelta, ToolCallEvent, ToolSpec
 from .prose import Channel, reasoning_channel, text_channel
 from .tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
-from .xmlcalls import FUNCTION_OPEN, call_end, interpret_xml_call
+from .wrappers import WRAPPER_PARTIAL, wrapper_close, wrapper_open
+from .xmlcalls import FUNCTION_OPEN, CallEnds, interpret_xml_call
 
-_PROSE_STOP = re.compile(r"[<{]")
+_PROSE_STOP = re.compile(r"[<{`]")
 _CALL_PREFIX_STOP = re.compile(r"[<{\[]")
 _CALL_TRAILER = re.compile(r"[\s`}\]]+")  # whitespace, a closing fence, stray closers
 _WHITESPACE = re.compile(r"\s+")
+_MENTION_STOP = re.compile(r"[\n<]")
+_PYTHONIC_CALL = re.compile(r"\s*[\w.-]+\s*\(.*\)\s*", re.DOTALL)
 
 
 class _State(Enum):
@@ -61,6 +64,10 @@ class ReplyParser:
         self._line_blank = True  # only whitespace since the last newline or tag
         self._saw_think = starts_in_think
         self._finished = False
+        self._ends = CallEnds(self._tools)
+        self._drafts: list[Event] = []  # calls written inside <think>, run if no real call follows
+        self._wrapper = ""  # a fence or tag before a bare JSON call, dropped if the call is one
+        self._closer = ""  # the closing fence or tag still to drop after such a call
         self.saw_stray_think_close = False
         """A `</think>` came with no think block open (Qwen 3 2507 style, see `parse_reply`)."""
         self._reset_call(_State.TEXT, tentative=False)
@@ -75,7 +82,7 @@ class ReplyParser:
     @property
     def in_tool_call(self) -> bool:
         """Inside a `<tool_call>` body: the moment to constrain generation to call JSON."""
-        return self._state is _State.CALL and not self._tentative
+        return self._state is _State.CALL and not self._tentative and not self._mention
 
     @property
     def reasoning_chars(self) -> int:
@@ -100,6 +107,8 @@ class ReplyParser:
         while self._state is _State.CALL:
             self._end_call_at_eof()
             self._run(final=True)
+        self._out.extend(self._drafts)  # no real call came after them: they are the calls
+        self._drafts = []
         return self._take()
 
     # ------------------------------------------------------------ machinery
@@ -147,6 +156,14 @@ class ReplyParser:
 
     def _scan_prose(self, final: bool) -> None:
         t, i, n = self._t, self._i, len(self._t)
+        if self._closer:
+            found = wrapper_close(t, i, self._closer, final)
+            if found is None:
+                self._hold = t[i:]
+                self._i = n
+                return
+            self._closer = ""
+            i = found
         while i < n:
             match = _PROSE_STOP.search(t, i)
             end = match.start() if match else n
@@ -155,6 +172,22 @@ class ReplyParser:
                 i = end
             if match is None:
                 break
+            if self._state is _State.TEXT and self._line_blank and t[i] in "`<":
+                opened = wrapper_open(t, i, final)
+                if opened == WRAPPER_PARTIAL:
+                    self._hold = t[i:]
+                    i = n
+                    break
+                if isinstance(opened, tuple):
+                    length, self._closer = opened
+                    self._wrapper = t[i : i + length]
+                    self._i = i + length + 1
+                    self._begin_call(tentative=True, opener="{")
+                    return
+            if t[i] == "`":
+                self._write("`")
+                i += 1
+                continue
             if t[i] == "{":
                 if self._line_blank:
                     self._i = i + 1
@@ -210,6 +243,9 @@ class ReplyParser:
         self._json_end = -1
         self._after: list[str] = []
         self._xml = False
+        self._undecided = not tentative  # whether prose follows `<tool_call>` on its line is not known
+        self._mention = False  # prose followed: only a mention, unless `</tool_call>` ends a call
+        self._ends.reset()
 
     def _begin_call(self, tentative: bool, opener: str = "") -> None:
         self._reset_call(self._state, tentative)
@@ -233,6 +269,40 @@ class ReplyParser:
         t, i, n = self._t, self._i, len(self._t)
         while i < n:
             tracker = self._tracker
+            if self._undecided:  # the first character after `<tool_call>` and its spaces
+                j = i
+                while j < n and t[j] in " \t":
+                    j += 1
+                self._append(t[i:j])
+                i = j
+                if i >= n:
+                    break
+                self._undecided = False
+                self._mention = t[i] not in "\n{[<`"
+            if self._mention:
+                stop = _MENTION_STOP.search(t, i)
+                end = stop.start() if stop else n
+                if end > i:
+                    self._append(t[i:end])
+                    i = end
+                if stop is None:
+                    break
+                tag = match_tag(t, i, final) if t[i] == "<" else None
+                if tag == PARTIAL:
+                    self._hold = t[i:]
+                    self._i = n
+                    return
+                if t[i] == "<" and tag is None:
+                    self._append("<")
+                    i += 1
+                    continue
+                self._i = i
+                if tag == CALL_CLOSE and _PYTHONIC_CALL.fullmatch("".join(self._raw)):
+                    self._i = i + len(tag)
+                    self._end_call(closed=True)  # a call, in a form that is not JSON: an error says so
+                    return
+                self._abandon_mention(tag == CALL_CLOSE)
+                return
             if tracker is None:  # before the JSON: skip a fence or other junk up to '{' or '['
                 match = _CALL_PREFIX_STOP.search(t, i)
                 end = match.start() if match else n
@@ -314,18 +384,43 @@ class ReplyParser:
         self._i = len(self._t)
         raw = "".join(self._raw)
         body = raw[self._json_start :]
-        end = call_end(body, final)
+        end = self._ends.call_end(body, final)
         if end is None:
             return
         stop, resume, closed = end
         shown = raw[: self._json_start + (resume if closed else stop)].strip()
+        written = CALL_OPEN + raw[: self._json_start + resume]
         outer = self._outer
         self._state = outer
         self._line_blank = True
         self._reset_call(outer, tentative=False)
-        self._out.extend(interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed))
+        events = interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed)
+        self._emit_call(events, written)
         if body[resume:]:
             self._push_back(body[resume:])
+
+    def _abandon_mention(self, closed: bool) -> None:
+        """`<tool_call>` followed by prose was a mention: it and the prose are text (or reasoning)."""
+        raw = "".join(self._raw)
+        self._state = self._outer
+        self._write(CALL_OPEN)
+        if closed:
+            self._write(raw + CALL_CLOSE)
+            self._i += len(CALL_CLOSE)
+        else:
+            self._push_back(raw)
+        self._reset_call(self._state, tentative=False)
+
+    def _emit_call(self, events: Sequence[Event], raw: str) -> None:
+        """A call's events; one written inside <think> is reasoning (its text stays there) and becomes
+        a call only if the reply makes no real call after it (so a drafted call runs once)."""
+        if self._state is _State.THINK:
+            self._write(raw)
+            self._line_blank = True
+            self._drafts.extend(event for event in events if isinstance(event, ToolCallEvent))
+            return
+        self._drafts = []
+        self._out.extend(events)
 
     def _abandon_tentative(self, i: int) -> None:
         """A '{' at the start of a line that does not open a call: it was just text."""
@@ -333,8 +428,17 @@ class ReplyParser:
         self._state = self._outer
         self._i = i
         self._push_back(raw[1:])
-        self._write("{")
+        self._write(self._unwrap(keep=True) + raw[0])
         self._reset_call(self._state, tentative=False)
+
+    def _unwrap(self, keep: bool) -> str:
+        """The wrapper before a bare JSON object: its text if the object was no call (`keep`), else
+        nothing, and its closing fence or tag is dropped once the call is over."""
+        wrapper, self._wrapper = self._wrapper, ""
+        if keep:
+            self._closer = ""
+            return wrapper
+        return ""
 
     def _end_call(self, closed: bool, body_end: int | None = None, rest: str = "") -> None:
         raw = "".join(self._raw)
@@ -349,10 +453,13 @@ class ReplyParser:
         self._line_blank = True
         self._reset_call(outer, tentative=False)
         if tentative and not closed and (outer is _State.THINK or not names_offered_call(body, self._names)):
-            self._write(raw)  # an ordinary JSON object in the prose
+            self._write(self._unwrap(keep=True) + raw)  # an ordinary JSON object in the prose
         else:
+            self._unwrap(keep=False)
             shown = raw if body_end is None else raw[:body_end]
-            self._out.extend(interpret_call(body, shown.strip(), self._tools, self._new_id, closed=closed))
+            events = interpret_call(body, shown.strip(), self._tools, self._new_id, closed=closed)
+            opener = "" if tentative else CALL_OPEN
+            self._emit_call(events, opener + shown + (CALL_CLOSE if closed else ""))
         if after or rest:
             self._push_back(rest + after)
 
@@ -362,6 +469,10 @@ class ReplyParser:
         if self._xml:
             self._t, self._i = "", 0
             self._scan_xml(final=True)
+            return
+        if self._mention:
+            self._t, self._i = "", 0
+            self._abandon_mention(closed=False)
             return
         raw = "".join(self._raw)
         tracker = self._tracker

@@ -292,7 +292,7 @@ class CallEnds:
                 return None  # cannot tell yet what follows
             if follow.startswith(_FOLLOWERS):
                 reading = self.reading(body, stop)
-                if reading is not None and reading.clean:
+                if reading is not None and reading.clean and reading.score[FORGIVEN] == 0:
                     return stop, resume, closed
         if not final:
             return None
