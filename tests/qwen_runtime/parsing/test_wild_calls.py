@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from qwen_runtime.parsing import ReplyParser, parse_reply
 from qwen_runtime.parsing.xmlcalls import render_xml_call
 from qwen_runtime.types import Completion, Event, ReasoningDelta, TextDelta, ToolSpec
@@ -298,3 +301,98 @@ def test_a_broken_call_in_reasoning_is_no_error() -> None:
     completion = read('<think>Like <tool_call>\n{"name": run}\n</tool_call> maybe.</think>Answer.')
     assert completion.tool_call_errors == []
     assert completion.text == "Answer."
+
+
+# ---------------------------------------------------------------- round trip, any call syntax in values
+
+EDIT = ToolSpec(
+    "edit",
+    "Edit",
+    {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "old": {"type": "string"},
+            "new": {"type": "string"},
+            "count": {"type": "integer"},
+            "meta": {"type": "object"},
+        },
+        "required": ["path", "old"],
+    },
+)
+SYNTAX = [
+    "<tool_call>",
+    "</tool_call>",
+    "<function=edit>",
+    "<function=run>",
+    "</function>",
+    "<parameter=path>",
+    "<parameter=new>",
+    "<parameter=old>",
+    "<parameter=x>",
+    "</parameter>",
+    "<think>",
+    "</think>",
+    "\n",
+    " ",
+    "{",
+    "}",
+    '"',
+    "```",
+    "<tools>",
+    "null",
+    "<|im_end|>",
+]
+_NESTED = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|</tool_call>|<function=[^>\n]*>|</function>")
+
+
+def ambiguous(value: str) -> bool:
+    """The two texts no reading can tell from something else: a value ending in `</parameter>` (read as
+    the duplicate Qwen 3.6 writes), and one that ends a call and then opens one it never closes
+    (read as two calls)."""
+    if value.rstrip().endswith("</parameter>"):
+        return True
+    depth = {"function": 0, "tool_call": 0}
+    for tag in _NESTED.findall(value):
+        kind = "function" if "function" in tag else "tool_call"
+        depth[kind] = max(0, depth[kind] - 1) if tag.startswith("</") else depth[kind] + 1
+    return any(depth.values()) and any(tag in value for tag in ("</parameter>", "</function>", "</tool_call>"))
+
+
+call_text = st.lists(st.text(max_size=6) | st.sampled_from(SYNTAX), max_size=10).map("".join)
+call_text = call_text.filter(lambda value: not ambiguous(value))
+
+
+@st.composite
+def edit_arguments(draw: st.DrawFn) -> dict[str, Any]:
+    arguments: dict[str, Any] = {"path": draw(call_text), "old": draw(call_text)}
+    if draw(st.booleans()):
+        arguments["new"] = draw(call_text)
+    if draw(st.booleans()):
+        arguments["count"] = draw(st.integers())
+    if draw(st.booleans()):
+        arguments["meta"] = draw(st.dictionaries(st.text(max_size=4), call_text, max_size=2))
+    keys = draw(st.permutations(list(arguments)))
+    return {key: arguments[key] for key in keys}
+
+
+@settings(max_examples=200, deadline=None)
+@given(edit_arguments(), st.sampled_from(["xml", "json"]), st.lists(st.integers(0, 10_000), max_size=6))
+def test_any_call_syntax_in_values_round_trips_as_the_template_writes_it(
+    arguments: dict[str, Any], form: str, cuts: list[int]
+) -> None:
+    if form == "xml":
+        text = xml("edit", arguments)
+    else:
+        text = f"<tool_call>\n{json.dumps({'name': 'edit', 'arguments': arguments}, ensure_ascii=False)}\n</tool_call>"
+    whole = parse_reply(text, (EDIT,), id_factory=counter())
+    parser = ReplyParser((EDIT,), id_factory=counter())
+    pieces: list[Event] = []
+    bounds = sorted({0, len(text), *(cut % (len(text) + 1) for cut in cuts)})
+    for start, end in itertools.pairwise(bounds):
+        pieces += parser.feed(text[start:end])
+    assert merged(pieces + parser.finish()) == merged(whole)
+    completion = Completion()
+    for event in whole:
+        completion.add(event)
+    assert calls(completion) == [("edit", arguments)]

@@ -384,7 +384,7 @@ class ReplyParser:
         self._i = len(self._t)
         raw = "".join(self._raw)
         body = raw[self._json_start :]
-        end = self._ends.call_end(body, final)
+        end = self._ends.call_end(body, final, in_think=self._outer is _State.THINK)
         if end is None:
             return
         stop, resume, closed = end

@@ -7,13 +7,14 @@ has not been given yet, or `</function>` ending the call, with the rest of the c
 When several readings fit, the one that needs the fewest guesses wins, in this order:
 
 1. no unexpected text outside the values;
-2. fewest nested calls a value opens without closing them (`<function=...>`, a `<tool_call>`
-   of a call): a value that really holds a call holds all of it;
-3. every required parameter given;
-4. fewest dropped closing tags forgiven (a value ended by the next `<parameter=` or `</function>`);
-5. fewest parameters the schema does not declare (unless it allows extra ones);
+2. every required parameter given;
+3. fewest dropped closing tags forgiven (a value ended by the next `<parameter=` or `</function>`);
+4. fewest parameters the schema does not declare (unless it allows extra ones);
+5. fewest ends without the newline the template writes after `</parameter>`;
 6. fewest structure tags left inside values;
-7. then earlier values as long as possible (the last plausible end), which is what keeps a value
+7. fewest nested calls a value opens without closing them (`<function=...>`, a `<tool_call>`
+   of a call);
+8. then earlier values as long as possible (the last plausible end), which is what keeps a value
    holding `</parameter>\\n<parameter=path>` whole when `path` comes after it.
 
 `call_end` uses the same readings to decide, while text still streams, where a call is over.
@@ -30,7 +31,7 @@ from typing import Any
 from ..toolschema import SchemaError, tool_schema
 from ..types import ToolSpec
 from .json_repair import JsonRepairError, repair_json
-from .tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
+from .tags import CALL_CLOSE, THINK_CLOSE
 
 FUNCTION_OPEN = "<function="
 FUNCTION_CLOSE = "</function>"
@@ -44,12 +45,15 @@ _FAKE = re.compile(r"</parameter>|</function>|</tool_call>|<parameter=")
 _FUNCTIONS_PREFIX = "functions."
 _MAX_STATES = 4000
 _MAX_DEPTH = 48
-_FOLLOWERS = (CALL_OPEN, FUNCTION_OPEN, THINK_CLOSE, THINK_OPEN)
-"""What may follow a call that is really over (the next call, the end of the reasoning it was in)."""
 
-Score = tuple[int, int, int, int, int, int, int]
-_ZERO: Score = (0, 0, 0, 0, 0, 0, 0)
-STRAY, UNBALANCED, MISSING, FORGIVEN, UNDECLARED, FAKES, EXTRA = range(7)
+Score = tuple[int, int, int, int, int, int, int, int]
+_ZERO: Score = (0, 0, 0, 0, 0, 0, 0, 0)
+STRAY, MISSING, FORGIVEN, UNDECLARED, LOOSE, FAKES, UNBALANCED, EXTRA = range(8)
+
+
+def _cost(slot: int, amount: int = 1) -> Score:
+    """A score of `amount` in one place."""
+    return tuple(amount if index == slot else 0 for index in range(8))  # type: ignore[return-value]
 
 
 def canonical_name(name: str, names: frozenset[str] | set[str]) -> str:
@@ -132,7 +136,7 @@ class _Search:
             j = _WS.match(self.text, j + len(FUNCTION_CLOSE)).end()  # type: ignore[union-attr]
         stray = self.text[j:].strip() if j < len(self.text) else ""
         missing = len(self.shape.required - given)
-        return (int(bool(stray)), 0, missing, 0, 0, 0, 0), stray
+        return _add(_cost(STRAY, int(bool(stray))), _cost(MISSING, missing)), stray
 
     def name_cost(self, name: str, given: frozenset[str]) -> Score | None:
         """What taking `<parameter=name>` as the next parameter costs (None: it cannot be one)."""
@@ -141,9 +145,7 @@ class _Search:
         names = self.shape.names
         if names is None or name in names:
             return _ZERO
-        if self.shape.extra_ok:
-            return (0, 0, 0, 0, 0, 0, 1)
-        return (0, 0, 0, 0, 1, 0, 0)
+        return _cost(EXTRA if self.shape.extra_ok else UNDECLARED)
 
     def best(
         self, pos: int, given: frozenset[str]
@@ -173,13 +175,13 @@ class _Search:
         return result
 
     def _value_cost(self, start: int, end: int) -> Score:
-        depth = 0
+        depth = {"tool_call": 0, "function": 0}  # each closing tag closes only its own kind
         for match in _NESTED.finditer(self.text, start, end):
-            if match.group().startswith("</"):
-                depth = max(0, depth - 1)
-            else:
-                depth += 1
-        return (0, depth, 0, 0, 0, self.fake_count(start, end), 0)
+            tag = match.group()
+            kind = "function" if "function" in tag else "tool_call"
+            depth[kind] = max(0, depth[kind] - 1) if tag.startswith("</") else depth[kind] + 1
+        fakes = self.fake_count(start, end)
+        return _add(_cost(UNBALANCED, sum(depth.values())), _cost(FAKES, fakes))
 
     def _value_ends(self, start: int, name: str, given: frozenset[str]) -> list[tuple[Score, int, int]]:
         """(cost, end of the value, where the next parameter or the end starts; -1: the text's end)."""
@@ -192,12 +194,14 @@ class _Search:
             j = _WS.match(text, after).end()  # type: ignore[union-attr]
             while text.startswith(PARAM_CLOSE, j):  # a duplicated `</parameter>` (Qwen 3.6 writes one)
                 j = _WS.match(text, j + len(PARAM_CLOSE)).end()  # type: ignore[union-attr]
+            # the template writes a newline after `</parameter>`; Qwen 3.6 sometimes drops the one before
+            loose = _cost(LOOSE) if j < len(text) and "\n" not in text[after:j] else _ZERO
             if j >= len(text) or text.startswith(FUNCTION_CLOSE, j):
-                out.append((_ZERO, at, j))
+                out.append((loose, at, j))
             elif not exhausted and (tag := _PARAM.match(text, j)) is not None:
                 cost = self.name_cost(tag.group(1).strip(), given)
                 if cost is not None:
-                    out.append((cost, at, j))
+                    out.append((_add(cost, loose), at, j))
             at = text.find(PARAM_CLOSE, after)
         out.extend(end for end in self._forgiven_ends(start, given, exhausted) if not _closed(text, start, end[1]))
         return out
@@ -206,7 +210,7 @@ class _Search:
         """Ends of a value whose `</parameter>` was dropped: the next parameter, `</function>`, the end."""
         text = self.text
         out: list[tuple[Score, int, int]] = []
-        forgiven: Score = (0, 0, 0, 1, 0, 0, 0)
+        forgiven = _cost(FORGIVEN)
         if not exhausted:
             at = text.find(f"\n{PARAM_OPEN}", start)
             while at >= 0:
@@ -267,14 +271,17 @@ class CallEnds:
             self._cache[stop] = read_xml_call(body[:stop], self._tools)
         return self._cache[stop]
 
-    def call_end(self, body: str, final: bool) -> tuple[int, int, bool] | None:
+    def call_end(self, body: str, final: bool, in_think: bool = False) -> tuple[int, int, bool] | None:
         """(end of the call, start of what follows it, whether `</tool_call>` closed it), or None
         while it may still go on.
 
         An end is a `</tool_call>`, or a `</function>` followed by something else (its `</tool_call>`
-        dropped), where the call before it reads cleanly. While streaming, the first such end
-        followed by the next call (or `</think>`) is taken; anything else after an end may still be
-        the rest of a value, so at the end of the reply the last end that reads best is taken.
+        dropped). Whatever follows an end may still be the rest of a value (a file holding a whole
+        call and more), so the end is settled when the reply is over: the last end after which the
+        call reads best (nothing stray, nothing required missing, no dropped tag forgiven, no unclosed
+        nested call). A call
+        drafted inside `<think>` is settled sooner, at an end followed by `</think>` where it reads
+        cleanly, so the reasoning and answer after it stream.
         """
         ends: list[tuple[int, int, bool]] = []
         for at in _positions(body, CALL_CLOSE):
@@ -288,9 +295,11 @@ class CallEnds:
         ends.sort()
         for stop, resume, closed in ends:
             follow = body[resume:].lstrip()
-            if not final and any(tag.startswith(follow) for tag in _FOLLOWERS):
+            if not in_think or final:
+                break
+            if THINK_CLOSE.startswith(follow):
                 return None  # cannot tell yet what follows
-            if follow.startswith(_FOLLOWERS):
+            if follow.startswith(THINK_CLOSE):
                 reading = self.reading(body, stop)
                 if reading is not None and reading.clean and reading.score[FORGIVEN] == 0:
                     return stop, resume, closed
@@ -298,15 +307,15 @@ class CallEnds:
             return None
         if not ends:
             return len(body), len(body), False
-        best: tuple[tuple[int, int, int], int] | None = None
+        best: tuple[int, ...] | None = None
         choice = ends[0]
-        for index, (stop, resume, closed) in enumerate(ends):
+        for stop, resume, closed in ends:
             reading = self.reading(body, stop)
             if reading is None:
                 continue
-            key = (reading.score[STRAY], reading.score[UNBALANCED], reading.score[FORGIVEN])
-            if best is None or key <= best[0]:
-                best, choice = (key, index), (stop, resume, closed)
+            key = tuple(reading.score[slot] for slot in (STRAY, MISSING, FORGIVEN, UNBALANCED))
+            if best is None or key <= best:  # (ties: the later end)
+                best, choice = key, (stop, resume, closed)
         return choice
 
 
