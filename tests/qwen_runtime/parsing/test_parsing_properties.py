@@ -76,7 +76,7 @@ def replies(draw: st.DrawFn) -> tuple[str, list[tuple[int, bool, tuple[str, dict
         body = json.dumps({"name": name, "arguments": args}, ensure_ascii=draw(st.booleans()))
         call = f"<tool_call>\n{body}\n</tool_call>"
         parts.append(f"\n{call}\n" if kind == "call" else f"<think>{draw(prose)}\n{call}\n{draw(prose)}</think>")
-        made.append((len("".join(parts)), kind == "call_in_think", (name, args)))
+        made.append((len("".join(parts[:-1])), kind == "call_in_think", (name, args)))  # (where it starts)
     return "".join(parts), made
 
 

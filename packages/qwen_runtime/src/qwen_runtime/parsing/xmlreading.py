@@ -45,6 +45,7 @@ _FAKE = re.compile(r"</parameter>|</function>|</tool_call>|<parameter=")
 _FUNCTIONS_PREFIX = "functions."
 _MAX_STATES = 4000
 _MAX_DEPTH = 48
+_FEW = 16
 
 Score = tuple[int, int, int, int, int, int, int, int]
 _ZERO: Score = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -121,9 +122,15 @@ class _Search:
     )
     states: int = 0
     fakes: list[int] = field(default_factory=list)
+    nested: list[tuple[int, int, bool]] = field(default_factory=list)  # (end, kind, closes)
+    nested_ends: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.fakes = [m.start() for m in _FAKE.finditer(self.text)]
+        for m in _NESTED.finditer(self.text):
+            tag = m.group()
+            self.nested.append((m.end(), int("function" in tag), tag.startswith("</")))
+        self.nested_ends = [end for end, _, _ in self.nested]
 
     def fake_count(self, start: int, end: int) -> int:
         """Structure tags inside text[start:end] (starting inside it)."""
@@ -175,13 +182,12 @@ class _Search:
         return result
 
     def _value_cost(self, start: int, end: int) -> Score:
-        depth = {"tool_call": 0, "function": 0}  # each closing tag closes only its own kind
-        for match in _NESTED.finditer(self.text, start, end):
-            tag = match.group()
-            kind = "function" if "function" in tag else "tool_call"
-            depth[kind] = max(0, depth[kind] - 1) if tag.startswith("</") else depth[kind] + 1
+        depth = [0, 0]  # (tool_call, function): each closing tag closes only its own kind
+        first = bisect.bisect_right(self.nested_ends, start)
+        for tag_end, kind, closes in self.nested[first : bisect.bisect_right(self.nested_ends, end)]:
+            depth[kind] = max(0, depth[kind] - 1) if closes else depth[kind] + 1
         fakes = self.fake_count(start, end)
-        return _add(_cost(UNBALANCED, sum(depth.values())), _cost(FAKES, fakes))
+        return _add(_cost(UNBALANCED, sum(depth)), _cost(FAKES, fakes))
 
     def _value_ends(self, start: int, name: str, given: frozenset[str]) -> list[tuple[Score, int, int]]:
         """(cost, end of the value, where the next parameter or the end starts; -1: the text's end)."""
@@ -203,7 +209,8 @@ class _Search:
                 if cost is not None:
                     out.append((_add(cost, loose), at, j))
             at = text.find(PARAM_CLOSE, after)
-        out.extend(end for end in self._forgiven_ends(start, given, exhausted) if not _closed(text, start, end[1]))
+        out = _few(out)
+        out.extend(_few([end for end in self._forgiven_ends(start, given, exhausted) if not _closed(text, start, end[1])]))
         return out
 
     def _forgiven_ends(self, start: int, given: frozenset[str], exhausted: bool) -> list[tuple[Score, int, int]]:
@@ -283,12 +290,15 @@ class CallEnds:
         drafted inside `<think>` is settled sooner, at an end followed by `</think>` where it reads
         cleanly, so the reasoning and answer after it stream.
         """
+        if not final and not in_think:
+            return None
         ends: list[tuple[int, int, bool]] = []
         for at in _positions(body, CALL_CLOSE):
             ends.append((at, at + len(CALL_CLOSE), True))
         for at in _positions(body, FUNCTION_CLOSE):
             after = at + len(FUNCTION_CLOSE)
-            rest = body[after:].lstrip()
+            skip = _WS.match(body, after).end()  # type: ignore[union-attr]
+            rest = body[skip : skip + len(CALL_CLOSE)]
             if rest.startswith(CALL_CLOSE) or (not final and CALL_CLOSE.startswith(rest)):
                 continue  # its `</tool_call>` follows (or may)
             ends.append((after, after, False))
@@ -309,14 +319,22 @@ class CallEnds:
             return len(body), len(body), False
         best: tuple[int, ...] | None = None
         choice = ends[0]
-        for stop, resume, closed in ends:
+        for stop, resume, closed in reversed(ends):  # (ties: the later end)
             reading = self.reading(body, stop)
             if reading is None:
                 continue
             key = tuple(reading.score[slot] for slot in (STRAY, MISSING, FORGIVEN, UNBALANCED))
-            if best is None or key <= best:  # (ties: the later end)
+            if best is None or key < best:
                 best, choice = key, (stop, resume, closed)
+            if not any(key):
+                break  # nothing reads better than a perfect reading
         return choice
+
+
+def _few(ends: list[tuple[Score, int, int]]) -> list[tuple[Score, int, int]]:
+    """The first and last `_FEW` candidate ends of a value: a value holding hundreds of closing tags
+    ends at one of its first few (a short value) or last few (the real end) in every real reply."""
+    return ends if len(ends) <= 2 * _FEW else ends[:_FEW] + ends[-_FEW:]
 
 
 def _closed(text: str, start: int, end: int) -> bool:
