@@ -102,6 +102,7 @@ VALUES_WITH_CALL_SYNTAX = [
     pytest.param("end = '\n</parameter>\n</function>\n</tool_call>'\nprint(end)\n", id="the-closing-tags"),
     pytest.param("<function=run>\n<parameter=cmd>\nls\n</parameter>\n</function>\n", id="a-function-block"),
     pytest.param("{% for p in params %}<parameter={{ p }}>\n{{ v }}\n</parameter>{% endfor %}", id="a-template"),
+    pytest.param('assert parse("<parameter=path>a.py</parameter><parameter=content>x</parameter>")\n', id="compact"),
 ]
 
 
@@ -128,6 +129,15 @@ def test_an_unknown_tool_prefers_the_last_plausible_end() -> None:
     content = "x = 1\n</parameter>\n<parameter=path>\nfake\n</parameter>\ny = 2"
     completion = read(xml("write_file", {"path": "p", "content": content}), tools=())
     assert calls(completion) == [("write_file", {"path": "p", "content": content})]
+
+
+@pytest.mark.parametrize("sep", ["", "\n"])
+def test_a_compact_call_on_one_line_reads(sep: str) -> None:
+    text = (
+        f"<tool_call>{sep}<function=configure>{sep}<parameter=name>x</parameter>{sep}<parameter=note>y</parameter>"
+        f'{sep}<parameter=tags>["a"]</parameter>{sep}</function>{sep}</tool_call>'
+    )
+    assert calls(read(text)) == [("configure", {"name": "x", "note": "y", "tags": ["a"]})]
 
 
 def test_a_dropped_closing_tag_is_still_forgiven_where_nothing_else_reads() -> None:
@@ -346,11 +356,15 @@ SYNTAX = [
 _NESTED = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|</tool_call>|<function=[^>\n]*>|</function>")
 
 
+_COMPACT_END = re.compile(r"</parameter>[ \t]*(<parameter=|</function>)")
+
+
 def ambiguous(value: str) -> bool:
-    """The two texts no reading can tell from something else: a value ending in `</parameter>` (read as
-    the duplicate Qwen 3.6 writes), and one that ends a call and then opens one it never closes
+    """The texts no reading can tell from something else: a value ending in `</parameter>` (read as the
+    duplicate Qwen 3.6 writes), one holding the end of a value written compactly, all on one line (read
+    as that end when nothing else fits), and one that ends a call and then opens one it never closes
     (read as two calls)."""
-    if value.rstrip().endswith("</parameter>"):
+    if value.rstrip().endswith("</parameter>") or _COMPACT_END.search(value):
         return True
     depth = {"function": 0, "tool_call": 0}
     for tag in _NESTED.findall(value):

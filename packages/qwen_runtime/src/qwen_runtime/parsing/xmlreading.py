@@ -10,8 +10,8 @@ When several readings fit, the one that needs the fewest guesses wins, in this o
 2. every required parameter given;
 3. fewest dropped closing tags forgiven (a value ended by the next `<parameter=` or `</function>`);
 4. fewest parameters the schema does not declare (unless it allows extra ones);
-5. fewest ends without the newline the template writes after `</parameter>`;
-6. fewest structure tags left inside values;
+5. fewest structure tags left inside values;
+6. fewest ends without the newline the template writes after `</parameter>`;
 7. fewest nested calls a value opens without closing them (`<function=...>`, a `<tool_call>`
    of a call);
 8. then earlier values as long as possible (the last plausible end), which is what keeps a value
@@ -49,7 +49,7 @@ _FEW = 16
 
 Score = tuple[int, int, int, int, int, int, int, int]
 _ZERO: Score = (0, 0, 0, 0, 0, 0, 0, 0)
-STRAY, MISSING, FORGIVEN, UNDECLARED, LOOSE, FAKES, UNBALANCED, EXTRA = range(8)
+STRAY, MISSING, FORGIVEN, UNDECLARED, FAKES, LOOSE, UNBALANCED, EXTRA = range(8)
 
 
 def _cost(slot: int, amount: int = 1) -> Score:
@@ -102,11 +102,6 @@ class Reading:
     json_arguments: Any = None  # `<function=NAME>{...}</function>`: the decoded object
     stray: str = ""  # text outside any value that does not belong to a call
     score: Score = _ZERO
-
-    @property
-    def clean(self) -> bool:
-        """Structurally sound: nothing stray, no value with an unclosed nested call."""
-        return self.score[STRAY] == 0 and self.score[UNBALANCED] == 0
 
 
 def _add(a: Score, b: Score) -> Score:
@@ -184,7 +179,7 @@ class _Search:
     def _value_cost(self, start: int, end: int) -> Score:
         depth = [0, 0]  # (tool_call, function): each closing tag closes only its own kind
         first = bisect.bisect_right(self.nested_ends, start)
-        for tag_end, kind, closes in self.nested[first : bisect.bisect_right(self.nested_ends, end)]:
+        for _end, kind, closes in self.nested[first : bisect.bisect_right(self.nested_ends, end)]:
             depth[kind] = max(0, depth[kind] - 1) if closes else depth[kind] + 1
         fakes = self.fake_count(start, end)
         return _add(_cost(UNBALANCED, sum(depth)), _cost(FAKES, fakes))
@@ -200,7 +195,7 @@ class _Search:
             j = _WS.match(text, after).end()  # type: ignore[union-attr]
             while text.startswith(PARAM_CLOSE, j):  # a duplicated `</parameter>` (Qwen 3.6 writes one)
                 j = _WS.match(text, j + len(PARAM_CLOSE)).end()  # type: ignore[union-attr]
-            # the template writes a newline after `</parameter>`; Qwen 3.6 sometimes drops the one before
+            # the template writes a newline after `</parameter>` (compact calls, all on one line, exist too)
             loose = _cost(LOOSE) if j < len(text) and "\n" not in text[after:j] else _ZERO
             if j >= len(text) or text.startswith(FUNCTION_CLOSE, j):
                 out.append((loose, at, j))
@@ -210,7 +205,8 @@ class _Search:
                     out.append((_add(cost, loose), at, j))
             at = text.find(PARAM_CLOSE, after)
         out = _few(out)
-        out.extend(_few([end for end in self._forgiven_ends(start, given, exhausted) if not _closed(text, start, end[1])]))
+        forgiven = self._forgiven_ends(start, given, exhausted)
+        out.extend(_few([end for end in forgiven if not _closed(text, start, end[1])]))
         return out
 
     def _forgiven_ends(self, start: int, given: frozenset[str], exhausted: bool) -> list[tuple[Score, int, int]]:
@@ -287,8 +283,8 @@ class CallEnds:
         call and more), so the end is settled when the reply is over: the last end after which the
         call reads best (nothing stray, nothing required missing, no dropped tag forgiven, no unclosed
         nested call). A call
-        drafted inside `<think>` is settled sooner, at an end followed by `</think>` where it reads
-        cleanly, so the reasoning and answer after it stream.
+        drafted inside `<think>` is settled sooner, at an end followed by `</think>` where nothing is
+        stray or forgiven, so the reasoning and answer after it stream.
         """
         if not final and not in_think:
             return None
@@ -311,7 +307,7 @@ class CallEnds:
                 return None  # cannot tell yet what follows
             if follow.startswith(THINK_CLOSE):
                 reading = self.reading(body, stop)
-                if reading is not None and reading.clean and reading.score[FORGIVEN] == 0:
+                if reading is not None and not reading.score[STRAY] and not reading.score[FORGIVEN]:
                     return stop, resume, closed
         if not final:
             return None
