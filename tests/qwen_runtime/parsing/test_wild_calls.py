@@ -131,6 +131,14 @@ def test_an_unknown_tool_prefers_the_last_plausible_end() -> None:
     assert calls(completion) == [("write_file", {"path": "p", "content": content})]
 
 
+def test_two_functions_in_one_tool_call_block_are_two_calls() -> None:
+    text = (
+        "<tool_call>\n<function=run>\n<parameter=cmd>\nls\n</parameter>\n</function>\n"
+        "<function=run>\n<parameter=cmd>\npwd\n</parameter>\n</function>\n</tool_call>"
+    )
+    assert calls(read(text)) == [("run", {"cmd": "ls"}), ("run", {"cmd": "pwd"})]
+
+
 @pytest.mark.parametrize("sep", ["", "\n"])
 def test_a_compact_call_on_one_line_reads(sep: str) -> None:
     text = (
