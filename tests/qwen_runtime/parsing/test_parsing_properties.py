@@ -74,6 +74,7 @@ def replies(draw: st.DrawFn) -> tuple[str, list[tuple[int, bool, tuple[str, dict
             continue
         name, args = draw(st.sampled_from([t.name for t in TOOLS])), draw(arguments)
         body = json.dumps({"name": name, "arguments": args}, ensure_ascii=draw(st.booleans()))
+        body = body.replace("</think>", "<\\/think>")  # (the same JSON; the first real </think> is findable)
         call = f"<tool_call>\n{body}\n</tool_call>"
         parts.append(f"\n{call}\n" if kind == "call" else f"<think>{draw(prose)}\n{call}\n{draw(prose)}</think>")
         made.append((len("".join(parts[:-1])), kind == "call_in_think", (name, args)))  # (where it starts)

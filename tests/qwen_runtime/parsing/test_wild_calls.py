@@ -361,7 +361,7 @@ SYNTAX = [
     "null",
     "<|im_end|>",
 ]
-_NESTED = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|</tool_call>|<function=[^>\n]*>|</function>")
+_OPENS = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|<function=[^>\n]*>")
 
 
 _COMPACT_END = re.compile(r"</parameter>[ \t]*(<parameter=|</function>)")
@@ -370,15 +370,12 @@ _COMPACT_END = re.compile(r"</parameter>[ \t]*(<parameter=|</function>)")
 def ambiguous(value: str) -> bool:
     """The texts no reading can tell from something else: a value ending in `</parameter>` (read as the
     duplicate Qwen 3.6 writes), one holding the end of a value written compactly, all on one line (read
-    as that end when nothing else fits), and one that ends a call and then opens one it never closes
-    (read as two calls)."""
+    as that end when nothing else fits), and one that ends a call and then opens another (read as two
+    calls)."""
     if value.rstrip().endswith("</parameter>") or _COMPACT_END.search(value):
         return True
-    depth = {"function": 0, "tool_call": 0}
-    for tag in _NESTED.findall(value):
-        kind = "function" if "function" in tag else "tool_call"
-        depth[kind] = max(0, depth[kind] - 1) if tag.startswith("</") else depth[kind] + 1
-    return any(depth.values()) and any(tag in value for tag in ("</parameter>", "</function>", "</tool_call>"))
+    closes = [value.find(tag) for tag in ("</parameter>", "</function>", "</tool_call>") if tag in value]
+    return bool(closes) and _OPENS.search(value, min(closes)) is not None
 
 
 call_text = st.lists(st.text(max_size=6) | st.sampled_from(SYNTAX), max_size=10).map("".join)

@@ -31,7 +31,7 @@ from typing import Any
 from ..toolschema import SchemaError, tool_schema
 from ..types import ToolSpec
 from .json_repair import JsonRepairError, repair_json
-from .tags import CALL_CLOSE, THINK_CLOSE
+from .tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE
 
 FUNCTION_OPEN = "<function="
 FUNCTION_CLOSE = "</function>"
@@ -274,15 +274,22 @@ class CallEnds:
             self._cache[stop] = read_xml_call(body[:stop], self._tools)
         return self._cache[stop]
 
+    def _next_call_reads(self, inner: str) -> bool:
+        """Whether the call `inner` (from `_next_call`) reads perfectly."""
+        nested = CallEnds(self._tools)
+        end = nested.call_end(inner, final=True)
+        reading = nested.reading(inner, end[0]) if end is not None else None
+        return reading is not None and not any(_key(reading))
+
     def call_end(self, body: str, final: bool, in_think: bool = False) -> tuple[int, int, bool] | None:
         """(end of the call, start of what follows it, whether `</tool_call>` closed it), or None
         while it may still go on.
 
         An end is a `</tool_call>`, or a `</function>` followed by something else (its `</tool_call>`
         dropped). Whatever follows an end may still be the rest of a value (a file holding a whole
-        call and more), so the end is settled when the reply is over: the last end after which the
-        call reads best (nothing stray, nothing required missing, no dropped tag forgiven, no unclosed
-        nested call). A call
+        call and more), so the end is settled when the reply is over: the first end where the call
+        reads perfectly and another call that reads perfectly follows, else the last end after which
+        the call reads best (`_key`). A call
         drafted inside `<think>` is settled sooner, at an end followed by `</think>` where nothing is
         stray or forgiven, so the reasoning and answer after it stream.
         """
@@ -313,18 +320,44 @@ class CallEnds:
             return None
         if not ends:
             return len(body), len(body), False
+        for stop, resume, closed in ends:  # an end followed by another call that reads perfectly
+            inner = _next_call(body[resume:])
+            if inner is None:
+                continue
+            reading = self.reading(body, stop)
+            if reading is not None and not any(_key(reading)) and self._next_call_reads(inner):
+                return stop, resume, closed
         best: tuple[int, ...] | None = None
         choice = ends[0]
         for stop, resume, closed in reversed(ends):  # (ties: the later end)
             reading = self.reading(body, stop)
             if reading is None:
                 continue
-            key = tuple(reading.score[slot] for slot in (STRAY, MISSING, FORGIVEN, UNBALANCED))
+            key = _key(reading)
             if best is None or key < best:
                 best, choice = key, (stop, resume, closed)
             if not any(key):
                 break  # nothing reads better than a perfect reading
         return choice
+
+
+def _next_call(rest: str) -> str | None:
+    """The next XML call's body in `rest` when nothing but prose comes before it: no closing tag
+    (the rest of a value would end in closing tags). None when there is none."""
+    rest = rest.lstrip()
+    if rest.startswith(FUNCTION_OPEN):
+        return rest
+    at = rest.find(CALL_OPEN)
+    if at < 0 or any(tag in rest[:at] for tag in (PARAM_CLOSE, FUNCTION_CLOSE, CALL_CLOSE)):
+        return None
+    inner = rest[at + len(CALL_OPEN) :]
+    return inner if _FUNCTION.match(inner) else None
+
+
+def _key(reading: Reading) -> tuple[int, ...]:
+    """What decides between a call's possible ends: nothing stray, nothing required missing, no
+    dropped tag forgiven, no nested call left open."""
+    return tuple(reading.score[slot] for slot in (STRAY, MISSING, FORGIVEN, UNBALANCED))
 
 
 def _few(ends: list[tuple[Score, int, int]]) -> list[tuple[Score, int, int]]:
