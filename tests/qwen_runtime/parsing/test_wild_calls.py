@@ -125,6 +125,18 @@ def test_a_value_holding_its_own_parameter_tag_is_kept_whole() -> None:
     assert calls(read(xml("write_file", arguments))) == [("write_file", arguments)]
 
 
+def test_an_xml_call_settles_at_the_end_of_the_reply_and_is_no_longer_in_a_call_after_its_close() -> None:
+    parser = ReplyParser(TOOLS)
+    assert parser.feed("<tool_call>\n<function=run>\n<parameter=cmd>\nls\n</parameter>\n") == []
+    assert parser.in_tool_call
+    assert parser.feed("</function>\n</tool_call>\nDone.") == []  # "Done." may still be the value's
+    assert not parser.in_tool_call
+    completion = Completion()
+    for event in parser.finish():
+        completion.add(event)
+    assert (calls(completion), completion.text) == ([("run", {"cmd": "ls"})], "Done.")
+
+
 def test_an_unknown_tool_prefers_the_last_plausible_end() -> None:
     content = "x = 1\n</parameter>\n<parameter=path>\nfake\n</parameter>\ny = 2"
     completion = read(xml("write_file", {"path": "p", "content": content}), tools=())

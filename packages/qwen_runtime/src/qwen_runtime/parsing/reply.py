@@ -82,7 +82,7 @@ class ReplyParser:
     @property
     def in_tool_call(self) -> bool:
         """Inside a `<tool_call>` body: the moment to constrain generation to call JSON."""
-        return self._state is _State.CALL and not self._tentative and not self._mention
+        return self._state is _State.CALL and not self._tentative and not self._mention and not self._maybe_over
 
     @property
     def reasoning_chars(self) -> int:
@@ -245,6 +245,7 @@ class ReplyParser:
         self._xml = False
         self._undecided = not tentative  # whether prose follows `<tool_call>` on its line is not known
         self._mention = False  # prose followed: only a mention, unless `</tool_call>` ends a call
+        self._maybe_over = False  # an XML call's `</tool_call>` came (the rest may still be its value)
         self._ends.reset()
 
     def _begin_call(self, tentative: bool, opener: str = "") -> None:
@@ -386,6 +387,7 @@ class ReplyParser:
         body = raw[self._json_start :]
         end = self._ends.call_end(body, final, in_think=self._outer is _State.THINK)
         if end is None:
+            self._maybe_over = CALL_CLOSE in body
             return
         stop, resume, closed = end
         shown = raw[: self._json_start + (resume if closed else stop)].strip()
