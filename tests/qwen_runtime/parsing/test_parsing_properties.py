@@ -20,9 +20,7 @@ strings_with_tags = st.lists(st.text(max_size=4) | st.sampled_from(TAG_BITS), ma
 json_leaves = st.none() | st.booleans() | st.integers() | strings_with_tags
 json_values = st.recursive(
     json_leaves,
-    lambda children: (
-        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
-    ),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
     max_leaves=8,
 )
 arguments = st.dictionaries(st.text(max_size=8), json_values, max_size=4)
@@ -62,10 +60,11 @@ def feed_in_pieces(text: str, cuts: list[int], **kwargs: Any) -> list[Event]:
 
 
 @st.composite
-def replies(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
-    """A reply of think blocks, prose and tool calls, with the calls it holds."""
+def replies(draw: st.DrawFn) -> tuple[str, list[tuple[int, bool, tuple[str, dict[str, Any]]]]]:
+    """A reply of think blocks, prose and tool calls, with the calls it holds: (where, whether written
+    inside <think>, the call)."""
     parts: list[str] = []
-    expected: list[tuple[str, dict[str, Any]]] = []
+    made: list[tuple[int, bool, tuple[str, dict[str, Any]]]] = []
     if draw(st.booleans()):
         parts.append(f"<think>{draw(prose)}</think>\n")
     for _ in range(draw(st.integers(0, 4))):
@@ -75,20 +74,24 @@ def replies(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
             continue
         name, args = draw(st.sampled_from([t.name for t in TOOLS])), draw(arguments)
         body = json.dumps({"name": name, "arguments": args}, ensure_ascii=draw(st.booleans()))
+        body = body.replace("</think>", "<\\/think>")  # (the same JSON; the first real </think> is findable)
         call = f"<tool_call>\n{body}\n</tool_call>"
-        parts.append(
-            f"\n{call}\n" if kind == "call" else f"<think>{draw(prose)}\n{call}\n{draw(prose)}</think>"
-        )
-        expected.append((name, args))
-    return "".join(parts), expected
+        parts.append(f"\n{call}\n" if kind == "call" else f"<think>{draw(prose)}\n{call}\n{draw(prose)}</think>")
+        made.append((len("".join(parts[:-1])), kind == "call_in_think", (name, args)))  # (where it starts)
+    return "".join(parts), made
 
 
 @settings(max_examples=100, deadline=None)
 @given(replies(), st.lists(st.integers(0, 10_000), max_size=12), st.booleans())
 def test_structured_replies_any_chunking_same_events_and_every_call_recovered(
-    reply: tuple[str, list[tuple[str, dict[str, Any]]]], cuts: list[int], starts_in_think: bool
+    reply: tuple[str, list[tuple[int, bool, tuple[str, dict[str, Any]]]]], cuts: list[int], starts_in_think: bool
 ) -> None:
-    text, expected = reply
+    text, made = reply
+    # (a reply that starts inside <think> has its calls before the first </think> in the reasoning)
+    think_end = (text.find("</think>") % (len(text) + 1)) if starts_in_think else -1
+    drafted = [inside or where < think_end for where, inside, _ in made]
+    # a call drafted inside <think> runs only when no real call comes after it
+    expected = [call for index, (_, _, call) in enumerate(made) if not drafted[index] or all(drafted[index + 1 :])]
     whole = parse_reply(text, TOOLS, starts_in_think=starts_in_think, id_factory=counter())
     assert merged(feed_in_pieces(text, cuts, starts_in_think=starts_in_think)) == merged(whole)
     completion = Completion()
@@ -100,9 +103,7 @@ def test_structured_replies_any_chunking_same_events_and_every_call_recovered(
 
 fragments = st.one_of(
     st.text(max_size=10),
-    st.sampled_from(
-        [*TAG_BITS, "{", "}", '"', "'", "\\", "\n", '{"name": "read_file", "arguments": {', "]", "```"]
-    ),
+    st.sampled_from([*TAG_BITS, "{", "}", '"', "'", "\\", "\n", '{"name": "read_file", "arguments": {', "]", "```"]),
     st.builds(lambda v: json.dumps(v), json_values),
 )
 
@@ -118,9 +119,7 @@ def test_chaotic_text_any_chunking_same_events(text: str, cuts: list[int], start
     whole = parser.feed(text) + parser.finish()
     assert merged(feed_in_pieces(text, cuts, starts_in_think=starts_in_think)) == merged(whole)
     if not parser.saw_stray_think_close:
-        assert merged(
-            parse_reply(text, TOOLS, starts_in_think=starts_in_think, id_factory=counter())
-        ) == merged(whole)
+        assert merged(parse_reply(text, TOOLS, starts_in_think=starts_in_think, id_factory=counter())) == merged(whole)
 
 
 @settings(max_examples=100, deadline=None)

@@ -111,11 +111,19 @@ def test_missing_closing_tags_are_forgiven() -> None:
     no_call_close = "<tool_call>\n<function=run>\n<parameter=cmd>\nls -la\n</parameter>\n</function>\n"
     for text in (no_param_close, no_function_close, no_call_close):
         assert calls(text) == [("run", {"cmd": "ls -la"})], text
+    # a dropped `</parameter>` before the next parameter is forgiven when that parameter is required;
+    # otherwise the text is part of the value (it may be a file holding call syntax)
+    needs_both = ToolSpec("put", "", {"type": "object", "properties": {"path": {"type": "string"},
+                          "content": {"type": "string"}}, "required": ["path", "content"]})
     next_param = (
-        "<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n<parameter=content>\nhi\n</parameter>\n"
+        "<tool_call>\n<function=put>\n<parameter=path>\na.txt\n<parameter=content>\nhi\n</parameter>\n"
         "</function>\n</tool_call>"
     )
-    assert calls(next_param) == [("write_file", {"path": "a.txt", "content": "hi"})]
+    completion = fold(parse_reply(next_param, (needs_both,)))
+    assert [c.arguments for c in completion.tool_calls] == [{"path": "a.txt", "content": "hi"}]
+    assert calls(next_param.replace("=put>", "=write_file>")) == [
+        ("write_file", {"path": "a.txt\n<parameter=content>\nhi"})
+    ]
 
 
 def test_json_and_xml_calls_mix_in_one_reply_and_inside_think() -> None:
@@ -126,9 +134,12 @@ def test_json_and_xml_calls_mix_in_one_reply_and_inside_think() -> None:
         + xml("write_file", {"path": "b", "content": "x"})
     )
     completion = fold(parse_reply(text, TOOLS))
-    assert completion.reasoning == "first list  then read"
+    assert completion.reasoning == (
+        "first list <tool_call>\n<function=run>\n<parameter=cmd>\nls\n</parameter>\n</function>\n</tool_call> then read"
+    )
+    # the call drafted in the reasoning is not run: real calls come after it
     assert [(c.name, c.arguments) for c in completion.tool_calls] == [
-        ("run", {"cmd": "ls"}), ("run", {"cmd": "cat a"}), ("write_file", {"path": "b", "content": "x"})
+        ("run", {"cmd": "cat a"}), ("write_file", {"path": "b", "content": "x"})
     ]
 
 
@@ -176,8 +187,10 @@ def test_text_after_a_call_whose_closing_tag_was_dropped_is_text() -> None:
 
 #: a closing tag followed by the next structural tag: a value holding this looks like the call's end
 #: what the parser reads as structure: a closing tag before the next tag, or a duplicated `</parameter>`
+#: (with several calls in a reply, one whose value ends like a call followed by another call is ambiguous)
 _STRUCTURE = re.compile(
-    r"</(parameter|function)>\s*(<parameter=|</function>|</tool_call>)|</parameter>\s*(</parameter>|$)"
+    r"</(parameter|function|tool_call)>\s*(<parameter=|</function>|</tool_call>|<tool_call>|</?think>)"
+    r"|</parameter>\s*(</parameter>|$)"
 )
 value_text = st.lists(
     st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=8)
@@ -211,7 +224,7 @@ def write_arguments(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def mixed_replies(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
     parts: list[str] = []
-    expected: list[tuple[str, dict[str, Any]]] = []
+    made: list[tuple[bool, tuple[str, dict[str, Any]]]] = []
     prose = st.text(st.characters(codec="utf-8", exclude_characters="<>{}\"'"), max_size=12)
     for _ in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["prose", "xml", "json", "xml_in_think"]))
@@ -223,7 +236,10 @@ def mixed_replies(draw: st.DrawFn) -> tuple[str, list[tuple[str, dict[str, Any]]
             f"<tool_call>\n{json.dumps({'name': 'write_file', 'arguments': arguments})}\n</tool_call>"
         )
         parts.append(f"<think>{draw(prose)}\n{call}\n</think>" if kind == "xml_in_think" else f"\n{call}\n")
-        expected.append(("write_file", arguments))
+        made.append((kind == "xml_in_think", ("write_file", arguments)))
+    # a call drafted inside <think> runs only when no real call comes after it
+    expected = [call for index, (drafted, call) in enumerate(made)
+                if not drafted or not any(not later for later, _ in made[index + 1 :])]
     return "".join(parts), expected
 
 
@@ -265,12 +281,19 @@ def test_chaotic_xml_any_chunking_same_events_and_never_raises(text: str, cuts: 
 
 
 def test_values_without_a_simple_type_are_json_and_unknown_parameters_stay_text() -> None:
-    either = ToolSpec("pick", "", {"type": "object", "properties": {"v": {"anyOf": [{"type": "string"},
-                                                                                   {"type": "integer"}]}}})
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+        "additionalProperties": True,
+    }
     text = '<tool_call>\n<function=pick>\n<parameter=v>\n"abc"\n</parameter>\n<parameter=w>\n12\n</parameter>\n' \
         "</function>\n</tool_call>"
-    completion = fold(parse_reply(text, (either,)))
+    completion = fold(parse_reply(text, (ToolSpec("pick", "", schema),)))
     assert [c.arguments for c in completion.tool_calls] == [{"v": "abc", "w": "12"}]
+    # a parameter the schema neither declares nor allows does not end a value: it is the value's text
+    closed = ToolSpec("pick", "", {**schema, "additionalProperties": False})
+    completion = fold(parse_reply(text, (closed,)))
+    assert [c.arguments for c in completion.tool_calls] == [{"v": '"abc"\n</parameter>\n<parameter=w>\n12'}]
 
 
 def test_an_xml_call_without_its_opening_tag_at_the_start_of_a_line_is_a_call() -> None:

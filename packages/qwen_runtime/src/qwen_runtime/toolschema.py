@@ -582,9 +582,57 @@ def is_raw_string(schema: Any) -> bool:
     return raw_string(schema) is not None
 
 
-def coerce(value: Any, schema: Any) -> Any:
-    """`value` with integral floats where the schema wants integers (`10.0000` -> 10), recursively."""
+def allows_null(schema: Any) -> bool:
+    """Whether a schema lets a value be null (`type` naming "null", or an `anyOf`/`oneOf` branch)."""
     if not isinstance(schema, dict):
+        return False
+    if "null" in schema_types(schema):
+        return True
+    branches = schema.get("anyOf", schema.get("oneOf"))
+    return isinstance(branches, list) and any(allows_null(branch) for branch in branches)
+
+
+def _container_types(schema: dict[str, Any]) -> set[str]:
+    """The types a schema allows, its `anyOf`/`oneOf` branches included (empty: no simple types)."""
+    types = set(schema_types(schema))
+    branches = schema.get("anyOf", schema.get("oneOf"))
+    if isinstance(branches, list):
+        for branch in branches:
+            found = _container_types(branch) if isinstance(branch, dict) else set()
+            if not found:
+                return set()
+            types |= found
+    return types
+
+
+def _decoded(value: str, schema: dict[str, Any]) -> Any:
+    """A string that holds the object or array the schema wants (double-encoded JSON, or a Python
+    dict's repr: `"{'key': 'value'}"`), decoded; the string itself otherwise."""
+    types = _container_types(schema)
+    if not types & {"object", "array"} or not types <= {"object", "array", "null"}:
+        return value
+    text = value.strip()
+    if not text.startswith(("{", "[")):
+        return value
+    from .parsing.json_repair import JsonRepairError, repair_json  # (parsing imports this module)
+
+    try:
+        decoded, _ = repair_json(text)
+    except (JsonRepairError, RecursionError):
+        return value
+    wanted = "object" if isinstance(decoded, dict) else "array" if isinstance(decoded, list) else None
+    return decoded if wanted in types else value
+
+
+def coerce(value: Any, schema: Any) -> Any:
+    """`value` with integral floats where the schema wants integers (`10.0000` -> 10), and objects or
+    arrays that arrived as a string of themselves decoded, recursively."""
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(value, str):
+        decoded = _decoded(value, schema)
+        if decoded is not value:
+            return coerce(decoded, schema)
         return value
     if isinstance(value, float) and value.is_integer() and "integer" in schema_types(schema) and abs(value) < 2**63:
         return int(value)
@@ -611,6 +659,7 @@ __all__ = [
     "MAX_REF_DEPTH",
     "SchemaError",
     "ToolSchema",
+    "allows_null",
     "bounded_any",
     "coerce",
     "free_values",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection
 from ..types import ToolCallError
 from .tags import CALL_CLOSE
 from .toolcalls import guess_name
-from .xmlcalls import FUNCTION_CLOSE, FUNCTION_OPEN, PARAM_CLOSE, PARAM_OPEN, canonical_name
+from .xmlreading import FUNCTION_CLOSE, FUNCTION_OPEN, PARAM_CLOSE, PARAM_OPEN, canonical_name
 
 CUT_OFF_ADVICE = (
     "write a shorter call: split a long file into several smaller writes or edits, or a long command into steps"

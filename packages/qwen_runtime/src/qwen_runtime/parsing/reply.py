@@ -15,17 +15,21 @@ import secrets
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from ..types import Event, ReasoningDelta, TextDelta, ToolSpec
+from ..types import Event, ReasoningDelta, TextDelta, ToolCallError, ToolCallEvent, ToolSpec
 from .cutoff import call_name, cut_off_error, open_xml_value, unclosed_error
 from .prose import Channel, reasoning_channel, text_channel
 from .tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
-from .xmlcalls import FUNCTION_CLOSE, FUNCTION_OPEN, call_end, interpret_xml_call
+from .wrappers import WRAPPER_PARTIAL, wrapper_close, wrapper_open
+from .xmlcalls import CallEnds, interpret_xml_call
+from .xmlreading import FUNCTION_CLOSE, FUNCTION_OPEN, PARAM_CLOSE, PARAM_OPEN
 
-_PROSE_STOP = re.compile(r"[<{]")
+_PROSE_STOP = re.compile(r"[<{`]")
 _CALL_PREFIX_STOP = re.compile(r"[<{\[]")
 _CALL_TRAILER = re.compile(r"[\s`}\]]+")  # whitespace, a closing fence, stray closers
 _WHITESPACE = re.compile(r"\s+")
+_MENTION_STOP = re.compile(r"[\n<]")
+_PYTHONIC_CALL = re.compile(r"\s*[\w.-]+\s*\(.*\)\s*", re.DOTALL)
 
 
 class _State(Enum):
@@ -63,6 +67,10 @@ class ReplyParser:
         self._saw_think = starts_in_think
         self._finished = False
         self._cutting = False  # finish(truncated=True): a call still open now was cut off
+        self._ends = CallEnds(self._tools)
+        self._drafts: list[Event] = []  # calls written inside <think>, run if no real call follows
+        self._wrapper = ""  # a fence or tag before a bare JSON call, dropped if the call is one
+        self._closer = ""  # the closing fence or tag still to drop after such a call
         self.saw_stray_think_close = False
         """A `</think>` came with no think block open (Qwen 3 2507 style, see `parse_reply`)."""
         self._reset_call(_State.TEXT, tentative=False)
@@ -77,7 +85,7 @@ class ReplyParser:
     @property
     def in_tool_call(self) -> bool:
         """Inside a `<tool_call>` body: the moment to constrain generation to call JSON."""
-        return self._state is _State.CALL and not self._tentative
+        return self._state is _State.CALL and not self._tentative and not self._mention and not self._maybe_over
 
     @property
     def reasoning_chars(self) -> int:
@@ -108,6 +116,8 @@ class ReplyParser:
         while self._state is _State.CALL:
             self._end_call_at_eof()
             self._run(final=True)
+        self._out.extend(self._drafts)  # no real call came after them: they are the calls
+        self._drafts = []
         return self._take()
 
     # ------------------------------------------------------------ machinery
@@ -155,6 +165,14 @@ class ReplyParser:
 
     def _scan_prose(self, final: bool) -> None:
         t, i, n = self._t, self._i, len(self._t)
+        if self._closer:
+            found = wrapper_close(t, i, self._closer, final)
+            if found is None:
+                self._hold = t[i:]
+                self._i = n
+                return
+            self._closer = ""
+            i = found
         while i < n:
             match = _PROSE_STOP.search(t, i)
             end = match.start() if match else n
@@ -163,6 +181,22 @@ class ReplyParser:
                 i = end
             if match is None:
                 break
+            if self._state is _State.TEXT and self._line_blank and t[i] in "`<":
+                opened = wrapper_open(t, i, final)
+                if opened == WRAPPER_PARTIAL:
+                    self._hold = t[i:]
+                    i = n
+                    break
+                if isinstance(opened, tuple):
+                    length, self._closer = opened
+                    self._wrapper = t[i : i + length]
+                    self._i = i + length + 1
+                    self._begin_call(tentative=True, opener="{")
+                    return
+            if t[i] == "`":
+                self._write("`")
+                i += 1
+                continue
             if t[i] == "{":
                 if self._line_blank:
                     self._i = i + 1
@@ -220,6 +254,10 @@ class ReplyParser:
         self._after: list[str] = []
         self._xml = False
         self._wrapped = False  # opened by <tool_call> (not a bare JSON or XML call)
+        self._undecided = not tentative  # whether prose follows `<tool_call>` on its line is not known
+        self._mention = False  # prose followed: only a mention, unless `</tool_call>` ends a call
+        self._maybe_over = False  # an XML call's `</tool_call>` came (the rest may still be its value)
+        self._ends.reset()
 
     def _begin_call(self, tentative: bool, opener: str = "") -> None:
         self._reset_call(self._state, tentative)
@@ -243,6 +281,40 @@ class ReplyParser:
         t, i, n = self._t, self._i, len(self._t)
         while i < n:
             tracker = self._tracker
+            if self._undecided:  # the first character after `<tool_call>` and its spaces
+                j = i
+                while j < n and t[j] in " \t":
+                    j += 1
+                self._append(t[i:j])
+                i = j
+                if i >= n:
+                    break
+                self._undecided = False
+                self._mention = t[i] not in "\n{[<`"
+            if self._mention:
+                stop = _MENTION_STOP.search(t, i)
+                end = stop.start() if stop else n
+                if end > i:
+                    self._append(t[i:end])
+                    i = end
+                if stop is None:
+                    break
+                tag = match_tag(t, i, final) if t[i] == "<" else None
+                if tag == PARTIAL:
+                    self._hold = t[i:]
+                    self._i = n
+                    return
+                if t[i] == "<" and tag is None:
+                    self._append("<")
+                    i += 1
+                    continue
+                self._i = i
+                if tag == CALL_CLOSE and _PYTHONIC_CALL.fullmatch("".join(self._raw)):
+                    self._i = i + len(tag)
+                    self._end_call(closed=True)  # a call, in a form that is not JSON: an error says so
+                    return
+                self._abandon_mention(tag == CALL_CLOSE)
+                return
             if tracker is None:  # before the JSON: skip a fence or other junk up to '{' or '['
                 match = _CALL_PREFIX_STOP.search(t, i)
                 end = match.start() if match else n
@@ -327,27 +399,31 @@ class ReplyParser:
         self._i = len(self._t)
         raw = "".join(self._raw)
         body = raw[self._json_start :]
-        end = call_end(body, final)
+        end = self._ends.call_end(body, final, in_think=self._outer is _State.THINK)
         if end is None:
+            self._maybe_over = CALL_CLOSE in body
             return
         stop, resume, closed = end
         shown = raw[: self._json_start + (resume if closed else stop)].strip()
-        events = self._unclosed_xml(body, stop, closed, shown) if final else []
+        written = CALL_OPEN + raw[: self._json_start + resume]
+        unclosed = self._unclosed_xml(body, stop, closed, shown) if final else []  # before the reset below
         outer = self._outer
         self._state = outer
         self._line_blank = True
         self._reset_call(outer, tentative=False)
-        self._out.extend(
-            events or interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed)
-        )
-        if body[resume:]:
-            self._push_back(body[resume:])
+        events = unclosed or interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed)
+        self._emit_call(events, written)
+        rest = body[resume:]
+        if final and self._cutting and rest.strip() and CALL_CLOSE.startswith(rest.strip()):
+            rest = ""  # a closing tag the reply cut short
+        if rest:
+            self._push_back(rest)
 
     def _unclosed_xml(self, body: str, stop: int, closed: bool, shown: str) -> list[Event]:
         """At the end of the reply: the error for an XML call that never closed, if this one did not."""
         if self._cutting:
-            if closed:  # only a </tool_call> inside a value that never closed "ended" it
-                cut = call_end(body, final=False) is None
+            if closed:  # a </tool_call> inside a value that never closed may have "ended" it
+                cut = not _ends_whole(body[:stop])
             else:
                 cut = self._wrapped or not body[:stop].rstrip().endswith(FUNCTION_CLOSE)
             if cut:
@@ -357,14 +433,48 @@ class ReplyParser:
             return [unclosed_error(shown, call_name(body, self._names), param, self._new_id)]
         return []
 
+    def _abandon_mention(self, closed: bool) -> None:
+        """`<tool_call>` followed by prose was a mention: it and the prose are text (or reasoning)."""
+        raw = "".join(self._raw)
+        self._state = self._outer
+        self._write(CALL_OPEN)
+        if closed:
+            self._write(raw + CALL_CLOSE)
+            self._i += len(CALL_CLOSE)
+        else:
+            self._push_back(raw)
+        self._reset_call(self._state, tentative=False)
+
+    def _emit_call(self, events: Sequence[Event], raw: str) -> None:
+        """A call's events; one written inside <think> is reasoning (its text stays there) and becomes
+        a call only if the reply makes no real call after it (so a drafted call runs once)."""
+        if self._state is _State.THINK:
+            self._write(raw)
+            self._line_blank = True
+            # a broken draft is thinking aloud, no error; one the token limit cut is said (nothing ran)
+            self._drafts.extend(event for event in events if isinstance(event, ToolCallEvent)
+                                or (isinstance(event, ToolCallError) and event.truncated))
+            return
+        self._drafts = []
+        self._out.extend(events)
+
     def _abandon_tentative(self, i: int) -> None:
         """A '{' at the start of a line that does not open a call: it was just text."""
         raw = "".join(self._raw)
         self._state = self._outer
         self._i = i
         self._push_back(raw[1:])
-        self._write("{")
+        self._write(self._unwrap(keep=True) + raw[0])
         self._reset_call(self._state, tentative=False)
+
+    def _unwrap(self, keep: bool) -> str:
+        """The wrapper before a bare JSON object: its text if the object was no call (`keep`), else
+        nothing, and its closing fence or tag is dropped once the call is over."""
+        wrapper, self._wrapper = self._wrapper, ""
+        if keep:
+            self._closer = ""
+            return wrapper
+        return ""
 
     def _end_call(self, closed: bool, body_end: int | None = None, rest: str = "") -> None:
         raw = "".join(self._raw)
@@ -381,13 +491,16 @@ class ReplyParser:
         self._line_blank = True
         self._reset_call(outer, tentative=False)
         if tentative and not closed and (outer is _State.THINK or not names_offered_call(body, self._names)):
-            self._write(raw)  # an ordinary JSON object in the prose
+            self._write(self._unwrap(keep=True) + raw)  # an ordinary JSON object in the prose
         else:
-            shown = (raw if body_end is None else raw[:body_end]).strip()
-            if cut:
-                self._out.append(cut_off_error(shown, call_name(body, self._names), self._new_id))
-            else:
-                self._out.extend(interpret_call(body, shown, self._tools, self._new_id, closed=closed))
+            self._unwrap(keep=False)
+            shown = raw if body_end is None else raw[:body_end]
+            events: list[Event] = (
+                [cut_off_error(shown.strip(), call_name(body, self._names), self._new_id)] if cut
+                else list(interpret_call(body, shown.strip(), self._tools, self._new_id, closed=closed))
+            )
+            opener = "" if tentative else CALL_OPEN
+            self._emit_call(events, opener + shown + (CALL_CLOSE if closed else ""))
         if after or rest:
             self._push_back(rest + after)
 
@@ -399,6 +512,10 @@ class ReplyParser:
             self._t, self._i = "", 0
             self._scan_xml(final=True)
             return
+        if self._mention:
+            self._t, self._i = "", 0
+            self._abandon_mention(closed=False)
+            return
         raw = "".join(self._raw)
         tracker = self._tracker
         if tracker is not None and not tracker.complete and not self._cutting:
@@ -407,6 +524,16 @@ class ReplyParser:
                 self._end_call(closed=True, body_end=cut, rest=raw[cut + len(CALL_CLOSE) :])
                 return
         self._end_call(closed=False)
+
+
+def _ends_whole(body: str) -> bool:
+    """Whether an XML call body ends as the template closes one: its last value closed by
+    `</parameter>`, then `</function>` (no tag forgiven, which a reply cut off could not be trusted with)."""
+    rest = body.rstrip()
+    if not rest.endswith(FUNCTION_CLOSE):
+        return False
+    rest = rest[: -len(FUNCTION_CLOSE)].rstrip()
+    return PARAM_OPEN not in body or rest.endswith(PARAM_CLOSE)
 
 
 def parse_reply(

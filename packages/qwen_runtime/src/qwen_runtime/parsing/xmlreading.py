@@ -1,0 +1,380 @@
+"""Where an XML call's values end: the reading of the whole call that its structure supports.
+
+A string value is raw text, so it may hold call syntax of its own: a test file full of
+`</parameter>`, a chat template, a whole nested `<tool_call>`. A value therefore ends only at a
+`</parameter>` after which the call's structure really continues: a parameter the tool declares and
+has not been given yet, or `</function>` ending the call, with the rest of the call well formed too.
+When several readings fit, the one that needs the fewest guesses wins, in this order:
+
+1. no unexpected text outside the values;
+2. every required parameter given;
+3. fewest dropped closing tags forgiven (a value ended by the next `<parameter=` or `</function>`);
+4. fewest parameters the schema does not declare (unless it allows extra ones);
+5. fewest structure tags left inside values;
+6. fewest ends without the newline the template writes after `</parameter>`;
+7. fewest nested calls a value opens without closing them (`<function=...>`, a `<tool_call>`
+   of a call);
+8. then earlier values as long as possible (the last plausible end), which is what keeps a value
+   holding `</parameter>\\n<parameter=path>` whole when `path` comes after it.
+
+`call_end` uses the same readings to decide, while text still streams, where a call is over.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..toolschema import SchemaError, tool_schema
+from ..types import ToolSpec
+from .json_repair import JsonRepairError, repair_json
+from .tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE
+
+FUNCTION_OPEN = "<function="
+FUNCTION_CLOSE = "</function>"
+PARAM_OPEN = "<parameter="
+PARAM_CLOSE = "</parameter>"
+_FUNCTION = re.compile(r"\s*<function=([^>\n]*)>")
+_PARAM = re.compile(r"<parameter=([^>\n]*)>")
+_WS = re.compile(r"\s*")
+_NESTED = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|</tool_call>|<function=[^>\n]*>|</function>")
+_FAKE = re.compile(r"</parameter>|</function>|</tool_call>|<parameter=")
+_FUNCTIONS_PREFIX = "functions."
+_MAX_STATES = 4000
+_MAX_DEPTH = 48
+_FEW = 16
+
+Score = tuple[int, int, int, int, int, int, int, int]
+_ZERO: Score = (0, 0, 0, 0, 0, 0, 0, 0)
+STRAY, MISSING, FORGIVEN, UNDECLARED, FAKES, LOOSE, UNBALANCED, EXTRA = range(8)
+
+
+def _cost(slot: int, amount: int = 1) -> Score:
+    """A score of `amount` in one place."""
+    return tuple(amount if index == slot else 0 for index in range(8))  # type: ignore[return-value]
+
+
+def canonical_name(name: str, names: frozenset[str] | set[str]) -> str:
+    """The tool name without OpenAI's `functions.` prefix, which some models write."""
+    name = name.strip()
+    if name.startswith(_FUNCTIONS_PREFIX) and name not in names:
+        bare = name[len(_FUNCTIONS_PREFIX) :]
+        if not names or bare in names:
+            return bare
+    return name
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a tool's schema says about the parameter blocks of its calls."""
+
+    names: frozenset[str] | None  # declared parameters (None: the schema names none, any is fine)
+    required: frozenset[str] = frozenset()
+    extra_ok: bool = True  # undeclared parameters allowed (`additionalProperties` given)
+
+
+def shape_of(spec: ToolSpec | None) -> Shape:
+    if spec is None:
+        return Shape(None)
+    try:
+        resolved: Any = tool_schema(spec).resolved
+    except SchemaError:
+        resolved = spec.parameters
+    if not isinstance(resolved, dict):
+        return Shape(None)
+    properties = resolved.get("properties")
+    required = resolved.get("required")
+    extra = resolved.get("additionalProperties")
+    names = frozenset(properties) if isinstance(properties, dict) and properties else None
+    needed = frozenset(r for r in required if isinstance(r, str)) if isinstance(required, list) else frozenset()
+    return Shape(names, needed, extra is True or (isinstance(extra, dict) and extra != {"not": {}}))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One call as its structure reads: the name, raw values (or one JSON object), and its score."""
+
+    name: str
+    values: tuple[tuple[str, str], ...] = ()
+    json_arguments: Any = None  # `<function=NAME>{...}</function>`: the decoded object
+    stray: str = ""  # text outside any value that does not belong to a call
+    score: Score = _ZERO
+
+
+def _add(a: Score, b: Score) -> Score:
+    return tuple(x + y for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+@dataclass
+class _Search:
+    text: str
+    shape: Shape
+    memo: dict[tuple[int, frozenset[str]], tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str]] = (
+        field(default_factory=dict)
+    )
+    states: int = 0
+    fakes: list[int] = field(default_factory=list)
+    nested: list[tuple[int, int, bool]] = field(default_factory=list)  # (end, kind, closes)
+    nested_ends: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.fakes = [m.start() for m in _FAKE.finditer(self.text)]
+        for m in _NESTED.finditer(self.text):
+            tag = m.group()
+            self.nested.append((m.end(), int("function" in tag), tag.startswith("</")))
+        self.nested_ends = [end for end, _, _ in self.nested]
+
+    def fake_count(self, start: int, end: int) -> int:
+        """Structure tags inside text[start:end] (starting inside it)."""
+        return bisect.bisect_left(self.fakes, end) - bisect.bisect_left(self.fakes, start)
+
+    def tail(self, pos: int, given: frozenset[str]) -> tuple[Score, str]:
+        """The call's end from `pos`: optional `</function>`s, then nothing."""
+        j = _WS.match(self.text, pos).end()  # type: ignore[union-attr]
+        while self.text.startswith(FUNCTION_CLOSE, j):
+            j = _WS.match(self.text, j + len(FUNCTION_CLOSE)).end()  # type: ignore[union-attr]
+        stray = self.text[j:].strip() if j < len(self.text) else ""
+        missing = len(self.shape.required - given)
+        return _add(_cost(STRAY, int(bool(stray))), _cost(MISSING, missing)), stray
+
+    def name_cost(self, name: str, given: frozenset[str]) -> Score | None:
+        """What taking `<parameter=name>` as the next parameter costs (None: it cannot be one)."""
+        if name in given:
+            return None
+        names = self.shape.names
+        if names is None or name in names:
+            return _ZERO
+        return _cost(EXTRA if self.shape.extra_ok else UNDECLARED)
+
+    def best(
+        self, pos: int, given: frozenset[str]
+    ) -> tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str]:
+        """(score, value ends, (key, value start, value end)..., stray text) of the best reading of
+        the parameters from `pos` (at a `<parameter=` tag or the call's end)."""
+        key = (pos, given)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self.states += 1
+        score, stray = self.tail(pos, given)
+        result: tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str] = (score, (), (), stray)
+        j = _WS.match(self.text, pos).end()  # type: ignore[union-attr]
+        tag = _PARAM.match(self.text, j)
+        if tag is not None:
+            name = tag.group(1).strip()
+            now = given | {name}
+            for cost, end, resume in self._value_ends(tag.end(), name, now):
+                sub = self.best(resume, now) if resume >= 0 else (self.tail(len(self.text), now)[0], (), (), "")
+                value_cost = _add(cost, self._value_cost(tag.end(), end))
+                total = _add(value_cost, sub[0])
+                candidate = (total, (-end, *sub[1]), ((name, tag.end(), end), *sub[2]), sub[3])
+                if (candidate[0], candidate[1]) < (result[0], result[1]):
+                    result = candidate
+        self.memo[key] = result
+        return result
+
+    def _value_cost(self, start: int, end: int) -> Score:
+        depth = [0, 0]  # (tool_call, function): each closing tag closes only its own kind
+        first = bisect.bisect_right(self.nested_ends, start)
+        for _end, kind, closes in self.nested[first : bisect.bisect_right(self.nested_ends, end)]:
+            depth[kind] = max(0, depth[kind] - 1) if closes else depth[kind] + 1
+        fakes = self.fake_count(start, end)
+        return _add(_cost(UNBALANCED, sum(depth)), _cost(FAKES, fakes))
+
+    def _value_ends(self, start: int, name: str, given: frozenset[str]) -> list[tuple[Score, int, int]]:
+        """(cost, end of the value, where the next parameter or the end starts; -1: the text's end)."""
+        text = self.text
+        out: list[tuple[Score, int, int]] = []
+        exhausted = self.states > _MAX_STATES or len(given) > _MAX_DEPTH
+        at = text.find(PARAM_CLOSE, start)
+        while at >= 0:
+            after = at + len(PARAM_CLOSE)
+            j = _WS.match(text, after).end()  # type: ignore[union-attr]
+            while text.startswith(PARAM_CLOSE, j):  # a duplicated `</parameter>` (Qwen 3.6 writes one)
+                j = _WS.match(text, j + len(PARAM_CLOSE)).end()  # type: ignore[union-attr]
+            # the template writes a newline after `</parameter>` (compact calls, all on one line, exist too)
+            loose = _cost(LOOSE) if j < len(text) and "\n" not in text[after:j] else _ZERO
+            if j >= len(text) or text.startswith(FUNCTION_CLOSE, j):
+                out.append((loose, at, j))
+            elif not exhausted and (tag := _PARAM.match(text, j)) is not None:
+                cost = self.name_cost(tag.group(1).strip(), given)
+                if cost is not None:
+                    out.append((_add(cost, loose), at, j))
+            at = text.find(PARAM_CLOSE, after)
+        out = _few(out)
+        forgiven = self._forgiven_ends(start, given, exhausted)
+        out.extend(_few([end for end in forgiven if not _closed(text, start, end[1])]))
+        return out
+
+    def _forgiven_ends(self, start: int, given: frozenset[str], exhausted: bool) -> list[tuple[Score, int, int]]:
+        """Ends of a value whose `</parameter>` was dropped: the next parameter, `</function>`, the end."""
+        text = self.text
+        out: list[tuple[Score, int, int]] = []
+        forgiven = _cost(FORGIVEN)
+        if not exhausted:
+            at = text.find(f"\n{PARAM_OPEN}", start)
+            while at >= 0:
+                tag = _PARAM.match(text, at + 1)
+                cost = self.name_cost(tag.group(1).strip(), given) if tag is not None else None
+                if cost is not None:
+                    out.append((_add(forgiven, cost), at, at + 1))
+                at = text.find(f"\n{PARAM_OPEN}", at + 1)
+        at = text.find(f"\n{FUNCTION_CLOSE}", start)
+        while at >= 0:
+            out.append((forgiven, at, at + 1))
+            at = text.find(f"\n{FUNCTION_CLOSE}", at + 1)
+        end = len(text)
+        stripped = text.rstrip()
+        if stripped.endswith(FUNCTION_CLOSE) and stripped.rfind(FUNCTION_CLOSE) >= start:
+            end = stripped.rfind(FUNCTION_CLOSE)
+        out.append((forgiven, end, end if end < len(text) else -1))
+        return out
+
+
+def read_xml_call(body: str, tools: Sequence[ToolSpec]) -> Reading | None:
+    """The best reading of one XML call body (None when it has no `<function=NAME>`)."""
+    match = _FUNCTION.match(body)
+    if match is None:
+        return None
+    name = canonical_name(match.group(1), frozenset(tool.name for tool in tools))
+    spec = next((tool for tool in tools if tool.name == name), None)
+    shape = shape_of(spec)
+    start = _WS.match(body, match.end()).end()  # type: ignore[union-attr]
+    if body.startswith("{", start):  # arguments as one JSON object inside the XML form
+        inner = body[start:].rstrip()
+        while inner.endswith(FUNCTION_CLOSE):
+            inner = inner[: -len(FUNCTION_CLOSE)].rstrip()
+        try:
+            value, _ = repair_json(inner)
+        except (JsonRepairError, RecursionError):
+            value = None
+        if isinstance(value, dict):
+            return Reading(name, json_arguments=value)
+    search = _Search(body, shape)
+    score, _ends, values, stray = search.best(match.end(), frozenset())
+    return Reading(name, tuple((key, body[begin:end]) for key, begin, end in values), None, stray, score)
+
+
+class CallEnds:
+    """Where an XML call ends while its text streams in; readings are kept per possible end, since
+    the body only grows."""
+
+    def __init__(self, tools: Sequence[ToolSpec] = ()) -> None:
+        self._tools = tuple(tools)
+        self._cache: dict[int, Reading | None] = {}
+
+    def reset(self) -> None:
+        self._cache.clear()
+
+    def reading(self, body: str, stop: int) -> Reading | None:
+        if stop not in self._cache:
+            self._cache[stop] = read_xml_call(body[:stop], self._tools)
+        return self._cache[stop]
+
+    def _next_call_reads(self, inner: str) -> bool:
+        """Whether the call `inner` (from `_next_call`) reads perfectly."""
+        nested = CallEnds(self._tools)
+        end = nested.call_end(inner, final=True)
+        reading = nested.reading(inner, end[0]) if end is not None else None
+        return reading is not None and not any(_key(reading))
+
+    def call_end(self, body: str, final: bool, in_think: bool = False) -> tuple[int, int, bool] | None:
+        """(end of the call, start of what follows it, whether `</tool_call>` closed it), or None
+        while it may still go on.
+
+        An end is a `</tool_call>`, or a `</function>` followed by something else (its `</tool_call>`
+        dropped). Whatever follows an end may still be the rest of a value (a file holding a whole
+        call and more), so the end is settled when the reply is over: the first end where the call
+        reads perfectly and another call that reads perfectly follows, else the last end after which
+        the call reads best (`_key`). A call
+        drafted inside `<think>` is settled sooner, at an end followed by `</think>` where nothing is
+        stray or forgiven, so the reasoning and answer after it stream.
+        """
+        if not final and not in_think:
+            return None
+        ends: list[tuple[int, int, bool]] = []
+        for at in _positions(body, CALL_CLOSE):
+            ends.append((at, at + len(CALL_CLOSE), True))
+        for at in _positions(body, FUNCTION_CLOSE):
+            after = at + len(FUNCTION_CLOSE)
+            skip = _WS.match(body, after).end()  # type: ignore[union-attr]
+            rest = body[skip : skip + len(CALL_CLOSE)]
+            if rest.startswith(CALL_CLOSE) or (not final and CALL_CLOSE.startswith(rest)):
+                continue  # its `</tool_call>` follows (or may)
+            ends.append((after, after, False))
+        ends.sort()
+        for stop, resume, closed in ends:
+            follow = body[resume:].lstrip()
+            if not in_think or final:
+                break
+            if THINK_CLOSE.startswith(follow):
+                return None  # cannot tell yet what follows
+            if follow.startswith(THINK_CLOSE):
+                reading = self.reading(body, stop)
+                if reading is not None and not reading.score[STRAY] and not reading.score[FORGIVEN]:
+                    return stop, resume, closed
+        if not final:
+            return None
+        if not ends:
+            return len(body), len(body), False
+        for stop, resume, closed in ends:  # an end followed by another call that reads perfectly
+            inner = _next_call(body[resume:])
+            if inner is None:
+                continue
+            reading = self.reading(body, stop)
+            if reading is not None and not any(_key(reading)) and self._next_call_reads(inner):
+                return stop, resume, closed
+        best: tuple[int, ...] | None = None
+        choice = ends[0]
+        for stop, resume, closed in reversed(ends):  # (ties: the later end)
+            reading = self.reading(body, stop)
+            if reading is None:
+                continue
+            key = _key(reading)
+            if best is None or key < best:
+                best, choice = key, (stop, resume, closed)
+            if not any(key):
+                break  # nothing reads better than a perfect reading
+        return choice
+
+
+def _next_call(rest: str) -> str | None:
+    """The next XML call's body in `rest` when nothing but prose comes before it: no closing tag
+    (the rest of a value would end in closing tags). None when there is none."""
+    rest = rest.lstrip()
+    if rest.startswith(FUNCTION_OPEN):
+        return rest
+    at = rest.find(CALL_OPEN)
+    if at < 0 or any(tag in rest[:at] for tag in (PARAM_CLOSE, FUNCTION_CLOSE, CALL_CLOSE)):
+        return None
+    inner = rest[at + len(CALL_OPEN) :]
+    return inner if _FUNCTION.match(inner) else None
+
+
+def _key(reading: Reading) -> tuple[int, ...]:
+    """What decides between a call's possible ends: nothing stray, nothing required missing, no
+    dropped tag forgiven, no nested call left open."""
+    return tuple(reading.score[slot] for slot in (STRAY, MISSING, FORGIVEN, UNBALANCED))
+
+
+def _few(ends: list[tuple[Score, int, int]]) -> list[tuple[Score, int, int]]:
+    """The first and last `_FEW` candidate ends of a value: a value holding hundreds of closing tags
+    ends at one of its first few (a short value) or last few (the real end) in every real reply."""
+    return ends if len(ends) <= 2 * _FEW else ends[:_FEW] + ends[-_FEW:]
+
+
+def _closed(text: str, start: int, end: int) -> bool:
+    """Whether the value text[start:end] ends in `</parameter>` (then that tag is its end, not text)."""
+    return text[start:end].rstrip().endswith(PARAM_CLOSE)
+
+
+def _positions(text: str, tag: str) -> list[int]:
+    out: list[int] = []
+    at = text.find(tag)
+    while at >= 0:
+        out.append(at)
+        at = text.find(tag, at + 1)
+    return out
