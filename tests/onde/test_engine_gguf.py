@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -81,7 +82,9 @@ def test_the_runtime_closes_thinking_at_the_budget(engine: ChatEngine) -> None:
     engine.set_sampling(SamplingConfig.qwen3_thinking(max_tokens=96, seed=1, thinking_budget=8))
     result = engine.send_message_with_tools("look up 'cat'", [LOOKUP], tool_choice="required")
     assert result.reasoning and result.tool_calls and not result.thinking_truncated
-    assert result.usage.reasoning_tokens <= 8 or len(result.reasoning) < 80
+    # a call drafted inside <think> stays in the reasoning's text (it is not reasoning the budget counts)
+    thought = re.sub(r"<tool_call>.*?</tool_call>", "", result.reasoning, flags=re.S)
+    assert result.usage.reasoning_tokens <= 8 or len(thought) < 80
 
 
 def test_cancel_mid_stream(engine: ChatEngine) -> None:
