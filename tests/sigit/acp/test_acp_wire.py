@@ -23,9 +23,10 @@ async def _exchange(tmp_path: Path, config_dir: Path, lines: list[bytes], replie
     await proc.stdin.drain()
     out = []
     for _ in range(replies):
-        out.append(json.loads(await asyncio.wait_for(proc.stdout.readline(), 10)))
+        # bounds on the agent's answers, not waits: a loaded machine starts `sigit acp` in more than 10 s
+        out.append(json.loads(await asyncio.wait_for(proc.stdout.readline(), 60)))
     proc.stdin.close()
-    code = await asyncio.wait_for(proc.wait(), 10)
+    code = await asyncio.wait_for(proc.wait(), 60)
     return out, code
 
 

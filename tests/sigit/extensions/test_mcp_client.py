@@ -69,7 +69,7 @@ async def started(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Sta
         )
     )
     settings = {"servers": {"doomed": {"command": sys.executable, "args": [FIXTURE]}}}
-    mgr = McpManager()
+    mgr = McpManager(handshake_timeout=60)  # the fixture imports the mcp SDK: over 8 s on a loaded machine
     warnings = await mgr.start(project, settings)
     acp_env = [{"name": "TOKEN", "value": "t1"}]
     acp_warnings = await mgr.add_servers(
