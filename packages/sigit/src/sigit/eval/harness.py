@@ -173,15 +173,9 @@ async def run_eval(
         jobs = 1
         if notice is not None:
             notice("--jobs needs every setting on a server (openai:...): a local model answers one task at a time")
-    results.append(
-        RunRecord(
-            [s.describe() for s in settings],
-            [t.id for t in tasks],
-            options.repeat,
-            list(sources),
-            machine(),
-            time.time(),
-        ).to_json()
+    results.start_run(
+        RunRecord([s.describe() for s in settings], [t.id for t in tasks], options.repeat, list(sources), machine(),
+                  time.time())
     )
     work = Path(tempfile.mkdtemp(prefix="sigit-eval-", dir=options.work_dir))
     loaded: dict[str, _Loaded] = {}
@@ -200,7 +194,15 @@ async def run_eval(
                 if progress is not None:
                     progress(job, result)
 
-        await asyncio.gather(*(one(job) for job in todo))
+        running = [asyncio.ensure_future(one(job)) for job in todo]
+        try:
+            await asyncio.gather(*running)
+        except BaseException:  # an interrupt, or a progress callback that raised: stop the others too
+            for future in running:
+                future.cancel()
+            if running:
+                await asyncio.wait(running)
+            raise
     finally:
         for entry in loaded.values():
             if entry.owned:

@@ -190,6 +190,11 @@ class ResultsFile:
             handle.flush()
             os.fsync(handle.fileno())
 
+    def start_run(self, record: RunRecord) -> None:
+        data = record.to_json()
+        self.append(data)
+        self.runs.append(data)
+
     def add(self, result: TaskResult) -> None:
         self.append(result.to_json())
         self.results[result.key] = result

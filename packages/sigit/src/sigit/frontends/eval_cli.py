@@ -223,7 +223,9 @@ def _print_totals(summary: Any, done: list[Any], repeat: int) -> None:
 
     from ..eval.report import TASK_HEADER, comparison_lines, outcome_line, task_row, totals_header, totals_row
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False)
+    if not console.is_terminal:  # a file or a pipe: the whole table, not one squeezed into 80 columns
+        console = Console(highlight=False, width=200)
     tasks = Table(*TASK_HEADER, title="attempts", title_justify="left")
     for r in sorted(done, key=lambda r: (r.task_id, r.attempt, r.setting)):
         tasks.add_row(*task_row(r))
