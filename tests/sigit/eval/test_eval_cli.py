@@ -30,9 +30,23 @@ def test_against_an_openai_server_json_report_and_results(
 ) -> None:
     with ScriptedServer(SOLVES["fix-add"]) as server:
         model = f"openai:{server.base_url}#scripted-qwen"
-        proc = sigit_eval([str(MINI_PACK), "--task", "fix-*", "--model", model,
-                           "--temperature", "0.2", "--json", "--report", "report.md", "--results", "r.jsonl"],
-                          tmp_path)
+        proc = sigit_eval(
+            [
+                str(MINI_PACK),
+                "--task",
+                "fix-*",
+                "--model",
+                model,
+                "--temperature",
+                "0.2",
+                "--json",
+                "--report",
+                "report.md",
+                "--results",
+                "r.jsonl",
+            ],
+            tmp_path,
+        )
         bodies = server.requests
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -56,8 +70,9 @@ def test_against_an_openai_server_json_report_and_results(
 
 
 @pytest.mark.slow
-async def test_tiny_gguf_through_real_llama_cpp(tiny_gguf: Path, tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_tiny_gguf_through_real_llama_cpp(
+    tiny_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The whole path on a real model: loaded once, a session on it, a reply, the check, the report."""
     monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
     tasks = [t for t in load_tasks(MINI_PACK) if t.id == "fix-add"]
@@ -70,8 +85,9 @@ async def test_tiny_gguf_through_real_llama_cpp(tiny_gguf: Path, tmp_path: Path,
     assert "| tiny | 0/1 | 0% (0%-79%) |" in report and "max_tokens 8" in report and "n_ctx 8192" in report
 
 
-def test_list_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_list_and_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert run_eval_cli([str(MINI_PACK), "--list"]) == 0
     assert capsys.readouterr().out.splitlines() == ["count-todos\tshell\tshell", "fix-add\tfix-test\tpython"]
@@ -91,9 +107,20 @@ def test_list_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_compare_flags_stack_on_the_eval_flags() -> None:
     from sigit.frontends.eval_cli import build_parser, settings_from
 
-    args = build_parser().parse_args(["--model", "m.gguf", "--temperature", "0.5", "--compare", "base:",
-                                      "--compare", "nothink:--no-think --max-tokens 64",
-                                      "--compare", "other:--model other.gguf --seed -1"])
+    args = build_parser().parse_args(
+        [
+            "--model",
+            "m.gguf",
+            "--temperature",
+            "0.5",
+            "--compare",
+            "base:",
+            "--compare",
+            "nothink:--no-think --max-tokens 64",
+            "--compare",
+            "other:--model other.gguf --seed -1",
+        ]
+    )
     base, nothink, other = settings_from(args)
     assert (base.name, base.model, base.thinking, base.temperature, base.seed) == ("base", "m.gguf", None, 0.5, 0)
     assert (nothink.model, nothink.thinking, nothink.max_tokens) == ("m.gguf", False, 64)

@@ -75,8 +75,12 @@ async def test_compare_shows_the_scripted_difference(mini_tasks: list[Task], eva
     assert (comparison.baseline, comparison.other) == ("good", "bad")
     assert diff.difference == -1.0 and diff.pairs == 4 and diff.only_b == 4 and diff.only_a == 0
     assert diff.significant and diff.high < 0
-    run = {"settings": [good.describe(), bad.describe()], "tasks": [t.id for t in mini_tasks],
-           "sources": [str(MINI_PACK)], "machine": {}}
+    run = {
+        "settings": [good.describe(), bad.describe()],
+        "tasks": [t.id for t in mini_tasks],
+        "sources": [str(MINI_PACK)],
+        "machine": {},
+    }
     report = markdown(summary, results, run, 2)
     assert "bad vs good: -100%" in report and "a real difference at 95%" in report
     assert "| good | 4/4 |" in report and "| bad | 0/4 |" in report

@@ -78,7 +78,9 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> Interval:
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else min(p, max(0.0, centre - half))  # exact at the ends: no rounding past p
+    high = 1.0 if successes == trials else max(p, min(1.0, centre + half))
+    return Interval(p, low, high)
 
 
 def paired_difference(a: Sequence[bool], b: Sequence[bool], z: float = Z_95) -> PairedDifference:
