@@ -119,6 +119,15 @@ class EvalOptions:
     work_dir: Path | None = None
     python: str = sys.executable
     node: str = "node"
+    max_turns: int | None = None
+    """A cap on every task's turns (`--max-turns`): the smaller of it and the task's own."""
+    time_limit_s: float | None = None
+    """A cap on every task's agent time (`--time-limit`)."""
+
+    def limits(self, task: Task) -> tuple[int, float]:
+        turns = min(task.max_turns, self.max_turns) if self.max_turns else task.max_turns
+        seconds = min(task.timeout_s, self.time_limit_s) if self.time_limit_s else task.timeout_s
+        return turns, seconds
 
 
 @dataclass
@@ -174,8 +183,19 @@ async def run_eval(
         if notice is not None:
             notice("--jobs needs every setting on a server (openai:...): a local model answers one task at a time")
     results.start_run(
-        RunRecord([s.describe() for s in settings], [t.id for t in tasks], options.repeat, list(sources), machine(),
-                  time.time())
+        RunRecord(
+            [s.describe() for s in settings],
+            [t.id for t in tasks],
+            options.repeat,
+            list(sources),
+            machine(),
+            time.time(),
+            {
+                k: v
+                for k, v in (("max_turns", options.max_turns), ("time_limit_s", options.time_limit_s))
+                if v is not None
+            },
+        )
     )
     work = Path(tempfile.mkdtemp(prefix="sigit-eval-", dir=options.work_dir))
     loaded: dict[str, _Loaded] = {}
@@ -249,10 +269,11 @@ async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions) ->
             wall_s=time.perf_counter() - started,
             finished_at=time.time(),
         )
-    host = SessionHost(setting.host_options(model.config_dir, task.max_turns), runtime=model.runtime)
+    max_turns, timeout_s = options.limits(task)
+    host = SessionHost(setting.host_options(model.config_dir, max_turns), runtime=model.runtime)
     seed = setting.seed + job.attempt if setting.seed is not None else None
     stats = await run_agent(
-        host, copy.root, task.prompt, timeout_s=task.timeout_s, temperature=setting.temperature, seed=seed
+        host, copy.root, task.prompt, timeout_s=timeout_s, temperature=setting.temperature, seed=seed
     )
     agent_rss = peak_rss_mb()
     try:

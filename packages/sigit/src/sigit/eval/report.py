@@ -125,6 +125,8 @@ def markdown(summary: Summary, results: Sequence[TaskResult], run: dict[str, Any
         f"- machine: sigit {machine.get('sigit', '?')}, Python {machine.get('python', '?')}, "
         f"{machine.get('platform', '?')}, {machine.get('cpus', '?')} CPUs",
     ]
+    if run.get("limits"):
+        lines.append("- caps on every task: " + ", ".join(f"{k} {v}" for k, v in run["limits"].items()))
     temps = {(r.setting, r.temperature) for r in results}
     for setting in run.get("settings", []):
         shown = {k: v for k, v in setting.items() if v not in (None, [], "") and k not in ("name", "flags")}

@@ -210,6 +210,8 @@ class RunRecord:
     sources: list[str]
     machine: dict[str, Any] = field(default_factory=dict)
     started_at: float = 0.0
+    limits: dict[str, Any] = field(default_factory=dict)
+    """Caps on every task (`--max-turns`, `--time-limit`), where given."""
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "run", **dataclasses.asdict(self)}

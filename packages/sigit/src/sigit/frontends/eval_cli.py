@@ -75,6 +75,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_setting_flags(parser)
     parser.add_argument("--repeat", type=int, default=1, metavar="K", help="attempts per task (pass@k)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="attempts side by side (servers only)")
+    parser.add_argument(
+        "--max-turns",
+        type=int,
+        default=None,
+        metavar="N",
+        help="cap every task's turns at N (default: each task's own)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="cap every task's agent time (default: each task's own)",
+    )
     parser.add_argument("--task", action="append", default=[], metavar="GLOB", help="only tasks whose id matches")
     parser.add_argument(
         "--compare",
@@ -189,7 +203,11 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"{path} holds an earlier run: pass --resume to continue it, or --results FILE for a new one")
     results.load()
     progress = _Progress(quiet=args.quiet)
-    options = EvalOptions(repeat=args.repeat, jobs=args.jobs, keep=args.keep)
+    if (args.max_turns is not None and args.max_turns < 1) or (args.time_limit is not None and args.time_limit <= 0):
+        raise UsageError("--max-turns must be at least 1 and --time-limit above 0")
+    options = EvalOptions(
+        repeat=args.repeat, jobs=args.jobs, keep=args.keep, max_turns=args.max_turns, time_limit_s=args.time_limit
+    )
     sources = [str(s) for s in (args.sources or ["smoke"])]
     try:
         with progress.live(len(tasks) * len(settings) * args.repeat, len(results.results)):
