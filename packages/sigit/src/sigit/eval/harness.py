@@ -203,16 +203,21 @@ async def run_eval(
         for setting in settings:
             if any(job.setting.name == setting.name for job in todo):
                 loaded[setting.name] = await _load(setting, work)
-        gate = asyncio.Semaphore(max(1, jobs))
+        slots: asyncio.Queue[int] = asyncio.Queue()
+        for slot in range(max(1, jobs)):
+            slots.put_nowait(slot)
 
         async def one(job: Job) -> None:
-            async with gate:
+            slot = await slots.get()
+            try:
                 if progress is not None:
                     progress(job, None)
-                result = await attempt(job, loaded[job.setting.name], work, options)
+                result = await attempt(job, loaded[job.setting.name], work, options, slot)
                 results.add(result)
                 if progress is not None:
                     progress(job, result)
+            finally:
+                slots.put_nowait(slot)
 
         running = [asyncio.ensure_future(one(job)) for job in todo]
         try:
@@ -254,11 +259,19 @@ async def _load(setting: EvalSetting, work: Path) -> _Loaded:
     return _Loaded(setting, config_dir, runtime, owned=True)
 
 
-async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions) -> TaskResult:
-    """One attempt, start to grade; whatever breaks in it is its result."""
+async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, slot: int = 0) -> TaskResult:
+    """One attempt, start to grade; whatever breaks in it is its result.
+
+    The copy lies at the same path for every attempt of a slot (one slot per job), so the session's
+    system prompt, which names the working directory before the tools' schemas, is the same from task
+    to task and a local model serves it from its prompt cache; with `keep`, each has its own folder."""
     task, setting = job.task, job.setting
     started = time.perf_counter()
-    parent = work / "tasks" / _safe(setting.name) / f"attempt-{job.attempt}"
+    parent = (
+        work / "kept" / _safe(setting.name) / f"attempt-{job.attempt}" / _safe(task.id)
+        if options.keep
+        else work / "slots" / str(slot)
+    )
     base = TaskResult(setting.name, task.id, job.attempt, "crash", family=task.family, language=task.language)
     try:
         copy = await asyncio.to_thread(prepare, task, parent)

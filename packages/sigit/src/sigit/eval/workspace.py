@@ -79,8 +79,8 @@ def _git(root: Path, *args: str) -> str:
 
 
 def prepare(task: Task, parent: Path) -> TaskCopy:
-    """The task's starting files in `parent/<id>/repo`, committed in a new repository."""
-    root = parent / task.id.replace("/", "__") / "repo"
+    """The task's starting files in `parent/repo` (emptied first), committed in a new repository."""
+    root = parent / "repo"
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
