@@ -1,8 +1,8 @@
 """Running a task's check: in the copy, in the pack's environment, stopped if it hangs or floods output.
 
 The grader's environment is not the agent's: a fresh HOME and temp dir inside the task's folder,
-PATH as sigit was started with, nothing of the agent's session. The check's peak memory is the
-process tree's high-water mark as the kernel reports it when the check is reaped (`wait4`). Blocking:
+PATH as sigit was started with, nothing of the agent's session. The check's peak memory is its
+process tree's high-water mark as the kernel counts it (`getrusage` of a small parent, see MEASURE). Blocking:
 call it from a thread.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -76,11 +77,45 @@ def check_environment(home: Path) -> dict[str, str]:
     }
 
 
+MEASURE = """
+import os, resource, signal, subprocess, sys
+code = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as out:
+    out.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+if code < 0:
+    try:
+        signal.signal(-code, signal.SIG_DFL)
+    except (OSError, ValueError):  # SIGKILL and SIGSTOP keep their default anyway
+        pass
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+"""Runs the check as its child and writes the check's peak RSS: a child forked from sigit itself would
+count sigit's (the model's) memory at the fork in its high-water mark; one forked from this small
+process counts only its own. A check killed by a signal dies of the same signal here."""
+
+
+def _missing(argv: list[str], cwd: Path, env: dict[str, str]) -> str | None:
+    """Why the check's program cannot start, or None."""
+    program = argv[0] if argv else ""
+    if not program:
+        return "the check command is empty"
+    if os.sep in program:
+        found = (cwd / program).is_file() and os.access(cwd / program, os.X_OK)
+    else:
+        found = shutil.which(program, path=env.get("PATH")) is not None
+    return None if found else f"{program}: not found or not executable"
+
+
 def run_check(argv: list[str], cwd: Path, timeout_s: float, env: dict[str, str]) -> CheckRun:
     started = time.perf_counter()
+    missing = _missing(argv, cwd, env)
+    if missing is not None:
+        return CheckRun(None, "", 0.0, error=missing)
+    rss_file = Path(env.get("TMPDIR", str(cwd.parent))) / f".check-rss-{os.getpid()}-{time.monotonic_ns()}"
     try:
         proc = subprocess.Popen(
-            argv,
+            [sys.executable, "-c", MEASURE, str(rss_file), *argv],
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -116,9 +151,10 @@ def run_check(argv: list[str], cwd: Path, timeout_s: float, env: dict[str, str])
                 stop("flood")
                 break
         stream.close()
-        returncode, rss = _reap(proc)
+        returncode = proc.wait()
     finally:
         timer.cancel()
+    rss = _read_rss(rss_file)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)  # what it left running in its group goes with it
     text = b"".join(tail)[-TAIL_BYTES:].decode("utf-8", errors="replace")
@@ -127,12 +163,12 @@ def run_check(argv: list[str], cwd: Path, timeout_s: float, env: dict[str, str])
     )
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> tuple[int, float | None]:
-    """Wait for the check and read its peak RSS (MB) from the kernel's accounting where there is one."""
-    if not hasattr(os, "wait4"):
-        return proc.wait(), None
-    _, status, usage = os.wait4(proc.pid, 0)
-    returncode = os.waitstatus_to_exitcode(status)
-    proc.returncode = returncode  # reaped here: Popen must not wait for it again
-    scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
-    return returncode, usage.ru_maxrss * scale / (1024 * 1024)
+def _read_rss(path: Path) -> float | None:
+    """The check's peak RSS in MB, as the measuring process wrote it (None if it was killed first)."""
+    try:
+        peak = int(path.read_text())
+    except (OSError, ValueError):
+        return None
+    finally:
+        path.unlink(missing_ok=True)
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes on macOS, KiB on Linux
