@@ -182,3 +182,11 @@ def test_long_file_tasks_are_long() -> None:
         if load(task)["family"] == "long-file":
             longest = max(len(p.read_text().splitlines()) for p in (task / "repo").rglob("*") if p.is_file())
             assert longest >= 2000, (task_id(task), longest)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=task_id)
+def test_python_files_compile(task: Path) -> None:
+    """Every task is about behaviour, never a syntax error to spot (and installing the wheel byte-compiles
+    these files: one that does not compile would print errors at install time)."""
+    for path in sorted(task.rglob("*.py")):
+        compile(path.read_text(encoding="utf-8"), str(path), "exec", dont_inherit=True)
