@@ -47,7 +47,7 @@ except (ValueError, IndexError) as error:
     sys.exit(f"docker-compose.yml does not parse: {error}")
 services = data.get("services") or {}
 problems = []
-if list(services) != ["web", "db", "redis"]:
+if sorted(services) != ["db", "redis", "web"]:
     problems.append(f"services are {list(services)}")
 web = services.get("web") or {}
 if sorted(web.get("depends_on") or []) != ["db", "redis"]:
