@@ -11,7 +11,17 @@ from pathlib import Path
 
 import pytest
 from qwen_runtime.testing.server import ScriptedServer
-from sigit.eval import EvalOptions, EvalSetting, ResultsFile, load_tasks, markdown, run_eval, summarize
+from sigit.eval import (
+    EvalOptions,
+    EvalSetting,
+    ResultsFile,
+    builtin_pack_names,
+    load_all,
+    load_tasks,
+    markdown,
+    run_eval,
+    summarize,
+)
 from sigit.frontends.eval_cli import run_eval_cli
 
 from .conftest import MINI_PACK, SOLVES
@@ -70,19 +80,29 @@ def test_against_an_openai_server_json_report_and_results(
 
 
 @pytest.mark.slow
-async def test_tiny_gguf_through_real_llama_cpp(
-    tiny_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+async def test_a_smoke_task_through_real_llama_cpp(
+    tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The whole path on a real model: loaded once, a session on it, a reply, the check, the report."""
+    """The whole path on a real model (the tiny Qwen 3.5-shaped one): the built-in pack by name, the model
+    loaded once, a session on it, a reply, the check, the report."""
     monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
-    tasks = [t for t in load_tasks(MINI_PACK) if t.id == "fix-add"]
+    tasks = load_all(["smoke"], ["fix-paginate"])
     store = ResultsFile(tmp_path / "r.jsonl")
-    setting = EvalSetting("tiny", model=str(tiny_gguf), max_tokens=8, n_ctx=8192)
-    [result] = await run_eval([setting], tasks, store, EvalOptions(work_dir=tmp_path))
+    setting = EvalSetting("tiny", model=str(tiny_hybrid_gguf), max_tokens=8, n_ctx=8192)
+    [result] = await run_eval([setting], tasks, store, EvalOptions(work_dir=tmp_path, max_turns=2))
     assert result.outcome != "solved" and result.completion_tokens > 0 and result.turns >= 1
     assert result.agent_peak_rss_mb is not None and result.agent_peak_rss_mb > 0 and result.seed == 0
     report = markdown(summarize(["tiny"], [result]), [result], store.runs[-1], 1)
     assert "| tiny | 0/1 | 0% (0%-79%) |" in report and "max_tokens 8" in report and "n_ctx 8192" in report
+    assert "caps on every task: max_turns 2" in report
+
+
+def test_the_built_in_packs_load_by_name() -> None:
+    assert builtin_pack_names() == ["smoke", "standard"]
+    smoke = load_tasks("smoke")
+    assert len(smoke) == 10 and len({t.family for t in smoke}) == 9
+    assert all(t.check_files and t.solution and t.repo for t in smoke)
+    assert {t.language for t in load_tasks("standard")} == {"python", "javascript", "shell"}
 
 
 def test_list_and_usage_errors(
