@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,8 +146,15 @@ def classify(
     bad = agent.invalid_calls + agent.unparsed_calls
     if bad and bad >= agent.calls_run:
         return "invalid_calls", f"{bad} tool call{'s' if bad != 1 else ''} could not be parsed or validated"
-    last = next((line.strip() for line in reversed(check_tail.splitlines()) if line.strip()), "")
+    last = next(
+        (line.strip() for line in reversed(check_tail.splitlines()) if line.strip() and not _NOISE.match(line.strip())),
+        "",
+    )
     return "check_failed", f"the check failed: {last[:200]}" if last else "the check failed"
+
+
+_NOISE = re.compile(r"# (duration_ms|todo|skipped|cancelled|suites)\b")
+"""Lines of a summary that say nothing of why (`node --test` ends with its counters)."""
 
 
 class ResultsFile:
