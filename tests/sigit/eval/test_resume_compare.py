@@ -95,3 +95,22 @@ async def test_compare_of_equal_settings_says_it_cannot_tell(mini_tasks: list[Ta
     assert comparison.difference.difference == 0.0 and not comparison.difference.significant
     order = [(r.setting, r.task_id) for r in sorted(results, key=lambda r: r.finished_at)]
     assert order == [("one", "count-todos"), ("two", "count-todos"), ("one", "fix-add"), ("two", "fix-add")]
+
+
+async def test_jobs_run_side_by_side_against_a_server_only(
+    mini_tasks: list[Task], eval_run: Any, tmp_path: Path
+) -> None:
+    from qwen_runtime.testing.server import ScriptedServer
+
+    with ScriptedServer(["I cannot.", "I cannot."]) as server:
+        setting = EvalSetting("server", model=f"openai:{server.base_url}#scripted-qwen")
+        results = await eval_run(mini_tasks, [setting], jobs=2)
+        systems = [str(body["messages"][0]["content"]) for body in server.requests]
+    assert sorted(r.outcome for r in results) == ["check_failed", "check_failed"]
+    assert any("slots/0/repo" in s for s in systems) and any("slots/1/repo" in s for s in systems)  # two at once
+
+    notices: list[str] = []
+    local = EvalSetting("local", runtime=ScriptedRuntime(by_task({})))
+    store = ResultsFile(tmp_path / "local.jsonl")
+    await run_eval([local], mini_tasks, store, EvalOptions(jobs=2, work_dir=tmp_path), notice=notices.append)
+    assert notices == ["--jobs needs every setting on a server (openai:...): a local model answers one task at a time"]
