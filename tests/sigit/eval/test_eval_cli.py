@@ -121,7 +121,10 @@ def test_list_and_usage_errors(
     assert "write NAME:FLAGS" in capsys.readouterr().err
     assert run_eval_cli([str(MINI_PACK), "--compare", "a:", "--compare", "a:--no-think"]) == 2
     assert "names must differ" in capsys.readouterr().err
-    assert not (tmp_path / "sigit-eval.jsonl").exists()  # nothing ran, nothing written
+    monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
+    assert run_eval_cli([str(MINI_PACK), "--model", str(tmp_path / "missing.gguf"), "--quiet"]) in (1, 2)
+    assert "missing.gguf" in capsys.readouterr().err
+    assert not (tmp_path / "sigit-eval.jsonl").exists()  # nothing ran, nothing written: no --resume needed
 
 
 def test_compare_flags_stack_on_the_eval_flags() -> None:

@@ -182,27 +182,28 @@ async def run_eval(
         jobs = 1
         if notice is not None:
             notice("--jobs needs every setting on a server (openai:...): a local model answers one task at a time")
-    results.start_run(
-        RunRecord(
-            [s.describe() for s in settings],
-            [t.id for t in tasks],
-            options.repeat,
-            list(sources),
-            machine(),
-            time.time(),
-            {
-                k: v
-                for k, v in (("max_turns", options.max_turns), ("time_limit_s", options.time_limit_s))
-                if v is not None
-            },
-        )
-    )
     work = Path(tempfile.mkdtemp(prefix="sigit-eval-", dir=options.work_dir))
     loaded: dict[str, _Loaded] = {}
     try:
         for setting in settings:
             if any(job.setting.name == setting.name for job in todo):
                 loaded[setting.name] = await _load(setting, work)
+        # after the loads: a model that does not load leaves no results file behind to --resume
+        results.start_run(
+            RunRecord(
+                [s.describe() for s in settings],
+                [t.id for t in tasks],
+                options.repeat,
+                list(sources),
+                machine(),
+                time.time(),
+                {
+                    k: v
+                    for k, v in (("max_turns", options.max_turns), ("time_limit_s", options.time_limit_s))
+                    if v is not None
+                },
+            )
+        )
         slots: asyncio.Queue[int] = asyncio.Queue()
         for slot in range(max(1, jobs)):
             slots.put_nowait(slot)
