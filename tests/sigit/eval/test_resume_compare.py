@@ -4,6 +4,7 @@ scripted settings were made to show, with its uncertainty."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +108,8 @@ async def test_jobs_run_side_by_side_against_a_server_only(
         results = await eval_run(mini_tasks, [setting], jobs=2)
         systems = [str(body["messages"][0]["content"]) for body in server.requests]
     assert sorted(r.outcome for r in results) == ["check_failed", "check_failed"]
-    assert any("slots/0/repo" in s for s in systems) and any("slots/1/repo" in s for s in systems)  # two at once
+    slots = tmp_path / f"sigit-eval-slots-{os.getuid()}"
+    assert any(f"{slots}/0/repo" in s for s in systems) and any(f"{slots}/1/repo" in s for s in systems)
 
     notices: list[str] = []
     local = EvalSetting("local", runtime=ScriptedRuntime(by_task({})))

@@ -11,6 +11,7 @@ finish; a setting's crash in one task is that task's result, and the run goes on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import platform
@@ -30,6 +31,7 @@ from ..options import HostOptions
 from .agent_run import AgentStats, peak_rss_mb, run_agent
 from .grading import CheckRun, check_environment, run_check
 from .results import ResultsFile, RunRecord, TaskResult, classify
+from .slots import Slots
 from .tasks import Task
 from .workspace import WorkspaceError, agent_changes, prepare, remove, restore_check
 
@@ -184,6 +186,7 @@ async def run_eval(
             notice("--jobs needs every setting on a server (openai:...): a local model answers one task at a time")
     work = Path(tempfile.mkdtemp(prefix="sigit-eval-", dir=options.work_dir))
     loaded: dict[str, _Loaded] = {}
+    stack = contextlib.ExitStack()
     try:
         for setting in settings:
             if any(job.setting.name == setting.name for job in todo):
@@ -204,9 +207,11 @@ async def run_eval(
                 },
             )
         )
-        slots: asyncio.Queue[int] = asyncio.Queue()
-        for slot in range(max(1, jobs)):
-            slots.put_nowait(slot)
+        held = Slots(max(1, jobs), work, options.work_dir)
+        stack.callback(held.close)
+        slots: asyncio.Queue[Path] = asyncio.Queue()
+        for path in held.paths:
+            slots.put_nowait(path)
 
         async def one(job: Job) -> None:
             slot = await slots.get()
@@ -230,6 +235,7 @@ async def run_eval(
                 await asyncio.wait(running)
             raise
     finally:
+        stack.close()
         for entry in loaded.values():
             if entry.owned:
                 await asyncio.to_thread(entry.runtime.close)
@@ -260,18 +266,17 @@ async def _load(setting: EvalSetting, work: Path) -> _Loaded:
     return _Loaded(setting, config_dir, runtime, owned=True)
 
 
-async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, slot: int = 0) -> TaskResult:
+async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, slot: Path | None = None) -> TaskResult:
     """One attempt, start to grade; whatever breaks in it is its result.
 
-    The copy lies at the same path for every attempt of a slot (one slot per job), so the session's
-    system prompt, which names the working directory before the tools' schemas, is the same from task
-    to task and a local model serves it from its prompt cache; with `keep`, each has its own folder."""
+    The copy lies in the job's `slot` (see `slots`: the same path from task to task and run to run, so a
+    local model serves the system prompt from its prompt cache); with `keep`, each has its own folder."""
     task, setting = job.task, job.setting
     started = time.perf_counter()
     parent = (
         work / "kept" / _safe(setting.name) / f"attempt-{job.attempt}" / _safe(task.id)
         if options.keep
-        else work / "slots" / str(slot)
+        else slot or work / "slots" / "0"
     )
     base = TaskResult(setting.name, task.id, job.attempt, "crash", family=task.family, language=task.language)
     try:
