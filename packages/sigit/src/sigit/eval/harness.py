@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from onde import Runtime
 
@@ -142,6 +142,8 @@ class _Loaded:
     owned: bool
     sampling: dict[str, Any] = field(default_factory=dict)
 
+
+T = TypeVar("T")
 
 Progress = Callable[[Job, TaskResult | None], None]
 """Called when an attempt starts (result None) and when it ends (with its result)."""
@@ -280,7 +282,7 @@ async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, sl
     )
     base = TaskResult(setting.name, task.id, job.attempt, "crash", family=task.family, language=task.language)
     try:
-        copy = await asyncio.to_thread(prepare, task, parent)
+        copy = await _to_the_end(prepare, task, parent)
     except (OSError, WorkspaceError) as exc:
         return dataclasses.replace(
             base,
@@ -296,9 +298,9 @@ async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, sl
     )
     agent_rss = peak_rss_mb()
     try:
-        changes = await asyncio.to_thread(agent_changes, copy)
-        edited = await asyncio.to_thread(restore_check, copy, task, changes.files)
-        check = await asyncio.to_thread(
+        changes = await _to_the_end(agent_changes, copy)
+        edited = await _to_the_end(restore_check, copy, task, changes.files)
+        check = await _to_the_end(
             run_check,
             task.check_argv(options.python, options.node),
             copy.root,
@@ -311,7 +313,7 @@ async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, sl
     else:
         result = _from_stats(base, stats, check, edited, changes.diff, changes.files)
     if not options.keep:
-        await asyncio.to_thread(remove, copy)
+        await _to_the_end(remove, copy)
     return dataclasses.replace(
         result, wall_s=time.perf_counter() - started, agent_peak_rss_mb=agent_rss, finished_at=time.time()
     )
@@ -348,6 +350,18 @@ def _from_stats(
         temperature=stats.temperature,
         seed=stats.seed,
     )
+
+
+async def _to_the_end(function: Callable[..., T], *args: Any) -> T:
+    """`function` in a thread; a cancellation (Ctrl-C, a stopped run) waits for it to return before it
+    is raised, so no thread of a stopped attempt still writes into a slot the next run is using."""
+    running = asyncio.ensure_future(asyncio.to_thread(function, *args))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await running
+        raise
 
 
 def _safe(name: str) -> str:
