@@ -34,6 +34,7 @@ from .errors import (
     NoModelLoaded,
     Other,
 )
+from .evaluation import CaseResult, EvalCase, EvalReport, evaluate
 from .events import (
     Done,
     FinishReason,
@@ -57,6 +58,7 @@ from .models import (
     load_runtime,
     model_can_see,
 )
+from .scoring import Interval, PairedDifference, paired_difference, pass_at_k, wilson_interval
 from .types import (
     ChatMessage,
     ChatRole,
@@ -76,6 +78,7 @@ __all__ = [
     "BadModelName",
     "Busy",
     "Cancelled",
+    "CaseResult",
     "ChatEngine",
     "ChatHistory",
     "ChatMessage",
@@ -84,6 +87,8 @@ __all__ = [
     "DiskPromptCache",
     "Done",
     "EngineInfo",
+    "EvalCase",
+    "EvalReport",
     "FinishReason",
     "GgufModelConfig",
     "GuardNotice",
@@ -92,12 +97,14 @@ __all__ = [
     "ImageStore",
     "Inference",
     "InferenceError",
+    "Interval",
     "Message",
     "ModelBuild",
     "ModelDownload",
     "ModelInfo",
     "NoModelLoaded",
     "Other",
+    "PairedDifference",
     "PromptCacheEntry",
     "ReasoningDelta",
     "Runtime",
@@ -118,6 +125,7 @@ __all__ = [
     "UserMessage",
     "default_model",
     "download_needed",
+    "evaluate",
     "human_size",
     "inspect_model",
     "is_gguf_model",
@@ -126,4 +134,7 @@ __all__ = [
     "message_from_dict",
     "message_to_dict",
     "model_can_see",
+    "paired_difference",
+    "pass_at_k",
+    "wilson_interval",
 ]

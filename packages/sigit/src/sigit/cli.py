@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
         "saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project settings "
         "apply; `sigit sandbox check` shows what the OS sandbox enforces here; `sigit doctor [--json]` "
         "checks what this machine can run; `sigit cache [list|clear]` shows or clears the prompt cache of "
-        "local models; `sigit mcp [--port N]` serves siGit as an MCP server (run_task and its tools).",
+        "local models; `sigit mcp [--port N]` serves siGit as an MCP server (run_task and its tools); "
+        "`sigit eval [PACK ...]` runs coding tasks through the agent and reports how many it solved.",
     )
     parser.add_argument("--version", action=_VersionAction, help="show the versions of sigit, onde, "
                         "qwen-runtime and llama.cpp, and exit")
@@ -92,6 +93,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sandbox": ("sigit.sandbox.check", "run_check"),
     "doctor": ("sigit.frontends.doctor", "run_doctor"),
     "mcp": ("sigit.frontends.mcp_server", "run_mcp"),
+    "eval": ("sigit.frontends.eval_cli", "run_eval_cli"),
 }
 """Subcommands with their own arguments: (module, function taking the rest of argv), imported when run."""
 

@@ -32,7 +32,7 @@ from .status import SessionStatus
 from .tools import FileSystem, ProcessManager, Todo, Tool, ToolRegistry, file_write_rules
 
 if TYPE_CHECKING:
-    from onde import Image, Message
+    from onde import Image, Message, SamplingConfig
 
     from .extensions.mcp_client import McpManager
 
@@ -292,6 +292,23 @@ class AgentSession:
     def set_thinking(self, on: bool) -> None:
         engine = self._agent.engine
         engine.set_sampling(dataclasses.replace(engine.sampling, enable_thinking=on))
+
+    @property
+    def sampling(self) -> SamplingConfig:
+        """How the session's model samples (temperature, seed, max_tokens...): what a report records."""
+        return self._agent.engine.sampling
+
+    def set_sampling(self, *, temperature: float | None = None, seed: int | None = None) -> SamplingConfig:
+        """Sample at `temperature` and/or with `seed` from the next reply on (None keeps the one in force);
+        `sigit eval` fixes them per attempt. ValueError for a negative temperature."""
+        engine = self._agent.engine
+        changes: dict[str, Any] = {}
+        if temperature is not None:
+            changes["temperature"] = temperature
+        if seed is not None:
+            changes["seed"] = seed
+        engine.set_sampling(dataclasses.replace(engine.sampling, **changes))
+        return engine.sampling
 
     @property
     def sandbox(self) -> Sandbox | None:

@@ -1,0 +1,368 @@
+"""The eval run: settings x tasks x attempts, interleaved, each attempt in a fresh copy, graded, recorded.
+
+Each setting's model is loaded once for the whole run (its prompt cache shared between tasks) and
+every attempt opens a session on it through `SessionHost`, as `sigit -p` does: the user's tools,
+permissions (edits and commands allowed inside the copy, nothing outside) and sandbox (network off).
+With several settings (`--compare`) each task is attempted under all of them before the next, so a
+drift in the machine (heat, another load) falls on both. Results go to the JSONL file as they
+finish; a setting's crash in one task is that task's result, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from onde import Runtime
+
+from ..app import SessionHost
+from ..options import HostOptions
+from .agent_run import AgentStats, peak_rss_mb, run_agent
+from .grading import CheckRun, check_environment, run_check
+from .results import ResultsFile, RunRecord, TaskResult, classify
+from .slots import Slots
+from .tasks import Task
+from .workspace import WorkspaceError, agent_changes, prepare, remove, restore_check
+
+EVAL_ALLOW = ("run_command", "command_output", "kill_command")
+"""Besides edits inside the copy (accept-edits), what an attempt may do without asking: its commands
+(in the sandbox). Anything that would ask (a write outside the copy, the web) is refused, as headless."""
+DEFAULT_SEED = 0
+
+
+@dataclass(frozen=True)
+class EvalSetting:
+    """One configuration under test: a model and the flags that change how it runs."""
+
+    name: str
+    model: str | None = None
+    thinking: bool | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    seed: int | None = DEFAULT_SEED
+    """Attempt i samples with seed + i (None: the backend's own randomness)."""
+    draft: str | None = None
+    n_ctx: int | None = None
+    settings_file: Path | None = None
+    """A settings.toml used as the user settings of the run (else none: sigit's defaults)."""
+    download: bool = False
+    flags: tuple[str, ...] = ()
+    """The flags as given, for the report."""
+    runtime: Runtime | None = field(default=None, compare=False)
+    """A model already loaded (tests, `onde` users); else `model` is loaded by name."""
+
+    def host_options(self, config_dir: Path, max_turns: int) -> HostOptions:
+        runtime_options: dict[str, Any] = {}
+        if self.draft is not None:
+            runtime_options["draft"] = self.draft
+        if self.n_ctx is not None:
+            runtime_options["n_ctx"] = self.n_ctx
+        return HostOptions(
+            model=self.model,
+            permission_mode="accept-edits",
+            allow_tools=EVAL_ALLOW,
+            sandbox_mode="workspace-write",
+            config_dir=config_dir,
+            max_rounds=max_turns,
+            thinking=self.thinking,
+            max_tokens=self.max_tokens,
+            download=self.download,
+            runtime_options=runtime_options,
+        )
+
+    @property
+    def parallel_ok(self) -> bool:
+        """Attempts may run side by side: a server answers several; one local model takes one at a time."""
+        return self.runtime is None and (self.model or "").startswith("openai:")
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "model": self.model,
+            "thinking": self.thinking,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "draft": self.draft,
+            "n_ctx": self.n_ctx,
+            "settings_file": str(self.settings_file) if self.settings_file else None,
+            "flags": list(self.flags),
+        }
+
+
+@dataclass(frozen=True)
+class Job:
+    setting: EvalSetting
+    task: Task
+    attempt: int
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.setting.name, self.task.id, self.attempt)
+
+
+@dataclass
+class EvalOptions:
+    repeat: int = 1
+    jobs: int = 1
+    keep: bool = False
+    """Keep the task copies (their folder is printed) for a look at what the agent did."""
+    work_dir: Path | None = None
+    python: str = sys.executable
+    node: str = "node"
+    max_turns: int | None = None
+    """A cap on every task's turns (`--max-turns`): the smaller of it and the task's own."""
+    time_limit_s: float | None = None
+    """A cap on every task's agent time (`--time-limit`)."""
+
+    def limits(self, task: Task) -> tuple[int, float]:
+        turns = min(task.max_turns, self.max_turns) if self.max_turns else task.max_turns
+        seconds = min(task.timeout_s, self.time_limit_s) if self.time_limit_s else task.timeout_s
+        return turns, seconds
+
+
+@dataclass
+class _Loaded:
+    """A setting's model, loaded once, with what every attempt's host needs."""
+
+    setting: EvalSetting
+    config_dir: Path
+    runtime: Runtime
+    owned: bool
+    sampling: dict[str, Any] = field(default_factory=dict)
+
+
+T = TypeVar("T")
+
+Progress = Callable[[Job, TaskResult | None], None]
+"""Called when an attempt starts (result None) and when it ends (with its result)."""
+
+
+def jobs_for(settings: Sequence[EvalSetting], tasks: Sequence[Task], repeat: int) -> list[Job]:
+    """Every attempt, interleaved: attempt 0 of each task under each setting, then attempt 1..."""
+    return [Job(s, t, a) for a in range(repeat) for t in tasks for s in settings]
+
+
+def machine() -> dict[str, Any]:
+    from .. import __version__
+
+    return {
+        "sigit": __version__,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+    }
+
+
+async def run_eval(
+    settings: Sequence[EvalSetting],
+    tasks: Sequence[Task],
+    results: ResultsFile,
+    options: EvalOptions,
+    *,
+    sources: Sequence[str] = (),
+    progress: Progress | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> list[TaskResult]:
+    """Run what `results` does not hold yet; returns every result of these settings and tasks (old and new)."""
+    names = [s.name for s in settings]
+    if len(set(names)) != len(names):
+        raise ValueError(f"setting names must differ: {names}")
+    todo = [job for job in jobs_for(settings, tasks, options.repeat) if job.key not in results.results]
+    jobs = options.jobs
+    if jobs > 1 and not all(s.parallel_ok for s in settings):
+        jobs = 1
+        if notice is not None:
+            notice("--jobs needs every setting on a server (openai:...): a local model answers one task at a time")
+    work = Path(tempfile.mkdtemp(prefix="sigit-eval-", dir=options.work_dir))
+    loaded: dict[str, _Loaded] = {}
+    stack = contextlib.ExitStack()
+    try:
+        for setting in settings:
+            if any(job.setting.name == setting.name for job in todo):
+                loaded[setting.name] = await _load(setting, work)
+        # after the loads: a model that does not load leaves no results file behind to --resume
+        results.start_run(
+            RunRecord(
+                [s.describe() for s in settings],
+                [t.id for t in tasks],
+                options.repeat,
+                list(sources),
+                machine(),
+                time.time(),
+                {
+                    k: v
+                    for k, v in (("max_turns", options.max_turns), ("time_limit_s", options.time_limit_s))
+                    if v is not None
+                },
+            )
+        )
+        held = Slots(max(1, jobs), work, options.work_dir)
+        stack.callback(held.close)
+        slots: asyncio.Queue[Path] = asyncio.Queue()
+        for path in held.paths:
+            slots.put_nowait(path)
+
+        async def one(job: Job) -> None:
+            slot = await slots.get()
+            try:
+                if progress is not None:
+                    progress(job, None)
+                result = await attempt(job, loaded[job.setting.name], work, options, slot)
+                results.add(result)
+                if progress is not None:
+                    progress(job, result)
+            finally:
+                slots.put_nowait(slot)
+
+        running = [asyncio.ensure_future(one(job)) for job in todo]
+        try:
+            await asyncio.gather(*running)
+        except BaseException:  # an interrupt, or a progress callback that raised: stop the others too
+            for future in running:
+                future.cancel()
+            if running:
+                await asyncio.wait(running)
+            raise
+    finally:
+        stack.close()
+        for entry in loaded.values():
+            if entry.owned:
+                await asyncio.to_thread(entry.runtime.close)
+        if options.keep:
+            if notice is not None:
+                notice(f"task copies kept in {work}")
+        else:
+            await asyncio.to_thread(shutil.rmtree, work, True)
+    wanted = {job.key for job in jobs_for(settings, tasks, options.repeat)}
+    return [r for key, r in results.results.items() if key in wanted]
+
+
+async def _load(setting: EvalSetting, work: Path) -> _Loaded:
+    """The setting's model, loaded once by a host reading the run's own config dir (so the user's
+    settings, hooks and permission rules play no part unless `--settings` names a file)."""
+    config_dir = work / "config" / _safe(setting.name)
+    config_dir.mkdir(parents=True, exist_ok=True)
+    if setting.settings_file is not None:
+        shutil.copyfile(setting.settings_file, config_dir / "settings.toml")
+    if setting.runtime is not None:
+        return _Loaded(setting, config_dir, setting.runtime, owned=False)
+    host = SessionHost(setting.host_options(config_dir, 1))
+    probe = work / "probe"
+    probe.mkdir(exist_ok=True)
+    user_settings = await asyncio.to_thread(host.settings, probe)
+    name = host.model_name(user_settings)
+    runtime = await asyncio.to_thread(host.runtime, name, user_settings)
+    return _Loaded(setting, config_dir, runtime, owned=True)
+
+
+async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, slot: Path | None = None) -> TaskResult:
+    """One attempt, start to grade; whatever breaks in it is its result.
+
+    The copy lies in the job's `slot` (see `slots`: the same path from task to task and run to run, so a
+    local model serves the system prompt from its prompt cache); with `keep`, each has its own folder."""
+    task, setting = job.task, job.setting
+    started = time.perf_counter()
+    parent = (
+        work / "kept" / _safe(setting.name) / f"attempt-{job.attempt}" / _safe(task.id)
+        if options.keep
+        else slot or work / "slots" / "0"
+    )
+    base = TaskResult(setting.name, task.id, job.attempt, "crash", family=task.family, language=task.language)
+    try:
+        copy = await _to_the_end(prepare, task, parent)
+    except (OSError, WorkspaceError) as exc:
+        return dataclasses.replace(
+            base,
+            detail=f"the task crashed: its copy could not be made: {exc}",
+            wall_s=time.perf_counter() - started,
+            finished_at=time.time(),
+        )
+    max_turns, timeout_s = options.limits(task)
+    host = SessionHost(setting.host_options(model.config_dir, max_turns), runtime=model.runtime)
+    seed = setting.seed + job.attempt if setting.seed is not None else None
+    stats = await run_agent(
+        host, copy.root, task.prompt, timeout_s=timeout_s, temperature=setting.temperature, seed=seed
+    )
+    agent_rss = peak_rss_mb()
+    try:
+        changes = await _to_the_end(agent_changes, copy)
+        edited = await _to_the_end(restore_check, copy, task, changes.files)
+        check = await _to_the_end(
+            run_check,
+            task.check_argv(options.python, options.node),
+            copy.root,
+            task.check_timeout_s,
+            check_environment(copy.root.parent / "home"),
+        )
+    except (OSError, WorkspaceError) as exc:
+        result = _from_stats(base, stats, CheckRun(None, "", 0.0, error=str(exc)), (), "", ())
+        result = dataclasses.replace(result, outcome="crash", detail=f"the task crashed: grading failed: {exc}")
+    else:
+        result = _from_stats(base, stats, check, edited, changes.diff, changes.files)
+    if not options.keep:
+        await _to_the_end(remove, copy)
+    return dataclasses.replace(
+        result, wall_s=time.perf_counter() - started, agent_peak_rss_mb=agent_rss, finished_at=time.time()
+    )
+
+
+def _from_stats(
+    base: TaskResult, stats: AgentStats, check: CheckRun, edited: tuple[str, ...], diff: str, changed: tuple[str, ...]
+) -> TaskResult:
+    outcome, detail = classify(stats.facts(), check.passed, check.crash, edited, check.output_tail)
+    return dataclasses.replace(
+        base,
+        outcome=outcome,
+        detail=detail,
+        stop_reason=stats.stop_reason,
+        turns=stats.turns,
+        tool_calls=stats.tool_calls,
+        invalid_calls=stats.invalid_calls,
+        unparsed_calls=stats.unparsed_calls,
+        repeated_calls=stats.repeated_calls,
+        edits_attempted=stats.edits_attempted,
+        edits_landed=stats.edits_landed,
+        edited_tests=edited,
+        prompt_tokens=stats.prompt_tokens,
+        completion_tokens=stats.completion_tokens,
+        decode_tokens_per_s=stats.decode_tokens_per_s,
+        agent_s=stats.seconds,
+        check_s=check.seconds,
+        check_peak_rss_mb=check.peak_rss_mb,
+        check_returncode=check.returncode,
+        check_output=check.output_tail,
+        changed_files=changed,
+        diff=diff,
+        final_text=stats.text[-2000:],
+        temperature=stats.temperature,
+        seed=stats.seed,
+    )
+
+
+async def _to_the_end(function: Callable[..., T], *args: Any) -> T:
+    """`function` in a thread; a cancellation (Ctrl-C, a stopped run) waits for it to return before it
+    is raised, so no thread of a stopped attempt still writes into a slot the next run is using."""
+    running = asyncio.ensure_future(asyncio.to_thread(function, *args))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await running
+        raise
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "setting"

@@ -1,0 +1,5 @@
+# TODO: auth
+# TODO: rate limits
+# TODO: pagination
+
+ROUTES = {}

@@ -1,0 +1,3 @@
+def save(note):
+    # TODO: atomic write (TODO: fsync too)
+    open(note.path, 'w').write(note.text)

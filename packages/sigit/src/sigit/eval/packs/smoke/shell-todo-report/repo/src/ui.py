@@ -1,0 +1,2 @@
+def render(notes):
+    return '\n'.join(n.title for n in notes)

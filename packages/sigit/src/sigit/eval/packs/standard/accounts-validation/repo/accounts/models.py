@@ -1,0 +1,9 @@
+"""Users."""
+
+from dataclasses import dataclass
+
+
+@dataclass
+class User:
+    name: str
+    email: str

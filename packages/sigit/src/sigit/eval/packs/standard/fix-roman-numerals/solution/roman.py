@@ -1,0 +1,17 @@
+"""Roman numerals."""
+
+_VALUES = [
+    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+]
+
+
+def to_roman(number):
+    """`number` (1 to 3999) in Roman numerals, with subtractive pairs such as IV and CM."""
+    if not 0 < number < 4000:
+        raise ValueError(number)
+    out = []
+    for value, letters in _VALUES:
+        while number >= value:
+            out.append(letters)
+            number -= value
+    return "".join(out)

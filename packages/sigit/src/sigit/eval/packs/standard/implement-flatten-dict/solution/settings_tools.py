@@ -1,0 +1,19 @@
+"""Helpers for nested settings."""
+
+
+def flatten(nested, sep="."):
+    """Flatten nested dicts into one level with joined keys.
+
+    >>> flatten({"db": {"host": "x", "port": 5432}, "debug": True})
+    {'db.host': 'x', 'db.port': 5432, 'debug': True}
+
+    Empty nested dicts disappear; lists and other values are kept as they are.
+    """
+    flat = {}
+    for key, value in nested.items():
+        if isinstance(value, dict):
+            for inner_key, inner_value in flatten(value, sep).items():
+                flat[f"{key}{sep}{inner_key}"] = inner_value
+        else:
+            flat[key] = value
+    return flat

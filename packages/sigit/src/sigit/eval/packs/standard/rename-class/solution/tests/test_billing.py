@@ -1,0 +1,14 @@
+import unittest
+
+from crm.billing import bill_all
+from crm.models import Account
+from crm.store import AccountStore
+
+
+class BillingTest(unittest.TestCase):
+    def test_bill_known_accounts(self):
+        store = AccountStore()
+        store.add(Account("a@x.org"))
+        charged = bill_all(store, ["a@x.org", "nobody@x.org"], 500)
+        self.assertEqual([r.email for r in charged], ["a@x.org"])
+        self.assertEqual(store.find("a@x.org").balance_cents, 500)

@@ -1,0 +1,5 @@
+from cmds import helpers
+
+
+def report(lines):
+    return helpers.indent("\n".join(lines))

@@ -1,0 +1,5 @@
+from cmds.textutils import shout
+
+
+def greet(name):
+    return shout(f"hello {name}")

@@ -1,0 +1,5 @@
+from cmds import textutils
+
+
+def report(lines):
+    return textutils.indent("\n".join(lines))

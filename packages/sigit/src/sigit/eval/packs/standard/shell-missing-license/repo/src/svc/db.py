@@ -1,0 +1,2 @@
+import sqlite3
+# SPDX-License-Identifier: Apache-2.0

@@ -1,0 +1,2 @@
+def up(s):
+    return s.upper()

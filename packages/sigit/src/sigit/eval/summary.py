@@ -1,0 +1,99 @@
+"""Totals of a run: per setting, pass@1 with its interval, pass@k, why tasks failed; and the differences
+between settings measured on the same attempts (`--compare`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from statistics import fmean, median
+
+from onde import Interval, PairedDifference, paired_difference, pass_at_k, wilson_interval
+
+from .results import OUTCOMES, TaskResult
+
+
+@dataclass(frozen=True)
+class SettingTotals:
+    setting: str
+    attempts: int
+    solved: int
+    pass_at_1: Interval
+    """Solved attempts over all attempts, with the 95% Wilson interval."""
+    pass_at_k: dict[int, float]
+    """k -> pass@k averaged over tasks (unbiased estimator), for k = 1..repeat."""
+    outcomes: dict[str, int]
+    turns: float
+    tool_calls: int
+    invalid_calls: int
+    unparsed_calls: int
+    edits_attempted: int
+    edits_landed: int
+    prompt_tokens: int
+    completion_tokens: int
+    decode_tokens_per_s: float | None
+    """The median over attempts that streamed."""
+    wall_s: float
+    agent_peak_rss_mb: float | None
+    check_peak_rss_mb: float | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    baseline: str
+    other: str
+    difference: PairedDifference
+    """`other`'s pass rate minus `baseline`'s, over the attempts both ran."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    totals: list[SettingTotals]
+    comparisons: list[Comparison] = field(default_factory=list)
+
+
+def totals(setting: str, results: Sequence[TaskResult]) -> SettingTotals:
+    solved = sum(r.solved for r in results)
+    per_task: dict[str, list[bool]] = {}
+    for r in results:
+        per_task.setdefault(r.task_id, []).append(r.solved)
+    least = min((len(v) for v in per_task.values()), default=0)
+    at_k = {k: fmean(pass_at_k(len(v), sum(v), k) for v in per_task.values()) for k in range(1, least + 1)}
+    counts = Counter(r.outcome for r in results)
+    speeds = [r.decode_tokens_per_s for r in results if r.decode_tokens_per_s]
+    agent_rss = [r.agent_peak_rss_mb for r in results if r.agent_peak_rss_mb is not None]
+    check_rss = [r.check_peak_rss_mb for r in results if r.check_peak_rss_mb is not None]
+    return SettingTotals(
+        setting=setting,
+        attempts=len(results),
+        solved=solved,
+        pass_at_1=wilson_interval(solved, len(results)),
+        pass_at_k=at_k,
+        outcomes={o: counts.get(o, 0) for o in OUTCOMES},
+        turns=fmean(r.turns for r in results) if results else 0.0,
+        tool_calls=sum(r.tool_calls for r in results),
+        invalid_calls=sum(r.invalid_calls for r in results),
+        unparsed_calls=sum(r.unparsed_calls for r in results),
+        edits_attempted=sum(r.edits_attempted for r in results),
+        edits_landed=sum(r.edits_landed for r in results),
+        prompt_tokens=sum(r.prompt_tokens for r in results),
+        completion_tokens=sum(r.completion_tokens for r in results),
+        decode_tokens_per_s=median(speeds) if speeds else None,
+        wall_s=sum(r.wall_s for r in results),
+        agent_peak_rss_mb=max(agent_rss) if agent_rss else None,
+        check_peak_rss_mb=max(check_rss) if check_rss else None,
+    )
+
+
+def summarize(settings: Sequence[str], results: Sequence[TaskResult]) -> Summary:
+    """Totals per setting (in the order given) and, with two or more, each against the first."""
+    by_setting = {name: [r for r in results if r.setting == name] for name in settings}
+    summary = Summary([totals(name, by_setting[name]) for name in settings])
+    if len(settings) > 1:
+        base = {(r.task_id, r.attempt): r.solved for r in by_setting[settings[0]]}
+        for name in settings[1:]:
+            other = {(r.task_id, r.attempt): r.solved for r in by_setting[name]}
+            common = sorted(base.keys() & other.keys())
+            diff = paired_difference([other[k] for k in common], [base[k] for k in common])
+            summary.comparisons.append(Comparison(settings[0], name, diff))
+    return summary

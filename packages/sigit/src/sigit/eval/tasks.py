@@ -1,0 +1,203 @@
+"""Eval tasks and packs: the folder format, the built-in packs by name, and picking tasks by glob.
+
+A pack is a folder of task folders; a task folder `<id>/` holds `task.toml` (id, family, language,
+prompt, check, optional timeout_s, max_turns, check_timeout_s), `repo/` (the starting files the agent
+sees), `check/` (hidden files put over the copy before grading) and optionally `solution/` (a
+reference solution, for the pack's own tests). A folder laid out like Exercism's tracks (Aider's
+polyglot benchmark) is read by `sigit.eval.exercism` into the same `Task`s.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+
+FAMILIES = (
+    "fix-test",
+    "implement",
+    "rename",
+    "multi-file",
+    "config-edit",
+    "whitespace",
+    "long-file",
+    "shell",
+    "tool-syntax",
+    "other",
+)
+DEFAULT_TIMEOUT_S = 600.0
+DEFAULT_MAX_TURNS = 30
+DEFAULT_CHECK_TIMEOUT_S = 60.0
+IGNORED_NAMES = frozenset({"__pycache__", ".DS_Store", ".pytest_cache", ".mypy_cache", "node_modules", ".git"})
+"""Never copied from a pack: caches a test run of the pack itself may leave beside its files."""
+
+Files = Mapping[str, "Path | bytes"]
+"""Relative POSIX path -> the file on disk, or its content (a check file the loader rewrote)."""
+
+
+class TaskFormatError(UsageError):
+    """A task folder or pack that does not follow the format; the message names the file and the fault."""
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    family: str
+    language: str
+    prompt: str
+    check: tuple[str, ...]
+    """The grading command, `{python}` and `{node}` still in it (`check_argv` fills them)."""
+    repo: Files
+    check_files: Files
+    solution: Files = field(default_factory=dict)
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_turns: int = DEFAULT_MAX_TURNS
+    check_timeout_s: float = DEFAULT_CHECK_TIMEOUT_S
+    source: str = ""
+    """Where the task was read from (a folder), for messages."""
+
+    def check_argv(self, python: str, node: str = "node") -> list[str]:
+        return [part.replace("{python}", python).replace("{node}", node) for part in self.check]
+
+
+def files_under(root: Path) -> dict[str, Path | bytes]:
+    """Every file under `root` by relative POSIX path (symlinks kept as the files they name; caches left out)."""
+    found: dict[str, Path | bytes] = {}
+    if not root.is_dir():
+        return found
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root)
+        if any(part in IGNORED_NAMES for part in relative.parts) or path.suffix == ".pyc":
+            continue
+        if path.is_file():
+            found[relative.as_posix()] = path
+    return found
+
+
+def load_task(folder: Path) -> Task:
+    """The task in `folder` (TaskFormatError naming what is wrong)."""
+    spec_path = folder / "task.toml"
+    try:
+        spec = tomllib.loads(spec_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TaskFormatError(f"{folder} is not a task: it has no task.toml") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise TaskFormatError(f"{spec_path}: {exc}") from exc
+    where = str(spec_path)
+    task_id = _text(spec, "id", where)
+    if task_id != folder.name:
+        raise TaskFormatError(f"{where}: id {task_id!r} must be the folder's name {folder.name!r}")
+    family = _text(spec, "family", where)
+    if family not in FAMILIES:
+        raise TaskFormatError(f"{where}: family {family!r} is not one of {', '.join(FAMILIES)}")
+    check = spec.get("check")
+    if not isinstance(check, list) or not check or not all(isinstance(a, str) and a for a in check):
+        raise TaskFormatError(f"{where}: check must be a non-empty list of strings (the command's argv)")
+    unknown = set(spec) - {
+        "id",
+        "family",
+        "language",
+        "prompt",
+        "check",
+        "timeout_s",
+        "max_turns",
+        "check_timeout_s",
+        "description",
+    }
+    if unknown:
+        raise TaskFormatError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
+    if not (folder / "repo").is_dir():
+        raise TaskFormatError(f"{folder}: a task needs a repo/ folder with its starting files")
+    return Task(
+        id=task_id,
+        family=family,
+        language=_text(spec, "language", where),
+        prompt=_text(spec, "prompt", where),
+        check=tuple(check),
+        repo=files_under(folder / "repo"),
+        check_files=files_under(folder / "check"),
+        solution=files_under(folder / "solution"),
+        timeout_s=_positive(spec, "timeout_s", DEFAULT_TIMEOUT_S, where),
+        max_turns=int(_positive(spec, "max_turns", DEFAULT_MAX_TURNS, where, integer=True)),
+        check_timeout_s=_positive(spec, "check_timeout_s", DEFAULT_CHECK_TIMEOUT_S, where),
+        source=str(folder),
+    )
+
+
+def builtin_pack_names() -> list[str]:
+    """The packs shipped inside sigit (`sigit eval smoke`)."""
+    packs = resources.files("sigit.eval") / "packs"
+    if not packs.is_dir():
+        return []
+    return sorted(entry.name for entry in packs.iterdir() if entry.is_dir() and not entry.name.startswith(("_", ".")))
+
+
+def builtin_pack_path(name: str) -> Path | None:
+    """The folder of the built-in pack `name`, or None. The packs ship as files of the package (a wheel
+    unpacks them to disk), so the path is a real folder."""
+    if name not in builtin_pack_names():
+        return None
+    return Path(str(resources.files("sigit.eval") / "packs" / name))
+
+
+def load_tasks(source: str | Path) -> list[Task]:
+    """The tasks a name or path stands for: a built-in pack's name, a pack folder, one task folder, or an
+    Exercism checkout (a track's `exercises/practice`, a track, or the polyglot benchmark's root)."""
+    from .exercism import is_exercism, load_exercism
+
+    text = str(source)
+    path = Path(text).expanduser()
+    if not path.exists():
+        builtin = builtin_pack_path(text)
+        if builtin is None:
+            names = ", ".join(builtin_pack_names()) or "none are installed"
+            raise TaskFormatError(f"no pack {text!r}: not a folder, nor a built-in pack (built-in: {names})")
+        path = builtin
+    if not path.is_dir():
+        raise TaskFormatError(f"{path} is not a folder of tasks")
+    if (path / "task.toml").is_file():
+        return [load_task(path)]
+    if is_exercism(path):
+        return load_exercism(path)
+    tasks = [load_task(child) for child in sorted(path.iterdir()) if (child / "task.toml").is_file()]
+    if not tasks:
+        raise TaskFormatError(f"{path} holds no tasks (no <id>/task.toml, and not an Exercism layout)")
+    return tasks
+
+
+def load_all(sources: Iterable[str | Path], patterns: Iterable[str] = ()) -> list[Task]:
+    """The tasks of every source, kept to those whose id matches a glob of `patterns` (all when none);
+    ids must be unique across the sources."""
+    tasks = [task for source in sources for task in load_tasks(source)]
+    seen: dict[str, str] = {}
+    for task in tasks:
+        if task.id in seen:
+            raise TaskFormatError(f"two tasks share the id {task.id!r}: {seen[task.id]} and {task.source}")
+        seen[task.id] = task.source
+    globs = list(patterns)
+    if globs:
+        tasks = [task for task in tasks if any(fnmatch.fnmatchcase(task.id, g) for g in globs)]
+        if not tasks:
+            raise TaskFormatError(f"no task id matches {' or '.join(globs)}")
+    return tasks
+
+
+def _text(spec: dict[str, Any], key: str, where: str) -> str:
+    value = spec.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise TaskFormatError(f"{where}: {key} must be a non-empty string")
+    return value.strip() if key != "prompt" else value.strip("\n")
+
+
+def _positive(spec: dict[str, Any], key: str, default: float, where: str, *, integer: bool = False) -> float:
+    value = spec.get(key, default)
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or value <= 0:
+        raise TaskFormatError(f"{where}: {key} must be a positive {'integer' if integer else 'number'}")
+    return float(value)
