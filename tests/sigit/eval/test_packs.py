@@ -21,24 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sigit.eval import tasks as eval_tasks
 
 # the checks run side by side on every core (below): keep this file's tests on one xdist worker
 pytestmark = pytest.mark.xdist_group("eval-packs")
 
 PACKS = Path(__file__).resolve().parents[3] / "packages" / "sigit" / "src" / "sigit" / "eval" / "packs"
 PACK_NAMES = ("smoke", "standard")
-FAMILIES = {
-    "fix-test",
-    "implement",
-    "rename",
-    "multi-file",
-    "config-edit",
-    "whitespace",
-    "long-file",
-    "shell",
-    "tool-syntax",
-    "other",
-}
+FAMILIES = set(eval_tasks.FAMILIES)  # the harness's list: one place
 LANGUAGES = {"python", "javascript", "shell"}
 REQUIRED = {"id", "family", "language", "prompt", "check"}
 OPTIONAL_INTS = {"timeout_s", "max_turns", "check_timeout_s"}
