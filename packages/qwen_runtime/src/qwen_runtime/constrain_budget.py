@@ -290,6 +290,7 @@ class BudgetWatch:
         self.reserve = CLOSE_MARGIN
         self._next_check = min(budget, _FIRST_LOOK)
         self._gave_up = False
+        self._fresh: int | None = None
 
     @property
     def left(self) -> int:
@@ -321,18 +322,29 @@ class BudgetWatch:
         if self.plan is not None or self._gave_up:
             return self.plan
         left = self.left
-        if left > self._next_check:
-            return None
+        if left > self._next_check and not matcher.is_accepting():
+            return None  # (between calls a look every token: a new call would need a whole one to close)
         plan = closing_plan(matcher, self.scanner, self.tokenizer, limit=max(left, 0))
         if plan is None:
             self._gave_up = True  # nothing closes in time: the call stays open and is reported cut
             return None
         self.reserve = len(plan) + CLOSE_MARGIN
+        if plan == [self.tokenizer.eos_token]:  # between calls: another one may start only if it can end
+            self.reserve += self._call_cost(matcher)
         if self.reserve >= left:
             self.plan = plan
             return plan
         self._next_check = left - max(1, (left - self.reserve) // 2)
         return None
+
+    def _call_cost(self, matcher: LLMatcher) -> int:
+        """The tokens of the shortest whole call the grammar allows (planned from its start, once)."""
+        if self._fresh is None:
+            fresh = matcher.deep_copy()
+            fresh.reset()
+            plan = closing_plan(fresh, CallScanner(self.xml), self.tokenizer)
+            self._fresh = MAX_PLAN if plan is None else len(plan)
+        return self._fresh
 
     def draft_room(self) -> int:
         """How many drafted tokens may be taken before the next look at the budget."""
