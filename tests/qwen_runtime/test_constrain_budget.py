@@ -123,14 +123,16 @@ _VALUES: st.SearchStrategy[dict[str, Any]] = st.deferred(
         st.just({"enum": ["fast", "slow"]}),
     )
 )
-_ITEM = {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}},
-         "required": ["name"]}
+_ITEM = {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}}, "required": ["name"]}
 
 
 @st.composite
 def tools(draw: st.DrawFn) -> ToolSpec:
-    names = draw(st.lists(st.sampled_from(["path", "content", "items", "meta", "mode", "n"]), min_size=1,
-                          max_size=3, unique=True))
+    names = draw(
+        st.lists(
+            st.sampled_from(["path", "content", "items", "meta", "mode", "n"]), min_size=1, max_size=3, unique=True
+        )
+    )
     properties = {name: draw(_VALUES) for name in names}
     properties[names[0]] = {"type": "string"}  # at least one value that may run on forever
     required = [n for n in names if draw(st.booleans())] or [names[0]]
@@ -272,9 +274,15 @@ def test_the_tiny_models_end_every_required_call_within_max_tokens(
     try:
         cut = 0
         for seed, max_tokens in ((0, 110), (1, 140), (2, 200)):
-            done = runtime.complete(ChatRequest((UserMessage("write it"),), tools=(WRITE,), tool_choice="required",
-                                                sampling=Sampling(max_tokens=max_tokens, seed=seed),
-                                                enable_thinking=False))
+            done = runtime.complete(
+                ChatRequest(
+                    (UserMessage("write it"),),
+                    tools=(WRITE,),
+                    tool_choice="required",
+                    sampling=Sampling(max_tokens=max_tokens, seed=seed),
+                    enable_thinking=False,
+                )
+            )
             assert done.finish_reason == "tool_calls", json.dumps(done.to_dict())[-400:]
             assert done.usage.completion_tokens <= max_tokens and not done.tool_call_errors
             [call] = done.tool_calls

@@ -60,6 +60,8 @@ class ToolCallRequest:
     """The tool's name (as in `ToolDefinition.name` and `ToolResult.name`); `name` reads the same."""
     arguments: str
     _parsed: dict[str, Any] = field(init=False, compare=False, repr=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    """What the runtime says about how the call was made (a value cut to fit the token limit)."""
 
     def __init__(
         self, id: str, function_name: str | None = None, arguments: str = "{}", *, name: str | None = None
@@ -92,10 +94,12 @@ class ToolCallRequest:
         """The runtime's parsed call, kept as parsed (its JSON text is written once, for `arguments`)."""
         request = cls.__new__(cls)
         request._set(call.id, call.name, call.arguments_json(), call.arguments)
+        if call.notes:
+            object.__setattr__(request, "notes", call.notes)
         return request
 
     def to_runtime(self) -> ToolCall:
-        return ToolCall(id=self.id, name=self.function_name, arguments=self.parsed_arguments)
+        return ToolCall(id=self.id, name=self.function_name, arguments=self.parsed_arguments, notes=self.notes)
 
 
 @dataclass(frozen=True)
