@@ -1,7 +1,7 @@
 """The budget-aware tool-call constraint against the constraint without a budget: cost per token.
 
 Writes bench/results/constrain_budget.md. The constraint is driven by hand, the way `Generation` drives
-it (`apply` on a logits row, the sampled token, `consume`, `forced_tokens`), over the tokens of one
+it (`apply` on a logits row, the sampled token through `settle`, `consume`, `forced_tokens`), over the tokens of one
 `write_file` call whose `content` runs on (a runaway), with the 270M Gemma 3 GGUF's 262k-token vocabulary
 (realistic mask costs; no model is evaluated, so only the constraint is timed), for both call formats:
 
@@ -80,7 +80,7 @@ def drive(tok: LLTokenizer, form: ToolCallFormat, text: bytes, budget: int | Non
         ahead = tok.tokenize_bytes(text[pos : pos + 48]) if pos < len(text) else [tok.eos_token]
         t0 = time.perf_counter()
         c.apply(logits)
-        token = c.only_token if c.only_token is not None else ahead[0]
+        token = c.only_token if c.only_token is not None else c.settle(ahead[0])
         if token == tok.eos_token:
             spent += time.perf_counter() - t0
             break

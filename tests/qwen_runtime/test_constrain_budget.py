@@ -67,7 +67,7 @@ def run_away(tok: LLTokenizer, c: ToolCallConstraint, budget: int, pick: Pick) -
     while len(out) < budget:
         mask = c.allowed_mask()
         assert mask is not None
-        token = pick(np.flatnonzero(mask), out)
+        token = c.settle(pick(np.flatnonzero(mask), out))
         if token == tok.eos_token:
             return out, True
         out.append(token)

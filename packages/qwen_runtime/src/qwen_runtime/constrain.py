@@ -268,6 +268,23 @@ class ToolCallConstraint:
         """The most tokens the reply may have (counted from here): calls are closed before it runs out."""
         self._budget = BudgetWatch(self.tokenizer, tokens, xml=self.call_format is ToolCallFormat.XML)
 
+    def settle(self, token: int) -> int:
+        """The token to take for the sampled `token`: itself, unless the budget is nearly spent and after it
+        the call could no longer close in time; then the first token of the closing (call before
+        `consume`; the backend's penalties may have counted the sampled one)."""
+        budget, matcher = self._budget, self._matcher
+        if budget is None or matcher is None or self.phase not in (Phase.CALL, Phase.OPEN) or not budget.tight():
+            return token
+        try:
+            settled = budget.settle(matcher, token)
+        except Exception as exc:  # a budget check never ends the generation
+            log.warning("token budget check failed: %s: %s", type(exc).__name__, exc)
+            return token
+        if settled != token:
+            self.cuts.append(Cut(budget.scanner.argument))
+            log.info("closing a tool call to fit the token limit (%d tokens left)", budget.left)
+        return settled
+
     def pop_cut(self) -> Cut | None:
         """The oldest call the budget closed early that nobody has asked about yet."""
         return self.cuts.pop(0) if self.cuts else None

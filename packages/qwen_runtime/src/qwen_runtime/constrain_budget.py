@@ -39,6 +39,8 @@ from .parsing.tags import CALL_CLOSE, CALL_OPEN
 
 CLOSE_MARGIN = 8
 """Tokens kept in hand beyond the plan: one sampled token can open a structure that needs more to close."""
+TIGHT = 2 * CLOSE_MARGIN
+"""Within this many tokens of the reserve, each sampled token is checked: after it, can the call still close?"""
 MAX_PLAN = 512
 """The longest plan looked for; a call that cannot be closed in fewer is left as it is (and reported cut)."""
 
@@ -209,9 +211,9 @@ def _words_for(tokenizer: LLTokenizer) -> _Words:
 
 
 def _candidates(scanner: CallScanner, words: _Words) -> list[list[int]]:
+    if scanner.in_string:  # `</function>` would be the string's text; `\n</parameter>` ends a raw value
+        return [words.xml_first[0], *words.quote] if scanner.xml else words.quote
     first = words.xml_first if scanner.xml else []
-    if scanner.in_string:
-        return [*first, *words.quote] if scanner.xml else words.quote
     return [*first, *words.outside, *words.tags]
 
 
@@ -242,7 +244,6 @@ def closing_plan(
     reply with it), found on copies; None when no plan of at most `limit` tokens was found."""
     words = _words_for(tokenizer)
     m, s = matcher.deep_copy(), scanner.copy()
-    calls = s.calls
     plan: list[int] = []
     limit = min(limit, MAX_PLAN)
     while len(plan) <= limit:
@@ -259,8 +260,6 @@ def closing_plan(
             if not m.consume_token(token):
                 return None
             s.feed(tokenizer.decode_bytes([token]))
-        if calls and s.calls > calls:
-            return None  # a call is made already: never invent another one to get out
         plan += step
     return None
 
@@ -336,6 +335,28 @@ class BudgetWatch:
             return plan
         self._next_check = left - max(1, (left - self.reserve) // 2)
         return None
+
+    def tight(self) -> bool:
+        """Close enough to the limit that one free token could leave the call no way to close in time."""
+        return self.plan is None and not self._gave_up and self.left <= self.reserve + TIGHT
+
+    def settle(self, matcher: LLMatcher, token: int) -> int:
+        """`token` (sampled, not yet consumed), or the plan's first token when after `token` no plan
+        would fit in what is left: near the limit one token can open more than the margin can close
+        (an optional parameter, an object with required keys)."""
+        after = matcher.deep_copy()
+        if not after.consume_token(token):
+            return token
+        scanner = self.scanner.copy()
+        scanner.feed(self.tokenizer.decode_bytes([token]))
+        left = self.left - 1
+        if after.is_stopped() or closing_plan(after, scanner, self.tokenizer, limit=left) is not None:
+            return token
+        plan = closing_plan(matcher, self.scanner, self.tokenizer, limit=self.left)
+        if not plan:
+            return token
+        self.plan = plan  # closing is due now: this token was the last free one
+        return plan[0]
 
     def _call_cost(self, matcher: LLMatcher) -> int:
         """The tokens of the shortest whole call the grammar allows (planned from its start, once)."""

@@ -450,6 +450,7 @@ class Generation:
             if only is not None:  # one token allowed: no need to sample the whole vocabulary for it
                 sampler.accept(only)
                 return only
+            return self.constraint.settle(sampler.sample())
         return sampler.sample()
 
     def _forced(self, token: int, sampler: TokenSampler, room: int) -> list[int]:
