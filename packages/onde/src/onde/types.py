@@ -64,7 +64,13 @@ class ToolCallRequest:
     """What the runtime says about how the call was made (a value cut to fit the token limit)."""
 
     def __init__(
-        self, id: str, function_name: str | None = None, arguments: str = "{}", *, name: str | None = None
+        self,
+        id: str,
+        function_name: str | None = None,
+        arguments: str = "{}",
+        *,
+        name: str | None = None,
+        notes: tuple[str, ...] = (),
     ) -> None:
         if function_name is not None and name is not None and function_name != name:
             raise ValueError(f"a tool call has one name: function_name={function_name!r} but name={name!r}")
@@ -72,6 +78,8 @@ class ToolCallRequest:
         if not chosen:
             raise ValueError("a tool call needs a name")
         self._set(id, chosen, arguments, _json_object(arguments, f"arguments of tool call {chosen!r}"))
+        if notes:
+            object.__setattr__(self, "notes", tuple(notes))
 
     def _set(self, id: str, name: str, arguments: str, parsed: dict[str, Any]) -> None:
         object.__setattr__(self, "id", id)
