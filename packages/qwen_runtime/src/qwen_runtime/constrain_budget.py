@@ -46,6 +46,7 @@ MAX_PLAN = 512
 
 _FIRST_LOOK = 2 * MAX_PLAN  # with more left than this, no plan can be due yet
 _CALL_OPEN_B = CALL_OPEN.encode()
+_CALL_CLOSE_B = CALL_CLOSE.encode()
 _STRING_STOP = re.compile(rb'["\\]')
 _XML_EVENT = re.compile(rb"<parameter=([^>\n]{1,64})>\n|" + re.escape(PARAM_CLOSE.encode()))
 _TAIL = 96  # longer than `<parameter=NAME>\n` with the longest name and `<tool_call>`
@@ -68,6 +69,8 @@ class CallScanner:
     escape: bool = False
     parameter: str | None = None
     calls: int = 0
+    between: bool = False
+    """A call's closing tag came and no new call opened yet (under `required` another may follow)."""
     _stack: list[str] = field(default_factory=list)
     _keys: list[str | None] = field(default_factory=list)
     _expect_key: bool = False
@@ -81,6 +84,7 @@ class CallScanner:
             self.escape,
             self.parameter,
             self.calls,
+            self.between,
             list(self._stack),
             list(self._keys),
             self._expect_key,
@@ -110,10 +114,12 @@ class CallScanner:
             self._feed_xml(buf, len(self._tail))
         else:
             self._lex(data)
+        if not self.between and buf.find(_CALL_CLOSE_B, max(0, len(self._tail) - len(_CALL_CLOSE_B) + 1)) >= 0:
+            self.between = True
         self._tail = buf[-_TAIL:]
 
     def _reset(self) -> None:
-        self.in_string = self.escape = self._expect_key = False
+        self.in_string = self.escape = self._expect_key = self.between = False
         self.parameter = self._key = None
         self._stack.clear()
         self._keys.clear()
@@ -321,7 +327,7 @@ class BudgetWatch:
         if self.plan is not None or self._gave_up:
             return self.plan
         left = self.left
-        if left > self._next_check and not matcher.is_accepting():
+        if left > self._next_check and not (self.scanner.between and matcher.is_accepting()):
             return None  # (between calls a look every token: a new call would need a whole one to close)
         plan = closing_plan(matcher, self.scanner, self.tokenizer, limit=max(left, 0))
         if plan is None:
