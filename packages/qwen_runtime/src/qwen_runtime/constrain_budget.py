@@ -296,6 +296,9 @@ class BudgetWatch:
         self._next_check = min(budget, _FIRST_LOOK)
         self._gave_up = False
         self._fresh: int | None = None
+        #: a plan `settle` made from after the token it let through, and what is left of it once consumed
+        self._settled: tuple[int, list[int]] | None = None
+        self._known: list[int] | None = None
 
     @property
     def left(self) -> int:
@@ -307,6 +310,7 @@ class BudgetWatch:
         self.plan = None
         self._next_check = min(self.budget, _FIRST_LOOK)
         self._gave_up = False
+        self._settled = self._known = None
 
     def consumed(self, token: int, *, counted: bool, tracking: bool) -> None:
         """`token` went through the grammar (`tracking`) or not; `counted`: one of the reply's tokens."""
@@ -320,6 +324,11 @@ class BudgetWatch:
             else:  # something else was appended: plan again before the next token
                 self.plan = None
                 self._next_check = self.budget
+        if self._settled is not None:  # `settle` planned from after this token already
+            self._known = self._settled[1] if self._settled[0] == token else None
+            self._settled = None
+        elif self._known:
+            self._known = self._known[1:] if self._known[0] == token else None
         self.scanner.feed(self.tokenizer.decode_bytes([token]))
 
     def due(self, matcher: LLMatcher) -> list[int] | None:
@@ -329,7 +338,8 @@ class BudgetWatch:
         left = self.left
         if left > self._next_check and not (self.scanner.between and matcher.is_accepting()):
             return None  # (between calls a look every token: a new call would need a whole one to close)
-        plan = closing_plan(matcher, self.scanner, self.tokenizer, limit=max(left, 0))
+        known, self._known = self._known, None
+        plan = known if known is not None else closing_plan(matcher, self.scanner, self.tokenizer, limit=max(left, 0))
         if plan is None:
             self._gave_up = True  # nothing closes in time: the call stays open and is reported cut
             return None
@@ -356,7 +366,11 @@ class BudgetWatch:
         scanner = self.scanner.copy()
         scanner.feed(self.tokenizer.decode_bytes([token]))
         left = self.left - 1
-        if after.is_stopped() or closing_plan(after, scanner, self.tokenizer, limit=left) is not None:
+        if after.is_stopped():
+            return token
+        plan_after = closing_plan(after, scanner, self.tokenizer, limit=left)
+        if plan_after is not None:
+            self._settled = (token, plan_after)  # the next look at the budget starts from it
             return token
         plan = closing_plan(matcher, self.scanner, self.tokenizer, limit=self.left)
         if not plan:
