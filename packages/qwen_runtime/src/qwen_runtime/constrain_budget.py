@@ -14,10 +14,13 @@ left, and llguidance cannot change a grammar in the middle of a lexeme; so the b
   progress through a required key, a `minLength`, a `pattern`). Every token of the plan is one the
   grammar accepted, so the closed call is as schema-valid as any other: the required arguments a
   closed call still lacked are written with their smallest values.
-- `BudgetWatch` decides when: it plans at the call's start and then again as the distance to the limit
-  halves, every token only in the last few; when the plan plus `CLOSE_MARGIN` reaches the tokens left,
-  the plan is forced. A request pays one integer comparison per token until then, and a plan (a few
-  hundred microseconds) about log2(max_tokens) times.
+- `BudgetWatch` decides when: once fewer than 2 x `MAX_PLAN` tokens are left it plans, then again as
+  the distance to the limit halves, and every token in the last few; when the plan plus
+  `CLOSE_MARGIN` reaches the tokens left, the plan is forced. Near the limit (`TIGHT`) each sampled
+  token is tried first (`settle`): one after which no plan fits (an optional parameter opened at the
+  last moment) is replaced by the plan's first token. Between calls under `required` a new call may
+  start only while a whole shortest call still fits. Until a plan can be due a request pays a few
+  microseconds a token (counting, following the bytes).
 
 The tried alternative, llguidance `max_tokens` or `maxLength` bounds derived from the budget when the
 call opens, bounds each value alone (two strings may each take all that is left), costs a grammar
