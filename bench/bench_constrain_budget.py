@@ -208,9 +208,9 @@ def generation_rows(gemma: Path) -> list[Row]:
             Row(
                 f"gemma-3-270m, {template} template, required, max_tokens 96: replies ending in a valid "
                 "call, budget on / off",
-                f"{valid_on}/6 vs {valid_off}/6",
-                "6/6 with the budget",
-                valid_on == 6,
+                f"{valid_on}/{SEEDS} vs {valid_off}/{SEEDS}",
+                f"{SEEDS}/{SEEDS} with the budget",
+                valid_on == SEEDS,
             )
         )
         rows.append(
