@@ -51,6 +51,20 @@ async def test_tool_round_trip_creates_file_and_answers(open_session: OpenSessio
     runtime.assert_consumed()
 
 
+async def test_a_value_the_runtime_cut_to_fit_is_named_in_the_tool_result(
+    open_session: OpenSession, workdir: Path
+) -> None:
+    """The budget-aware constraint closed the call early: the file is written as far as it went, and the
+    model reads in the result that `content` was cut, so it can write the rest."""
+    note = "the value of `content` was cut to fit the token limit"
+    cut = {"name": "create_file", "arguments": {"path": "a.txt", "content": "hel"}, "notes": [note]}
+    session, runtime = await open_session([{"tool_calls": [cut]}, "ok"], permission_mode="accept-edits")
+    await collect(session, "write a.txt")
+    assert (workdir / "a.txt").read_text() == "hel"
+    result = runtime.requests[1].messages[-1]
+    assert result.role == "tool" and result.content.endswith(f"\n\nnote: {note}.")
+
+
 async def test_denied_in_default_mode_without_approver(open_session: OpenSession, workdir: Path) -> None:
     session, runtime = await open_session([call("run_command", command="touch x"), "ok"])
     events = await collect(session, "touch x")

@@ -60,9 +60,17 @@ class ToolCallRequest:
     """The tool's name (as in `ToolDefinition.name` and `ToolResult.name`); `name` reads the same."""
     arguments: str
     _parsed: dict[str, Any] = field(init=False, compare=False, repr=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
+    """What the runtime says about how the call was made (a value cut to fit the token limit)."""
 
     def __init__(
-        self, id: str, function_name: str | None = None, arguments: str = "{}", *, name: str | None = None
+        self,
+        id: str,
+        function_name: str | None = None,
+        arguments: str = "{}",
+        *,
+        name: str | None = None,
+        notes: tuple[str, ...] = (),
     ) -> None:
         if function_name is not None and name is not None and function_name != name:
             raise ValueError(f"a tool call has one name: function_name={function_name!r} but name={name!r}")
@@ -70,6 +78,8 @@ class ToolCallRequest:
         if not chosen:
             raise ValueError("a tool call needs a name")
         self._set(id, chosen, arguments, _json_object(arguments, f"arguments of tool call {chosen!r}"))
+        if notes:
+            object.__setattr__(self, "notes", tuple(notes))
 
     def _set(self, id: str, name: str, arguments: str, parsed: dict[str, Any]) -> None:
         object.__setattr__(self, "id", id)
@@ -92,10 +102,12 @@ class ToolCallRequest:
         """The runtime's parsed call, kept as parsed (its JSON text is written once, for `arguments`)."""
         request = cls.__new__(cls)
         request._set(call.id, call.name, call.arguments_json(), call.arguments)
+        if call.notes:
+            object.__setattr__(request, "notes", call.notes)
         return request
 
     def to_runtime(self) -> ToolCall:
-        return ToolCall(id=self.id, name=self.function_name, arguments=self.parsed_arguments)
+        return ToolCall(id=self.id, name=self.function_name, arguments=self.parsed_arguments, notes=self.notes)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 from llguidance import LLMatcher, LLTokenizer
 
+from .constrain_budget import BudgetWatch, Cut, plan_prefix
 from .constrain_xml import xml_call_rules
 from .errors import QwenRuntimeError
 from .parsing.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
@@ -244,6 +245,9 @@ class ToolCallConstraint:
         self._seen_text = False
         self._matcher: LLMatcher | None = None
         self._after_call = Phase.FREE
+        #: the token budget, once `set_budget` gave one; calls it closed early, oldest first
+        self._budget: BudgetWatch | None = None
+        self.cuts: list[Cut] = []
         if starts_in_think:
             self.phase = Phase.THINK
         elif self.required and self._think is not None:
@@ -260,12 +264,53 @@ class ToolCallConstraint:
         """True while a grammar restricts the next token."""
         return self._matcher is not None
 
+    def set_budget(self, tokens: int) -> None:
+        """The most tokens the reply may have (counted from here): calls are closed before it runs out."""
+        self._budget = BudgetWatch(self.tokenizer, tokens, xml=self.call_format is ToolCallFormat.XML)
+
+    def settle(self, token: int) -> int:
+        """The token to take for the sampled `token`: itself, unless the budget is nearly spent and after it
+        the call could no longer close in time; then the first token of the closing (call before
+        `consume`; the backend's penalties may have counted the sampled one)."""
+        budget, matcher = self._budget, self._matcher
+        if budget is None or matcher is None or self.phase not in (Phase.CALL, Phase.OPEN) or not budget.tight():
+            return token
+        try:
+            settled = budget.settle(matcher, token)
+        except Exception as exc:  # a budget check never ends the generation
+            log.warning("token budget check failed: %s: %s", type(exc).__name__, exc)
+            return token
+        if settled != token:
+            self.cuts.append(Cut(budget.scanner.argument))
+            log.info("closing a tool call to fit the token limit (%d tokens left)", budget.left)
+        return settled
+
+    def pop_cut(self) -> Cut | None:
+        """The oldest call the budget closed early that nobody has asked about yet."""
+        return self.cuts.pop(0) if self.cuts else None
+
     def _start(self, phase: Phase, matcher: LLMatcher | None) -> None:
         self.phase = phase
         self._matcher = matcher
         if matcher is not None:
             matcher.reset()
+            if self._budget is not None:
+                self._budget.restart()
         self._tail = b""
+
+    def _closing(self, *, check: bool = True) -> list[int] | None:
+        """The tokens the budget now forces (None: the grammar's own mask applies); `check`: look at the
+        budget (once a token, before its mask), else only keep to a plan already due."""
+        budget, matcher = self._budget, self._matcher
+        if budget is None or matcher is None or self.phase not in (Phase.CALL, Phase.OPEN):
+            return None
+        if not check or budget.plan is not None:
+            return budget.plan or None
+        plan = budget.due(matcher)
+        if plan is not None and any(t != self.tokenizer.eos_token for t in plan):
+            self.cuts.append(Cut(budget.scanner.argument))
+            log.info("closing a tool call to fit the token limit (%d tokens left)", budget.left)
+        return plan or None
 
     def _fail(self, message: str) -> None:
         self.errors.append(message)
@@ -286,6 +331,11 @@ class ToolCallConstraint:
                 allowed[self._stop_tokens] = False
                 return allowed
             return None
+        plan = self._closing()
+        if plan is not None:
+            allowed = np.zeros(self.vocab_size, dtype=np.bool_)
+            allowed[plan[0]] = True
+            return allowed
         if not self._fill_mask():
             return None
         bits = np.unpackbits(self._mask.view(np.uint8), bitorder="little")[: self.vocab_size]
@@ -301,6 +351,13 @@ class ToolCallConstraint:
             if self._matcher is None:
                 if self._bans_stop_tokens():
                     logits[self._stop_tokens[self._stop_tokens < logits.shape[0]]] = -np.inf
+                return
+            plan = self._closing()
+            if plan is not None:
+                keep = logits[plan[0]]
+                logits.fill(-np.inf)
+                logits[plan[0]] = keep
+                self.only_token = plan[0]
                 return
             if not self._fill_mask():
                 return
@@ -344,6 +401,9 @@ class ToolCallConstraint:
         """Tokens the grammar forces next (empty in free text); feed each to `consume` when used."""
         if self._matcher is None:
             return []
+        plan = self._closing(check=False)
+        if plan is not None:  # the end-of-turn token that may end the plan is sampled, never forced
+            return [t for t in plan if t != self.tokenizer.eos_token]
         try:
             return list(self._matcher.compute_ff_tokens())
         except Exception as exc:
@@ -362,7 +422,11 @@ class ToolCallConstraint:
             return 0
         try:
             if self._matcher is not None:
-                return int(self._matcher.validate_tokens(list(draft)))
+                budget = self._budget
+                if budget is not None and budget.plan:
+                    return plan_prefix(budget.plan, draft)
+                n = int(self._matcher.validate_tokens(list(draft)))
+                return n if budget is None else min(n, budget.draft_room())
             banned = set(self._stop_tokens.tolist()) if self._bans_stop_tokens() else set()
             text = self._tail
             for i, token in enumerate(draft):
@@ -381,6 +445,8 @@ class ToolCallConstraint:
     def consume(self, token: int) -> None:
         """Advance past `token` (sampled, forced, or appended by the backend)."""
         try:
+            if self._budget is not None:
+                self._budget.consumed(token, counted=True, tracking=False)
             self._consume(token)
         except Exception as exc:
             self._fail(f"constraint failed on token {token}: {type(exc).__name__}: {exc}")
@@ -391,6 +457,8 @@ class ToolCallConstraint:
             if not matcher.consume_token(token):
                 self._fail(f"tool-call grammar rejected token {token}: {matcher.get_error()}")
                 return
+            if self._budget is not None and self.phase in (Phase.CALL, Phase.OPEN):
+                self._budget.consumed(token, counted=False, tracking=True)
             if matcher.is_stopped():
                 if self.phase is Phase.FORCE_THINK:
                     self._start(Phase.THINK, None)

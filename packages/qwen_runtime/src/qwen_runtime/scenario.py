@@ -25,6 +25,8 @@ class ScriptedCall:
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
     id: str | None = None
+    notes: tuple[str, ...] = ()
+    """What the runtime says about the call (`ToolCall.notes`), e.g. a value cut to fit the token limit."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,8 @@ class ScriptedTurn:
         for raw_call in data.get("tool_calls", []):
             if not isinstance(raw_call, dict) or not isinstance(raw_call.get("name"), str):
                 raise QwenRuntimeError(f"{where}: tool call needs a name: {raw_call!r}")
-            calls.append(ScriptedCall(raw_call["name"], _arguments(raw_call, where), raw_call.get("id")))
+            notes = tuple(str(note) for note in raw_call.get("notes", ()))
+            calls.append(ScriptedCall(raw_call["name"], _arguments(raw_call, where), raw_call.get("id"), notes))
         return cls(
             text=str(data.get("text", "")),
             reasoning=str(data.get("reasoning", "")),

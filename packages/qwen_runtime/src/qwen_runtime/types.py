@@ -17,11 +17,13 @@ from .images import Image
 
 @dataclass(frozen=True)
 class ToolCall:
-    """A completed, parsed tool call. `arguments` is always a JSON object."""
+    """A completed, parsed tool call. `arguments` is always a JSON object. `notes`: what the runtime
+    says about how the call was made, for whoever runs it (a value cut to fit the token limit)."""
 
     id: str
     name: str
     arguments: dict[str, Any]
+    notes: tuple[str, ...] = ()
 
     def arguments_json(self) -> str:
         return json.dumps(self.arguments, ensure_ascii=False)

@@ -30,7 +30,17 @@ from ..parsing import ReplyParser
 from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
 from ..toolformat import template_traits, tool_call_format
-from ..types import ChatRequest, Event, Finished, FinishReason, Sampling, ToolCallEvent, Usage, UserMessage
+from ..types import (
+    ChatRequest,
+    Event,
+    Finished,
+    FinishReason,
+    Sampling,
+    ToolCallError,
+    ToolCallEvent,
+    Usage,
+    UserMessage,
+)
 from .drafting import Drafter, DraftLength, DraftSource
 
 log = logging.getLogger(__name__)
@@ -379,6 +389,8 @@ class Generation:
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request
         room = min(request.sampling.max_tokens, rt.context_size - len(self.tokens))
+        if self.constraint is not None:
+            self.constraint.set_budget(room)
         t0 = time.perf_counter()
         cached = rt.reuse_prefix(self.tokens)
         self.restored, self.prefilled = rt.take_prefilled(cached)
@@ -438,6 +450,7 @@ class Generation:
             if only is not None:  # one token allowed: no need to sample the whole vocabulary for it
                 sampler.accept(only)
                 return only
+            return self.constraint.settle(sampler.sample())
         return sampler.sample()
 
     def _forced(self, token: int, sampler: TokenSampler, room: int) -> list[int]:
@@ -478,6 +491,10 @@ class Generation:
 
     def _parsed(self, events: Sequence[Event]) -> Iterator[Event]:
         for event in events:
+            if isinstance(event, ToolCallEvent | ToolCallError):
+                cut = self.constraint.pop_cut() if self.constraint is not None else None
+                if cut is not None and isinstance(event, ToolCallEvent):  # the budget closed it: say so
+                    event = ToolCallEvent(dataclasses.replace(event.call, notes=(*event.call.notes, cut.note())))
             if isinstance(event, ToolCallEvent):
                 self.called = True
             yield event

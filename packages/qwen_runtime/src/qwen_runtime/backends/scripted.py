@@ -166,7 +166,8 @@ class ScriptedRuntime(Runtime):
             yield ToolCallEvent(self._to_call(call))
 
     def _to_call(self, call: ScriptedCall) -> ToolCall:
-        return ToolCall(id=call.id or f"call_{next(self._ids)}", name=call.name, arguments=call.arguments)
+        return ToolCall(id=call.id or f"call_{next(self._ids)}", name=call.name, arguments=call.arguments,
+                        notes=call.notes)
 
 
 def _as_turn(value: object) -> ScriptedTurn:

@@ -296,6 +296,8 @@ class Agent:
                 yield item
             assert output is not None
             content = output.text
+            for note in call.notes:  # e.g. a value the runtime cut to fit the token limit: the model must know
+                content += f"\n\nnote: {note}."
             if reply.tool_call_errors:  # some calls parsed, others did not: the model hears of both
                 content += "\n\n" + _format_call_errors(reply)
             results.append(ToolResult(call.id, content, call.name, images=output.images))
