@@ -28,6 +28,7 @@ from onde import Runtime
 
 from ..app import SessionHost
 from ..options import HostOptions
+from ..tools.shell import COMMAND_OUTPUT, KILL_COMMAND, RUN_COMMAND
 from .agent_run import AgentStats, peak_rss_mb, run_agent
 from .grading import CheckRun, check_environment, run_check
 from .results import ResultsFile, RunRecord, TaskResult, classify
@@ -35,7 +36,7 @@ from .slots import Slots
 from .tasks import Task
 from .workspace import WorkspaceError, agent_changes, prepare, remove, restore_check
 
-EVAL_ALLOW = ("run_command", "command_output", "kill_command")
+EVAL_ALLOW = tuple(tool.name for tool in (RUN_COMMAND, COMMAND_OUTPUT, KILL_COMMAND))
 """Besides edits inside the copy (accept-edits), what an attempt may do without asking: its commands
 (in the sandbox). Anything that would ask (a write outside the copy, the web) is refused, as headless."""
 DEFAULT_SEED = 0
