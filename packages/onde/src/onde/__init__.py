@@ -4,6 +4,7 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
+from qwen_runtime.draft_sources import DRAFT_CHOICES, DraftSourceError, DraftSpec, parse_draft
 from qwen_runtime.images import Image
 from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
 from qwen_runtime.registry import human_size
@@ -70,6 +71,7 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "DRAFT_CHOICES",
     "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
@@ -83,6 +85,8 @@ __all__ = [
     "ContextOverflow",
     "DiskPromptCache",
     "Done",
+    "DraftSourceError",
+    "DraftSpec",
     "EngineInfo",
     "FinishReason",
     "GgufModelConfig",
@@ -126,4 +130,5 @@ __all__ = [
     "message_from_dict",
     "message_to_dict",
     "model_can_see",
+    "parse_draft",
 ]

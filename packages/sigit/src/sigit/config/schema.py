@@ -131,6 +131,27 @@ def _stripped(value: str) -> str:
     return value.strip()
 
 
+def _draft(value: str) -> str:
+    """A draft source as the runtime reads it (the model file is checked when it loads)."""
+    from onde import DraftSourceError, parse_draft
+
+    try:
+        return str(parse_draft(value, check_file=False))
+    except DraftSourceError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _loads_a_model(value: str) -> bool:
+    from onde import DraftSourceError, parse_draft
+
+    try:
+        return parse_draft(value, check_file=False).loads_a_model
+    except DraftSourceError:
+        return True  # not a source: nothing a project's file may set
+
+
+DRAFT_SOURCES = '"prompt-lookup" (or "ngram"), "mtp", "none" or a draft model\'s .gguf path'
+
 Text = Annotated[str, AfterValidator(_stripped)]
 PositiveInt = Annotated[int, Field(gt=0)]
 Rule = Annotated[str, AfterValidator(_rule)]
@@ -360,11 +381,12 @@ class Settings(_Table):
     """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
     download: Annotated[DownloadPolicy, Key(_choices(DOWNLOAD_POLICIES), lambda v: v == "ask")] = "ask"
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
-    draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "mtp", "none"))] = (
-        "prompt-lookup"
-    )
-    """Speculative decoding for local models: "prompt-lookup", "mtp" (the model's own multi-token-prediction
-    head), "none", or a draft model's .gguf path."""
+    draft: Annotated[
+        str, AfterValidator(_draft), Key(f"a draft source: {DRAFT_SOURCES}", lambda v: not _loads_a_model(v))
+    ] = "prompt-lookup"
+    """Speculative decoding for local models: "prompt-lookup" (or "ngram"), "mtp" (the model's own
+    multi-token-prediction head), "none", or a draft model's .gguf path (only a trusted project may name
+    one); read by the runtime's one parser (`onde.parse_draft`), as the `--draft` flag is."""
     mmproj: Annotated[Text | None, Key("a non-empty string", lambda v: v == "none")] = None
     """The vision projector a local GGUF model sees with (an mmproj .gguf path, or "none"); by default the
     one beside the model, or a registry model's once downloaded."""

@@ -53,6 +53,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         thinking=False if getattr(args, "no_think", False) else None,
         trust=getattr(args, "trust", False),
         download=getattr(args, "download", False),
+        draft=getattr(args, "draft", None),
     )
 
 

@@ -81,6 +81,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
         thinking=False if getattr(args, "no_think", False) else None,
         trust=bool(getattr(args, "trust", False)),
         download=bool(getattr(args, "download", False)),
+        draft=getattr(args, "draft", None),
     ))
     agent = agent_cls(host)
     if client_caps is not None:
