@@ -30,6 +30,7 @@ from ..gguf_info import read_gguf_info
 from ..images import DEFAULT_MAX_IMAGE_PIXELS
 from ..model_report import build_report
 from ..naming import find_mmproj
+from ..projector import TEXT_ONLY_ARCHS, check_projector
 from ..prompt_cache import (
     DEFAULT_CHECKPOINTS,
     DEFAULT_MAX_BYTES,
@@ -47,7 +48,7 @@ from .drafting import LongestDraft, PromptLookup, describe, draft_source
 from .llamacpp_load import Placement, cpu_has_amx, llama_params, model_file, model_params, open_llama
 from .llamacpp_mtp import MtpDraft
 from .llamacpp_state import copy_state, describe_state, restore_state
-from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
+from .llamacpp_vision import TextOnlyDrafts, Vision, image_boundary
 from .llamacpp_vocab import LlamaVocab
 from .save_points import PointKind, eval_at_save_points
 
@@ -152,9 +153,16 @@ class LlamaCppRuntime(LocalRuntime):
         self._eos_text = words.text(self._llm.token_eos())
 
     def _load_vision(self, mmproj: str | None, max_pixels: int) -> None:
+        """The projector named (it must fit: else an error naming both files) or the one beside the model
+        that belongs to it (else none: the model does not see); never one of another model's size."""
         if mmproj == "none":
             return
-        found = Path(mmproj).expanduser() if mmproj else find_mmproj(self.model_path)
+        if mmproj:
+            found: Path | None = Path(mmproj).expanduser()
+            assert found is not None
+            check_projector(self.model_path, found)
+        else:
+            found = find_mmproj(self.model_path)
         if found is None:
             return
         self.vision = Vision(self._native, found, n_threads=self.n_threads_batch, use_gpu=self.n_gpu_layers != 0,
