@@ -26,6 +26,7 @@ from onde import (
 )
 
 EXPECTED_ALL = [
+    "DRAFT_CHOICES",
     "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
@@ -39,6 +40,8 @@ EXPECTED_ALL = [
     "ContextOverflow",
     "DiskPromptCache",
     "Done",
+    "DraftSourceError",
+    "DraftSpec",
     "EngineInfo",
     "FinishReason",
     "GgufModelConfig",
@@ -82,6 +85,7 @@ EXPECTED_ALL = [
     "message_from_dict",
     "message_to_dict",
     "model_can_see",
+    "parse_draft",
 ]
 
 
