@@ -54,3 +54,20 @@ def test_a_misspelt_draft_flag_is_a_usage_error_before_anything_loads(tmp_path: 
     proc = run_sigit(["-p", "x", "--draft", "lookahead"], tmp_path / "work", tmp_path / "config")
     assert proc.returncode == 2
     assert "--draft 'lookahead' is not a draft source; use prompt-lookup (or ngram), mtp, none" in proc.stderr
+
+
+@pytest.mark.parametrize(("flag", "setting", "loads"), [("ngram", "none", "prompt-lookup"), (None, "MTP", "mtp")])
+def test_every_frontends_flag_reaches_the_runtime_over_the_setting(
+    tmp_path: Path, flag: str | None, setting: str, loads: str
+) -> None:
+    """Headless and the app read `--draft` with one parser and hand it to the host the same way."""
+    from sigit.app import SessionHost
+    from sigit.cli import _parse
+    from sigit.config.schema import Settings
+    from sigit.frontends.headless import host_options
+
+    for argv in (["-p", "x"], []):  # headless, the app (its options are headless's)
+        args = _parse([*argv, "--cwd", str(tmp_path), *(["--draft", flag] if flag else [])])
+        assert not isinstance(args, int)
+        host = SessionHost(host_options(args))
+        assert host._load_options("m", Settings(draft=setting))["draft"] == loads
