@@ -141,9 +141,11 @@ def _draft(value: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def _loads_a_model(value: str) -> bool:
+def _loads_a_model(value: object) -> bool:
     from onde import DraftSourceError, parse_draft
 
+    if not isinstance(value, str):
+        return True  # not a source (the value's own check says why)
     try:
         return parse_draft(value, check_file=False).loads_a_model
     except DraftSourceError:
