@@ -26,6 +26,7 @@ from onde import (
 )
 
 EXPECTED_ALL = [
+    "DRAFT_CHOICES",
     "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
@@ -40,6 +41,8 @@ EXPECTED_ALL = [
     "ContextOverflow",
     "DiskPromptCache",
     "Done",
+    "DraftSourceError",
+    "DraftSpec",
     "EngineInfo",
     "EvalCase",
     "EvalReport",
@@ -89,6 +92,7 @@ EXPECTED_ALL = [
     "message_to_dict",
     "model_can_see",
     "paired_difference",
+    "parse_draft",
     "pass_at_k",
     "wilson_interval",
 ]

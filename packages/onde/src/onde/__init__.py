@@ -4,6 +4,7 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
+from qwen_runtime.draft_sources import DRAFT_CHOICES, DraftSourceError, DraftSpec, parse_draft
 from qwen_runtime.images import Image
 from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
 from qwen_runtime.registry import human_size
@@ -72,6 +73,7 @@ from .types import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "DRAFT_CHOICES",
     "REASONING_EFFORTS",
     "AlreadyLoaded",
     "AssistantMessage",
@@ -86,6 +88,8 @@ __all__ = [
     "ContextOverflow",
     "DiskPromptCache",
     "Done",
+    "DraftSourceError",
+    "DraftSpec",
     "EngineInfo",
     "EvalCase",
     "EvalReport",
@@ -135,6 +139,7 @@ __all__ = [
     "message_to_dict",
     "model_can_see",
     "paired_difference",
+    "parse_draft",
     "pass_at_k",
     "wilson_interval",
 ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from qwen_runtime.draft_sources import parse_draft
 from qwen_runtime.prompt_cache import DEFAULT_MAX_BYTES
 from qwen_runtime.registry import ModelEntry, get_model, human_size
 from qwen_runtime.types import Sampling
@@ -137,7 +138,8 @@ class GgufModelConfig:
     """Where saved prompt states go (the runtime's disk tier); None: no prompt cache on disk."""
     prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES
     draft: str = "prompt-lookup"
-    """Speculative decoding: "prompt-lookup", "none", or the path of a draft model (same tokenizer)."""
+    """Speculative decoding: "prompt-lookup" (or "ngram"), "mtp" (the model's own multi-token-prediction
+    head), "none", or the path of a draft model (same tokenizer); read by qwen_runtime's `parse_draft`."""
     options: dict[str, Any] = field(default_factory=dict)
     """Extra keyword arguments for the runtime's constructor."""
 
@@ -148,6 +150,7 @@ class GgufModelConfig:
             raise ValueError(f"n_ctx must be >= 0 (0 = the model's own), got {self.n_ctx}")
         if self.prompt_cache_max_bytes < 0:
             raise ValueError(f"prompt_cache_max_bytes must be >= 0, got {self.prompt_cache_max_bytes}")
+        parse_draft(self.draft, check_file=False)  # a misspelt source now; a missing file when it loads
 
     @classmethod
     def from_registry(cls, key: str, **changes: Any) -> GgufModelConfig:

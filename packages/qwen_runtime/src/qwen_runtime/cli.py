@@ -91,9 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     add("--threads", type=_positive, metavar="N",
         help="decode threads (default: one per physical core this process may use, within its CPU quota)")
     add("--draft", default="prompt-lookup", metavar="prompt-lookup|mtp|none|MODEL.gguf",
-        help="speculative decoding: draft tokens from the context (default; with the model's own "
-             "multi-token-prediction head too when its GGUF has one, the longer draft wins), mtp (the head "
-             "alone), none, or a small draft model with the same tokenizer")
+        help="speculative decoding: prompt-lookup (also ngram) drafts tokens from the context (default; with "
+             "the model's own multi-token-prediction head too when its GGUF has one, the longer draft wins), "
+             "mtp (the head alone), none, or a small draft model with the same tokenizer")
     add("--image", "-i", action="append", default=[], metavar="FILE",
         help="an image to send with the prompt (repeatable; needs a model that can see)")
     add("--mmproj", metavar="FILE",
@@ -275,13 +275,16 @@ def _spec(name: str) -> RuntimeSpec:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    from .draft_sources import DraftSourceError, parse_draft
     from .naming import load_runtime
 
     request = _build_request(args)
     _spec(args.model)  # a bad name is a usage error, before anything loads
-    if args.draft not in ("prompt-lookup", "none") and not Path(args.draft).expanduser().is_file():
-        raise UsageError(f"--draft {args.draft!r}: use prompt-lookup, none, or the path of a draft model file")
-    options: dict[str, Any] = {"progress": True, "draft": args.draft}
+    try:
+        draft = parse_draft(args.draft)
+    except DraftSourceError as exc:
+        raise UsageError(f"--{exc}") from None
+    options: dict[str, Any] = {"progress": True, "draft": str(draft)}
     if args.n_ctx is not None:
         options["n_ctx"] = args.n_ctx
     if args.mmproj:

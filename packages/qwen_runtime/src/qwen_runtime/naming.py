@@ -201,13 +201,11 @@ def resolve_mmproj(spec: RuntimeSpec, vision: bool | None, *, progress: bool | P
 
 
 def find_mmproj(model_path: Path) -> Path | None:
-    """A projector beside a GGUF, by the names model repos and `make-test-model --vision` use:
-    `mmproj-<model file>` first, then the folder's only `mmproj*.gguf`."""
-    named = model_path.with_name(f"mmproj-{model_path.name}")
-    if named.is_file():
-        return named
-    found = sorted(model_path.parent.glob("mmproj*.gguf"))
-    return found[0] if len(found) == 1 else None
+    """The projector beside a GGUF that belongs to it (`projector.find_projector`: named for the model,
+    or the folder's only generic `mmproj-F16.gguf`, and fitting the model's header), or None."""
+    from .projector import find_projector
+
+    return find_projector(model_path)
 
 
 def can_see(name: str) -> bool:

@@ -66,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fork-session", action="store_true",
                         help="with --resume/--continue: continue in a new copy, leaving the original as it was")
     parser.add_argument("--no-think", action="store_true", help="turn the model's thinking off")
+    parser.add_argument("--draft", default=None, metavar="SOURCE",
+                        help="speculative decoding for a local model: prompt-lookup (or ngram), mtp (the model's "
+                        "own multi-token-prediction head), none, or a draft model's .gguf path; overrides the "
+                        "`draft` setting")
     parser.add_argument("--trust", action="store_true",
                         help="trust this folder for this run: its project hooks, MCP servers, model and "
                         "permission settings apply (`sigit trust` records it)")
@@ -164,6 +168,13 @@ def _parse(args_list: list[str]) -> argparse.Namespace | int:
         if not os.path.isdir(directory):
             return _usage_error(f"--add-dir {directory} is not a directory")
     args.add_dir = add_dirs
+    if args.draft is not None:
+        from onde import DraftSourceError, parse_draft
+
+        try:
+            args.draft = str(parse_draft(args.draft))
+        except DraftSourceError as exc:
+            return _usage_error(f"--{exc}")
     return args
 
 

@@ -24,6 +24,8 @@ class HostOptions:
     max_rounds: int = 24
     thinking: bool | None = None
     max_tokens: int | None = None
+    draft: str | None = None
+    """`--draft SOURCE`: the draft source for a local model, over the `draft` setting (None: the setting)."""
     download: bool = False
     """`--download`: a model that is not cached may be downloaded (else only with `download = "auto"`)."""
     offline: bool = False

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ..draft_sources import DRAFT_CHOICES, MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
 from ..errors import ModelLoadError
 from ..runtime import CancelToken
 
@@ -37,15 +38,6 @@ if TYPE_CHECKING:
     from ._generation import LocalRuntime
 
 log = logging.getLogger(__name__)
-
-PROMPT_LOOKUP = "prompt-lookup"
-NO_DRAFT = "none"
-MTP = "mtp"
-DRAFT_CHOICES = (PROMPT_LOOKUP, MTP, NO_DRAFT)
-"""Named draft sources; anything else given as a draft is the path of a draft model. "mtp" is the model's
-own multi-token-prediction head (a Qwen 3.5 GGUF that carries one); with the default, prompt lookup, a
-model that has such a head drafts with both and takes the longer proposal."""
-
 
 class DraftSource(Protocol):
     """Guesses the tokens that follow `context` (the prompt and the reply so far)."""
@@ -295,26 +287,24 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 def draft_source(
-    draft: str | None, load_model: Callable[[Path], LocalRuntime] | None = None
+    draft: str | DraftSpec | None, load_model: Callable[[Path], LocalRuntime] | None = None
 ) -> DraftSource | None:
-    """The source a `draft` setting names: "prompt-lookup" (or None), "none", or a draft model's path,
-    loaded with `load_model` (a backend without one rejects a path)."""
-    if draft is None or draft == PROMPT_LOOKUP:
+    """The source a `draft` setting names (read by `parse_draft`): prompt lookup (also None), none, or a
+    draft model's path, loaded with `load_model` (a backend without one rejects a path). "mtp" needs the
+    model's own head, which only the llama.cpp backend opens (before it gets here)."""
+    spec = draft if isinstance(draft, DraftSpec) else parse_draft(draft)
+    if spec.kind == PROMPT_LOOKUP:
         return PromptLookup()
-    if draft == NO_DRAFT or draft == "":
+    if spec.kind == NO_DRAFT:
         return None
-    if draft == MTP:
+    if spec.kind == MTP:
         raise ModelLoadError(f"draft {MTP!r} needs a GGUF model with multi-token-prediction layers (Qwen 3.5)")
     if load_model is None:
         raise ModelLoadError(
-            f"draft {draft!r}: this backend drafts with {PROMPT_LOOKUP!r} or {NO_DRAFT!r} only"
+            f"draft {str(spec)!r}: this backend drafts with {PROMPT_LOOKUP!r} or {NO_DRAFT!r} only"
         )
-    path = Path(draft).expanduser()
-    if not path.is_file():
-        raise ModelLoadError(
-            f"draft {draft!r} is neither {PROMPT_LOOKUP!r}, {NO_DRAFT!r} nor a draft model file"
-        )
-    return ModelDraft(load_model(path))
+    assert spec.path is not None
+    return ModelDraft(load_model(spec.path))
 
 
 def describe(source: DraftSource | None) -> str:

@@ -24,11 +24,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
 from ..errors import ModelLoadError, QwenRuntimeError
 from ..gguf_info import read_gguf_info
 from ..images import DEFAULT_MAX_IMAGE_PIXELS
 from ..model_report import build_report
 from ..naming import find_mmproj
+from ..projector import TEXT_ONLY_ARCHS, check_projector
 from ..prompt_cache import (
     DEFAULT_CHECKPOINTS,
     DEFAULT_MAX_BYTES,
@@ -42,11 +44,11 @@ from ..registry import memory_bytes
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
-from .drafting import MTP, NO_DRAFT, PROMPT_LOOKUP, LongestDraft, PromptLookup, describe, draft_source
+from .drafting import LongestDraft, PromptLookup, describe, draft_source
 from .llamacpp_load import Placement, cpu_has_amx, llama_params, model_file, model_params, open_llama
 from .llamacpp_mtp import MtpDraft
 from .llamacpp_state import copy_state, describe_state, restore_state
-from .llamacpp_vision import TEXT_ONLY_ARCHS, TextOnlyDrafts, Vision, image_boundary
+from .llamacpp_vision import TextOnlyDrafts, Vision, image_boundary
 from .llamacpp_vocab import LlamaVocab
 from .save_points import PointKind, eval_at_save_points
 
@@ -86,11 +88,13 @@ class LlamaCppRuntime(LocalRuntime):
         mmproj: str | None = None,
         image_max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS,
     ) -> None:
-        """`draft`: "prompt-lookup" (default), "none", or the path of a draft model with the same tokenizer.
+        """`draft`: "prompt-lookup" (default; also "ngram"), "mtp", "none", or the path of a draft model with
+        the same tokenizer (`parse_draft` reads it).
         `n_ctx` None sizes the context window to the model and this machine (`context_window`).
         `mmproj`: the projector that lets the model see images (an mmproj GGUF); None looks beside the
         model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none."""
         super().__init__()
+        spec = parse_draft(draft)  # a bad draft source is said before the model loads
         self.model_path = path = model_file(model_path)
         self._closed = False
         self.vision: Vision | None = None
@@ -103,7 +107,7 @@ class LlamaCppRuntime(LocalRuntime):
         self.n_gpu_layers, self.extra_buffers = placement.n_gpu_layers, placement.extra_buffers
         # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
         # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
-        snapshots = 0 if draft in (NO_DRAFT, "") else HYBRID_MAX_DRAFT
+        snapshots = 0 if spec.kind == NO_DRAFT else HYBRID_MAX_DRAFT
         self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose)
         self._llm: Any = self._native.llm
         try:
@@ -112,7 +116,7 @@ class LlamaCppRuntime(LocalRuntime):
             self._load_vision(mmproj, image_max_pixels)
             self._open_prompt_cache(Path(prompt_cache_dir) if prompt_cache_dir else None, prompt_cache_max_bytes,
                                     checkpoints)
-            self._set_draft(draft, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
+            self._set_draft(spec, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
         except Exception:
             self.close()  # a projector or draft model that cannot be used: free the model before saying so
             raise
@@ -149,9 +153,16 @@ class LlamaCppRuntime(LocalRuntime):
         self._eos_text = words.text(self._llm.token_eos())
 
     def _load_vision(self, mmproj: str | None, max_pixels: int) -> None:
+        """The projector named (it must fit: else an error naming both files) or the one beside the model
+        that belongs to it (else none: the model does not see); never one of another model's size."""
         if mmproj == "none":
             return
-        found = Path(mmproj).expanduser() if mmproj else find_mmproj(self.model_path)
+        if mmproj:
+            found: Path | None = Path(mmproj).expanduser()
+            assert found is not None
+            check_projector(self.model_path, found)
+        else:
+            found = find_mmproj(self.model_path)
         if found is None:
             return
         self.vision = Vision(self._native, found, n_threads=self.n_threads_batch, use_gpu=self.n_gpu_layers != 0,
@@ -348,7 +359,7 @@ class LlamaCppRuntime(LocalRuntime):
 
     # ---------------------------------------------------------------- drafts (see drafting.py)
 
-    def _set_draft(self, draft: str | None, **options: Any) -> None:
+    def _set_draft(self, draft: DraftSpec, **options: Any) -> None:
         if self._native.recurrent:
             if not self.rollback_snapshots:
                 log.info("draft: none (this recurrent model's state cannot drop rejected draft tokens)")
@@ -364,10 +375,10 @@ class LlamaCppRuntime(LocalRuntime):
                 raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
             return runtime
 
-        if draft in (None, PROMPT_LOOKUP, MTP) and self._native.n_layer_nextn > 0:
+        if draft.kind in (PROMPT_LOOKUP, MTP) and self._native.n_layer_nextn > 0:
             self._mtp = MtpDraft(self._native, self.n_threads, self.n_threads_batch)
-            self.draft_source = self._mtp if draft == MTP else LongestDraft(PromptLookup(), self._mtp)
-        elif draft == MTP:
+            self.draft_source = self._mtp if draft.kind == MTP else LongestDraft(PromptLookup(), self._mtp)
+        elif draft.kind == MTP:
             raise ModelLoadError(f"draft {MTP!r}: {self.model_path.name} has no multi-token-prediction layers")
         else:
             self.draft_source = draft_source(draft, load)

@@ -45,8 +45,6 @@ _MARKER = "<|siGit-image:{}|>"
 _MARKER_RE = re.compile(r"<\|siGit-image:([0-9a-f]{64})\|>")
 _KNOWN_IMAGES = 256
 """Images remembered by marker key (a reference and two small numbers each)."""
-TEXT_ONLY_ARCHS = frozenset({"qwen2", "qwen3", "qwen3moe", "qwen3next", "llama"})
-"""Architectures no projector exists for: a model of these is text-only, not just missing its mmproj."""
 
 
 def image_boundary(tokens: Sequence[int], n: int) -> int:

@@ -24,13 +24,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cpus import thread_cap
+from ..draft_sources import PROMPT_LOOKUP, parse_draft
 from ..errors import BackendUnavailable, ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..prompt_cache import DEFAULT_CHECKPOINTS
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import LocalRuntime, Utf8Detokenizer
-from .drafting import PROMPT_LOOKUP, describe, draft_source
+from .drafting import describe, draft_source
 from .save_points import eval_at_save_points
 from .transformers_checkpoints import CacheCheckpoints
 
@@ -136,10 +137,11 @@ class TransformersRuntime(LocalRuntime):
         checkpoints: int = DEFAULT_CHECKPOINTS,
     ) -> None:
         """`n_threads` sets torch's CPU threads for the whole process (torch has no per-model setting);
-        small models on a busy machine run many times faster with 1. `draft`: "prompt-lookup" or "none".
+        small models on a busy machine run many times faster with 1. `draft`: "prompt-lookup" (or "ngram") or "none".
         `checkpoints`: cache copies kept for a model whose cache cannot be cropped (linear-attention
         layers), so a follow-up prompt restores the longest prefix it shares (0: none)."""
         super().__init__()
+        spec = parse_draft(draft)  # a bad draft source is said before the model loads
         folder = Path(path).expanduser()
         if not folder.exists():
             raise ModelNotFoundError(f"transformers model folder not found: {folder}")
@@ -187,7 +189,7 @@ class TransformersRuntime(LocalRuntime):
         self._cache_kwarg = "cache" if "cache" in forward_params else "past_key_values"
         self._rows: Any = None  # torch.Tensor: the logits of every position of the last eval_with_rows
         layers = set(getattr(config, "layer_types", None) or ()) - {"full_attention", "sliding_attention"}
-        self.draft_source = None if layers else draft_source(draft)  # linear attention: no token rollback
+        self.draft_source = None if layers else draft_source(spec)  # linear attention: no token rollback
         self.checkpoints = CacheCheckpoints(checkpoints if layers else 0)
         """Copies of the cache at prompt prefixes; only for a cache that cannot be cropped."""
         log.info("draft: %s", describe(self.draft_source))

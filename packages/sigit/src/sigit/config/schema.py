@@ -131,6 +131,29 @@ def _stripped(value: str) -> str:
     return value.strip()
 
 
+def _draft(value: str) -> str:
+    """A draft source as the runtime reads it (the model file is checked when it loads)."""
+    from onde import DraftSourceError, parse_draft
+
+    try:
+        return str(parse_draft(value, check_file=False))
+    except DraftSourceError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _loads_a_model(value: object) -> bool:
+    from onde import DraftSourceError, parse_draft
+
+    if not isinstance(value, str):
+        return True  # not a source (the value's own check says why)
+    try:
+        return parse_draft(value, check_file=False).loads_a_model
+    except DraftSourceError:
+        return True  # not a source: nothing a project's file may set
+
+
+DRAFT_SOURCES = '"prompt-lookup" (or "ngram"), "mtp", "none" or a draft model\'s .gguf path'
+
 Text = Annotated[str, AfterValidator(_stripped)]
 PositiveInt = Annotated[int, Field(gt=0)]
 Rule = Annotated[str, AfterValidator(_rule)]
@@ -363,11 +386,12 @@ class Settings(_Table):
     offline: Annotated[bool, Key("true or false", lambda v: v is True)] = False
     """No network request but to the configured model endpoint: no download, no hub, no web tools, MCP
     servers only over stdio or loopback, commands' network off (`--offline`; a project may turn it on)."""
-    draft: Annotated[Text, Key("a non-empty string", lambda v: v in ("prompt-lookup", "mtp", "none"))] = (
-        "prompt-lookup"
-    )
-    """Speculative decoding for local models: "prompt-lookup", "mtp" (the model's own multi-token-prediction
-    head), "none", or a draft model's .gguf path."""
+    draft: Annotated[
+        str, AfterValidator(_draft), Key(f"a draft source: {DRAFT_SOURCES}", lambda v: not _loads_a_model(v))
+    ] = "prompt-lookup"
+    """Speculative decoding for local models: "prompt-lookup" (or "ngram"), "mtp" (the model's own
+    multi-token-prediction head), "none", or a draft model's .gguf path (only a trusted project may name
+    one); read by the runtime's one parser (`onde.parse_draft`), as the `--draft` flag is."""
     mmproj: Annotated[Text | None, Key("a non-empty string", lambda v: v == "none")] = None
     """The vision projector a local GGUF model sees with (an mmproj .gguf path, or "none"); by default the
     one beside the model, or a registry model's once downloaded."""

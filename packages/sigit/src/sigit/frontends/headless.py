@@ -54,6 +54,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         trust=getattr(args, "trust", False),
         download=getattr(args, "download", False),
         offline=getattr(args, "offline", False),
+        draft=getattr(args, "draft", None),
     )
 
 

@@ -82,6 +82,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
         trust=bool(getattr(args, "trust", False)),
         download=bool(getattr(args, "download", False)),
         offline=bool(getattr(args, "offline", False)),
+        draft=getattr(args, "draft", None),
     ))
     agent = agent_cls(host)
     if client_caps is not None:
