@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from qwen_runtime.testing.server import ScriptedServer
@@ -55,6 +56,22 @@ def plants(marker: Path) -> list[str]:
     ]
 
 
+def run_sigit(work: Path, config: Path, turns: list[dict[str, Any]], *flags: str,
+              path_first: Path | None = None) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+    """A real `sigit -p` on the scripted server's `turns`: the process, and the messages of its last request."""
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
+    env.pop("SIGIT_PERMISSION_DEFAULT", None)
+    if path_first is not None:
+        env["PATH"] = f"{path_first}{os.pathsep}{os.environ['PATH']}"
+    with ScriptedServer(turns) as server:
+        proc = subprocess.run(
+            [SIGIT, "-p", "do it", "--model", f"openai:{server.base_url}#scripted-qwen", *flags],
+            cwd=work, env=env, capture_output=True, text=True, timeout=120,
+        )
+        messages: list[dict[str, Any]] = server.requests[-1]["messages"]
+    return proc, messages
+
+
 def users_steps(work: Path) -> None:
     for place in ("sub", "hk", "al", "fl", "wt", "base", "outer", "outer/mod", "store.git", "."):
         user_git(work / place, "status")
@@ -76,28 +93,8 @@ def test_nothing_a_command_planted_runs_from_the_users_git(tmp_path: Path, shell
     if shell == "dash":
         commands = [f'dash -c "{command}"' for command in commands]
     turns = [{"tool_calls": [{"name": "run_command", "arguments": {"command": c}} for c in commands]}, {"text": "done"}]
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    with ScriptedServer(turns) as server:
-        proc = subprocess.run(
-            [
-                SIGIT,
-                "-p",
-                "set up the repos",
-                "--model",
-                f"openai:{server.base_url}#scripted-qwen",
-                "--permission-mode",
-                "bypass",
-                "--sandbox",
-                sandbox,
-            ],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "tool"]
+    proc, messages = run_sigit(work, tmp_path / "config", turns, "--permission-mode", "bypass", "--sandbox", sandbox)
+    results = [m["content"] for m in messages if m["role"] == "tool"]
     assert proc.returncode == 0, proc.stderr
     assert len(results) == len(commands)
     assert all("Exit code 0" in r for r in results[1:]), results  # the first one's `git add sub` fails
@@ -132,26 +129,8 @@ def test_a_file_write_into_an_included_config_is_undone(tmp_path: Path) -> None:
         },
         {"text": "done"},
     ]
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    with ScriptedServer(turns) as server:
-        proc = subprocess.run(
-            [
-                SIGIT,
-                "-p",
-                "tune git",
-                "--model",
-                f"openai:{server.base_url}#scripted-qwen",
-                "--permission-mode",
-                "accept-edits",
-            ],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        told = server.requests[-1]["messages"][-1]["content"]
+    proc, messages = run_sigit(work, tmp_path / "config", turns, "--permission-mode", "accept-edits")
+    told = messages[-1]["content"]
     assert proc.returncode == 0, proc.stderr
     assert "siGit removed core.fsmonitor from team.gitconfig" in told, told
     user_git(work, "status")
@@ -168,31 +147,9 @@ def test_a_git_planted_on_path_inside_the_workspace_is_not_what_sigit_runs(tmp_p
     fake = f"printf '#!/bin/sh\\ntouch {marker}\\nexec /usr/bin/git \"$@\"\\n'"
     command = f"mkdir -p .venv/bin && {fake} > .venv/bin/git && chmod +x .venv/bin/git && git init -q sub"
     turns = [{"tool_calls": [{"name": "run_command", "arguments": {"command": command}}]}, {"text": "done"}]
-    env = {
-        **os.environ,
-        "SIGIT_CONFIG_DIR": str(tmp_path / "config"),
-        "HF_HUB_OFFLINE": "1",
-        "PATH": f"{work / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}",
-    }
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    with ScriptedServer(turns) as server:
-        proc = subprocess.run(
-            [
-                SIGIT,
-                "-p",
-                "make a repo",
-                "--model",
-                f"openai:{server.base_url}#scripted-qwen",
-                "--permission-mode",
-                "bypass",
-            ],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        told = server.requests[-1]["messages"][-1]["content"]
+    proc, messages = run_sigit(work, tmp_path / "config", turns, "--permission-mode", "bypass",
+                               path_first=work / ".venv" / "bin")
+    told = messages[-1]["content"]
     assert proc.returncode == 0, proc.stderr
     assert "Exit code 0" in told and (work / ".venv" / "bin" / "git").is_file() and (work / "sub" / ".git").is_dir()
     assert not marker.exists()  # inside the sandbox the fake could not write it; outside it never ran
@@ -210,26 +167,8 @@ def test_a_repository_planted_in_a_writable_cache_arms_nothing(tmp_path: Path) -
         f" && mkdir sub && echo 'gitdir: {cache}/x.git' > sub/.git"
     )
     turns = [{"tool_calls": [{"name": "run_command", "arguments": {"command": command}}]}, {"text": "done"}]
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    with ScriptedServer(turns) as server:
-        proc = subprocess.run(
-            [
-                SIGIT,
-                "-p",
-                "cache it",
-                "--model",
-                f"openai:{server.base_url}#scripted-qwen",
-                "--permission-mode",
-                "bypass",
-            ],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        told = server.requests[-1]["messages"][-1]["content"]
+    proc, messages = run_sigit(work, config, turns, "--permission-mode", "bypass")
+    told = messages[-1]["content"]
     assert proc.returncode == 0, proc.stderr
     assert "Exit code 0" in told and "siGit removed core.fsmonitor" in told, told
     user_git(work / "sub", "status")
