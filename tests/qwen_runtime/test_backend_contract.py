@@ -314,18 +314,23 @@ def test_local_cancel_from_another_thread(local: LocalRuntime) -> None:
     token = CancelToken()
     seen: list[Event] = []
     first = threading.Event()
+    cancelled = threading.Event()
 
     def consume() -> None:
         sampling = Sampling(max_tokens=1800, seed=0)
         for event in local.stream(question(enable_thinking=False, sampling=sampling), token):
             seen.append(event)
             first.set()
+            # the reply is held at its first event until the cancel has been sent: a random model may
+            # otherwise write an end token first on a loaded machine, and the reply ends on its own
+            cancelled.wait(30)
 
     worker = threading.Thread(target=consume)
     worker.start()
-    assert first.wait(10)
+    assert first.wait(60)
     token.cancel()
-    worker.join(10)
+    cancelled.set()
+    worker.join(60)
     assert not worker.is_alive()
     assert seen[-1] == Finished("cancelled", "generation cancelled")
     usage = next(e for e in seen if isinstance(e, Usage))
