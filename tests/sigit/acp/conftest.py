@@ -33,6 +33,10 @@ from acp.schema import (
 )
 
 SIGIT = str(Path(sys.executable).with_name("sigit"))
+# How the tests spawn `sigit acp`: its stderr to the terminal, and as long to exit after stdin closes as
+# the agent gives its sessions to close (5 s each). The acp library's default, 2 s, then terminates a
+# process that may exit in the meantime, and its terminate() raises ProcessLookupError (a loaded run).
+TRANSPORT: dict[str, object] = {"stderr": None, "shutdown_timeout": 30.0}
 
 
 class RecordingClient:
@@ -172,7 +176,7 @@ async def running_agent(
 ) -> AsyncIterator[acp.core.ClientSideConnection]:
     args = ["acp", "--model", f"scripted:{scenario}", *extra]
     async with acp.spawn_agent_process(
-        client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs={"stderr": None},
+        client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs=TRANSPORT,
     ) as (conn, _process):
         caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs),
                                   terminal=terminal)

@@ -13,7 +13,7 @@ from qwen_runtime.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 
-from .conftest import RecordingClient
+from .conftest import TRANSPORT, RecordingClient
 
 SIGIT = str(Path(sys.executable).with_name("sigit"))
 
@@ -28,7 +28,7 @@ async def test_new_session_names_the_pull_command_and_downloads_nothing(
                "HF_HUB_CACHE": str(tmp_path / "empty-hub-cache"), "HF_ENDPOINT": hub.url}
         client = RecordingClient()
         async with acp.spawn_agent_process(client.as_client(), SIGIT, "acp", env=env,
-                                           transport_kwargs={"stderr": None}) as (conn, _process):
+                                           transport_kwargs=TRANSPORT) as (conn, _process):
             caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=False, write_text_file=False))
             await conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=caps)
             with pytest.raises(acp.RequestError) as refused:

@@ -13,7 +13,7 @@ import acp
 import pytest
 from acp.schema import ImageContentBlock, ResourceContentBlock, TextContentBlock
 
-from .conftest import SIGIT, RecordingClient, agent_env, running_agent, write_scenario
+from .conftest import SIGIT, TRANSPORT, RecordingClient, agent_env, running_agent, write_scenario
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.timeout(60)
 async def _image_capability(model: str, config_dir: Path) -> bool | None:
     async with acp.spawn_agent_process(
         RecordingClient().as_client(), SIGIT, "acp", "--model", model, env=agent_env(config_dir),
-        transport_kwargs={"stderr": None},
+        transport_kwargs=TRANSPORT,
     ) as (conn, _):
         reply = await conn.initialize(protocol_version=acp.PROTOCOL_VERSION)
     caps = reply.agent_capabilities

@@ -9,7 +9,7 @@ from pathlib import Path
 import acp
 from acp import text_block
 
-from .conftest import SIGIT, RecordingClient, agent_env, running_agent, write_scenario
+from .conftest import SIGIT, TRANSPORT, RecordingClient, agent_env, running_agent, write_scenario
 
 
 async def test_initialize_advertises_what_it_supports(tmp_path: Path, config_dir: Path) -> None:
@@ -17,7 +17,7 @@ async def test_initialize_advertises_what_it_supports(tmp_path: Path, config_dir
     client = RecordingClient()
     async with acp.spawn_agent_process(
         client.as_client(), SIGIT, "acp", "--model", f"scripted:{scenario}",
-        env={**agent_env(config_dir), "PATH": ""}, transport_kwargs={"stderr": None},
+        env={**agent_env(config_dir), "PATH": ""}, transport_kwargs=TRANSPORT,
     ) as (conn, _):
         reply = await conn.initialize(protocol_version=99)
     assert reply.protocol_version == acp.PROTOCOL_VERSION
@@ -286,7 +286,7 @@ async def test_smoke_turn_on_the_tiny_gguf(tiny_gguf: Path, config_dir: Path, pr
     client = RecordingClient("reject_once")
     args = ["acp", "--model", str(tiny_gguf), "--max-turns", "2", "--no-think"]
     async with acp.spawn_agent_process(
-        client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs={"stderr": None},
+        client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs=TRANSPORT,
     ) as (conn, _process):
         await conn.initialize(protocol_version=acp.PROTOCOL_VERSION)
         session = await conn.new_session(cwd=str(project))

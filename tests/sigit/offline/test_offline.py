@@ -171,8 +171,9 @@ def test_acp_offline_over_stdio(tmp_path: Path, work: Path) -> None:
     async def scenario_run() -> tuple[RecordingClient, Any]:
         client = RecordingClient()
         argv = command("acp", "--model", scenario(tmp_path, FETCH))
+        transport = {"stderr": None, "shutdown_timeout": 30.0}  # as tests/sigit/acp/conftest.py's TRANSPORT
         async with acp.spawn_agent_process(client.as_client(), argv[0], *argv[1:], env=environment(tmp_path),
-                                           transport_kwargs={"stderr": None}) as (conn, _process):
+                                           transport_kwargs=transport) as (conn, _process):
             caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=False, write_text_file=False))
             await conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=caps)
             session = await conn.new_session(cwd=str(work), mcp_servers=[])
