@@ -186,15 +186,18 @@ what a pretrained model's text does, Gemma's ~7 s a test adds nothing."""
 @pytest.fixture(scope="module", params=KINDS)
 def pair(request: pytest.FixtureRequest) -> Iterator[tuple[str, LocalRuntime, LocalRuntime]]:
     """The same model twice: without drafting and with the default (prompt lookup)."""
-    import torch
+    threads = None
+    if request.param == "transformers":  # it sets torch's threads process-wide; only it needs torch (~3 s)
+        import torch
 
-    threads = torch.get_num_threads()
+        threads = torch.get_num_threads()
     plain = load(request.param, request, "none")
     drafted = load(request.param, request, "prompt-lookup")
     yield request.param, plain, drafted
     plain.close()
     drafted.close()
-    torch.set_num_threads(threads)
+    if threads is not None:
+        torch.set_num_threads(threads)
 
 
 def both(pair: tuple[str, LocalRuntime, LocalRuntime], req: ChatRequest,
