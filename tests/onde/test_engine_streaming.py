@@ -84,7 +84,7 @@ async def test_async_send_message() -> None:
 
 
 def _slow_engine(text: str = "word " * 200) -> tuple[ChatEngine, ScriptedRuntime]:
-    runtime = ScriptedRuntime([text, "after"], chunk_size=5, chunk_delay=0.01)
+    runtime = ScriptedRuntime([text, "after"], chunk_size=5, chunk_delay=0.05)  # 10 s, were it let run
     return ChatEngine(runtime), runtime
 
 
@@ -101,12 +101,10 @@ def _cancel_soon(engine: ChatEngine, delay: float = 0.1) -> threading.Thread:
 def test_cancel_from_another_thread_stops_a_send_and_keeps_history_consistent() -> None:
     engine, _ = _slow_engine()
     assert engine.cancel() is False  # nothing running
-    started = time.perf_counter()
     thread = _cancel_soon(engine)
     with pytest.raises(Cancelled) as caught:
         engine.send_message("write a lot")
     thread.join()
-    assert time.perf_counter() - started < 1.5  # the full reply would take 2 s
     partial = caught.value.partial
     assert partial is not None and partial.finish_reason == "cancelled" and 0 < len(partial.text) < 1000
     assert engine.history() == [ChatMessage.user("write a lot")]  # no half reply
@@ -152,8 +150,8 @@ def test_a_second_call_while_generating_is_refused() -> None:
     errors: list[BaseException] = []
 
     def other() -> None:
-        time.sleep(0.05)
-        assert engine.info().status == "generating"
+        while engine.info().status != "generating":  # the send under way (a fixed sleep lost on a busy machine)
+            time.sleep(0.005)
         for call in (lambda: engine.send_message("x"), engine.clear_history, engine.unload_model):
             try:
                 call()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -113,12 +112,10 @@ def test_raw_tool_call_with_bad_arguments_becomes_a_tool_call_error() -> None:
 
 
 def test_cancel_mid_stream_ends_with_cancelled() -> None:
-    rt = ScriptedRuntime(["word " * 200], chunk_size=5, chunk_delay=0.01)
+    rt = ScriptedRuntime(["word " * 200], chunk_size=5, chunk_delay=0.1)  # 20 s, were it not cancelled
     token = CancelToken()
-    threading.Timer(0.1, token.cancel).start()
-    started = time.monotonic()
+    threading.Timer(0.35, token.cancel).start()
     done = rt.complete(ask(), token)
-    assert time.monotonic() - started < 1
     assert done.finish_reason == "cancelled"
     assert 0 < len(done.text) < len("word " * 200)
 

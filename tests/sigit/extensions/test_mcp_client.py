@@ -76,9 +76,7 @@ async def started(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Sta
         [{"name": "acp", "command": sys.executable, "args": [FIXTURE], "env": acp_env}]
     )
     yield Started(mgr, warnings, acp_warnings)
-    begun = time.monotonic()
-    await mgr.close()
-    assert time.monotonic() - begun < 8
+    await mgr.close()  # a close that hung on a server would meet the suite's per-test timeout
 
 
 @pytest.fixture
@@ -137,7 +135,7 @@ async def test_a_cancelled_turn_stops_waiting_for_the_call(manager: McpManager, 
     call = asyncio.ensure_future(_tool(manager, "mcp__fixture__sleep").invoke({"seconds": 30}, ctx))
     await asyncio.sleep(0.3)
     cancel.set()
-    out = await asyncio.wait_for(call, 3)
+    out = await asyncio.wait_for(call, 20)  # the call sleeps 30 s: an answer before that is the cancel's
     assert out.is_error and "cancelled" in out.text
     out = await _tool(manager, "mcp__fixture__add").invoke({"a": 1, "b": 1}, ToolContext(cwd=tmp_path))
     assert out.text == "2"
@@ -184,10 +182,8 @@ async def test_a_dead_server_is_reported_and_calls_fail_cleanly(manager: McpMana
 
 async def test_handshake_timeout_fails_a_silent_server(tmp_path: Path) -> None:
     manager = McpManager(handshake_timeout=0.5)
-    started = time.monotonic()
     warnings = await manager.add_servers([{"name": "silent", "command": "sleep", "args": ["30"], "env": []}])
-    assert time.monotonic() - started < 4
-    assert warnings and "handshake within 0.5 s" in warnings[0]
+    assert warnings and "handshake within 0.5 s" in warnings[0]  # the timeout's words, not `sleep` ending
     await manager.close()
 
 
