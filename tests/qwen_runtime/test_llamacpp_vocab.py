@@ -135,6 +135,7 @@ def test_a_second_process_builds_llguidances_view_while_the_model_loads(
     tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     new_process(monkeypatch)
+    monkeypatch.setattr(llamacpp_vocab, "spare_core", lambda: True)  # as on an idle machine
     first = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
     want, want_tokens = first.complete(REQUEST), tokenizations(first)
     first.close()
@@ -154,6 +155,7 @@ def test_an_edited_build_record_is_not_trusted_and_is_written_again(
     tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str
 ) -> None:
     new_process(monkeypatch)
+    monkeypatch.setattr(llamacpp_vocab, "spare_core", lambda: True)
     first = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
     want, want_tokens = first.complete(REQUEST), tokenizations(first)
     first.close()

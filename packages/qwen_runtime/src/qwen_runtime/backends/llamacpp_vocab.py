@@ -128,10 +128,24 @@ def record_path(folder: Path, key: str) -> Path:
     return folder / f"{key}.llguidance.json"
 
 
+def spare_core() -> bool:
+    """Whether a core is free for a second thread (the load average leaves one of this process's CPUs).
+
+    The early build only pays with one: measured on the 2-core machine at load average 10, it made a
+    warm `sigit -p` slower (its GIL, held for the whole build, stalls llama.cpp's log callbacks during
+    the load, and there is no idle core to overlap on)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+        return os.getloadavg()[0] + 1 <= cpus
+    except (AttributeError, OSError):  # no load average on this platform: assume there is a core
+        return True
+
+
 def start_early_view(model_path: Path, folder: Path | None) -> EarlyView | None:
     """llguidance's view of `model_path`'s vocabulary, built in a thread from the tables and the build
-    record saved in `folder` while the model loads; None when there are none to build it from."""
-    if folder is None:
+    record saved in `folder` while the model loads; None when there are none to build it from, or no
+    core to build it on (`spare_core`)."""
+    if folder is None or not spare_core():
         return None
     import llama_cpp
 
