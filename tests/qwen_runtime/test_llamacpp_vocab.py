@@ -4,6 +4,7 @@ second load in the same process takes them from memory."""
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from pathlib import Path
 
@@ -111,3 +112,81 @@ def test_two_loads_of_one_file_walk_its_vocabulary_for_llguidance_once(
     assert walks.count(True) == 1
     one.close()
     two.close()
+
+
+# ---------------------------------------------------------------------- llguidance's view, built during the load
+
+SAMPLES = ("hello <tool_call> world", '{"name": "set_unit", "arguments": {"unit": "f"}}', "ünïcode ✓ 日本")
+
+
+def tokenizations(rt: LlamaCppRuntime) -> list[list[int]]:
+    view = rt.lltokenizer()
+    return [view.tokenize_str(s, parse_special=special) for s in SAMPLES for special in (False, True)]
+
+
+def the_ordinary_build_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object) -> None:
+        raise AssertionError("built llguidance's view after the load although it was built during it")
+
+    monkeypatch.setattr(llamacpp_vocab, "build_view", fail)
+
+
+def test_a_second_process_builds_llguidances_view_while_the_model_loads(
+    tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new_process(monkeypatch)
+    monkeypatch.setattr(llamacpp_vocab, "spare_core", lambda: True)  # as on an idle machine
+    first = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
+    want, want_tokens = first.complete(REQUEST), tokenizations(first)
+    first.close()
+    assert len(list((tmp_path / "vocab").glob("*.llguidance.json"))) == 1
+    new_process(monkeypatch)
+    the_ordinary_build_fails(monkeypatch)
+    second = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
+    got, got_tokens = second.complete(REQUEST), tokenizations(second)
+    second.close()
+    assert got_tokens == want_tokens
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [(c.name, c.arguments) for c in want.tool_calls]
+    assert got.text == want.text and got.tool_call_errors == want.tool_call_errors
+
+
+@pytest.mark.parametrize("edit", ["wrong answer", "wrong eos", "not json", "empty"])
+def test_an_edited_build_record_is_not_trusted_and_is_written_again(
+    tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
+    new_process(monkeypatch)
+    monkeypatch.setattr(llamacpp_vocab, "spare_core", lambda: True)
+    first = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
+    want, want_tokens = first.complete(REQUEST), tokenizations(first)
+    first.close()
+    (record,) = (tmp_path / "vocab").glob("*.llguidance.json")
+    good = record.read_text()
+    raw = json.loads(good)
+    if edit == "wrong answer":
+        for call in raw["calls"]:
+            call["tokens"] = [(t + 1) % raw["n_vocab"] for t in call["tokens"]] or [0]
+        record.write_text(json.dumps(raw))
+    elif edit == "wrong eos":
+        raw["eos_token"] = (raw["eos_token"] + 1) % raw["n_vocab"]
+        record.write_text(json.dumps(raw))
+    else:
+        record.write_text("{not json" if edit == "not json" else "")
+    new_process(monkeypatch)
+    second = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, prompt_cache_dir=tmp_path, draft="none")
+    got, got_tokens = second.complete(REQUEST), tokenizations(second)
+    second.close()
+    assert got_tokens == want_tokens
+    assert [(c.name, c.arguments) for c in got.tool_calls] == [(c.name, c.arguments) for c in want.tool_calls]
+    assert got.text == want.text
+    assert json.loads(record.read_text()) == json.loads(good)
+
+
+def test_llguidances_view_of_a_closed_model_tokenizes_nothing_instead_of_reading_freed_memory(
+    tiny_gguf: Path,
+) -> None:
+    """A constraint's grammar cache may keep the view after its model is closed."""
+    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none")
+    view = rt.lltokenizer()
+    assert view.tokenize_bytes(b"hello world")
+    rt.close()
+    assert view.tokenize_bytes(b"hello again") == []

@@ -301,3 +301,53 @@ def test_a_damaged_state_the_turn_did_not_try_is_rebuilt_not_kept(tiny_gguf: Pat
     usage = warm.complete(FIRST).usage
     warm.close()
     assert usage.prefilled_prompt_tokens == 0 and usage.cache_read_tokens >= 0.9 * usage.prompt_tokens
+
+
+LONG_RESULT = "def main():\n    print('hi')\n" * 40
+RESUMED = hybrid_request(UserMessage("Read main.py please."),
+                         AssistantMessage("", tool_calls=(ToolCall("c1", "read_file", {"path": "main.py"}),)),
+                         ToolMessage("c1", LONG_RESULT))
+
+
+def test_a_hybrid_models_round_checkpoints_outlive_the_process(tiny_hybrid_gguf: Path, tmp_path: Path) -> None:
+    """A session resumed by a new process (or one with the same prefix) restores the checkpoint at the
+    last round from disk, the tool result included, and replies as a run without any cache does."""
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096)
+    expected = plain.complete(RESUMED)
+    plain.close()
+    usages, texts = [], []
+    for _ in range(2):
+        rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096, prompt_cache_dir=tmp_path)
+        done = rt.complete(RESUMED)
+        rt.close()
+        usages.append(done.usage)
+        texts.append(done.text)
+    assert usages[0].cached_prompt_tokens == 0
+    assert usages[1].restored_prompt_tokens == usages[1].cached_prompt_tokens >= usages[1].prompt_tokens - 8
+    assert texts == [expected.text, expected.text]
+
+
+@pytest.mark.parametrize("damage", ["flipped byte", "truncated"])
+def test_a_damaged_round_checkpoint_is_ignored_and_the_prompt_evaluated_again(
+    tiny_hybrid_gguf: Path, tmp_path: Path, damage: str
+) -> None:
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096)
+    expected = plain.complete(RESUMED)
+    plain.close()
+    first = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096, prompt_cache_dir=tmp_path)
+    first.complete(RESUMED)
+    first.close()
+    longest = max(tmp_path.rglob("*.state"), key=lambda p: p.name)
+    data = bytearray(longest.read_bytes())
+    if damage == "truncated":
+        del data[len(data) // 2 :]
+    else:
+        data[-100] ^= 0xFF
+    longest.write_bytes(bytes(data))
+    rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096, prompt_cache_dir=tmp_path)
+    done = rt.complete(RESUMED)
+    rt.close()
+    assert done.text == expected.text
+    # the next longest state (up to the user message): the tool result is evaluated again
+    assert 0 < done.usage.restored_prompt_tokens < done.usage.prompt_tokens - 500
+    assert not longest.exists() or longest.read_bytes() != bytes(data)  # removed, or saved whole again

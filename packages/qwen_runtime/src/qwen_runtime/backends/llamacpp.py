@@ -45,14 +45,18 @@ from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .drafting import LongestDraft, PromptLookup, describe, draft_source
+from .llamacpp_lltokenizer import EarlyView
 from .llamacpp_load import Placement, cpu_has_amx, llama_params, model_file, model_params, open_llama
 from .llamacpp_mtp import MtpDraft
 from .llamacpp_state import copy_state, describe_state, restore_state
 from .llamacpp_vision import TextOnlyDrafts, Vision, image_boundary
-from .llamacpp_vocab import LlamaVocab
+from .llamacpp_vocab import LlamaVocab, start_early_view
 from .save_points import PointKind, eval_at_save_points
 
 log = logging.getLogger(__name__)
+
+_RESTORE_TRIES = 3
+"""Saved states tried, longest first, before a prompt is evaluated from the start (or the live prefix)."""
 
 HYBRID_MAX_DRAFT = 8
 """Recurrent-state snapshots a drafting hybrid model (Qwen 3.5) keeps per decode, so the longest draft
@@ -108,16 +112,27 @@ class LlamaCppRuntime(LocalRuntime):
         # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
         # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
         snapshots = 0 if spec.kind == NO_DRAFT else HYBRID_MAX_DRAFT
-        self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose)
+        table_dir = Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None
+        # llguidance's view of the vocabulary (a second of CPU, GIL held) builds from the saved tables
+        # while llama.cpp loads (GIL released)
+        early = start_early_view(path, table_dir)
+        try:
+            self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose)
+        except BaseException:
+            if early is not None:
+                early.abandon()
+            raise
         self._llm: Any = self._native.llm
         try:
             self._read_model(chat_template, cut_back)
-            self._read_vocabulary(Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None)
+            self._read_vocabulary(table_dir, early)
             self._load_vision(mmproj, image_max_pixels)
             self._open_prompt_cache(Path(prompt_cache_dir) if prompt_cache_dir else None, prompt_cache_max_bytes,
                                     checkpoints)
             self._set_draft(spec, n_ctx=n_ctx, n_gpu_layers=n_gpu_layers)
         except Exception:
+            if early is not None:
+                early.abandon()
             self.close()  # a projector or draft model that cannot be used: free the model before saying so
             raise
 
@@ -144,9 +159,9 @@ class LlamaCppRuntime(LocalRuntime):
         self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
         self.cut_back = cut_back is not False and not self._native.recurrent
 
-    def _read_vocabulary(self, table_dir: Path | None) -> None:
+    def _read_vocabulary(self, table_dir: Path | None, early: EarlyView | None) -> None:
         """Token bytes, end tokens and llguidance's view, from the tables on disk when there are some."""
-        words = self._words = LlamaVocab(self._native, self.model_path, table_dir)
+        words = self._words = LlamaVocab(self._native, self.model_path, table_dir, early)
         self._n_vocab = words.n_vocab
         self._stop_ids = words.end_tokens
         self._bos_text = words.text(self._llm.token_bos())
@@ -207,6 +222,9 @@ class LlamaCppRuntime(LocalRuntime):
             elif self._mtp is not None:  # opened, but loading failed before it became the draft source
                 self._mtp.close()
             self._mtp = None
+            words: LlamaVocab | None = getattr(self, "_words", None)
+            if words is not None:
+                words.close()
             self._llm.close()
 
     def check_open(self) -> None:
@@ -279,9 +297,13 @@ class LlamaCppRuntime(LocalRuntime):
         self._row, self._rows = -1, 1  # a verified draft's rows mean nothing once the state changes
         common = image_boundary(tokens, min(self._live_common(tokens), limit))
         live = common if self.cut_back or common == llm.n_tokens else 0  # a hybrid state cannot be cut back
-        # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix
-        n, tier = self.prompt_cache.longest(tokens, limit, at_least=live, memory_limit=common)
-        if n:
+        # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix. A
+        # saved state that is damaged (the disk tier removes it) or refused: the next longest, a few times
+        longest = limit
+        for _ in range(_RESTORE_TRIES):
+            n, tier = self.prompt_cache.longest(tokens, longest, at_least=live, memory_limit=common)
+            if not n:
+                break
             data = self.prompt_cache.load(tokens[:n], tier)
             if data is not None:
                 if restore_state(llm.ctx, data, partial_at=self._position(n) if tier == "memory" else None):
@@ -292,7 +314,9 @@ class LlamaCppRuntime(LocalRuntime):
                         self._mtp.after_restore(n, self._position(n))
                     log.debug("restored %d prompt tokens from the %s tier", n, tier)
                     return n
-                live = 0  # the memory was cleared for the restore
+                live = common = 0  # the memory was cleared for the restore: nothing for a partial state
+                llm.n_tokens = 0
+            longest = n - 1
         if live > 0 and (live == llm.n_tokens or self._native.remove_from(self._position(live))):
             llm.n_tokens = live
             if self._mtp is not None:
@@ -310,9 +334,14 @@ class LlamaCppRuntime(LocalRuntime):
         return eval_at_save_points(self, request, tokens, start, cancel, self._save)
 
     def _save(self, prefix: Sequence[int], kind: PointKind) -> None:
+        """Keep the state at a save point: in memory (partial) for a model that cannot cut its state back,
+        on disk (whole) at the stable and turn points, and at every round too for such a model: its
+        checkpoints outlive the process, so a resumed session or a new process with the same prefix
+        restores the longest of them instead of evaluating the prompt again."""
         cache = self.prompt_cache
         to_memory = cache.max_checkpoints > 0
-        to_disk = kind != "round" and cache.disk is not None and not cache.on_disk(prefix)
+        to_disk = ((kind != "round" or not self.cut_back) and cache.disk is not None
+                   and not cache.on_disk(prefix))
         if not (to_memory or to_disk):
             return
         if to_memory and (part := copy_state(self._llm.ctx, partial=True)) is not None:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..prompt_cache import model_identity
+from .llamacpp_lltokenizer import BuildRecord, DeferredTokenize, EarlyView, build_view, save_record
 
 if TYPE_CHECKING:
     from .llamacpp_load import LlamaHandle
@@ -58,11 +59,11 @@ _REMEMBER_AT_MOST = 4  # a 248k vocabulary's tables take ~15 MB of Python object
 _LOCK = threading.Lock()
 
 
-def remembered(key: str, n_vocab: int) -> VocabTables | None:
-    """The tables this process already built or read for `key`, if it has them."""
+def remembered(key: str, n_vocab: int | None) -> VocabTables | None:
+    """The tables this process already built or read for `key`, if it has them (of `n_vocab` tokens)."""
     with _LOCK:
         tables = _REMEMBERED.get(key)
-        if tables is None or len(tables.pieces) != n_vocab:
+        if tables is None or (n_vocab is not None and len(tables.pieces) != n_vocab):
             return None
         _REMEMBERED.move_to_end(key)
         return tables
@@ -76,20 +77,23 @@ def remember(key: str, tables: VocabTables) -> None:
             _REMEMBERED.popitem(last=False)
 
 
-def load_tables(path: Path, n_vocab: int) -> VocabTables | None:
-    """The tables saved at `path`, or None (missing, another size, or damaged: then they are rebuilt)."""
+def load_tables(path: Path, n_vocab: int | None) -> VocabTables | None:
+    """The tables saved at `path`, or None (missing, not of `n_vocab` tokens, or damaged: then they are
+    rebuilt). `n_vocab` None: any size (read before the model is loaded; its size is checked after)."""
     try:
         raw = path.read_bytes()
         if not raw.startswith(_MAGIC):
             return None
         head_len = int.from_bytes(raw[8:12], "little")
         head = json.loads(raw[12 : 12 + head_len])
-        if head["n_vocab"] != n_vocab:
+        if n_vocab is None:
+            n_vocab = head["n_vocab"]
+        if type(n_vocab) is not int or n_vocab < 0 or head["n_vocab"] != n_vocab:
             return None
         at = 12 + head_len
         ends = np.frombuffer(raw, dtype=np.int64, count=n_vocab + 1, offset=at)
         blob = raw[at + ends.nbytes :]
-        if int(ends[-1]) != len(blob):
+        if int(ends[0]) != 0 or int(ends[-1]) != len(blob) or bool((np.diff(ends) < 0).any()):
             return None
         bounds = ends.tolist()
         pieces = [blob[bounds[i] : bounds[i + 1]] for i in range(n_vocab)]
@@ -115,13 +119,56 @@ def save_tables(path: Path, tables: VocabTables) -> None:
         log.debug("cannot save vocabulary tables to %s: %s", path, exc)
 
 
+def table_path(folder: Path, key: str) -> Path:
+    return folder / f"{key}.bin"
+
+
+def record_path(folder: Path, key: str) -> Path:
+    """llguidance's build record (`llamacpp_lltokenizer.BuildRecord`) beside the tables."""
+    return folder / f"{key}.llguidance.json"
+
+
+def spare_core() -> bool:
+    """Whether a core is free for a second thread (the load average leaves one of this process's CPUs).
+
+    The early build only pays with one: measured on the 2-core machine at load average 10, it made a
+    warm `sigit -p` slower (its GIL, held for the whole build, stalls llama.cpp's log callbacks during
+    the load, and there is no idle core to overlap on)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+        return os.getloadavg()[0] + 1 <= cpus
+    except (AttributeError, OSError):  # no load average on this platform: assume there is a core
+        return True
+
+
+def start_early_view(model_path: Path, folder: Path | None) -> EarlyView | None:
+    """llguidance's view of `model_path`'s vocabulary, built in a thread from the tables and the build
+    record saved in `folder` while the model loads; None when there are none to build it from, or no
+    core to build it on (`spare_core`)."""
+    if folder is None or not spare_core():
+        return None
+    import llama_cpp
+
+    key = vocab_key(model_path, getattr(llama_cpp, "__version__", "?"))
+    tables, record = table_path(folder, key), record_path(folder, key)
+    if not (tables.is_file() and record.is_file()):
+        return None
+
+    def read() -> VocabTables | None:
+        return remembered(key, None) or load_tables(tables, None)
+
+    return EarlyView(read, record)
+
+
 class LlamaVocab:
     """A loaded model's vocabulary as the token loop reads it: each token's bytes (cached), the tokens
     that end a turn, and llguidance's tokenizer. The derived tables come from this process's memory, else
     from (or go to) `table_dir` on disk; with neither, the end tokens are scanned now and the pieces when
-    llguidance first needs them."""
+    llguidance first needs them. `early`: llguidance's view started before the model loaded
+    (`start_early_view`), taken when it holds up against the loaded model."""
 
-    def __init__(self, handle: LlamaHandle, model_path: Path, table_dir: Path | None) -> None:
+    def __init__(self, handle: LlamaHandle, model_path: Path, table_dir: Path | None,
+                 early: EarlyView | None = None) -> None:
         import llama_cpp
 
         self._handle = handle
@@ -131,9 +178,21 @@ class LlamaVocab:
         self._pieces: dict[int, bytes] = {}
         self._piece_buf = ctypes.create_string_buffer(256)
         self._lltokenizer: Any = None
+        self._early = early
+        self._tokenize: DeferredTokenize | None = None
+        if early is not None:
+            early.tokenize.bind(self.vocab)  # a build waiting for the model goes on
         self._key = vocab_key(model_path, getattr(llama_cpp, "__version__", "?"))
+        self._record = record_path(table_dir, self._key) if table_dir is not None else None
         self.tables = self._read_tables(table_dir)
         self.end_tokens = self._end_tokens()
+
+    def close(self) -> None:
+        """The model is about to be freed: llguidance's tokenize calls fail from now on instead of
+        reading its memory (a constraint may still hold the view)."""
+        for tokenize in (self._tokenize, self._early.tokenize if self._early is not None else None):
+            if tokenize is not None:
+                tokenize.unbind()
 
     def piece(self, token: int) -> bytes:
         """The bytes of one token, special tokens as their text (`<tool_call>`), cached."""
@@ -180,21 +239,25 @@ class LlamaVocab:
         return frozenset(special), frozenset(ends)
 
     def lltokenizer(self) -> Any:
-        """llguidance's view of the vocabulary, built on first use (~1 s for 150k tokens)."""
+        """llguidance's view of the vocabulary: the one built while the model loaded when it holds up,
+        else built now (~1 s for 250k tokens)."""
         if self._lltokenizer is None:
-            import llama_cpp
-            from llguidance import LLTokenizer
-
-            if self.tables is None:  # another load of the same file may have built them meanwhile
-                self.tables = remembered(self._key, self.n_vocab) or self._build_tables()
-                remember(self._key, self.tables)
-            tables = self.tables
-            # as llguidance.llamacpp.lltokenizer_from_vocab does, from tables that may come from disk
-            tokens = [b"\xff" + p if i in tables.special else p for i, p in enumerate(tables.pieces)]
-            tokenize = ctypes.cast(llama_cpp.llama_cpp._lib.llama_tokenize, ctypes.c_void_p).value
-            self._lltokenizer = LLTokenizer.from_llamacpp(  # type: ignore[attr-defined]
-                tokens=tokens, vocab_ptr=self.vocab, tokenize_fptr=tokenize, eos_token=self._handle.llm.token_eos(),
-                slices=None)
+            eos, early = int(self._handle.llm.token_eos()), self._early
+            view = early.result(eos, self.n_vocab) if early is not None else None
+            if view is not None and early is not None:
+                tokenize, known = early.tokenize, early.record.calls if early.record is not None else {}
+                log.debug("llguidance's view of the vocabulary was built while the model loaded")
+            else:
+                if self.tables is None:  # another load of the same file may have built them meanwhile
+                    self.tables = remembered(self._key, self.n_vocab) or self._build_tables()
+                    remember(self._key, self.tables)
+                tokenize, known = DeferredTokenize(), {}
+                tokenize.bind(self.vocab)
+                view = build_view(self.tables.pieces, self.tables.special, eos, tokenize)
+            asked = tokenize.stop_recording()
+            if self._record is not None and (asked != known or not self._record.is_file()):
+                save_record(self._record, BuildRecord(eos, self.n_vocab, asked))
+            self._tokenize, self._lltokenizer = tokenize, view
         return self._lltokenizer
 
     def _end_tokens(self) -> frozenset[int]:
@@ -212,12 +275,18 @@ class LlamaVocab:
         return frozenset(i for i in ids if 0 <= i < self.n_vocab)
 
     def _read_tables(self, folder: Path | None) -> VocabTables | None:
-        """The vocabulary's derived tables: from this process's memory, else from `folder` (built and
-        saved there the first time); None when neither has them (then the end tokens are scanned now
-        and the pieces when first needed)."""
-        tables = remembered(self._key, self.n_vocab)
+        """The vocabulary's derived tables: from the early view's read (it read them from disk while the
+        model loaded), else this process's memory, else from `folder` (built and saved there the first
+        time); None when none has them (then the end tokens are scanned now and the pieces when first
+        needed)."""
+        early = self._early.tables() if self._early is not None else None
+        tables = early if isinstance(early, VocabTables) and len(early.pieces) == self.n_vocab else None
+        if tables is not None:
+            remember(self._key, tables)
+        else:
+            tables = remembered(self._key, self.n_vocab)
         if folder is not None:
-            path = folder / f"{self._key}.bin"
+            path = table_path(folder, self._key)
             if tables is None:
                 tables = load_tables(path, self.n_vocab)
                 if tables is None:
@@ -235,4 +304,7 @@ class LlamaVocab:
         return VocabTables([self.piece(t) for t in range(self.n_vocab)], special, ends)
 
 
-__all__ = ["LlamaVocab", "VocabTables", "load_tables", "remember", "remembered", "save_tables", "vocab_key"]
+__all__ = [
+    "LlamaVocab", "VocabTables", "load_tables", "remember", "remembered", "save_tables", "start_early_view",
+    "vocab_key",
+]
