@@ -208,3 +208,21 @@ def test_tune_refuses_what_it_cannot_measure(tmp_path: Path, capsys: pytest.Capt
     assert main(["tune", "scripted:x.json"]) == 2
     assert "tune takes a .gguf file or a registry key" in capsys.readouterr().err
     assert main(["tune", str(tmp_path), "--show", "--reset"]) == 2
+
+
+def test_tune_on_a_hybrid_with_an_mtp_head_tries_every_draft_source_within_its_rollback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from qwen_runtime.backends.llamacpp import HYBRID_MAX_DRAFT
+    from qwen_runtime.calibration import calibrate
+
+    monkeypatch.setenv("QWEN_RUNTIME_TUNING_DIR", str(tmp_path / "tuning"))
+    hybrid = write_test_gguf(tmp_path / "tiny-qwen35-mtp.gguf", arch="qwen35", mtp=True)
+    result = calibrate(hybrid, quick=True)
+    record = result.settings
+    sources = {row.option for row in result.rows if row.step == "draft source"}
+    assert sources == {"none", "prompt-lookup", "mtp"}
+    assert set(record.measured["draft_tok_s"]) == sources and record.draft in sources
+    # a hybrid drops rejected drafts by recurrent-state snapshot: no draft longer than it keeps
+    assert max(record.verify_costs) == HYBRID_MAX_DRAFT + 1 and record.max_draft <= HYBRID_MAX_DRAFT
+    assert [row.chosen for row in result.rows if row.step == "draft source"].count(True) == 1

@@ -20,6 +20,7 @@ every candidate alike.
 from __future__ import annotations
 
 import logging
+import os
 import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -71,6 +72,7 @@ class Effort:
 
     rounds: int
     decode_steps: int
+    batch_tokens: int
     prefill_tokens: int
     batch_sizes: tuple[int, ...]
     verify_rounds: int
@@ -80,10 +82,10 @@ class Effort:
     @classmethod
     def pick(cls, quick: bool) -> Effort:
         if quick:
-            return cls(rounds=2, decode_steps=4, prefill_tokens=256, batch_sizes=(128, 512), verify_rounds=3,
-                       generate_tokens=48, generate_runs=1)
-        return cls(rounds=3, decode_steps=8, prefill_tokens=512, batch_sizes=(128, 256, 512), verify_rounds=5,
-                   generate_tokens=96, generate_runs=2)
+            return cls(rounds=2, decode_steps=4, batch_tokens=128, prefill_tokens=256, batch_sizes=(128, 512),
+                       verify_rounds=3, generate_tokens=48, generate_runs=1)
+        return cls(rounds=3, decode_steps=6, batch_tokens=256, prefill_tokens=512, batch_sizes=(128, 256, 512),
+                   verify_rounds=5, generate_tokens=96, generate_runs=2)
 
 
 @dataclass(frozen=True)
@@ -121,8 +123,11 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
     path = Path(model_path).expanduser()
     started = time.perf_counter()
     rows: list[Row] = []
-    measured: dict[str, Any] = {}
-    budget = cpu_budget()
+    measured: dict[str, Any] = {"load_average_before": _load_average()}
+    try:
+        budget = cpu_budget()
+    except ValueError as exc:  # QWEN_RUNTIME_THREADS set to nonsense
+        raise QwenRuntimeError(str(exc)) from None
 
     say("loading the model (no draft)")
     with _loaded(path, draft=NO_DRAFT) as plain:
@@ -187,6 +192,7 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
     rows += kv_rows
     measured["kv_cache"] = kv_figures
     seconds = time.perf_counter() - started
+    measured["load_average_after"] = _load_average()
     settings = TunedSettings(
         n_threads=threads, n_threads_batch=batch_threads, n_batch=n_batch, n_ubatch=n_batch, draft=draft,
         max_draft=max_draft, kv_cache_type=kv, verify_costs={n: round(c, 4) for n, c in costs.items()},
@@ -194,6 +200,25 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
         measured=measured, quick=quick,
     )
     return Calibration(settings, rows)
+
+
+def busy_warning(settings: TunedSettings) -> str | None:
+    """A sentence when other work kept the CPUs busy while measuring (the load average above half the
+    CPUs): the figures, the thread counts above all, then describe a busy machine."""
+    loads = [v for k in ("load_average_before", "load_average_after")
+             if isinstance(v := settings.measured.get(k), int | float)]
+    cpus = settings.machine.logical_cpus
+    if not loads or max(loads) <= cpus / 2:
+        return None
+    return (f"the machine was busy while measuring (load average up to {max(loads):.1f} on {cpus} CPUs): the "
+            "figures, the thread counts above all, describe it busy; tune again when it is idle")
+
+
+def _load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:  # not on this platform
+        return None
 
 
 # ---------------------------------------------------------------- loading
@@ -240,26 +265,30 @@ def _set_threads(rt: LlamaCppRuntime, decode: int, batch: int) -> None:
 
 def _decode_rates(rt: LlamaCppRuntime, material: Sequence[int], threads: Sequence[int], effort: Effort, *,
                   batch_threads: int) -> dict[int, float]:
-    """Tokens/s of single-token decoding after a short prompt, per decode thread count."""
-    prompt = list(material[:64])
+    """Tokens/s of single-token decoding after a short prompt, per decode thread count. The context
+    grows by a few tokens per burst instead of being evaluated again (a few hundred tokens in all: the
+    attention's share of a step hardly changes)."""
     steps: dict[int, list[float]] = {t: [] for t in threads}
+    _set_threads(rt, threads[-1], batch_threads)
+    rt.clear_cache_unlocked()
+    rt.eval_tokens(list(material[:64]))
+    at = 64
     for _ in range(effort.rounds):
         for t in threads:
             _set_threads(rt, t, batch_threads)
-            rt.clear_cache_unlocked()
-            rt.eval_tokens(prompt)
-            rt.eval_tokens([material[64]])  # warm: the first step after a batch pays for buffers
-            for i in range(effort.decode_steps):
+            rt.eval_tokens([material[at % len(material)]])  # warm: the first step after a change pays for it
+            for _ in range(effort.decode_steps):
+                at += 1
                 start = time.perf_counter()
-                rt.eval_tokens([material[65 + i]])
+                rt.eval_tokens([material[at % len(material)]])
                 steps[t].append(time.perf_counter() - start)
     return {t: 1.0 / statistics.median(times) for t, times in steps.items()}
 
 
 def _prefill_rates(rt: LlamaCppRuntime, material: Sequence[int], threads: Sequence[int], effort: Effort, *,
                    decode_threads: int) -> dict[int, float]:
-    """Tokens/s of evaluating a 256-token batch, per batch thread count."""
-    chunk = list(material[:256])
+    """Tokens/s of evaluating one batch of `effort.batch_tokens`, per batch thread count."""
+    chunk = list(material[: effort.batch_tokens])
     times: dict[int, list[float]] = {t: [] for t in threads}
     for _ in range(effort.rounds):
         for t in threads:
@@ -272,10 +301,10 @@ def _prefill_rates(rt: LlamaCppRuntime, material: Sequence[int], threads: Sequen
 
 
 def _chunk_rates(rt: LlamaCppRuntime, material: Sequence[int], effort: Effort) -> dict[int, float]:
-    """Tokens/s of a prompt evaluated in chunks of each `n_batch` candidate."""
+    """Tokens/s of a prompt evaluated in chunks of each `n_batch` candidate (two rounds: the longest step)."""
     prompt = list(material[: effort.prefill_tokens])
     times: dict[int, list[float]] = {b: [] for b in effort.batch_sizes}
-    for _ in range(effort.rounds):
+    for _ in range(min(2, effort.rounds)):
         for size in effort.batch_sizes:
             rt.clear_cache_unlocked()
             start = time.perf_counter()
@@ -327,8 +356,8 @@ def _generation_rate(rt: LlamaCppRuntime, effort: Effort) -> tuple[float, float 
     request = ChatRequest((UserMessage(COPY_PROMPT),), enable_thinking=False,
                           sampling=Sampling(temperature=0, max_tokens=effort.generate_tokens))
     best, acceptance = 0.0, None
+    rt.clear_cache()  # later runs keep the prompt (its time is not counted) and generate the same reply again
     for _ in range(effort.generate_runs):
-        rt.clear_cache()
         done = Completion()
         for event in rt.stream(request):
             done.add(event)
@@ -427,4 +456,4 @@ def _draft_length(costs: dict[int, float], lengths: Sequence[int], acceptance: f
     return max(lengths, key=lambda k: _expected_tokens(k, acceptance) / costs[k + 1])
 
 
-__all__ = ["Calibration", "Effort", "Row", "calibrate"]
+__all__ = ["Calibration", "Effort", "Row", "busy_warning", "calibrate"]

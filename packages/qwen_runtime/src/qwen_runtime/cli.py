@@ -298,10 +298,14 @@ def _tune(args: argparse.Namespace) -> int:
         return 0
     if args.show:
         return _show_tuning(tuning.tuning_status(path), as_json=args.json)
-    from .calibration import calibrate
+    import time
+
+    from .calibration import busy_warning, calibrate
+
+    started = time.monotonic()
 
     def say(step: str) -> None:
-        print(f"qwen-runtime: tune: {step}", file=sys.stderr, flush=True)
+        print(f"qwen-runtime: tune: {time.monotonic() - started:3.0f} s  {step}", file=sys.stderr, flush=True)
 
     result = calibrate(path, quick=args.quick, progress=None if args.json else say)
     record = result.settings
@@ -311,6 +315,8 @@ def _tune(args: argparse.Namespace) -> int:
         print(result.table())
         print(f"\nchosen for {path.name} on {record.machine.describe()} ({record.seconds:.0f} s of measuring):")
         print(f"  {record.summary()}")
+    if (busy := busy_warning(record)) is not None:
+        print(f"qwen-runtime: warning: {busy}", file=sys.stderr)
     if args.dry_run:
         print("dry run: nothing written", file=sys.stderr)
         return 0

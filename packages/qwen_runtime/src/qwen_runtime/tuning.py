@@ -64,7 +64,7 @@ class MachineId:
 
     @classmethod
     def here(cls) -> MachineId:
-        budget = cpu_budget()
+        budget = cpu_budget(env={})  # the machine, not QWEN_RUNTIME_THREADS's cap (nor its misspelling)
         return cls(_cpu_model(), budget.logical, budget.physical)
 
     def describe(self) -> str:
