@@ -73,7 +73,6 @@ class Effort:
     rounds: int
     decode_steps: int
     batch_tokens: int
-    prefill_tokens: int
     batch_sizes: tuple[int, ...]
     verify_rounds: int
     generate_tokens: int
@@ -82,10 +81,10 @@ class Effort:
     @classmethod
     def pick(cls, quick: bool) -> Effort:
         if quick:
-            return cls(rounds=2, decode_steps=4, batch_tokens=128, prefill_tokens=256, batch_sizes=(128, 512),
-                       verify_rounds=3, generate_tokens=48, generate_runs=1)
-        return cls(rounds=3, decode_steps=6, batch_tokens=256, prefill_tokens=512, batch_sizes=(128, 256, 512),
-                   verify_rounds=5, generate_tokens=96, generate_runs=2)
+            return cls(rounds=2, decode_steps=4, batch_tokens=128, batch_sizes=(128, 512), verify_rounds=3,
+                       generate_tokens=48, generate_runs=1)
+        return cls(rounds=3, decode_steps=6, batch_tokens=128, batch_sizes=(128, 256, 512), verify_rounds=5,
+                   generate_tokens=96, generate_runs=2)
 
 
 @dataclass(frozen=True)
@@ -301,17 +300,16 @@ def _prefill_rates(rt: LlamaCppRuntime, material: Sequence[int], threads: Sequen
 
 
 def _chunk_rates(rt: LlamaCppRuntime, material: Sequence[int], effort: Effort) -> dict[int, float]:
-    """Tokens/s of a prompt evaluated in chunks of each `n_batch` candidate (two rounds: the longest step)."""
-    prompt = list(material[: effort.prefill_tokens])
+    """Tokens/s of one chunk of each `n_batch` candidate from an empty cache (a prompt is a run of them;
+    two rounds: prefill is the costliest thing measured)."""
     times: dict[int, list[float]] = {b: [] for b in effort.batch_sizes}
-    for _ in range(min(2, effort.rounds)):
+    for _ in range(2):
         for size in effort.batch_sizes:
             rt.clear_cache_unlocked()
             start = time.perf_counter()
-            for i in range(0, len(prompt), size):
-                rt.eval_tokens(prompt[i : i + size])
+            rt.eval_tokens(list(material[:size]))
             times[size].append(time.perf_counter() - start)
-    return {b: len(prompt) / statistics.median(spent) for b, spent in times.items()}
+    return {b: b / statistics.median(spent) for b, spent in times.items()}
 
 
 def _verify_times(rt: LlamaCppRuntime, material: Sequence[int], sizes: Sequence[int],
