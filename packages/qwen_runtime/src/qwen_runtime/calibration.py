@@ -19,6 +19,7 @@ every candidate alike.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import statistics
@@ -52,7 +53,6 @@ SOURCE = "".join(
         ("sub", "The difference of a and b.", "-"),
         ("mul", "The product of a and b.", "*"),
         ("div", "The quotient of a and b.", "/"),
-        ("power", "a raised to the power b.", "**"),
     )
 )
 COPY_PROMPT = (f"Here is calc.py:\n```python\n{SOURCE}```\n"
@@ -84,7 +84,7 @@ class Effort:
             return cls(rounds=2, decode_steps=4, batch_tokens=128, batch_sizes=(128, 512), verify_rounds=3,
                        generate_tokens=48, generate_runs=1)
         return cls(rounds=3, decode_steps=6, batch_tokens=128, batch_sizes=(128, 256, 512), verify_rounds=5,
-                   generate_tokens=96, generate_runs=2)
+                   generate_tokens=64, generate_runs=2)
 
 
 @dataclass(frozen=True)
@@ -146,12 +146,9 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
         n_batch = _pick(chunks, 512)
         rows += _rows("n_batch", chunks, n_batch, "tok/s", 512)
         measured.update(decode_tok_s=_keyed(decode), batch_tok_s=_keyed(batch), prefill_tok_s_by_n_batch=_keyed(chunks))
-        say("tool call with an f16 KV cache")
-        f16_tokens = _tool_call_tokens(plain)
-        f16_speed = (_decode_rates(plain, material, [threads], effort, batch_threads=batch_threads)[threads],
-                     _prefill_rates(plain, material, [batch_threads], effort, decode_threads=threads)[batch_threads])
         say("copy-heavy generation without a draft")
         sources: dict[str, tuple[float, float | None]] = {NO_DRAFT: _generation_rate(plain, effort)}
+        kv, kv_rows, kv_figures = _choose_kv(plain, path, material, effort, threads, batch_threads, say)
 
     placed = {"n_threads": threads, "n_threads_batch": batch_threads, "n_batch": n_batch}
     say("loading the model with prompt lookup")
@@ -187,7 +184,6 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
                     draft_tok_s={name: round(rate, 2) for name, (rate, _) in sources.items()},
                     draft_acceptance={name: None if a is None else round(a, 3) for name, (_, a) in sources.items()})
 
-    kv, kv_rows, kv_figures = _choose_kv(path, placed, material, effort, f16_tokens, f16_speed, say)
     rows += kv_rows
     measured["kv_cache"] = kv_figures
     seconds = time.perf_counter() - started
@@ -381,36 +377,45 @@ def _tool_call_tokens(rt: LlamaCppRuntime) -> list[int]:
     return [int(t) for t in llm.input_ids[: llm.n_tokens]]
 
 
-def _choose_kv(path: Path, placed: dict[str, int], material: Sequence[int], effort: Effort, f16_tokens: list[int],
-               f16_speed: tuple[float, float], say: Callable[[str], None]) -> tuple[str, list[Row], dict[str, Any]]:
-    """q8_0 when the tool call is the same token for token and neither decoding nor prefill is slower."""
-    figures: dict[str, Any] = {"f16": {"decode_tok_s": round(f16_speed[0], 2), "prefill_tok_s": round(f16_speed[1], 2)}}
-    rows = [Row("KV cache", "f16", f"{f16_speed[0]:.1f} tok/s decode, {f16_speed[1]:.0f} tok/s prefill")]
+def _choose_kv(plain: LlamaCppRuntime, path: Path, material: Sequence[int], effort: Effort, threads: int, batch: int,
+               say: Callable[[str], None]) -> tuple[str, list[Row], dict[str, Any]]:
+    """q8_0 when the tool call is the same token for token as with `plain`'s f16 cache and neither decoding
+    nor prefill is slower; both models are loaded at once and measured in alternate rounds."""
+    say("tool call with an f16 KV cache")
+    f16_tokens = _tool_call_tokens(plain)
     say("loading the model with a q8_0 KV cache")
     try:
-        quantized = _open(path, draft=NO_DRAFT, kv_cache_type="q8_0", **placed)
+        quantized = _open(path, draft=NO_DRAFT, kv_cache_type="q8_0", n_threads=threads, n_threads_batch=batch)
     except QwenRuntimeError as exc:
-        figures["q8_0"] = {"unavailable": str(exc)}
-        rows[0] = Row(rows[0].step, rows[0].option, rows[0].figure, True)
-        rows.append(Row("KV cache", "q8_0", "unavailable", False, f"llama.cpp refused it: {exc}"))
-        return "f16", rows, figures
+        text = str(exc)  # "llama.cpp cannot load PATH: Failed to create llama_context (llama.cpp's reason)"
+        reason = text[text.rfind(" (") + 2 : -1] if text.endswith(")") and " (" in text else text
+        return "f16", [Row("KV cache", "f16", "", True),
+                       Row("KV cache", "q8_0", "unavailable", False, f"llama.cpp refused it: {reason}")], \
+            {"q8_0": {"unavailable": str(exc)}}
+    once = dataclasses.replace(effort, rounds=1)
+    speeds: dict[str, tuple[list[float], list[float]]] = {"f16": ([], []), "q8_0": ([], [])}
     try:
         say("tool call with a q8_0 KV cache")
         same = _tool_call_tokens(quantized) == f16_tokens
-        threads, batch = placed["n_threads"], placed["n_threads_batch"]
-        speed = (_decode_rates(quantized, material, [threads], effort, batch_threads=batch)[threads],
-                 _prefill_rates(quantized, material, [batch], effort, decode_threads=threads)[batch])
+        say("f16 against q8_0, alternate rounds")
+        _set_threads(plain, threads, batch)
+        for _ in range(effort.rounds):
+            for name, rt in (("f16", plain), ("q8_0", quantized)):
+                speeds[name][0].append(_decode_rates(rt, material, [threads], once, batch_threads=batch)[threads])
+                speeds[name][1].append(_prefill_rates(rt, material, [batch], once, decode_threads=threads)[batch])
     finally:
         quantized.close()
-    fast = all(q >= f * (1 - MARGIN) for q, f in zip(speed, f16_speed, strict=True))
+    f16, q8 = ((statistics.median(d), statistics.median(b)) for d, b in speeds.values())
+    fast = all(q >= f * (1 - MARGIN) for q, f in zip(q8, f16, strict=True))
     chosen = "q8_0" if same and fast else "f16"
-    figures["q8_0"] = {"decode_tok_s": round(speed[0], 2), "prefill_tok_s": round(speed[1], 2), "same_tool_call": same}
+    figures = {"f16": {"decode_tok_s": round(f16[0], 2), "prefill_tok_s": round(f16[1], 2)},
+               "q8_0": {"decode_tok_s": round(q8[0], 2), "prefill_tok_s": round(q8[1], 2), "same_tool_call": same}}
     note = ("the tool call differs from f16's: kept f16" if not same else
             "slower than f16: kept f16" if not fast else "same tool call tokens as f16; half the KV memory")
-    rows[0] = Row(rows[0].step, rows[0].option, rows[0].figure, chosen == "f16")
-    rows.append(Row("KV cache", "q8_0", f"{speed[0]:.1f} tok/s decode, {speed[1]:.0f} tok/s prefill", chosen == "q8_0",
-                    note))
-    return chosen, rows, figures
+    return chosen, [
+        Row("KV cache", "f16", f"{f16[0]:.1f} tok/s decode, {f16[1]:.0f} tok/s prefill", chosen == "f16"),
+        Row("KV cache", "q8_0", f"{q8[0]:.1f} tok/s decode, {q8[1]:.0f} tok/s prefill", chosen == "q8_0", note),
+    ], figures
 
 
 # ---------------------------------------------------------------- choosing
