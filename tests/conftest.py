@@ -127,3 +127,16 @@ def private_sigit_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterato
         os.environ.pop("SIGIT_CACHE_DIR", None)
     else:
         os.environ["SIGIT_CACHE_DIR"] = old
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_tuning_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """`qwen-runtime tune`'s records in a tmp dir, for this process and every subprocess: no test takes the
+    user's tuned settings for a model (the bench models and Gemma live in the user's cache)."""
+    old = os.environ.get("QWEN_RUNTIME_TUNING_DIR")
+    os.environ["QWEN_RUNTIME_TUNING_DIR"] = str(tmp_path_factory.mktemp("tuning"))
+    yield
+    if old is None:
+        os.environ.pop("QWEN_RUNTIME_TUNING_DIR", None)
+    else:
+        os.environ["QWEN_RUNTIME_TUNING_DIR"] = old

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 
@@ -21,7 +22,8 @@ def doctor(tmp_path: Path, endpoint: str, *args: str) -> tuple[subprocess.Comple
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
     env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "SIGIT_STATE_DIR": str(tmp_path / "state"),
-           "HF_HUB_CACHE": str(tmp_path / "hub-cache"), "HF_ENDPOINT": endpoint}
+           "HF_HUB_CACHE": str(tmp_path / "hub-cache"), "HF_ENDPOINT": endpoint,
+           "QWEN_RUNTIME_TUNING_DIR": str(tmp_path / "tuning")}
     env.pop("HF_HUB_OFFLINE", None)
     proc = subprocess.run([SIGIT, "doctor", "--json", *args], cwd=work, env=env, capture_output=True, text=True,
                           timeout=60)
@@ -139,3 +141,40 @@ def test_a_gguf_without_a_chat_template_runs_with_a_warning_naming_the_fallback(
     assert proc.returncode == 0 and report["ready"] is True  # it runs: the warning is a caveat
     assert model["status"] == "warn" and "has no chat template: falling back to qwen3" in model["summary"]
     assert model["details"]["detected"]["template"].startswith("none in the file: fallback qwen3")
+
+
+def test_doctor_says_whether_the_local_model_was_tuned_here_and_how_to_tune_it(
+    tmp_path: Path, tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dataclasses
+    import time
+
+    from qwen_runtime.tuning import MachineId, ModelFile, TunedSettings, save_tuned
+
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.toml").write_text(f'model = "{tiny_gguf}"\ngpu_layers = 0\n')
+    with serve_fake_hub() as hub:
+        _, untuned = doctor(tmp_path, hub.url)
+        tuning = by_name(untuned)["tuning"]
+        assert tuning["status"] == "info" and tuning["details"]["tuned"] is False
+        assert f"not tuned on this machine (defaults apply); run `qwen-runtime tune {tiny_gguf}`" in tuning["summary"]
+
+        monkeypatch.setenv("QWEN_RUNTIME_TUNING_DIR", str(tmp_path / "tuning"))  # where the doctor looks
+        record = TunedSettings(n_threads=1, n_threads_batch=2, n_batch=256, n_ubatch=256, draft="prompt-lookup",
+                               max_draft=8, kv_cache_type="f16", verify_costs={1: 1.0, 9: 1.6},
+                               machine=MachineId("Another CPU 9000", 64, 32), model=ModelFile.of(tiny_gguf),
+                               tuned_at=time.time())
+        save_tuned(record)
+        _, elsewhere = doctor(tmp_path, hub.url)
+        assert "tuned " in by_name(elsewhere)["tuning"]["summary"]
+        assert "on another machine (Another CPU 9000, 64 CPUs (32 physical cores)), not this one" in \
+            by_name(elsewhere)["tuning"]["summary"]
+
+        save_tuned(dataclasses.replace(record, machine=MachineId.here()))
+        proc, tuned = doctor(tmp_path, hub.url)
+    assert proc.returncode == 0
+    tuning = by_name(tuned)["tuning"]
+    assert tuning["status"] == "ok" and tuning["details"]["tuned"] is True
+    assert tuning["summary"] == f"tuned {record.when} on this machine: threads 1 decode / 2 batch, batch 256, " \
+        "draft prompt-lookup (at most 8 tokens), KV cache f16"
+    assert tuning["details"]["here"]["verify_costs"] == {"1": 1.0, "9": 1.6}

@@ -71,3 +71,21 @@ def test_every_frontends_flag_reaches_the_runtime_over_the_setting(
         assert not isinstance(args, int)
         host = SessionHost(host_options(args))
         assert host._load_options("m", Settings(draft=setting))["draft"] == loads
+
+
+def test_with_no_flag_and_no_setting_the_runtime_chooses_the_draft(tmp_path: Path) -> None:
+    """No `--draft` and no `draft` in any settings file: nothing is passed, so a model's tuned draft source
+    (`qwen-runtime tune`), else prompt lookup, applies; a settings file naming the default still passes it."""
+    from sigit.app import SessionHost
+    from sigit.cli import _parse
+    from sigit.config.settings import load_settings
+    from sigit.frontends.headless import host_options
+
+    args = _parse(["-p", "x", "--cwd", str(tmp_path)])
+    assert not isinstance(args, int)
+    host = SessionHost(host_options(args))
+    config = tmp_path / "config"
+    config.mkdir()
+    assert "draft" not in host._load_options("m", load_settings(tmp_path, config))
+    (config / "settings.toml").write_text('draft = "prompt-lookup"\n')
+    assert host._load_options("m", load_settings(tmp_path, config))["draft"] == "prompt-lookup"

@@ -9,6 +9,7 @@ from qwen_runtime.images import Image
 from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
 from qwen_runtime.registry import human_size
 from qwen_runtime.runtime import Runtime
+from qwen_runtime.tuning import MachineId, TunedSettings, TuningStatus, tuned_settings
 from qwen_runtime.types import (
     AssistantMessage,
     Message,
@@ -57,7 +58,9 @@ from .models import (
     is_gguf_model,
     list_models,
     load_runtime,
+    local_model_file,
     model_can_see,
+    model_tuning,
 )
 from .scoring import Interval, PairedDifference, paired_difference, pass_at_k, wilson_interval
 from .types import (
@@ -102,6 +105,7 @@ __all__ = [
     "Inference",
     "InferenceError",
     "Interval",
+    "MachineId",
     "Message",
     "ModelBuild",
     "ModelDownload",
@@ -125,6 +129,8 @@ __all__ = [
     "ToolMessage",
     "ToolResult",
     "ToolSpec",
+    "TunedSettings",
+    "TuningStatus",
     "Usage",
     "UserMessage",
     "default_model",
@@ -135,11 +141,14 @@ __all__ = [
     "is_gguf_model",
     "list_models",
     "load_runtime",
+    "local_model_file",
     "message_from_dict",
     "message_to_dict",
     "model_can_see",
+    "model_tuning",
     "paired_difference",
     "parse_draft",
     "pass_at_k",
+    "tuned_settings",
     "wilson_interval",
 ]

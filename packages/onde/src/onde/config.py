@@ -137,9 +137,10 @@ class GgufModelConfig:
     prompt_cache_dir: str | None = None
     """Where saved prompt states go (the runtime's disk tier); None: no prompt cache on disk."""
     prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES
-    draft: str = "prompt-lookup"
+    draft: str | None = None
     """Speculative decoding: "prompt-lookup" (or "ngram"), "mtp" (the model's own multi-token-prediction
-    head), "none", or the path of a draft model (same tokenizer); read by qwen_runtime's `parse_draft`."""
+    head), "none", or the path of a draft model (same tokenizer); read by qwen_runtime's `parse_draft`.
+    None: what `qwen-runtime tune` chose for the model here, else prompt lookup."""
     options: dict[str, Any] = field(default_factory=dict)
     """Extra keyword arguments for the runtime's constructor."""
 

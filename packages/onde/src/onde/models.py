@@ -15,6 +15,7 @@ from qwen_runtime.naming import RuntimeSpec, can_see, parse_runtime_name
 from qwen_runtime.naming import load_runtime as load_named
 from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
+from qwen_runtime.tuning import TuningStatus, tuning_status
 
 from .errors import BadModelName, InferenceError, ModelBuild
 
@@ -146,16 +147,7 @@ def inspect_model(name: str, *, n_ctx: int | None = None) -> tuple[tuple[str, st
     from qwen_runtime.errors import QwenRuntimeError
     from qwen_runtime.model_report import inspect_gguf
 
-    spec = _parse(name)
-    path: Path | None = None
-    if spec.kind == "gguf":
-        path = Path(str(spec.path)).expanduser()
-        path = path if path.is_file() else None
-    elif spec.kind == "registry":
-        entry = next(e for e in REGISTRY if e.key == spec.key)
-        path = _cached_file(entry.repo_id, entry.filename)
-    elif spec.kind == "hf":
-        path = _cached_file(str(spec.repo_id), str(spec.filename))
+    path = local_model_file(name)
     if path is None:
         return None
     try:
@@ -164,6 +156,28 @@ def inspect_model(name: str, *, n_ctx: int | None = None) -> tuple[tuple[str, st
         raise InferenceError(str(exc)) from exc
     warnings = tuple(("warning", w) for w in report.warnings)
     return (*report.lines(), *warnings)
+
+
+def local_model_file(name: str) -> Path | None:
+    """The GGUF file `name` names on this machine (a path, or a registry or `hf:` model already
+    downloaded); None for anything else. Raises `BadModelName` for a malformed name."""
+    spec = _parse(name)
+    if spec.kind == "gguf":
+        path = Path(str(spec.path)).expanduser()
+        return path if path.is_file() else None
+    if spec.kind == "registry":
+        entry = next(e for e in REGISTRY if e.key == spec.key)
+        return _cached_file(entry.repo_id, entry.filename)
+    if spec.kind == "hf":
+        return _cached_file(str(spec.repo_id), str(spec.filename))
+    return None
+
+
+def model_tuning(name: str) -> TuningStatus | None:
+    """What `qwen-runtime tune` recorded for the local GGUF `name` names (on this machine, elsewhere, or
+    for a file since replaced); None when `name` is no local GGUF. Reads small JSON files only."""
+    path = local_model_file(name)
+    return tuning_status(path) if path is not None else None
 
 
 def list_models() -> list[ModelInfo]:

@@ -27,6 +27,7 @@ from .runtime import CancelToken, Runtime
 from .templates import load_template
 from .toolformat import ToolCallFormat
 from .toolschema import SchemaError, ToolSchema, tool_schema
+from .tuning import MachineId, TunedSettings, TuningStatus, tuned_settings, tuning_dir, tuning_status
 from .types import (
     AssistantMessage,
     ChatRequest,
@@ -70,6 +71,7 @@ __all__ = [
     "GgufInfo",
     "Image",
     "ImageError",
+    "MachineId",
     "Message",
     "ModelEntry",
     "ModelLoadError",
@@ -95,6 +97,8 @@ __all__ = [
     "ToolMessage",
     "ToolSchema",
     "ToolSpec",
+    "TunedSettings",
+    "TuningStatus",
     "Usage",
     "UserMessage",
     "choose_context",
@@ -109,5 +113,8 @@ __all__ = [
     "read_gguf_info",
     "repair_json",
     "tool_schema",
+    "tuned_settings",
+    "tuning_dir",
+    "tuning_status",
     "validate_call",
 ]

@@ -211,7 +211,10 @@ class SessionHost:
         report = self.options.on_download
         if report is not None:
             options["progress"] = lambda done, total: report(name, done, total)
-        options.setdefault("draft", self.options.draft or settings.draft)
+        # a draft source set by the flag or a settings file; else the runtime's (what `qwen-runtime tune` chose)
+        draft = self.options.draft or (settings.draft if "draft" in settings.model_fields_set else None)
+        if draft is not None:
+            options.setdefault("draft", draft)
         if settings.n_ctx:  # pinned; else a local GGUF's window is sized to the model and the machine
             options.setdefault("n_ctx", settings.n_ctx)
         if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches

@@ -42,11 +42,20 @@ from ..prompt_cache import (
 from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..registry import memory_bytes
 from ..runtime import CancelToken
+from ..tuning import TunedSettings, tuned_settings
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .drafting import LongestDraft, PromptLookup, describe, draft_source
 from .llamacpp_lltokenizer import EarlyView
-from .llamacpp_load import Placement, cpu_has_amx, llama_params, model_file, model_params, open_llama
+from .llamacpp_load import (
+    DEFAULT_N_BATCH,
+    Placement,
+    cpu_has_amx,
+    llama_params,
+    model_file,
+    model_params,
+    open_llama,
+)
 from .llamacpp_mtp import MtpDraft
 from .llamacpp_state import copy_state, describe_state, restore_state
 from .llamacpp_vision import TextOnlyDrafts, Vision, image_boundary
@@ -88,27 +97,51 @@ class LlamaCppRuntime(LocalRuntime):
         prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES,
         checkpoints: int = DEFAULT_CHECKPOINTS,
         cut_back: bool | None = None,
-        draft: str | None = PROMPT_LOOKUP,
+        draft: str | None = None,
         mmproj: str | None = None,
         image_max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS,
+        n_batch: int | None = None,
+        n_ubatch: int | None = None,
+        kv_cache_type: str | None = None,
+        max_draft: int | None = None,
+        tuned: bool = True,
     ) -> None:
-        """`draft`: "prompt-lookup" (default; also "ngram"), "mtp", "none", or the path of a draft model with
-        the same tokenizer (`parse_draft` reads it).
+        """`draft`: "prompt-lookup" (the default; also "ngram"), "mtp", "none", or the path of a draft model
+        with the same tokenizer (`parse_draft` reads it); `max_draft` the longest draft.
         `n_ctx` None sizes the context window to the model and this machine (`context_window`).
+        `n_batch` / `n_ubatch`: tokens per evaluation (logical / physical; 512 by default); `kv_cache_type`
+        "f16" (default) or "q8_0".
         `mmproj`: the projector that lets the model see images (an mmproj GGUF); None looks beside the
-        model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none."""
+        model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none.
+        `tuned`: take what `qwen-runtime tune` chose for this model file on this machine (`tuning`) for
+        each of threads, batch sizes, draft source and length and KV cache type not given here."""
         super().__init__()
-        spec = parse_draft(draft)  # a bad draft source is said before the model loads
+        parse_draft(draft)  # a bad draft source is said before the model loads
         self.model_path = path = model_file(model_path)
+        self.tuning: TunedSettings | None = tuned_settings(path) if tuned else None
+        """The tuned record this load started from (None: not tuned here, or `tuned=False`)."""
+        t = self.tuning
+        spec = parse_draft(draft if draft is not None or t is None else t.draft)
+        self.n_batch = n_batch or (t.n_batch if t is not None else DEFAULT_N_BATCH)
+        self.n_ubatch = min(self.n_batch, n_ubatch or (t.n_ubatch if t is not None else self.n_batch))
+        self.kv_cache_type = kv_cache_type or (t.kv_cache_type if t is not None else "f16")
+        longest = max_draft if max_draft is not None else t.max_draft if t is not None else None
+        if longest is not None:
+            self.max_draft = max(1, longest)
         self._closed = False
         self.vision: Vision | None = None
         self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
         # what the header says (layers, template, trained length) and the context window it gets here
         self.report = build_report(read_gguf_info(path), memory=memory_bytes(), pinned_n_ctx=n_ctx)
         log.info("context window: %d tokens (%s)", self.report.n_ctx, self.report.n_ctx_reason)
-        placement = Placement.choose(n_threads, n_threads_batch, n_gpu_layers, extra_buffers)
+        placement = Placement.choose(n_threads, n_threads_batch, n_gpu_layers, extra_buffers,
+                                     tuned=(t.n_threads, t.n_threads_batch) if t is not None else None)
         self.n_threads, self.n_threads_batch = placement.n_threads, placement.n_threads_batch
         self.n_gpu_layers, self.extra_buffers = placement.n_gpu_layers, placement.extra_buffers
+        if t is not None:
+            self._log_tuning(t, {"threads": n_threads, "batch threads": n_threads_batch, "n_batch": n_batch,
+                                 "n_ubatch": n_ubatch, "draft": draft, "max draft": max_draft,
+                                 "KV cache type": kv_cache_type})
         # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
         # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
         snapshots = 0 if spec.kind == NO_DRAFT else HYBRID_MAX_DRAFT
@@ -117,7 +150,9 @@ class LlamaCppRuntime(LocalRuntime):
         # while llama.cpp loads (GIL released)
         early = start_early_view(path, table_dir)
         try:
-            self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose)
+            self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose,
+                                      n_batch=self.n_batch, n_ubatch=self.n_ubatch,
+                                      kv_cache_type=self.kv_cache_type)
         except BaseException:
             if early is not None:
                 early.abandon()
@@ -137,6 +172,12 @@ class LlamaCppRuntime(LocalRuntime):
             raise
 
     # ---------------------------------------------------------------- loading, in __init__'s order
+
+    def _log_tuning(self, tuned: TunedSettings, given: dict[str, object]) -> None:
+        """Say (at --verbose) which tuned values this load takes and which the caller overrode."""
+        kept = [name for name, value in given.items() if value is not None]
+        log.info("tuned settings for %s (measured %s): %s%s", self.model_path.name, tuned.when, tuned.summary(),
+                 f"; given here instead: {', '.join(kept)}" if kept else "")
 
     def _read_model(self, chat_template: str | None, cut_back: bool | None) -> None:
         """What the loaded model is: its context, architecture, template, and whether its state can be cut back."""
@@ -393,11 +434,12 @@ class LlamaCppRuntime(LocalRuntime):
             if not self.rollback_snapshots:
                 log.info("draft: none (this recurrent model's state cannot drop rejected draft tokens)")
                 return
-            self.max_draft = self.rollback_snapshots  # rejected tokens are dropped by snapshot, at most this many
+            # rejected tokens are dropped by snapshot, at most this many
+            self.max_draft = min(self.max_draft, self.rollback_snapshots)
 
         def load(path: Path) -> LocalRuntime:
             runtime = LlamaCppRuntime(str(path), n_threads=self.n_threads, n_threads_batch=self.n_threads_batch,
-                                      extra_buffers=self.extra_buffers, draft="none", **options)
+                                      extra_buffers=self.extra_buffers, draft="none", tuned=False, **options)
             if runtime._n_vocab != self._n_vocab or any(runtime.piece(t) != self.piece(t) for t in range(
                     0, self._n_vocab, max(1, self._n_vocab // 512))):
                 runtime.close()

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError
-from .llama_build import default_gpu_layers, forward_llama_logs
+from .llama_build import default_gpu_layers, forward_llama_logs, llama_log
 
 log = logging.getLogger(__name__)
 
@@ -46,23 +46,28 @@ class Placement:
 
     @classmethod
     def choose(
-        cls, n_threads: int | None, n_threads_batch: int | None, n_gpu_layers: int | None, extra_buffers: bool | None
+        cls, n_threads: int | None, n_threads_batch: int | None, n_gpu_layers: int | None, extra_buffers: bool | None,
+        tuned: tuple[int, int] | None = None,
     ) -> Placement:
         """What is given, the rest for this machine: llama-cpp-python's own thread default (cpu_count // 2)
-        is 1 thread on 2 vCPUs; GPU layers: all when llama.cpp has a GPU backend; no extra buffers on AMX."""
+        is 1 thread on 2 vCPUs; GPU layers: all when llama.cpp has a GPU backend; no extra buffers on AMX.
+        `tuned`: the decode and batch threads `qwen-runtime tune` measured best here, taken where none are
+        given (within the CPU budget: QWEN_RUNTIME_THREADS still caps them)."""
         gpu = default_gpu_layers() if n_gpu_layers is None else n_gpu_layers
         try:
             budget = cpu_budget()  # llama-cpp-python's own default (cpu_count // 2) is 1 thread on 2 vCPUs
         except ValueError as exc:  # QWEN_RUNTIME_THREADS set to nonsense
             raise ModelLoadError(str(exc)) from exc
-        threads = n_threads or budget.decode_threads
-        batch = n_threads_batch or max(threads, budget.batch_threads)
+        cap = budget.batch_threads
+        tuned_threads, tuned_batch = (min(t, cap) for t in tuned) if tuned is not None else (None, None)
+        threads = n_threads or tuned_threads or budget.decode_threads
+        batch = n_threads_batch or tuned_batch or max(threads, budget.batch_threads)
         log.info("llama.cpp GPU layers: %d", gpu)
         log.info(
             "llama.cpp threads: %d decode, %d batch (%s)",
             threads,
             batch,
-            "as given" if n_threads else budget.describe(),
+            "as given" if n_threads else "tuned" if tuned is not None else budget.describe(),
         )
         return cls(threads, batch, gpu, extra_buffers if extra_buffers is not None else not cpu_has_amx())
 
@@ -114,15 +119,29 @@ class LlamaHandle:
         llm._ctx.decode(batch)
 
 
-def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, verbose: bool) -> LlamaHandle:
+KV_TYPES = {"f16": 1, "q8_0": 8}
+"""KV cache types by name, to ggml's type ids (GGML_TYPE_F16, GGML_TYPE_Q8_0)."""
+DEFAULT_N_BATCH = 512
+"""llama-cpp-python's own `n_batch` and `n_ubatch`."""
+
+
+def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, verbose: bool,
+               n_batch: int = DEFAULT_N_BATCH, n_ubatch: int | None = None, kv_cache_type: str = "f16") -> LlamaHandle:
     """Load `path` into llama.cpp. `snapshots`: recurrent-state snapshots per sequence, what a hybrid
     model needs to drop rejected draft tokens (llama.cpp clamps it to 0 on a model that cannot roll
-    back); with any, the model's multi-token-prediction layers are loaded too."""
+    back); with any, the model's multi-token-prediction layers are loaded too. `n_batch`: the tokens one
+    evaluation takes (`n_ubatch`, the physical batch, at most that); `kv_cache_type` "f16" or "q8_0"
+    (a quantized V cache needs flash attention, which is then turned on)."""
+    if kv_cache_type not in KV_TYPES:
+        raise ModelLoadError(f"KV cache type {kv_cache_type!r} is not one of {', '.join(KV_TYPES)}")
+    kv = KV_TYPES[kv_cache_type]
     try:
         from llama_cpp import Llama
     except ImportError as exc:  # pragma: no cover - a declared dependency
         raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
     forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal
+    errors = _ErrorLines()
+    llama_log.addHandler(errors)
     try:
         with llama_params(
             model={"use_extra_bufts": placement.extra_buffers, "load_mtp": snapshots > 0},
@@ -134,15 +153,35 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
                 n_threads=placement.n_threads,
                 n_threads_batch=placement.n_threads_batch,
                 n_gpu_layers=placement.n_gpu_layers,
+                n_batch=n_batch,
+                n_ubatch=n_ubatch or n_batch,
+                type_k=kv,
+                type_v=kv,
+                flash_attn=kv_cache_type != "f16",
                 verbose=verbose,
             )
     except (ValueError, RuntimeError, OSError) as exc:
-        raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}") from exc
+        why = "; ".join(errors.lines)  # llama.cpp's own reason ("K cache type q8_0 ... does not divide ...")
+        raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}" + (f" ({why})" if why else "")) from exc
+    finally:
+        llama_log.removeHandler(errors)
     try:
         return LlamaHandle(llm)
     except Exception:
         llm.close()
         raise
+
+
+class _ErrorLines(logging.Handler):
+    """llama.cpp's error lines while a model loads: the reason `Llama()` itself does not give."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.lines) < 4:
+            self.lines.append(record.getMessage().strip())
 
 
 def cpu_has_amx() -> bool:
@@ -206,4 +245,14 @@ def model_params(**fields: Any) -> contextlib.AbstractContextManager[None]:
     return llama_params(model=fields)
 
 
-__all__ = ["LlamaHandle", "Placement", "cpu_has_amx", "llama_params", "model_file", "model_params", "open_llama"]
+__all__ = [
+    "DEFAULT_N_BATCH",
+    "KV_TYPES",
+    "LlamaHandle",
+    "Placement",
+    "cpu_has_amx",
+    "llama_params",
+    "model_file",
+    "model_params",
+    "open_llama",
+]

@@ -114,6 +114,8 @@ def diagnose(cwd: Path, *, offline: bool = False) -> Report:
     hub = _hub()
     model = _model(settings.model, build is not None, hub, ram, settings.n_ctx)
     checks += [_disk(settings.model, system.cache_dir()), hub, settings_check, _dirs(config), _mcp_server(), model]
+    if (tuning := _tuning(settings.model)) is not None:
+        checks.append(tuning)
     return Report(checks)
 
 
@@ -335,6 +337,39 @@ def _detected(name: str, n_ctx: int | None, details: dict[str, Any], summary: st
     window = details["detected"].get("context window", "")
     text = f"{summary}; template {details['detected'].get('template', '?')}; context window {window}"
     return (f"{text}; WARNING: {warnings[0]}", "warn") if warnings else (text, "ok")
+
+
+def _tuning(name: str) -> Check | None:
+    """Whether `qwen-runtime tune` measured the configured local model on this machine (its choices apply
+    to every load), and the command that does when not; None when the model is no local GGUF file."""
+    from onde import BadModelName, model_tuning
+
+    try:
+        status = model_tuning(name)
+    except BadModelName:
+        return None
+    if status is None:
+        return None
+    command = f"qwen-runtime tune {status.model_path}"
+    here = status.here
+    details: dict[str, Any] = {
+        "model_path": str(status.model_path), "tuned": here is not None, "command": command,
+        "here": here.to_dict() if here is not None else None,
+        "elsewhere": [{"when": r.when, "machine": r.machine.describe()} for r in status.elsewhere],
+        "stale": status.stale.when if status.stale is not None else None, "problems": list(status.problems),
+    }
+    if here is not None:
+        return Check("tuning", "ok", f"tuned {here.when} on this machine: {here.summary()}", details)
+    if status.problems:
+        why = f"its tuned settings cannot be read ({status.problems[0]})"
+    elif status.stale is not None:
+        why = f"tuned {status.stale.when} on an earlier file at this path, not this one"
+    elif status.elsewhere:
+        other = status.elsewhere[0]
+        why = f"tuned {other.when} on another machine ({other.machine.describe()}), not this one"
+    else:
+        why = "not tuned on this machine (defaults apply)"
+    return Check("tuning", "info", f"{status.model_path.name}: {why}; run `{command}` (about a minute)", details)
 
 
 def _size(path: Path) -> int:
