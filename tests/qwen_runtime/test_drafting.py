@@ -8,7 +8,7 @@ the model is a table: the next token's logits depend on the previous token alone
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pytest
 from qwen_runtime import ChatRequest, Sampling, UserMessage
 from qwen_runtime.backends._generation import LocalRuntime
-from qwen_runtime.backends.drafting import DraftLength, PromptLookup
+from qwen_runtime.backends.drafting import DraftController, DraftLength, PromptLookup
 from qwen_runtime.types import Sampling as SamplingT
 
 END = 0
@@ -73,13 +73,37 @@ class FixedDraft:
         pass
 
 
+class ScriptedClock:
+    """Time that passes only when the fake model or a draft source says its work cost some (in steps)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def cheap(n: int) -> float:
+    """A batch of n tokens, in one-token steps: a small model on many cores, where verifying is ~free."""
+    return 1 + 0.05 * (n - 1)
+
+
 class TableRuntime(LocalRuntime):
+    """The table model; each evaluation advances `clock` by `cost(batch size)` steps, so the draft length
+    controller sees a scripted machine and decides the same way every run."""
+
     name = "table"
     chat_template = "{% for m in messages %}{{ m.content }}{% endfor %}"
 
-    def __init__(self, draft: Any = None) -> None:
+    def __init__(self, draft: Any = None, cost: Callable[[int], float] = cheap, max_draft: int = 12,
+                 verify_costs: dict[int, float] | None = None) -> None:
         super().__init__()
         self.draft_source = draft
+        self.cost = cost
+        self.clock = ScriptedClock()
+        self.max_draft = max_draft
+        self.draft_policy = DraftController(max_draft, verify_costs=verify_costs, clock=self.clock)
+        self.verified_rows: list[int] = []  # rows of every evaluation that verified a draft
         self.cache: list[int] = []
         self.rows: npt.NDArray[np.float32] = TABLE[:1].copy()
         self.row = 0
@@ -116,6 +140,9 @@ class TableRuntime(LocalRuntime):
         return True
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        self.clock.now += self.cost(len(tokens))
+        if rows > 1:
+            self.verified_rows.append(rows)
         self.cache.extend(tokens)
         self.evaluated += len(tokens)
         self.rows = TABLE[np.asarray(tokens[len(tokens) - rows :])].copy()

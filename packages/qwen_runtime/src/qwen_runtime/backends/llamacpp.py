@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ from ..registry import memory_bytes
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+from .draft_control import check_verify_costs
 from .drafting import LongestDraft, PromptLookup, describe, draft_source
 from .llamacpp_load import Placement, cpu_has_amx, llama_params, model_file, model_params, open_llama
 from .llamacpp_mtp import MtpDraft
@@ -87,14 +88,18 @@ class LlamaCppRuntime(LocalRuntime):
         draft: str | None = PROMPT_LOOKUP,
         mmproj: str | None = None,
         image_max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS,
+        verify_costs: Mapping[int, float] | None = None,
     ) -> None:
         """`draft`: "prompt-lookup" (default; also "ngram"), "mtp", "none", or the path of a draft model with
-        the same tokenizer (`parse_draft` reads it).
+        the same tokenizer (`parse_draft` reads it). `verify_costs`: batch size -> what evaluating it costs
+        in one-token steps, measured beforehand; the draft length controller starts from it (else from
+        defaults) and goes on measuring.
         `n_ctx` None sizes the context window to the model and this machine (`context_window`).
         `mmproj`: the projector that lets the model see images (an mmproj GGUF); None looks beside the
         model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none."""
         super().__init__()
         spec = parse_draft(draft)  # a bad draft source is said before the model loads
+        self.verify_costs = check_verify_costs(verify_costs)
         self.model_path = path = model_file(model_path)
         self._closed = False
         self.vision: Vision | None = None
@@ -383,8 +388,10 @@ class LlamaCppRuntime(LocalRuntime):
         else:
             self.draft_source = draft_source(draft, load)
         log.info("draft: %s", describe(self.draft_source))
-        if self.vision is not None and self.draft_source is not None:
-            self.draft_source = TextOnlyDrafts(self.draft_source)
+        source = self.draft_source
+        if self.vision is not None and source is not None:  # each part on its own: the drafter asks them apart
+            self.draft_source = (LongestDraft(*(TextOnlyDrafts(s) for s in source.sources))
+                                 if isinstance(source, LongestDraft) else TextOnlyDrafts(source))
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """One `llama_decode` with an output row for each of the last `rows` tokens (the verifying
