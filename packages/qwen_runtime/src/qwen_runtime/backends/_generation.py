@@ -239,9 +239,10 @@ class LocalRuntime(Runtime):
 
     def draft_controller(self) -> DraftPolicy:
         """The runtime's draft length policy, made on first use with its `max_draft` and `verify_costs`."""
-        if self.draft_policy is None:
-            self.draft_policy = DraftController(self.max_draft, verify_costs=self.verify_costs)
-        return self.draft_policy
+        policy = self.draft_policy
+        if policy is None:
+            policy = self.draft_policy = DraftController(self.max_draft, verify_costs=self.verify_costs)
+        return policy
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """Evaluate `tokens` in one pass, keeping the logits of the last `rows` positions; row 0 is current."""

@@ -15,18 +15,19 @@ on 2 cores a batch of 9 costs 3.4-3.9 one-token steps on the Qwen 3.5 shapes (be
 With acceptance a, a draft of k tokens emits (1 - a^(k+1)) / (1 - a) tokens per verify step on
 average; the controller asks for the k (0 included) with the most tokens per unit of time, against
 1 / cost(1) = 1 without a draft. When 0 wins the source is backed off: it is asked again only for a
-short probe, after a wait that doubles with each failed probe; a fully accepted probe is followed at once
-by one twice as long, so a stretch of copyable text brings drafting back within a few steps.
+short probe, after a wait that doubles with each failed probe (and at the start of each reply); a fully
+accepted probe is followed at once by one twice as long, so a stretch of copyable text brings drafting
+back within a few steps.
 
-The clock is injectable: under a scripted clock (a test target that advances it by a cost model) every
-choice is deterministic.
+The cost source is injectable: a scripted clock (a test target that advances it by a cost model), or a
+`cost_model` that replaces what was measured; under either every choice is deterministic.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -41,20 +42,26 @@ outweigh it): near the Qwen 3.5 shapes on 2 cores, dearer than a small dense mod
 
 
 class DraftPolicy(Protocol):
-    """What the drafter asks before each step and tells after it (drafting.py's `Drafter`)."""
+    """What the drafter asks before each step and tells after it (drafting.py's `Drafter`); a source is
+    told apart by identity."""
 
-    clock: Clock
+    @property
+    def clock(self) -> Clock:
+        """What the drafter times evaluations and proposals with."""
 
-    def want(self, source: Hashable) -> int:
+    def begin(self) -> None:
+        """A reply starts."""
+
+    def want(self, source: object) -> int:
         """How many tokens to ask `source` for in this step (0: none)."""
 
     def evaluated(self, tokens: int, seconds: float) -> None:
         """The target evaluated a batch of `tokens` (with a logits row per draft position)."""
 
-    def proposed(self, source: Hashable, tokens: int, seconds: float) -> None:
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
         """`source` proposed `tokens` tokens, taking `seconds`."""
 
-    def verified(self, source: Hashable, drafted: int, accepted: int) -> None:
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
         """Of `drafted` tokens `source` proposed, the first `accepted` were confirmed."""
 
 
@@ -78,42 +85,56 @@ def check_verify_costs(verify_costs: Mapping[int, float] | None) -> dict[int, fl
 
 @dataclass
 class VerifyCost:
-    """Smoothed seconds per evaluated batch size, and the batch cost in one-token steps they imply."""
+    """What a batch of n tokens costs in one-token steps: each timed batch is divided by the step time of
+    the moment (so a machine whose load changes moves both alike), capped at n steps, and smoothed per
+    size; the first batch of each size is not counted (llama.cpp sizes its buffers for a new shape then)."""
 
     priors: Mapping[int, float] | None = None
     """Batch size -> cost measured beforehand, weighed like two measurements each; None: the defaults,
     used only until a batch was measured."""
     smoothing: float = 0.2
-    """Weight of a new measurement in a size's running mean (the machine's load changes)."""
+    """Weight of a new measurement in a running mean (the machine's load changes)."""
     recalibrate_every: int = 64
     """Evaluations after which a one-token step is timed again (the ratio needs a current step time)."""
-    _seconds: dict[int, float] = field(default_factory=dict)
+    _step: float | None = None
+    _ratio: dict[int, float] = field(default_factory=dict)
     _count: dict[int, int] = field(default_factory=dict)
+    _seen: set[int] = field(default_factory=set)
     _since_step: int = 0
     _line: tuple[float, float] | None = None
 
     def observe(self, tokens: int, seconds: float) -> None:
         if tokens < 1 or seconds < 0:
             return
-        old = self._seconds.get(tokens)
-        self._seconds[tokens] = seconds if old is None else old + self.smoothing * (seconds - old)
-        self._count[tokens] = self._count.get(tokens, 0) + 1
         self._since_step = 0 if tokens == 1 else self._since_step + 1
+        if tokens not in self._seen:  # a first batch of this shape: buffers were sized, not only tokens run
+            self._seen.add(tokens)
+            return
+        if tokens == 1:
+            self._step = self._mean(self._step, seconds)
+            return
+        if not self._step:
+            return
+        sample = min(float(tokens), max(0.5, seconds / self._step))
+        self._ratio[tokens] = self._mean(self._ratio.get(tokens), sample)
+        self._count[tokens] = self._count.get(tokens, 0) + 1
         self._line = None
+
+    def _mean(self, old: float | None, new: float) -> float:
+        return new if old is None else old + self.smoothing * (new - old)
 
     @property
     def step_seconds(self) -> float | None:
         """The smoothed time of a one-token step; None before one was timed."""
-        return self._seconds.get(1)
+        return self._step
 
     def stale(self) -> bool:
         """True when no one-token step was timed yet, or none in `recalibrate_every` evaluations."""
-        return 1 not in self._seconds or self._since_step >= self.recalibrate_every
+        return self._step is None or self._since_step >= self.recalibrate_every
 
     def measured(self, tokens: int) -> float | None:
         """The measured cost of a batch of `tokens`, in one-token steps; None when not measured."""
-        step, seconds = self._seconds.get(1), self._seconds.get(tokens)
-        return seconds / step if step and seconds is not None else None
+        return 1.0 if tokens == 1 and self._step else self._ratio.get(tokens)
 
     def ratio(self, tokens: int) -> float:
         """The cost of evaluating a batch of `tokens` in one-token steps: 1 for one token, else the
@@ -130,11 +151,7 @@ class VerifyCost:
         prior points; the default priors only until a batch was measured. With one
         size known the line runs from a one-token step through it (the hopeful guess: longer batches
         get tried, and measured)."""
-        points: list[tuple[float, float, float]] = []
-        for n in self._seconds:
-            r = self.measured(n) if n > 1 else None
-            if r is not None:
-                points.append((n - 1.0, r, float(min(16, self._count[n]))))
+        points = [(n - 1.0, r, float(min(16, self._count[n]))) for n, r in self._ratio.items()]
         if self.priors is not None:
             points += [(n - 1.0, r, 2.0) for n, r in self.priors.items() if n > 1]
         elif not points:
@@ -184,6 +201,9 @@ class DraftController:
     verify_costs: Mapping[int, float] | None = None
     """Batch size -> cost relative to one step, measured beforehand (`qwen-runtime tune`); None: defaults."""
     clock: Clock = time.perf_counter
+    cost_model: Callable[[int], float] | None = None
+    """A scripted machine: a batch of n tokens costs `cost_model(n)` (proposals nothing), whatever the clock
+    measured; for tests that must decide the same way however loaded the machine is. None: measure."""
     decay: float = 0.85
     """Weight the acceptance counts keep per verified draft (about the last ten drafts count)."""
     min_gain: float = 0.03
@@ -193,7 +213,7 @@ class DraftController:
     probe_length: int = 2
     stretch_after: int = 4
     cost: VerifyCost = field(init=False)
-    sources: dict[Hashable, SourceState] = field(init=False, default_factory=dict)
+    sources: dict[object, SourceState] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.max_draft < 0:
@@ -203,10 +223,19 @@ class DraftController:
 
     # ---------------------------------------------------------------- DraftPolicy
 
-    def want(self, source: Hashable) -> int:
-        if self.max_draft == 0 or self.cost.stale():
-            return 0  # a one-token step is timed first (and again now and then): the unit of every cost
+    def begin(self) -> None:
+        """Each reply opens with a probe for every backed-off source (the waits stay): a copy-heavy reply
+        after prose drafts from its first copied tokens, not after the wait prose earned."""
+        for s in self.sources.values():
+            if s.backed_off and not s.probing:
+                s.probe = s.probe or min(self.probe_length, self.max_draft)
+
+    def want(self, source: object) -> int:
+        if self.max_draft == 0:
+            return 0
         s = self.state(source)
+        if self.cost.stale() and not s.backed_off:
+            return 0  # a one-token step is timed now and then: the unit of every cost (probes need none)
         if s.backed_off:
             if not s.probe:
                 s.idle += 1
@@ -224,10 +253,11 @@ class DraftController:
         return k
 
     def evaluated(self, tokens: int, seconds: float) -> None:
-        self.cost.observe(tokens, seconds)
+        self.cost.observe(tokens, seconds if self.cost_model is None else self.cost_model(tokens))
 
-    def proposed(self, source: Hashable, tokens: int, seconds: float) -> None:
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
         s = self.state(source)
+        seconds = seconds if self.cost_model is None else 0.0
         if tokens <= 0:
             return  # nothing to verify: an armed probe waits for a step that has something
         per_token = seconds / tokens
@@ -236,7 +266,7 @@ class DraftController:
         if s.backed_off and s.probe:
             s.probe, s.probing = 0, True
 
-    def verified(self, source: Hashable, drafted: int, accepted: int) -> None:
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
         if drafted <= 0:
             return
         s = self.state(source)
@@ -252,23 +282,22 @@ class DraftController:
             s.wait = min(self.probe_max, 2 * (s.wait or self.probe_every))
         elif accepted >= drafted:  # right all through: try a longer one at once
             s.wait, s.probe = 0, min(self.max_draft, 2 * drafted)
-        else:
-            s.wait = 0
+        # partly right: the wait stays (a hit now and then is what text that does not pay looks like)
 
     # ---------------------------------------------------------------- the model
 
-    def state(self, source: Hashable) -> SourceState:
+    def state(self, source: object) -> SourceState:
         s = self.sources.get(source)
         if s is None:
             s = self.sources[source] = SourceState()
         return s
 
-    def proposal_cost(self, source: Hashable, k: int) -> float:
+    def proposal_cost(self, source: object, k: int) -> float:
         """What proposing `k` tokens costs `source`, in one-token steps of the target."""
         s, step = self.state(source), self.cost.step_seconds
         return k * s.seconds_per_token / step if s.seconds_per_token is not None and step else 0.0
 
-    def speedup(self, source: Hashable, k: int) -> float:
+    def speedup(self, source: object, k: int) -> float:
         """Expected tokens per unit of time with drafts of `k` tokens, relative to no draft."""
         if k <= 0:
             return 1.0
@@ -276,7 +305,7 @@ class DraftController:
         emitted = (1 - a ** (k + 1)) / (1 - a)
         return emitted / (self.cost.ratio(1 + k) + self.proposal_cost(source, k))
 
-    def best(self, source: Hashable) -> int:
+    def best(self, source: object) -> int:
         """The draft length with the highest expected rate; 0 unless one beats no draft by `min_gain`."""
         best_k, best = 0, 1.0 + self.min_gain
         for k in range(1, self.max_draft + 1):
@@ -293,16 +322,19 @@ class FixedDraftLength:
     k: int
     clock: Clock = time.perf_counter
 
-    def want(self, source: Hashable) -> int:
+    def begin(self) -> None:
+        pass
+
+    def want(self, source: object) -> int:
         return self.k
 
     def evaluated(self, tokens: int, seconds: float) -> None:
         pass
 
-    def proposed(self, source: Hashable, tokens: int, seconds: float) -> None:
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
         pass
 
-    def verified(self, source: Hashable, drafted: int, accepted: int) -> None:
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
         pass
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -171,7 +171,7 @@ class DraftLength:
         k_max = max(1, min(cls.k_max, k_max))
         return cls(k_max=k_max, k=min(cls.k, k_max))
 
-    def want(self, source: Hashable = None) -> int:
+    def want(self, source: object = None) -> int:
         if self.k > 0:
             return self.k
         self._idle += 1
@@ -193,13 +193,16 @@ class DraftLength:
         else:
             self.k = min(self.k_max, accepted + 1)
 
+    def begin(self) -> None:
+        pass
+
     def evaluated(self, tokens: int, seconds: float) -> None:
         pass
 
-    def proposed(self, source: Hashable, tokens: int, seconds: float) -> None:
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
         pass
 
-    def verified(self, source: Hashable, drafted: int, accepted: int) -> None:
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
         self.update(drafted, accepted)
 
 
@@ -254,6 +257,7 @@ class Drafter:
         self._size = len(self.context)
         self._parts: tuple[DraftSource, ...] = (
             self.source.sources if isinstance(self.source, LongestDraft) else (self.source,))
+        self.policy.begin()
 
     @property
     def length(self) -> DraftPolicy:
