@@ -227,7 +227,8 @@ class DraftController:
         """Each reply opens with a probe for every backed-off source (the waits stay): a copy-heavy reply
         after prose drafts from its first copied tokens, not after the wait prose earned."""
         for s in self.sources.values():
-            if s.backed_off and not s.probing:
+            s.probing = False  # a probe the last reply ended on was dropped unverified
+            if s.backed_off:
                 s.probe = s.probe or min(self.probe_length, self.max_draft)
 
     def want(self, source: object) -> int:
