@@ -17,6 +17,7 @@ import numpy.typing as npt
 import pytest
 from qwen_runtime import ChatRequest, ModelLoadError, Sampling, Usage, UserMessage
 from qwen_runtime.backends._generation import LocalRuntime
+from qwen_runtime.backends.draft_control import VerifyCost
 from qwen_runtime.backends.drafting import DraftController, DraftLength, PromptLookup
 from qwen_runtime.types import Sampling as SamplingT
 
@@ -431,3 +432,23 @@ def test_where_the_acceptance_only_schedule_slows_a_reply_the_controller_does_no
         steps(rt, 100)
         took[name] = steps(rt, 200)[1]
     assert took["controller"] <= 200 * 1.03 < 200 * 1.1 < took["old schedule"]
+
+
+def test_one_batch_slowed_by_a_load_spike_does_not_move_the_cost() -> None:
+    cost = VerifyCost()
+    for tokens, seconds in [(1, 1.0)] * 3 + [(5, 1.2)] * 5:  # the first of each size only sizes buffers
+        cost.observe(tokens, seconds)
+    assert cost.measured(5) == pytest.approx(1.2)
+    cost.observe(5, 5.0)  # the shared machine was busy for that one
+    assert cost.measured(5) == pytest.approx(1.2)
+
+
+def test_a_batch_size_not_tried_for_long_drops_out_of_the_fit() -> None:
+    """A cost measured at a bad moment must not keep a backed-off source from ever drafting long again."""
+    cost = VerifyCost(recalibrate_every=10_000)
+    for tokens, seconds in [(1, 1.0)] * 3 + [(13, 12.0)] * 3 + [(3, 1.1)] * 3:
+        cost.observe(tokens, seconds)
+    assert cost.ratio(13) > 8
+    for _ in range(600):  # probes of 2 only
+        cost.observe(3, 1.1)
+    assert cost.measured(13) is None and cost.ratio(13) < 2

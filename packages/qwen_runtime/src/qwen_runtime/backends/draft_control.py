@@ -26,7 +26,9 @@ The cost source is injectable: a scripted clock (a test target that advances it 
 from __future__ import annotations
 
 import math
+import statistics
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -86,72 +88,83 @@ def check_verify_costs(verify_costs: Mapping[int, float] | None) -> dict[int, fl
 @dataclass
 class VerifyCost:
     """What a batch of n tokens costs in one-token steps: each timed batch is divided by the step time of
-    the moment (so a machine whose load changes moves both alike), capped at n steps, and smoothed per
-    size; the first batch of each size is not counted (llama.cpp sizes its buffers for a new shape then)."""
+    the moment (so a machine whose load changes moves both alike) and capped at n steps; a size's cost is
+    the median of its last `keep` samples taken in the last `max_age` evaluations (a load spike is one
+    sample among five, and a size not tried for long drops out of the fit instead of ruling it). The
+    first batch of each size is not counted (llama.cpp sizes its buffers for a new shape then)."""
 
     priors: Mapping[int, float] | None = None
     """Batch size -> cost measured beforehand, weighed like two measurements each; None: the defaults,
     used only until a batch was measured."""
-    smoothing: float = 0.2
-    """Weight of a new measurement in a running mean (the machine's load changes)."""
+    keep: int = 5
+    max_age: int = 512
     recalibrate_every: int = 64
     """Evaluations after which a one-token step is timed again (the ratio needs a current step time)."""
-    _step: float | None = None
-    _ratio: dict[int, float] = field(default_factory=dict)
-    _count: dict[int, int] = field(default_factory=dict)
+    _steps: deque[float] = field(default_factory=deque)
+    _samples: dict[int, deque[tuple[int, float]]] = field(default_factory=dict)
     _seen: set[int] = field(default_factory=set)
-    _since_step: int = 0
+    _evals: int = 0
+    _last_step: int = -1
     _line: tuple[float, float] | None = None
+    _line_at: int = -1
 
     def observe(self, tokens: int, seconds: float) -> None:
         if tokens < 1 or seconds < 0:
             return
-        self._since_step = 0 if tokens == 1 else self._since_step + 1
+        self._evals += 1
         if tokens not in self._seen:  # a first batch of this shape: buffers were sized, not only tokens run
             self._seen.add(tokens)
             return
         if tokens == 1:
-            self._step = self._mean(self._step, seconds)
+            self._steps.append(seconds)
+            if len(self._steps) > self.keep:
+                self._steps.popleft()
+            self._last_step = self._evals
             return
-        if not self._step:
+        step = self.step_seconds
+        if not step:
             return
-        sample = min(float(tokens), max(0.5, seconds / self._step))
-        self._ratio[tokens] = self._mean(self._ratio.get(tokens), sample)
-        self._count[tokens] = self._count.get(tokens, 0) + 1
+        samples = self._samples.setdefault(tokens, deque())
+        samples.append((self._evals, min(float(tokens), max(0.5, seconds / step))))
+        if len(samples) > self.keep:
+            samples.popleft()
         self._line = None
-
-    def _mean(self, old: float | None, new: float) -> float:
-        return new if old is None else old + self.smoothing * (new - old)
 
     @property
     def step_seconds(self) -> float | None:
-        """The smoothed time of a one-token step; None before one was timed."""
-        return self._step
+        """The time of a one-token step (the median of the last few); None before one was timed."""
+        return statistics.median(self._steps) if self._steps else None
 
     def stale(self) -> bool:
         """True when no one-token step was timed yet, or none in `recalibrate_every` evaluations."""
-        return self._step is None or self._since_step >= self.recalibrate_every
+        return not self._steps or self._evals - self._last_step >= self.recalibrate_every
+
+    def _fresh(self, tokens: int) -> list[float]:
+        return [r for at, r in self._samples.get(tokens, ()) if at > self._evals - self.max_age]
 
     def measured(self, tokens: int) -> float | None:
-        """The measured cost of a batch of `tokens`, in one-token steps; None when not measured."""
-        return 1.0 if tokens == 1 and self._step else self._ratio.get(tokens)
+        """The measured cost of a batch of `tokens`, in one-token steps; None when not measured lately."""
+        if tokens == 1:
+            return 1.0 if self._steps else None
+        fresh = self._fresh(tokens)
+        return statistics.median(fresh) if fresh else None
 
     def ratio(self, tokens: int) -> float:
         """The cost of evaluating a batch of `tokens` in one-token steps: 1 for one token, else the
         fitted line a + b (tokens - 1), never below one step."""
         if tokens <= 1:
             return 1.0
-        if self._line is None:
-            self._line = self._fit()
+        if self._line is None or self._evals - self._line_at >= 64:  # samples age out as evaluations go by
+            self._line, self._line_at = self._fit(), self._evals
         a, b = self._line
         return max(1.0, a + b * (tokens - 1))
 
     def _fit(self) -> tuple[float, float]:
-        """Weighted least squares over the measured sizes (weight: their count, at most 16) and the given
+        """Weighted least squares over the measured sizes (weight: their fresh samples) and the given
         prior points; the default priors only until a batch was measured. With one
         size known the line runs from a one-token step through it (the hopeful guess: longer batches
         get tried, and measured)."""
-        points = [(n - 1.0, r, float(min(16, self._count[n]))) for n, r in self._ratio.items()]
+        points = [(n - 1.0, statistics.median(f), float(len(f))) for n in self._samples if (f := self._fresh(n))]
         if self.priors is not None:
             points += [(n - 1.0, r, 2.0) for n, r in self.priors.items() if n > 1]
         elif not points:
@@ -263,7 +276,7 @@ class DraftController:
             return  # nothing to verify: an armed probe waits for a step that has something
         per_token = seconds / tokens
         old = s.seconds_per_token
-        s.seconds_per_token = per_token if old is None else old + self.cost.smoothing * (per_token - old)
+        s.seconds_per_token = per_token if old is None else old + 0.2 * (per_token - old)
         if s.backed_off and s.probe:
             s.probe, s.probing = 0, True
 

@@ -1,5 +1,7 @@
-"""Speculative decoding for the shared token loop: draft sources, the adaptive draft length, and the
-bookkeeping that keeps the KV cache equal to what the loop accepted.
+"""Speculative decoding for the shared token loop: draft sources, the drafter that asks them for what
+its `DraftPolicy` wants (the cost-aware `DraftController` of draft_control.py by default) and times what
+they and the verifying batches cost, and the bookkeeping that keeps the KV cache equal to what the loop
+accepted.
 
 Most of what a coding agent writes is copied from its context (`old_text`, whole-file rewrites, paths),
 so a cheap guess of the next tokens is often right. After the loop has decided a batch of tokens,
@@ -129,7 +131,8 @@ class ModelDraft:
 
 class LongestDraft:
     """Several sources asked in turn; the longest proposal wins. Prompt lookup goes first: it costs no
-    model call, and when it already fills the draft the model's own head is not asked."""
+    model call, and when it already fills the draft the model's own head is not asked. The `Drafter`
+    asks the parts itself, each for the length the policy wants of it (their acceptance differs)."""
 
     def __init__(self, *sources: DraftSource) -> None:
         self.sources = sources
