@@ -452,3 +452,16 @@ def test_a_batch_size_not_tried_for_long_drops_out_of_the_fit() -> None:
     for _ in range(600):  # probes of 2 only
         cost.observe(3, 1.1)
     assert cost.measured(13) is None and cost.ratio(13) < 2
+
+
+def test_where_a_batch_costs_as_much_as_its_tokens_even_right_drafts_are_not_tried_again_and_again() -> None:
+    """One thread on a busy machine: verifying n tokens costs about n steps, so no draft can pay, however
+    right; short replies must not each pay a probe (and a right probe must not grow into longer ones)."""
+    def linear(n: int) -> float:
+        return 0.95 * n + 0.05
+
+    rt, _ = guessing(0.9, linear, max_draft=8)
+    for _ in range(4):
+        steps(rt, 32)
+    took = sum(steps(rt, 32)[1] for _ in range(8))
+    assert took <= 8 * 32 * 1.03

@@ -17,7 +17,8 @@ average; the controller asks for the k (0 included) with the most tokens per uni
 1 / cost(1) = 1 without a draft. When 0 wins the source is backed off: it is asked again only for a
 short probe, after a wait that doubles with each failed probe (and at the start of each reply); a fully
 accepted probe is followed at once by one twice as long, so a stretch of copyable text brings drafting
-back within a few steps.
+back within a few steps. Where even drafts that are always right would not pay (a batch costs about as
+many steps as it has tokens: one thread, a loaded machine) only the timed probes stay, to measure.
 
 The cost source is injectable: a scripted clock (a test target that advances it by a cost model), or a
 `cost_model` that replaces what was measured; under either every choice is deterministic.
@@ -239,9 +240,9 @@ class DraftController:
     def begin(self) -> None:
         """Each reply opens with a probe for every backed-off source (the waits stay): a copy-heavy reply
         after prose drafts from its first copied tokens, not after the wait prose earned."""
-        for s in self.sources.values():
+        for source, s in self.sources.items():
             s.probing = False  # a probe the last reply ended on was dropped unverified
-            if s.backed_off:
+            if s.backed_off and not self.hopeless(source):
                 s.probe = s.probe or min(self.probe_length, self.max_draft)
 
     def want(self, source: object) -> int:
@@ -292,7 +293,7 @@ class DraftController:
         s.probing = False
         if self.best(source) > 0:  # what the probe (and the costs measured meanwhile) say: it pays
             s.backed_off, s.probe, s.wait = False, 0, 0
-        elif accepted == 0:  # a failed probe: wait longer for the next
+        elif accepted == 0 or self.hopeless(source):  # a failed probe, or costs no draft can beat: wait longer
             s.wait = min(self.probe_max, 2 * (s.wait or self.probe_every))
         elif accepted >= drafted:  # right all through: try a longer one at once
             s.wait, s.probe = 0, min(self.max_draft, 2 * drafted)
@@ -311,19 +312,26 @@ class DraftController:
         s, step = self.state(source), self.cost.step_seconds
         return k * s.seconds_per_token / step if s.seconds_per_token is not None and step else 0.0
 
-    def speedup(self, source: object, k: int) -> float:
-        """Expected tokens per unit of time with drafts of `k` tokens, relative to no draft."""
+    def speedup(self, source: object, k: int, acceptance: float | None = None) -> float:
+        """Expected tokens per unit of time with drafts of `k` tokens, relative to no draft (at the source's
+        acceptance rate, or `acceptance`)."""
         if k <= 0:
             return 1.0
-        a = min(self.state(source).acceptance, 0.999)
+        a = min(self.state(source).acceptance if acceptance is None else acceptance, 0.999)
         emitted = (1 - a ** (k + 1)) / (1 - a)
         return emitted / (self.cost.ratio(1 + k) + self.proposal_cost(source, k))
 
-    def best(self, source: object) -> int:
+    def hopeless(self, source: object) -> bool:
+        """Even drafts right as often as a copy-heavy edit's (95%, or the source's own rate when higher)
+        would not pay at the measured costs (one thread, a loaded machine: a batch costs about as many steps
+        as it has tokens): then probes come only now and then, to measure."""
+        return self.best(source, acceptance=max(0.95, self.state(source).acceptance)) == 0
+
+    def best(self, source: object, acceptance: float | None = None) -> int:
         """The draft length with the highest expected rate; 0 unless one beats no draft by `min_gain`."""
         best_k, best = 0, 1.0 + self.min_gain
         for k in range(1, self.max_draft + 1):
-            rate = self.speedup(source, k)
+            rate = self.speedup(source, k, acceptance)
             if rate > best:
                 best_k, best = k, rate
         return best_k
