@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -298,6 +299,13 @@ def test_generate_drafts_by_default_and_says_so_with_verbose(
     assert plain["usage"]["drafted_tokens"] == 0
     assert json.loads(drafted.out)["text"] == plain["text"]
     assert "draft: prompt-lookup" in drafted.err and "threads" in drafted.err
+    # and, after the reply, one line on what the draft length controller chose and why
+    line = re.search(r"draft: length (\d+) chosen most, verifying 1 \+ (\d+) costs (\d+\.\d\d) steps, "
+                     r"acceptance (\d+)%", drafted.err)
+    assert line is not None, drafted.err
+    assert int(line[1]) == usage["draft_length"] and int(line[2]) == (usage["draft_length"] or 12)
+    assert float(line[3]) == pytest.approx(usage["draft_verify_cost"], abs=0.01)
+    assert int(line[4]) == pytest.approx(100 * usage["draft_acceptance"], abs=1)
 
 
 def test_a_draft_that_is_no_source_and_no_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

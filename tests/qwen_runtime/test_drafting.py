@@ -7,16 +7,18 @@ the model is a table: the next token's logits depend on the previous token alone
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
-from qwen_runtime import ChatRequest, Sampling, UserMessage
+from qwen_runtime import ChatRequest, ModelLoadError, Sampling, Usage, UserMessage
 from qwen_runtime.backends._generation import LocalRuntime
-from qwen_runtime.backends.drafting import DraftLength, PromptLookup
+from qwen_runtime.backends.draft_control import VerifyCost
+from qwen_runtime.backends.drafting import DraftController, DraftLength, PromptLookup
 from qwen_runtime.types import Sampling as SamplingT
 
 END = 0
@@ -73,13 +75,37 @@ class FixedDraft:
         pass
 
 
+class ScriptedClock:
+    """Time that passes only when the fake model or a draft source says its work cost some (in steps)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def cheap(n: int) -> float:
+    """A batch of n tokens, in one-token steps: a small model on many cores, where verifying is ~free."""
+    return 1 + 0.05 * (n - 1)
+
+
 class TableRuntime(LocalRuntime):
+    """The table model; each evaluation advances `clock` by `cost(batch size)` steps, so the draft length
+    controller sees a scripted machine and decides the same way every run."""
+
     name = "table"
     chat_template = "{% for m in messages %}{{ m.content }}{% endfor %}"
 
-    def __init__(self, draft: Any = None) -> None:
+    def __init__(self, draft: Any = None, cost: Callable[[int], float] = cheap, max_draft: int = 12,
+                 verify_costs: dict[int, float] | None = None) -> None:
         super().__init__()
         self.draft_source = draft
+        self.cost = cost
+        self.clock = ScriptedClock()
+        self.max_draft = max_draft
+        self.draft_policy = DraftController(max_draft, verify_costs=verify_costs, clock=self.clock)
+        self.verified_rows: list[int] = []  # rows of every evaluation that verified a draft
         self.cache: list[int] = []
         self.rows: npt.NDArray[np.float32] = TABLE[:1].copy()
         self.row = 0
@@ -116,6 +142,9 @@ class TableRuntime(LocalRuntime):
         return True
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        self.clock.now += self.cost(len(tokens))
+        if rows > 1:
+            self.verified_rows.append(rows)
         self.cache.extend(tokens)
         self.evaluated += len(tokens)
         self.rows = TABLE[np.asarray(tokens[len(tokens) - rows :])].copy()
@@ -243,3 +272,196 @@ def test_a_reply_cut_by_max_tokens_counts_exactly_max_tokens(seed: int) -> None:
     rt = TableRuntime(FixedDraft([4] * 12))
     done = rt.complete(request(7, seed=seed, text="d"))
     assert done.usage.completion_tokens == 7 and len(done.text) == 7
+
+
+# ---------------------------------------------------------------- the cost-aware draft length
+
+
+def dear(n: int) -> float:
+    """Verifying as on 2 cores with a Qwen 3.5 shape: a batch of 9 costs about 3.8 steps."""
+    return 1 + 0.35 * (n - 1)
+
+
+class Guess:
+    """Drafts for the reply "ddd…" (greedy after "d"): the token at reply position i is guessed right
+    when frac(i * golden ratio) < `right` (a fixed, evenly spread pattern: per-token acceptance `right`),
+    else 'a'. `step_cost` is what proposing one token costs (a draft model's decode), in steps."""
+
+    def __init__(self, clock: ScriptedClock, right: float = 1.0, step_cost: float = 0.0) -> None:
+        self.clock = clock
+        self.right = right
+        self.step_cost = step_cost
+        self.asked: list[int] = []  # the context length at each proposal
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        at = int(context.shape[0])
+        self.asked.append(at)
+        self.clock.now += self.step_cost * k
+        return [4 if (i * 0.6180339887) % 1 < self.right else 1 for i in range(at, at + k)]
+
+    def close(self) -> None:
+        pass
+
+
+def guessing(right: float, cost: Callable[[int], float], **kwargs: Any) -> tuple[TableRuntime, Guess]:
+    rt = TableRuntime(cost=cost, **kwargs)
+    rt.draft_source = guess = Guess(rt.clock, right)
+    return rt, guess
+
+
+def steps(rt: TableRuntime, n: int) -> tuple[Usage, float]:
+    """A greedy reply of `n` tokens: its usage and what it cost on the scripted clock."""
+    start = rt.clock.now
+    usage = rt.complete(request(n, temperature=0, text="d")).usage
+    return usage, rt.clock.now - start
+
+
+def test_it_does_not_draft_when_verifying_is_dear_and_drafts_are_seldom_right() -> None:
+    rt, _ = guessing(0.3, dear)
+    steps(rt, 100)  # learning what drafts cost and how often they are right
+    usage, took = steps(rt, 200)
+    assert usage.draft_length == 0 and usage.draft_backed_off
+    assert usage.drafted_tokens <= 16  # a few short probes
+    assert took <= 200 * 1.03  # no slower than not drafting (200 one-token steps), but for the probes
+    assert usage.draft_acceptance < 0.5 and usage.draft_verify_cost == pytest.approx(dear(1 + 12))
+
+
+def test_it_drafts_long_when_batches_are_cheap_and_drafts_are_right() -> None:
+    rt, _ = guessing(0.97, cheap)
+    steps(rt, 60)
+    usage, took = steps(rt, 200)
+    assert usage.draft_length >= 10 and not usage.draft_backed_off
+    assert usage.accepted_draft_tokens > 150
+    assert took < 200 / 4  # over four times faster than one token a step
+    assert usage.draft_verify_cost == pytest.approx(cheap(1 + usage.draft_length))
+
+
+def test_a_middling_draft_is_kept_short_on_a_dear_machine() -> None:
+    """80% right with dear verification: drafting pays at a few tokens, not at the longest."""
+    rt, _ = guessing(0.8, dear)
+    steps(rt, 100)
+    usage, took = steps(rt, 200)
+    assert 1 <= usage.draft_length <= 5
+    assert took < 200 * 0.9
+
+
+def test_a_dear_draft_source_drafts_less_than_a_free_one() -> None:
+    free, _ = guessing(0.8, cheap)
+    costly, guess = guessing(0.8, cheap)
+    guess.step_cost = 0.4  # a draft model's decode: 40% of a target step per proposed token
+    steps(free, 100)
+    steps(costly, 100)
+    assert steps(costly, 200)[0].draft_length < steps(free, 200)[0].draft_length
+
+
+def test_drafting_backs_off_when_it_starts_losing_and_probes_ever_less_often_then_resumes() -> None:
+    rt, guess = guessing(1.0, dear)
+    first, _ = steps(rt, 100)
+    assert first.draft_length > 4 and not first.draft_backed_off
+    guess.right = 0.0  # the text stops being copyable
+    guess.asked.clear()
+    losing, _ = steps(rt, 400)
+    assert losing.draft_backed_off and losing.draft_length == 0
+    probes = guess.asked[3:]  # after the few drafts that showed it
+    gaps = [b - a for a, b in itertools.pairwise(probes)]
+    assert len(probes) >= 3 and gaps == sorted(gaps) and gaps[-1] >= 2 * gaps[0]  # waits grow
+    guess.right = 1.0  # copyable again: the next probe hits, and drafting comes back
+    back, _ = steps(rt, 300)
+    assert back.draft_length > 4 and not back.draft_backed_off
+    assert back.accepted_draft_tokens > 200
+
+
+def test_it_never_drafts_more_than_the_model_can_take_back() -> None:
+    """A hybrid model keeps 8 recurrent-state snapshots: no draft outgrows them, stretched ones included."""
+    rt, _ = guessing(1.0, cheap, max_draft=8)
+    steps(rt, 300)
+    assert max(rt.verified_rows) - 1 == 8
+
+
+def test_what_it_measured_serves_the_next_request() -> None:
+    """A runtime serves many requests: a second reply on a losing draft starts backed off (one short probe),
+    where a fresh runtime first tries a draft of 4."""
+    rt, _ = guessing(0.0, dear)
+    steps(rt, 200)
+    fresh, _ = guessing(0.0, dear)
+    learned = steps(rt, 10)[0]
+    assert learned.drafted_tokens <= 2 < steps(fresh, 10)[0].drafted_tokens
+    assert learned.draft_backed_off and learned.draft_acceptance < 0.2
+
+
+def test_prior_verify_costs_decide_before_anything_is_measured() -> None:
+    dear_priors = DraftController(12, verify_costs={2: 1.8, 9: 6.0})
+    cheap_priors = DraftController(12, verify_costs={2: 1.02, 9: 1.2})
+    source = object()
+    for controller in (dear_priors, cheap_priors):
+        controller.verified(source, 4, 2)  # half right
+    assert dear_priors.best(source) == 0
+    assert cheap_priors.best(source) >= 3
+    assert cheap_priors.cost.ratio(5) == pytest.approx(1.02 + 3 * 0.18 / 7)  # the line through both
+
+
+@pytest.mark.parametrize(
+    ("costs", "message"),
+    [({9: -1.0}, r"verify_costs\[9\] = -1.0: a batch's cost relative to one step must be a positive number"),
+     ({0: 1.0}, "batch size 0 is not a whole number of tokens >= 1"),
+     ({1: 2.0}, "a one-token step costs 1 step by definition")],
+)
+def test_verify_costs_that_cannot_be_costs_are_refused(costs: dict[int, float], message: str) -> None:
+    with pytest.raises(ModelLoadError, match=message):
+        TableRuntime(verify_costs=costs)
+
+
+def test_the_old_schedule_still_drives_the_drafter() -> None:
+    rt, _ = guessing(1.0, dear)
+    rt.draft_policy = DraftLength()
+    usage, _ = steps(rt, 60)
+    assert usage.accepted_draft_tokens == usage.drafted_tokens > 40 and usage.draft_length == 12
+
+
+def test_where_the_acceptance_only_schedule_slows_a_reply_the_controller_does_not() -> None:
+    """Half-right drafts on a machine where a batch of 2 costs 1.6 steps: the old schedule keeps drafting
+    (half its drafts are right) and loses time; the controller sees it loses and stops."""
+    def very_dear(n: int) -> float:
+        return 1 + 0.6 * (n - 1)
+
+    took = {}
+    for name in ("controller", "old schedule"):
+        rt, _ = guessing(0.5, very_dear)
+        if name == "old schedule":
+            rt.draft_policy = DraftLength()
+        steps(rt, 100)
+        took[name] = steps(rt, 200)[1]
+    assert took["controller"] <= 200 * 1.03 < 200 * 1.1 < took["old schedule"]
+
+
+def test_one_batch_slowed_by_a_load_spike_does_not_move_the_cost() -> None:
+    cost = VerifyCost()
+    for tokens, seconds in [(1, 1.0)] * 3 + [(5, 1.2)] * 5:  # the first of each size only sizes buffers
+        cost.observe(tokens, seconds)
+    assert cost.measured(5) == pytest.approx(1.2)
+    cost.observe(5, 5.0)  # the shared machine was busy for that one
+    assert cost.measured(5) == pytest.approx(1.2)
+
+
+def test_a_batch_size_not_tried_for_long_drops_out_of_the_fit() -> None:
+    """A cost measured at a bad moment must not keep a backed-off source from ever drafting long again."""
+    cost = VerifyCost(recalibrate_every=10_000)
+    for tokens, seconds in [(1, 1.0)] * 3 + [(13, 12.0)] * 3 + [(3, 1.1)] * 3:
+        cost.observe(tokens, seconds)
+    assert cost.ratio(13) > 8
+    for _ in range(600):  # probes of 2 only
+        cost.observe(3, 1.1)
+    assert cost.measured(13) is None and cost.ratio(13) < 2
+
+
+def test_where_a_batch_costs_as_much_as_its_tokens_even_right_drafts_are_not_tried_again_and_again() -> None:
+    """One thread on a busy machine: verifying n tokens costs about n steps, so no draft can pay, however
+    right; short replies must not each pay a probe (and a right probe must not grow into longer ones)."""
+    def linear(n: int) -> float:
+        return 0.95 * n + 0.05
+
+    rt, _ = guessing(0.9, linear, max_draft=8)
+    for _ in range(4):
+        steps(rt, 32)
+    took = sum(steps(rt, 32)[1] for _ in range(8))
+    assert took <= 8 * 32 * 1.03

@@ -34,7 +34,15 @@ from qwen_runtime import (
     UserMessage,
 )
 from qwen_runtime.backends import _generation
-from qwen_runtime.backends.drafting import DraftLength, LongestDraft, ModelDraft, PromptLookup
+from qwen_runtime.backends.drafting import (
+    DraftController,
+    DraftLength,
+    DraftPolicy,
+    FixedDraftLength,
+    LongestDraft,
+    ModelDraft,
+    PromptLookup,
+)
 from qwen_runtime.backends.llamacpp import HYBRID_MAX_DRAFT, LlamaCppRuntime
 from qwen_runtime.backends.llamacpp_mtp import MtpDraft
 from qwen_runtime.backends.transformers_backend import TransformersRuntime
@@ -83,6 +91,27 @@ differently: llama.cpp's batch and single-token kernels round differently. Measu
 (README, "Numerics"; 937 positions): evaluating a token inside a batch moves the top-two gap by 0.10 at
 the median and 0.66 at most, and the replies parted at margins of 0.02-0.20 (the rewrite below at token
 28 with the extra CPU buffers off, as on AMX CPUs; the tool call at token 90 with them on)."""
+
+
+def fast_machine(n: int) -> float:
+    """What a batch of n tokens costs a machine with cores to spare (one-token steps)."""
+    return 1 + 0.05 * (n - 1)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def scripted_costs() -> Iterator[None]:
+    """Every runtime here measures its evaluations on `fast_machine`, not the clock: what these tests check
+    (the output, the cache, the state after rejected drafts) holds for any draft schedule, and a scripted
+    one decides the same way however busy the shared machine is (draft_control.py's tests check the
+    choices themselves)."""
+    def controller(self: _generation.LocalRuntime) -> DraftPolicy:
+        if self.draft_policy is None:
+            self.draft_policy = DraftController(self.max_draft, cost_model=fast_machine)
+        return self.draft_policy
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_generation.LocalRuntime, "draft_controller", controller)
+        yield
 
 
 @dataclass
@@ -220,8 +249,9 @@ def test_a_whole_file_rewrite_is_the_same_token_for_token_with_drafting(
     want, got, undrafted, drafted = both(pair, rewrite(), trace)
     if same_but_for_a_near_tie(undrafted, drafted) is None:
         assert got.text == want.text
-    # a random MTP head's early misses shorten the shared draft length before prompt lookup can copy
-    assert got.usage.accepted_draft_tokens > 0 if pair[0] != "hybrid-mtp" else got.usage.drafted_tokens > 0
+    # the random hybrid copies almost nothing of the file (the acceptance-only schedule drafted 2 tokens of
+    # 100, 1 right); its random MTP head's misses back drafting off before prompt lookup can copy
+    assert got.usage.accepted_draft_tokens > 0 if "hybrid" not in pair[0] else got.usage.drafted_tokens > 0
     assert want.usage.drafted_tokens == 0
 
 
@@ -279,6 +309,7 @@ def test_a_draft_the_grammar_forbids_is_never_evaluated_nor_accepted(
             pass
 
     monkeypatch.setattr(ToolCallConstraint, "draft_prefix", check)
+    monkeypatch.setattr(drafted, "draft_policy", FixedDraftLength(4))  # asked every step, however often wrong
     drafted.draft_source = Prose()
     try:
         req = ChatRequest((UserMessage("Use Fahrenheit with 2 places."),), tools=(UNITS,), tool_choice="required",
@@ -371,6 +402,9 @@ def test_a_rejected_draft_leaves_no_trace_bit_for_bit(
     runs = []
     try:
         for source in (Recording(), None):
+            # the same schedule in both runs: the acceptance-only one, fresh each run (the controller's
+            # choices also depend on what it learnt in the first run)
+            monkeypatch.setattr(rt, "draft_policy", DraftLength.up_to(rt.max_draft))
             rt.draft_source = source if source is not None else Replay(trace[-1].tokens)
             rt.clear_cache()
             digests.append([])
@@ -565,7 +599,8 @@ def test_a_model_with_an_mtp_head_drafts_with_it_and_prompt_lookup_by_default(
                           enable_thinking=False)
         want = plain.complete(req)
         got = only.complete(req)
-        assert got.usage.drafted_tokens > 0 and only.draft_source.proposed == got.usage.drafted_tokens
+        # what the head proposed, but for what the loop cut (past an end token)
+        assert 0 < got.usage.drafted_tokens <= only.draft_source.proposed
         assert trace[-1].tokens == trace[-2].tokens and got.text == want.text
     finally:
         for rt in (default, only, plain):

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from qwen_runtime.backends.draft_control import DraftController
 from qwen_runtime.backends.drafting import describe
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
 from qwen_runtime.cli import main
@@ -110,6 +111,22 @@ def test_explicit_arguments_win_over_the_tuned_values(model: Path, caplog: pytes
         assert untuned.tuning is None and untuned.n_batch == 512 and describe(untuned.draft_source) == "prompt-lookup"
     finally:
         untuned.close()
+
+
+def test_the_measured_verify_costs_are_where_the_draft_controller_starts(model: Path) -> None:
+    save_tuned(dataclasses.replace(record_for(model), draft="prompt-lookup"))
+    rt = LlamaCppRuntime(str(model), n_ctx=256)
+    try:
+        controller = rt.draft_controller()
+        assert isinstance(controller, DraftController) and controller.cost.priors == {1: 1.0, 2: 1.1, 4: 1.3}
+        assert controller.cost.ratio(4) == pytest.approx(1.3, abs=0.05)  # nothing measured yet: the record's
+    finally:
+        rt.close()
+    given = LlamaCppRuntime(str(model), n_ctx=256, verify_costs={1: 1.0, 5: 4.0})
+    try:
+        assert given.verify_costs == {1: 1.0, 5: 4.0}  # an explicit mapping wins over the record's
+    finally:
+        given.close()
 
 
 def test_tuned_threads_stay_within_qwen_runtime_threads(model: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -221,6 +221,7 @@ async def _aclose(events: AsyncIterator[Event]) -> None:
 
 
 def _merge_usage(first: Usage, second: Usage) -> Usage:
+    """Counts add up; what the draft length controller decided (`draft_length`...) is the later part's."""
     return replace(
         second,
         completion_tokens=first.completion_tokens + second.completion_tokens,

@@ -265,6 +265,16 @@ class Usage:
     process that no earlier request reported."""
     image_tokens: int = 0
     """Of `prompt_tokens`, those that are images (what the pictures in the conversation cost)."""
+    draft_length: int = 0
+    """Speculative decoding: the draft length the runtime chose for most of the reply's steps (0: mostly
+    none; it weighs what verifying costs against how often drafts are right)."""
+    draft_verify_cost: float = 0.0
+    """What verifying a draft of `draft_length` tokens (of the longest allowed, when 0) costs, in
+    one-token decode steps, as measured on this machine (0.0: no drafting)."""
+    draft_acceptance: float = 0.0
+    """The per-token acceptance rate of the drafts (smoothed over the runtime's requests)."""
+    draft_backed_off: bool = False
+    """Drafting was not paying and was backed off (only short probes now and then) when the reply ended."""
 
     @property
     def cache_read_tokens(self) -> int:
@@ -294,6 +304,10 @@ class Usage:
             "drafted_tokens": self.drafted_tokens,
             "accepted_draft_tokens": self.accepted_draft_tokens,
             "image_tokens": self.image_tokens,
+            "draft_length": self.draft_length,
+            "draft_verify_cost": round(self.draft_verify_cost, 3),
+            "draft_acceptance": round(self.draft_acceptance, 3),
+            "draft_backed_off": self.draft_backed_off,
         }
 
 

@@ -367,6 +367,7 @@ def status_markdown(status: SessionStatus) -> str:
         f"- Messages: {status.messages}",
         f"- Tokens this session: {status.prompt_tokens} in ({status.cache_read_tokens} from cache, "
         f"{status.cache_creation_tokens} evaluated), {status.completion_tokens} out",
+        f"- Drafting: {status.drafting()}",
         *(f"- Model {label}: {value}" for label, value in status.model_details),
     ])
 

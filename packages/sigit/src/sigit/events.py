@@ -163,6 +163,13 @@ class Usage:
     drafted_tokens: int = 0
     """Speculative decoding: tokens the draft proposed, and how many of them the model confirmed."""
     accepted_draft_tokens: int = 0
+    draft_length: int = 0
+    """What the runtime's draft length controller decided in the last model call: the draft length it
+    chose most (0: none), what verifying such a draft costs in one-token steps (0.0: the runtime does not
+    draft), the drafts' per-token acceptance rate, and whether drafting was backed off (not paying)."""
+    draft_verify_cost: float = 0.0
+    draft_acceptance: float = 0.0
+    draft_backed_off: bool = False
 
     @property
     def total_tokens(self) -> int:

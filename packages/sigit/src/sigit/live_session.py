@@ -378,6 +378,9 @@ class AgentSession:
             cache_read_tokens=agent.total_cache_read_tokens,
             cache_creation_tokens=agent.total_cache_creation_tokens,
             model_details=info.model_details,
+            drafted_tokens=agent.total_drafted_tokens, accepted_draft_tokens=agent.total_accepted_draft_tokens,
+            draft_length=agent.draft_length, draft_verify_cost=agent.draft_verify_cost,
+            draft_acceptance=agent.draft_acceptance, draft_backed_off=agent.draft_backed_off,
         )
 
     def take_over(self, old: AgentSession) -> None:

@@ -49,3 +49,24 @@ class SessionStatus:
     model_details: tuple[tuple[str, str], ...] = ()
     """What the runtime detected in the model (template, call format, layers, context window and why),
     the rows `qwen-runtime inspect` and `sigit doctor` show."""
+    drafted_tokens: int = 0
+    """Speculative decoding this session: tokens drafted, and those the model confirmed."""
+    accepted_draft_tokens: int = 0
+    draft_length: int = 0
+    """What the runtime's draft length controller decided in the last model call (`events.Usage`)."""
+    draft_verify_cost: float = 0.0
+    draft_acceptance: float = 0.0
+    draft_backed_off: bool = False
+
+    def drafting(self) -> str:
+        """Speculative decoding in one line: what the runtime chose, what verifying costs, how often drafts
+        are right (the numbers it chose by), and this session's counts."""
+        if self.draft_verify_cost <= 0:
+            return "no drafts yet" if self.context_used is None else "off (the runtime does not draft)"
+        right = f"{self.draft_acceptance:.0%} of drafted tokens right"
+        counts = f"{self.accepted_draft_tokens} of {self.drafted_tokens} drafted tokens accepted this session"
+        if self.draft_backed_off or self.draft_length == 0:
+            return (f"backed off (not paying: {right}, a draft costs {self.draft_verify_cost:.2f} steps to "
+                    f"verify; probes now and then); {counts}")
+        return (f"drafts of {self.draft_length} tokens (verifying 1 + {self.draft_length} costs "
+                f"{self.draft_verify_cost:.2f} steps, {right}); {counts}")

@@ -15,7 +15,7 @@ import logging
 import threading
 import time
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -41,7 +41,8 @@ from ..types import (
     Usage,
     UserMessage,
 )
-from .drafting import Drafter, DraftLength, DraftSource
+from .draft_control import DraftController, DraftPolicy
+from .drafting import Drafter, DraftLength, DraftReport, DraftSource
 
 log = logging.getLogger(__name__)
 
@@ -230,6 +231,18 @@ class LocalRuntime(Runtime):
     draft_source: DraftSource | None = None
     #: the longest draft `truncate` can take back (a hybrid model: its recurrent-state snapshots)
     max_draft: int = DraftLength.k_max
+    #: batch size -> cost relative to one step, measured beforehand (`qwen-runtime tune`); None: defaults
+    verify_costs: Mapping[int, float] | None = None
+    #: what chooses draft lengths; kept for the runtime's life so what it measured serves every request
+    #: (None: a `DraftController` is made on first use; a benchmark may set a `FixedDraftLength`)
+    draft_policy: DraftPolicy | None = None
+
+    def draft_controller(self) -> DraftPolicy:
+        """The runtime's draft length policy, made on first use with its `max_draft` and `verify_costs`."""
+        policy = self.draft_policy
+        if policy is None:
+            policy = self.draft_policy = DraftController(self.max_draft, verify_costs=self.verify_costs)
+        return policy
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """Evaluate `tokens` in one pass, keeping the logits of the last `rows` positions; row 0 is current."""
@@ -383,8 +396,8 @@ class Generation:
         self.prefilled = 0
         self.drafter: Drafter | None = None
         if rt.draft_source is not None:
-            self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit,
-                                   DraftLength.up_to(rt.max_draft))
+            self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit, rt.draft_controller(),
+                                   rt.max_draft)
 
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request
@@ -507,6 +520,11 @@ class Generation:
         if tail:
             yield from self._parsed(self.parser.feed(tail))
         yield from self._parsed(self.parser.finish(truncated=reason == "length"))
+        draft = self.drafter.report() if self.drafter is not None else DraftReport()
+        if self.drafter is not None:
+            log.info("draft: length %d chosen most, verifying 1 + %d costs %.2f steps, acceptance %.0f%%%s",
+                     draft.length, draft.length or self.rt.max_draft, draft.verify_cost, 100 * draft.acceptance,
+                     ", backed off (only probes)" if draft.backed_off else "")
         yield Usage(
             prompt_tokens=len(self.tokens),
             cached_prompt_tokens=cached,
@@ -520,6 +538,10 @@ class Generation:
             drafted_tokens=self.drafter.drafted if self.drafter is not None else 0,
             accepted_draft_tokens=self.drafter.accepted if self.drafter is not None else 0,
             image_tokens=sum(1 for t in self.tokens if t < 0),  # images are negative placeholder ids
+            draft_length=draft.length,
+            draft_verify_cost=draft.verify_cost,
+            draft_acceptance=draft.acceptance,
+            draft_backed_off=draft.backed_off,
         )
         if reason == "cancelled":
             yield cancelled_event()

@@ -1,5 +1,7 @@
-"""Speculative decoding for the shared token loop: draft sources, the adaptive draft length, and the
-bookkeeping that keeps the KV cache equal to what the loop accepted.
+"""Speculative decoding for the shared token loop: draft sources, the drafter that asks them for what
+its `DraftPolicy` wants (the cost-aware `DraftController` of draft_control.py by default) and times what
+they and the verifying batches cost, and the bookkeeping that keeps the KV cache equal to what the loop
+accepted.
 
 Most of what a coding agent writes is copied from its context (`old_text`, whole-file rewrites, paths),
 so a cheap guess of the next tokens is often right. After the loop has decided a batch of tokens,
@@ -22,6 +24,8 @@ the two outputs differ (at near-ties; README has the measured rate).
 from __future__ import annotations
 
 import logging
+import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +37,7 @@ import numpy.typing as npt
 from ..draft_sources import DRAFT_CHOICES, MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
 from ..errors import ModelLoadError
 from ..runtime import CancelToken
+from .draft_control import Clock, DraftController, DraftPolicy, FixedDraftLength
 
 if TYPE_CHECKING:
     from ._generation import LocalRuntime
@@ -126,7 +131,8 @@ class ModelDraft:
 
 class LongestDraft:
     """Several sources asked in turn; the longest proposal wins. Prompt lookup goes first: it costs no
-    model call, and when it already fills the draft the model's own head is not asked."""
+    model call, and when it already fills the draft the model's own head is not asked. The `Drafter`
+    asks the parts itself, each for the length the policy wants of it (their acceptance differs)."""
 
     def __init__(self, *sources: DraftSource) -> None:
         self.sources = sources
@@ -148,10 +154,10 @@ class LongestDraft:
 
 @dataclass
 class DraftLength:
-    """How many tokens to draft next: doubles while whole drafts are accepted, follows the accepted
+    """The schedule before the cost-aware `DraftController` (kept as a `DraftPolicy`): how many tokens to
+    draft next from acceptance alone: doubles while whole drafts are accepted, follows the accepted
     length after a partial one, halves on a miss down to 0, and then probes with one token every
-    `probe_every` steps, a wait that doubles (up to `probe_max`) with each failed probe, so text with
-    nothing to copy pays almost nothing."""
+    `probe_every` steps, a wait that doubles (up to `probe_max`) with each failed probe."""
 
     k_max: int = 12
     k: int = 4
@@ -159,6 +165,7 @@ class DraftLength:
     probe_max: int = 256
     _idle: int = 0
     _wait: int = 0
+    clock: Clock = time.perf_counter
 
     @classmethod
     def up_to(cls, k_max: int) -> DraftLength:
@@ -167,7 +174,7 @@ class DraftLength:
         k_max = max(1, min(cls.k_max, k_max))
         return cls(k_max=k_max, k=min(cls.k, k_max))
 
-    def want(self) -> int:
+    def want(self, source: object = None) -> int:
         if self.k > 0:
             return self.k
         self._idle += 1
@@ -189,20 +196,49 @@ class DraftLength:
         else:
             self.k = min(self.k_max, accepted + 1)
 
+    def begin(self) -> None:
+        pass
+
+    def evaluated(self, tokens: int, seconds: float) -> None:
+        pass
+
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
+        pass
+
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
+        self.update(drafted, accepted)
+
+
+@dataclass(frozen=True)
+class DraftReport:
+    """What the draft length policy decided over one reply (it goes into `Usage`)."""
+
+    length: int = 0
+    """The draft length chosen for most of the reply's steps (0: mostly no draft)."""
+    verify_cost: float = 0.0
+    """What verifying a draft of `length` tokens (of the longest allowed, when 0) costs, in one-token steps."""
+    acceptance: float = 0.0
+    """The per-token acceptance rate of the source that drafted most (smoothed, across requests)."""
+    backed_off: bool = False
+    """Drafting had stopped paying and was backed off (only probes) when the reply ended."""
+
 
 @dataclass
 class Drafter:
     """One request's speculative state, standing in for the loop's `eval_tokens(batch)`.
 
     `limit(draft)` says how much of a proposal may be evaluated (end tokens, the tool-call grammar);
-    `n_past` is what the KV cache holds when the loop starts (the prompt).
+    `n_past` is what the KV cache holds when the loop starts (the prompt). `policy` chooses each step's
+    draft length and is told what evaluations and proposals cost (timed with its clock) and what was
+    accepted; `max_draft` caps any policy's choice (the model's rollback limit).
     """
 
     target: DraftTarget
     source: DraftSource
     context: list[int]
     limit: Callable[[list[int]], int]
-    length: DraftLength = field(default_factory=DraftLength)
+    policy: DraftPolicy = field(default_factory=DraftController)
+    max_draft: int = DraftLength.k_max
     drafted: int = 0
     accepted: int = 0
     #: evaluated draft tokens the loop has not yet confirmed (the current row predicts the first)
@@ -210,6 +246,10 @@ class Drafter:
     _row: int = 0
     _draft_size: int = 0
     _draft_accepted: int = 0
+    _draft_from: DraftSource | None = None
+    _off: bool = False
+    _chosen: Counter[int] = field(default_factory=Counter)
+    _drafted_by: Counter[int] = field(default_factory=Counter)
     _n_past: int = field(init=False)
     _buffer: npt.NDArray[np.int32] = field(init=False)
 
@@ -218,6 +258,14 @@ class Drafter:
         self._buffer = np.zeros(max(64, 2 * len(self.context)), dtype=np.int32)
         self._buffer[: len(self.context)] = self.context
         self._size = len(self.context)
+        self._parts: tuple[DraftSource, ...] = (
+            self.source.sources if isinstance(self.source, LongestDraft) else (self.source,))
+        self.policy.begin()
+
+    @property
+    def length(self) -> DraftPolicy:
+        """The policy under its former name (it was always a `DraftLength`)."""
+        return self.policy
 
     def advance(self, batch: Sequence[int], room: int) -> None:
         """`batch` was emitted: confirm it against the draft in flight, or evaluate it with a new draft.
@@ -233,18 +281,23 @@ class Drafter:
                 self._row += m
                 self.target.select_row(self._row)
                 if not self._inflight:
-                    self.length.update(self._draft_size, self._draft_accepted)
+                    self._verified()
                 return
-            self.length.update(self._draft_size, self._draft_accepted)
+            self._verified()
             self._inflight = []
             self._drop_rest()
             batch = batch[m:]
         draft = self._propose(room)
+        clock = self.policy.clock
+        started = clock()
         if draft:
             self.target.eval_with_rows([*batch, *draft], len(draft) + 1)
+            self.policy.evaluated(len(batch) + len(draft), clock() - started)
             self.drafted += len(draft)
         else:
             self.target.eval_tokens(batch)
+            if len(batch) == 1:  # a batch of forced tokens keeps one logits row: no verify, no step
+                self.policy.evaluated(1, clock() - started)
         self._n_past += len(batch)
         self._inflight, self._row = draft, 0
         self._draft_size, self._draft_accepted = len(draft), 0
@@ -255,19 +308,53 @@ class Drafter:
             self._inflight = []
             self._drop_rest()
 
+    def report(self) -> DraftReport:
+        """What the policy chose over this reply, and what it knows now."""
+        length = max(self._chosen, key=lambda k: (self._chosen[k], k)) if self._chosen else 0
+        policy = self.policy
+        if not isinstance(policy, DraftController):
+            share = self.accepted / self.drafted if self.drafted else 0.0
+            return DraftReport(length=length, acceptance=share)
+        main = (self._parts[max(self._drafted_by, key=lambda i: self._drafted_by[i])] if self._drafted_by
+                else self._parts[0])
+        state = policy.state(main)
+        return DraftReport(length=length, verify_cost=policy.cost.ratio(1 + (length or self.max_draft)),
+                           acceptance=state.acceptance, backed_off=state.backed_off or self._off)
+
+    def _verified(self) -> None:
+        if self._draft_from is not None:
+            self.policy.verified(self._draft_from, self._draft_size, self._draft_accepted)
+
     def _propose(self, room: int) -> list[int]:
-        k = min(self.length.want(), room - 1)
-        if k <= 0:
-            return []
-        draft = self.source.propose(self._buffer[: self._size], k)[:k]
-        return draft[: self.limit(draft)] if draft else draft
+        """The longest proposal of the sources, each asked for the length the policy wants of it (a
+        source is not asked when a longer proposal is already in hand), timed for the policy."""
+        wants = [0 if self._off else min(self.policy.want(part), self.max_draft) for part in self._parts]
+        self._chosen[max(wants)] += 1
+        best: list[int] = []
+        winner = -1
+        clock = self.policy.clock
+        context = self._buffer[: self._size]
+        for i, (part, want) in enumerate(zip(self._parts, wants, strict=True)):
+            k = min(want, room - 1)
+            if k <= len(best):
+                continue
+            started = clock()
+            draft = part.propose(context, k)[:k]
+            self.policy.proposed(part, len(draft), clock() - started)
+            draft = draft[: self.limit(draft)] if draft else draft
+            if len(draft) > len(best):
+                best, winner = draft, i
+        self._draft_from = self._parts[winner] if best else None
+        if best:
+            self._drafted_by[winner] += len(best)
+        return best
 
     def _drop_rest(self) -> None:
         if self.target.truncate(self._n_past):
             return
         # a model whose state cannot drop tokens (recurrent): evaluate what was accepted once more
         log.warning("the model cannot drop rejected draft tokens; drafting is off for this request")
-        self.length = DraftLength(k=0, probe_every=1 << 62)
+        self._off = True
         self.target.clear_cache_unlocked()
         self.target.eval_tokens(self._buffer[: self._n_past].tolist())
 
@@ -325,10 +412,14 @@ __all__ = [
     "MTP",
     "NO_DRAFT",
     "PROMPT_LOOKUP",
+    "DraftController",
     "DraftLength",
+    "DraftPolicy",
+    "DraftReport",
     "DraftSource",
     "DraftTarget",
     "Drafter",
+    "FixedDraftLength",
     "LongestDraft",
     "ModelDraft",
     "PromptLookup",

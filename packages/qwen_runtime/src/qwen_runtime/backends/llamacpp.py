@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from ..runtime import CancelToken
 from ..tuning import TunedSettings, tuned_settings
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+from .draft_control import check_verify_costs
 from .drafting import LongestDraft, PromptLookup, describe, draft_source
 from .llamacpp_lltokenizer import EarlyView
 from .llamacpp_load import (
@@ -70,6 +71,18 @@ _RESTORE_TRIES = 3
 HYBRID_MAX_DRAFT = 8
 """Recurrent-state snapshots a drafting hybrid model (Qwen 3.5) keeps per decode, so the longest draft
 it can take back: each one is a copy of every DeltaNet layer's state (measured in bench/results/hybrid.md)."""
+
+
+def _tuned_costs(tuned: TunedSettings | None) -> dict[int, float] | None:
+    """The verify costs `qwen-runtime tune` measured, as the draft controller's priors; a record's costs
+    the controller would refuse are ignored with a warning (a record never stops a load)."""
+    if tuned is None or not tuned.verify_costs:
+        return None
+    try:
+        return check_verify_costs(tuned.verify_costs)
+    except ModelLoadError as exc:
+        log.warning("the tuned verify costs are not used: %s", exc)
+        return None
 
 
 class LlamaCppRuntime(LocalRuntime):
@@ -104,10 +117,14 @@ class LlamaCppRuntime(LocalRuntime):
         n_ubatch: int | None = None,
         kv_cache_type: str | None = None,
         max_draft: int | None = None,
+        verify_costs: Mapping[int, float] | None = None,
         tuned: bool = True,
     ) -> None:
         """`draft`: "prompt-lookup" (the default; also "ngram"), "mtp", "none", or the path of a draft model
-        with the same tokenizer (`parse_draft` reads it); `max_draft` the longest draft.
+        with the same tokenizer (`parse_draft` reads it); `max_draft` the longest draft. `verify_costs`:
+        batch size -> what evaluating it costs in one-token steps, measured beforehand (`qwen-runtime
+        tune` measures them); the draft length controller starts from it (else from defaults) and goes
+        on measuring.
         `n_ctx` None sizes the context window to the model and this machine (`context_window`).
         `n_batch` / `n_ubatch`: tokens per evaluation (logical / physical; 512 by default); `kv_cache_type`
         "f16" (default) or "q8_0".
@@ -117,6 +134,7 @@ class LlamaCppRuntime(LocalRuntime):
         each of threads, batch sizes, draft source and length and KV cache type not given here."""
         super().__init__()
         parse_draft(draft)  # a bad draft source is said before the model loads
+        given_costs = check_verify_costs(verify_costs)
         self.model_path = path = model_file(model_path)
         self.tuning: TunedSettings | None = tuned_settings(path) if tuned else None
         """The tuned record this load started from (None: not tuned here, or `tuned=False`)."""
@@ -128,6 +146,8 @@ class LlamaCppRuntime(LocalRuntime):
         longest = max_draft if max_draft is not None else t.max_draft if t is not None else None
         if longest is not None:
             self.max_draft = max(1, longest)
+        # the controller starts from the costs given here, else from those tuning measured on this machine
+        self.verify_costs = given_costs if given_costs is not None else _tuned_costs(t)
         self._closed = False
         self.vision: Vision | None = None
         self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
@@ -454,8 +474,10 @@ class LlamaCppRuntime(LocalRuntime):
         else:
             self.draft_source = draft_source(draft, load)
         log.info("draft: %s", describe(self.draft_source))
-        if self.vision is not None and self.draft_source is not None:
-            self.draft_source = TextOnlyDrafts(self.draft_source)
+        source = self.draft_source
+        if self.vision is not None and source is not None:  # each part on its own: the drafter asks them apart
+            self.draft_source = (LongestDraft(*(TextOnlyDrafts(s) for s in source.sources))
+                                 if isinstance(source, LongestDraft) else TextOnlyDrafts(source))
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """One `llama_decode` with an output row for each of the last `rows` tokens (the verifying

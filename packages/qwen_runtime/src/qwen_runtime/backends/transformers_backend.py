@@ -16,7 +16,7 @@ import inspect
 import logging
 import secrets
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ from ..qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
 from ..types import ChatRequest, Sampling
 from ._generation import LocalRuntime, Utf8Detokenizer
+from .draft_control import check_verify_costs
 from .drafting import describe, draft_source
 from .save_points import eval_at_save_points
 from .transformers_checkpoints import CacheCheckpoints
@@ -135,13 +136,16 @@ class TransformersRuntime(LocalRuntime):
         chat_template: str | None = None,
         draft: str | None = PROMPT_LOOKUP,
         checkpoints: int = DEFAULT_CHECKPOINTS,
+        verify_costs: Mapping[int, float] | None = None,
     ) -> None:
         """`n_threads` sets torch's CPU threads for the whole process (torch has no per-model setting);
         small models on a busy machine run many times faster with 1. `draft`: "prompt-lookup" (or "ngram") or "none".
+        `verify_costs`: batch size -> cost in one-token steps, the draft length controller's start.
         `checkpoints`: cache copies kept for a model whose cache cannot be cropped (linear-attention
         layers), so a follow-up prompt restores the longest prefix it shares (0: none)."""
         super().__init__()
         spec = parse_draft(draft)  # a bad draft source is said before the model loads
+        self.verify_costs = check_verify_costs(verify_costs)
         folder = Path(path).expanduser()
         if not folder.exists():
             raise ModelNotFoundError(f"transformers model folder not found: {folder}")

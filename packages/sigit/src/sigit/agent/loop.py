@@ -175,6 +175,11 @@ class Agent:
         self.last_usage: UsageUpdated | None = None
         self.total_drafted_tokens = 0  # speculative decoding: drafted tokens, and those the model confirmed
         self.total_accepted_draft_tokens = 0
+        #: what the runtime's draft length controller decided in the last model call (`events.Usage`'s fields)
+        self.draft_length = 0
+        self.draft_verify_cost = 0.0
+        self.draft_acceptance = 0.0
+        self.draft_backed_off = False
 
     # ------------------------------------------------------------------ control
 
@@ -521,6 +526,8 @@ class Agent:
         self.total_cache_creation_tokens += usage.evaluated_prompt_tokens
         self.total_drafted_tokens += usage.drafted_tokens
         self.total_accepted_draft_tokens += usage.accepted_draft_tokens
+        self.draft_length, self.draft_verify_cost = usage.draft_length, usage.draft_verify_cost
+        self.draft_acceptance, self.draft_backed_off = usage.draft_acceptance, usage.draft_backed_off
         runtime = self.engine.runtime
         context = usage.context_size or (runtime.context_size if runtime is not None else 0)
         self.last_usage = UsageUpdated(
@@ -537,6 +544,8 @@ class Agent:
             self.total_prompt_tokens, self.total_completion_tokens,
             cache_read_tokens=self.total_cache_read_tokens, cache_creation_tokens=self.total_cache_creation_tokens,
             drafted_tokens=self.total_drafted_tokens, accepted_draft_tokens=self.total_accepted_draft_tokens,
+            draft_length=self.draft_length, draft_verify_cost=self.draft_verify_cost,
+            draft_acceptance=self.draft_acceptance, draft_backed_off=self.draft_backed_off,
         )
         turn.outcome = "answer"
         turn.finished = TurnFinished(reason, turn.text, turn.rounds, error, usage,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ..events import Usage
 
 
-def claude_usage(usage: Usage) -> dict[str, int]:
+def claude_usage(usage: Usage) -> dict[str, int | float | bool]:
     """Claude Code's token counts (here reads + creation = input_tokens: every prompt token is one or
-    the other), with speculative decoding's two counts under our own names."""
+    the other), with speculative decoding's counts and what its controller decided under our own names."""
     return {
         "input_tokens": usage.prompt_tokens,
         "output_tokens": usage.completion_tokens,
@@ -16,4 +16,8 @@ def claude_usage(usage: Usage) -> dict[str, int]:
         # ours: speculative decoding's drafted tokens and how many the model confirmed
         "drafted_tokens": usage.drafted_tokens,
         "accepted_draft_tokens": usage.accepted_draft_tokens,
+        "draft_length": usage.draft_length,
+        "draft_verify_cost": round(usage.draft_verify_cost, 3),
+        "draft_acceptance": round(usage.draft_acceptance, 3),
+        "draft_backed_off": usage.draft_backed_off,
     }

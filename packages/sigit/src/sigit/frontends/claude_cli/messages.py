@@ -8,6 +8,7 @@ always write every field the SDKs read.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from ... import __version__
@@ -77,7 +78,7 @@ def result(finished: TurnFinished | None, *, duration_ms: int, session_id: str, 
     """The turn's `result`; `finished` None is a run that failed before or outside a turn (`error`)."""
     if finished is None:
         subtype, text, is_error = "error_during_execution", error or "", True
-        usage: dict[str, int] = {}
+        usage: dict[str, int | float | bool] = {}
     else:
         subtype = RESULT_SUBTYPES.get(finished.stop_reason, "error_during_execution")
         is_error = subtype != "success"
@@ -104,7 +105,7 @@ def control_response(request_id: str, response: dict[str, Any] | None = None, *,
             "response": {"subtype": "success", "request_id": request_id, "response": response or {}}}
 
 
-def _usage(usage: dict[str, int]) -> dict[str, int]:
-    return {"input_tokens": usage.get("input_tokens", 0), "output_tokens": usage.get("output_tokens", 0),
-            "cache_read_input_tokens": usage.get("cache_read_input_tokens", 0),
+def _usage(usage: Mapping[str, int | float | bool]) -> dict[str, int]:
+    return {"input_tokens": int(usage.get("input_tokens", 0)), "output_tokens": int(usage.get("output_tokens", 0)),
+            "cache_read_input_tokens": int(usage.get("cache_read_input_tokens", 0)),
             "cache_creation_input_tokens": 0}

@@ -219,6 +219,7 @@ def status_text(config_dir: Path, status: SessionStatus | None, model: str) -> T
         f"{'tools' if status.tool_capable else 'no tools'})")
     for label, value in status.model_details:  # what the runtime detected: template, layers, context window
         row(label.capitalize(), value)
+    row("Drafting", status.drafting())
     row("Session", f"{status.session_id}  ({status.messages} messages)")
     row("Working dir", str(status.cwd))
     row("Permissions", f"mode {status.mode}, default {status.default_answer}")

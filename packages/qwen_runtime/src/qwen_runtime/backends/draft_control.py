@@ -1,0 +1,372 @@
+"""How long a draft to ask for: from what verifying a batch costs on this machine and how often each
+draft source is right, so that drafting never makes a reply slower.
+
+Verifying a draft is one forward pass over 1 + k tokens, and on few cores that is not one step's cost:
+on 2 cores a batch of 9 costs 3.4-3.9 one-token steps on the Qwen 3.5 shapes (bench/results/hybrid.md).
+`DraftController` measures, while the runtime generates and across its requests:
+
+- what evaluating a batch of n tokens costs relative to a one-token step (smoothed seconds per batch
+  size, fitted by cost(n) = a + b (n - 1); prior points from `verify_costs`, e.g. what
+  `qwen-runtime tune` measured, or a default between the hybrid and small dense models),
+- per draft source, the per-token acceptance rate (counts that decay with each verified draft),
+- per source, what proposing costs per proposed token (prompt lookup ~0; a draft model or the MTP head
+  one small decode each).
+
+With acceptance a, a draft of k tokens emits (1 - a^(k+1)) / (1 - a) tokens per verify step on
+average; the controller asks for the k (0 included) with the most tokens per unit of time, against
+1 / cost(1) = 1 without a draft. When 0 wins the source is backed off: it is asked again only for a
+short probe, after a wait that doubles with each failed probe (and at the start of each reply); a fully
+accepted probe is followed at once by one twice as long, so a stretch of copyable text brings drafting
+back within a few steps. Where even drafts that are always right would not pay (a batch costs about as
+many steps as it has tokens: one thread, a loaded machine) only the timed probes stay, to measure.
+
+The cost source is injectable: a scripted clock (a test target that advances it by a cost model), or a
+`cost_model` that replaces what was measured; under either every choice is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..errors import ModelLoadError
+
+Clock = Callable[[], float]
+"""Seconds, monotonic: `time.perf_counter` by default, a scripted one in tests."""
+
+DEFAULT_VERIFY_COSTS: Mapping[int, float] = {2: 1.3, 9: 3.5}
+"""Batch size -> cost in one-token steps assumed until measured (held lightly: a few measurements
+outweigh it): near the Qwen 3.5 shapes on 2 cores, dearer than a small dense model's batches."""
+
+
+class DraftPolicy(Protocol):
+    """What the drafter asks before each step and tells after it (drafting.py's `Drafter`); a source is
+    told apart by identity."""
+
+    @property
+    def clock(self) -> Clock:
+        """What the drafter times evaluations and proposals with."""
+
+    def begin(self) -> None:
+        """A reply starts."""
+
+    def want(self, source: object) -> int:
+        """How many tokens to ask `source` for in this step (0: none)."""
+
+    def evaluated(self, tokens: int, seconds: float) -> None:
+        """The target evaluated a batch of `tokens` (with a logits row per draft position)."""
+
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
+        """`source` proposed `tokens` tokens, taking `seconds`."""
+
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
+        """Of `drafted` tokens `source` proposed, the first `accepted` were confirmed."""
+
+
+def check_verify_costs(verify_costs: Mapping[int, float] | None) -> dict[int, float] | None:
+    """`verify_costs` as the controller keeps it; a `ModelLoadError` (a runtime's load option) naming a
+    size or cost that cannot be one."""
+    if verify_costs is None:
+        return None
+    out: dict[int, float] = {}
+    for n, cost in verify_costs.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ModelLoadError(f"verify_costs: batch size {n!r} is not a whole number of tokens >= 1")
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or not math.isfinite(cost) or cost <= 0:
+            raise ModelLoadError(f"verify_costs[{n}] = {cost!r}: a batch's cost relative to one step must be a "
+                             "positive number")
+        if n == 1 and cost != 1:
+            raise ModelLoadError(f"verify_costs[1] = {cost!r}: a one-token step costs 1 step by definition")
+        out[n] = float(cost)
+    return out
+
+
+@dataclass
+class VerifyCost:
+    """What a batch of n tokens costs in one-token steps: each timed batch is divided by the step time of
+    the moment (so a machine whose load changes moves both alike) and capped at n steps; a size's cost is
+    the median of its last `keep` samples taken in the last `max_age` evaluations (a load spike is one
+    sample among five, and a size not tried for long drops out of the fit instead of ruling it). The
+    first batch of each size is not counted (llama.cpp sizes its buffers for a new shape then)."""
+
+    priors: Mapping[int, float] | None = None
+    """Batch size -> cost measured beforehand, weighed like two measurements each; None: the defaults,
+    used only until a batch was measured."""
+    keep: int = 5
+    max_age: int = 512
+    recalibrate_every: int = 64
+    """Evaluations after which a one-token step is timed again (the ratio needs a current step time)."""
+    _steps: deque[float] = field(default_factory=deque)
+    _samples: dict[int, deque[tuple[int, float]]] = field(default_factory=dict)
+    _seen: set[int] = field(default_factory=set)
+    _evals: int = 0
+    _last_step: int = -1
+    _line: tuple[float, float] | None = None
+    _line_at: int = -1
+
+    def observe(self, tokens: int, seconds: float) -> None:
+        if tokens < 1 or seconds < 0:
+            return
+        self._evals += 1
+        if tokens not in self._seen:  # a first batch of this shape: buffers were sized, not only tokens run
+            self._seen.add(tokens)
+            return
+        if tokens == 1:
+            self._steps.append(seconds)
+            if len(self._steps) > self.keep:
+                self._steps.popleft()
+            self._last_step = self._evals
+            return
+        step = self.step_seconds
+        if not step:
+            return
+        samples = self._samples.setdefault(tokens, deque())
+        samples.append((self._evals, min(float(tokens), max(0.5, seconds / step))))
+        if len(samples) > self.keep:
+            samples.popleft()
+        self._line = None
+
+    @property
+    def step_seconds(self) -> float | None:
+        """The time of a one-token step (the median of the last few); None before one was timed."""
+        return statistics.median(self._steps) if self._steps else None
+
+    def stale(self) -> bool:
+        """True when no one-token step was timed yet, or none in `recalibrate_every` evaluations."""
+        return not self._steps or self._evals - self._last_step >= self.recalibrate_every
+
+    def _fresh(self, tokens: int) -> list[float]:
+        return [r for at, r in self._samples.get(tokens, ()) if at > self._evals - self.max_age]
+
+    def measured(self, tokens: int) -> float | None:
+        """The measured cost of a batch of `tokens`, in one-token steps; None when not measured lately."""
+        if tokens == 1:
+            return 1.0 if self._steps else None
+        fresh = self._fresh(tokens)
+        return statistics.median(fresh) if fresh else None
+
+    def ratio(self, tokens: int) -> float:
+        """The cost of evaluating a batch of `tokens` in one-token steps: 1 for one token, else the
+        fitted line a + b (tokens - 1), never below one step."""
+        if tokens <= 1:
+            return 1.0
+        if self._line is None or self._evals - self._line_at >= 64:  # samples age out as evaluations go by
+            self._line, self._line_at = self._fit(), self._evals
+        a, b = self._line
+        return max(1.0, a + b * (tokens - 1))
+
+    def _fit(self) -> tuple[float, float]:
+        """Weighted least squares over the measured sizes (weight: their fresh samples) and the given
+        prior points; the default priors only until a batch was measured. With one
+        size known the line runs from a one-token step through it (the hopeful guess: longer batches
+        get tried, and measured)."""
+        points = [(n - 1.0, statistics.median(f), float(len(f))) for n in self._samples if (f := self._fresh(n))]
+        if self.priors is not None:
+            points += [(n - 1.0, r, 2.0) for n, r in self.priors.items() if n > 1]
+        elif not points:
+            points += [(n - 1.0, r, 1.0) for n, r in DEFAULT_VERIFY_COSTS.items()]
+        if not points:
+            return 1.0, 0.0
+        w = sum(p[2] for p in points)
+        mx = sum(x * pw for x, _, pw in points) / w
+        my = sum(y * pw for _, y, pw in points) / w
+        sxx = sum(pw * (x - mx) ** 2 for x, _, pw in points)
+        if sxx <= 1e-12:
+            return 1.0, max(0.0, (my - 1.0) / mx)
+        b = max(0.0, sum(pw * (x - mx) * (y - my) for x, y, pw in points) / sxx)
+        return my - b * mx, b
+
+
+@dataclass
+class SourceState:
+    """One draft source's record: decayed accepted / rejected counts, proposal time, backoff."""
+
+    accepted: float = 1.0
+    rejected: float = 1.0
+    """Decayed counts; the start (1, 1) says "half right" until drafts say otherwise."""
+    seconds_per_token: float | None = None
+    backed_off: bool = True
+    """Asked only for probes; a new source starts so, with a probe armed (what it is worth is unknown)."""
+    idle: int = 0
+    wait: int = 0
+    probe: int = 4
+    """The length of the probe armed for the next step it can propose in (0: none armed)."""
+    probing: bool = False
+    """The draft in flight is a probe."""
+    streak: int = 0
+    """Drafts in a row confirmed whole at the chosen length (then one twice as long is tried)."""
+
+    @property
+    def acceptance(self) -> float:
+        return self.accepted / (self.accepted + self.rejected)
+
+
+@dataclass
+class DraftController:
+    """Chooses each step's draft length to maximise expected tokens per second (module docstring);
+    one per runtime, so what it measured serves every later request."""
+
+    max_draft: int = 12
+    verify_costs: Mapping[int, float] | None = None
+    """Batch size -> cost relative to one step, measured beforehand (`qwen-runtime tune`); None: defaults."""
+    clock: Clock = time.perf_counter
+    cost_model: Callable[[int], float] | None = None
+    """A scripted machine: a batch of n tokens costs `cost_model(n)` (proposals nothing), whatever the clock
+    measured; for tests that must decide the same way however loaded the machine is. None: measure."""
+    decay: float = 0.85
+    """Weight the acceptance counts keep per verified draft (about the last ten drafts count)."""
+    min_gain: float = 0.03
+    """Drafting must promise this much more than no draft (3%): break-even drafts are noise, not gain."""
+    probe_every: int = 16
+    probe_max: int = 256
+    probe_length: int = 2
+    stretch_after: int = 4
+    cost: VerifyCost = field(init=False)
+    sources: dict[object, SourceState] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.max_draft < 0:
+            raise ValueError(f"max_draft {self.max_draft}: a draft length cannot be negative")
+        priors = check_verify_costs(self.verify_costs)
+        self.cost = VerifyCost(priors=priors)
+
+    # ---------------------------------------------------------------- DraftPolicy
+
+    def begin(self) -> None:
+        """Each reply opens with a probe for every backed-off source (the waits stay): a copy-heavy reply
+        after prose drafts from its first copied tokens, not after the wait prose earned."""
+        for source, s in self.sources.items():
+            s.probing = False  # a probe the last reply ended on was dropped unverified
+            if s.backed_off and not self.hopeless(source):
+                s.probe = s.probe or min(self.probe_length, self.max_draft)
+
+    def want(self, source: object) -> int:
+        if self.max_draft == 0:
+            return 0
+        s = self.state(source)
+        if self.cost.stale() and not s.backed_off:
+            return 0  # a one-token step is timed now and then: the unit of every cost (probes need none)
+        if s.backed_off:
+            if not s.probe:
+                s.idle += 1
+                if s.idle < (s.wait or self.probe_every):
+                    return 0
+                s.idle, s.probe = 0, min(self.probe_length, self.max_draft)
+            return s.probe
+        k = self.best(source)
+        if k == 0:
+            s.backed_off, s.idle, s.streak = True, 0, 0
+            return 0
+        if s.streak >= self.stretch_after and k < self.max_draft:
+            s.streak = 0
+            return min(self.max_draft, 2 * k)  # measure a longer batch: the fitted line may be too dear
+        return k
+
+    def evaluated(self, tokens: int, seconds: float) -> None:
+        self.cost.observe(tokens, seconds if self.cost_model is None else self.cost_model(tokens))
+
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
+        s = self.state(source)
+        seconds = seconds if self.cost_model is None else 0.0
+        if tokens <= 0:
+            return  # nothing to verify: an armed probe waits for a step that has something
+        per_token = seconds / tokens
+        old = s.seconds_per_token
+        s.seconds_per_token = per_token if old is None else old + 0.2 * (per_token - old)
+        if s.backed_off and s.probe:
+            s.probe, s.probing = 0, True
+
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
+        if drafted <= 0:
+            return
+        s = self.state(source)
+        s.accepted = self.decay * s.accepted + accepted
+        s.rejected = self.decay * s.rejected + (1 if accepted < drafted else 0)
+        if not s.probing:
+            s.streak = s.streak + 1 if accepted >= drafted else 0
+            return
+        s.probing = False
+        if self.best(source) > 0:  # what the probe (and the costs measured meanwhile) say: it pays
+            s.backed_off, s.probe, s.wait = False, 0, 0
+        elif accepted == 0 or self.hopeless(source):  # a failed probe, or costs no draft can beat: wait longer
+            s.wait = min(self.probe_max, 2 * (s.wait or self.probe_every))
+        elif accepted >= drafted:  # right all through: try a longer one at once
+            s.wait, s.probe = 0, min(self.max_draft, 2 * drafted)
+        # partly right: the wait stays (a hit now and then is what text that does not pay looks like)
+
+    # ---------------------------------------------------------------- the model
+
+    def state(self, source: object) -> SourceState:
+        s = self.sources.get(source)
+        if s is None:
+            s = self.sources[source] = SourceState()
+        return s
+
+    def proposal_cost(self, source: object, k: int) -> float:
+        """What proposing `k` tokens costs `source`, in one-token steps of the target."""
+        s, step = self.state(source), self.cost.step_seconds
+        return k * s.seconds_per_token / step if s.seconds_per_token is not None and step else 0.0
+
+    def speedup(self, source: object, k: int, acceptance: float | None = None) -> float:
+        """Expected tokens per unit of time with drafts of `k` tokens, relative to no draft (at the source's
+        acceptance rate, or `acceptance`)."""
+        if k <= 0:
+            return 1.0
+        a = min(self.state(source).acceptance if acceptance is None else acceptance, 0.999)
+        emitted = (1 - a ** (k + 1)) / (1 - a)
+        return emitted / (self.cost.ratio(1 + k) + self.proposal_cost(source, k))
+
+    def hopeless(self, source: object) -> bool:
+        """Even drafts right as often as a copy-heavy edit's (95%, or the source's own rate when higher)
+        would not pay at the measured costs (one thread, a loaded machine: a batch costs about as many steps
+        as it has tokens): then probes come only now and then, to measure."""
+        return self.best(source, acceptance=max(0.95, self.state(source).acceptance)) == 0
+
+    def best(self, source: object, acceptance: float | None = None) -> int:
+        """The draft length with the highest expected rate; 0 unless one beats no draft by `min_gain`."""
+        best_k, best = 0, 1.0 + self.min_gain
+        for k in range(1, self.max_draft + 1):
+            rate = self.speedup(source, k, acceptance)
+            if rate > best:
+                best_k, best = k, rate
+        return best_k
+
+
+@dataclass
+class FixedDraftLength:
+    """Always `k` tokens, whatever they cost or however often they are right (benchmarks' baseline)."""
+
+    k: int
+    clock: Clock = time.perf_counter
+
+    def begin(self) -> None:
+        pass
+
+    def want(self, source: object) -> int:
+        return self.k
+
+    def evaluated(self, tokens: int, seconds: float) -> None:
+        pass
+
+    def proposed(self, source: object, tokens: int, seconds: float) -> None:
+        pass
+
+    def verified(self, source: object, drafted: int, accepted: int) -> None:
+        pass
+
+
+__all__ = [
+    "DEFAULT_VERIFY_COSTS",
+    "Clock",
+    "DraftController",
+    "DraftPolicy",
+    "FixedDraftLength",
+    "SourceState",
+    "VerifyCost",
+    "check_verify_costs",
+]
