@@ -371,6 +371,33 @@ def test_drafting_backs_off_when_it_starts_losing_and_probes_ever_less_often_the
     assert back.accepted_draft_tokens > 200
 
 
+class CopyAfterOpening(Guess):
+    """A tool call's shape: its first `opening` tokens (the call's JSON around the value) are not in the
+    context, the rest (a file's text) is, and every guess there is right."""
+
+    def __init__(self, clock: ScriptedClock, opening: int) -> None:
+        super().__init__(clock)
+        self.opening = opening
+        self.start: int | None = None
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        at = int(context.shape[0])
+        self.start = at if self.start is None else self.start
+        return [4 if i >= self.start + self.opening else 1 for i in range(at, at + k)]
+
+
+@pytest.mark.parametrize("opening", [12, 24, 40])
+def test_a_first_reply_that_copies_after_its_opening_drafts_the_copy_on_a_fast_machine(opening: int) -> None:
+    """A fresh runtime (one `sigit -p`) whose first reply is an edit: probes fail while the call opens and
+    back off, and yet the copied text is drafted, because on a machine where a probe costs little the
+    waits between probes are short (Gemma's first rewrite had drafted nothing with waits of 16, 32, 64)."""
+    rt = TableRuntime(cost=cheap)
+    rt.draft_source = CopyAfterOpening(rt.clock, opening)
+    usage, took = steps(rt, 200)
+    assert usage.accepted_draft_tokens > (200 - opening) / 2  # most of the copied text
+    assert took < 200 / 2
+
+
 def test_it_never_drafts_more_than_the_model_can_take_back() -> None:
     """A hybrid model keeps 8 recurrent-state snapshots: no draft outgrows them, stretched ones included."""
     rt, _ = guessing(1.0, cheap, max_draft=8)

@@ -150,6 +150,10 @@ class VerifyCost:
         fresh = self._fresh(tokens)
         return statistics.median(fresh) if fresh else None
 
+    def knows_batches(self) -> bool:
+        """True once a batch of more than one token was measured lately, or costs were given."""
+        return self.priors is not None or any(self._fresh(n) for n in self._samples if n > 1)
+
     def ratio(self, tokens: int) -> float:
         """The cost of evaluating a batch of `tokens` in one-token steps: 1 for one token, else the
         fitted line a + b (tokens - 1), never below one step."""
@@ -193,7 +197,8 @@ class SourceState:
     backed_off: bool = True
     """Asked only for probes; a new source starts so, with a probe armed (what it is worth is unknown)."""
     idle: int = 0
-    wait: int = 0
+    misses: int = 0
+    """Failed probes in a row: each doubles the wait (`DraftController.probe_wait`)."""
     probe: int = 4
     """The length of the probe armed for the next step it can propose in (0: none armed)."""
     probing: bool = False
@@ -223,7 +228,13 @@ class DraftController:
     min_gain: float = 0.03
     """Drafting must promise this much more than no draft (3%): break-even drafts are noise, not gain."""
     probe_every: int = 16
+    """The wait between probes of a backed-off source while nothing says what a probe costs."""
     probe_max: int = 256
+    probe_overhead: float = 0.02
+    """What probing may cost a backed-off source: its first wait is a probe's extra cost (in one-token
+    steps) over this share, so cheap batches probe every few steps, dear ones seldom."""
+    probe_growth: int = 8
+    """Failed probes double the wait, up to this many first waits (and `probe_max`)."""
     probe_length: int = 2
     stretch_after: int = 4
     cost: VerifyCost = field(init=False)
@@ -254,7 +265,7 @@ class DraftController:
         if s.backed_off:
             if not s.probe:
                 s.idle += 1
-                if s.idle < (s.wait or self.probe_every):
+                if s.idle < self.probe_wait(s):
                     return 0
                 s.idle, s.probe = 0, min(self.probe_length, self.max_draft)
             return s.probe
@@ -292,11 +303,11 @@ class DraftController:
             return
         s.probing = False
         if self.best(source) > 0:  # what the probe (and the costs measured meanwhile) say: it pays
-            s.backed_off, s.probe, s.wait = False, 0, 0
+            s.backed_off, s.probe, s.misses = False, 0, 0
         elif accepted == 0 or self.hopeless(source):  # a failed probe, or costs no draft can beat: wait longer
-            s.wait = min(self.probe_max, 2 * (s.wait or self.probe_every))
+            s.misses += 1
         elif accepted >= drafted:  # right all through: try a longer one at once
-            s.wait, s.probe = 0, min(self.max_draft, 2 * drafted)
+            s.misses, s.probe = 0, min(self.max_draft, 2 * drafted)
         # partly right: the wait stays (a hit now and then is what text that does not pay looks like)
 
     # ---------------------------------------------------------------- the model
@@ -306,6 +317,27 @@ class DraftController:
         if s is None:
             s = self.sources[source] = SourceState()
         return s
+
+    def probe_wait(self, s: SourceState) -> int:
+        """Steps between probes of a backed-off source: the first wait, doubled by each failed probe in a
+        row up to `probe_growth` first waits and `probe_max`; computed from the costs known now, so a
+        wait set before anything was measured shrinks once batches prove cheap."""
+        if not self.cost.knows_batches():
+            # what a probe costs is not known yet (only the cautious defaults): probe soon, to measure it;
+            # the first batch of a size only sizes buffers, so this takes two or three short probes
+            return 2 * self.probe_length
+        first = self.first_wait()
+        return min(self.probe_max, first * min(self.probe_growth, 1 << min(s.misses, 16)))
+
+    def first_wait(self) -> int:
+        """Steps a backed-off source waits before its next probe, before any probe failed: a probe's extra
+        cost spread so that probing costs at most `probe_overhead` of the time (at least 2 steps; at
+        most 4 x `probe_every`). A copy-heavy reply on a fast machine finds its copyable stretch within a
+        few steps; a dear machine probes seldom."""
+        if not self.cost.step_seconds and self.cost_model is None:
+            return self.probe_every  # nothing measured yet: what a probe costs is not known
+        extra = self.cost.ratio(1 + min(self.probe_length, max(1, self.max_draft))) - 1.0
+        return max(2, min(4 * self.probe_every, math.ceil(extra / self.probe_overhead)))
 
     def proposal_cost(self, source: object, k: int) -> float:
         """What proposing `k` tokens costs `source`, in one-token steps of the target."""
