@@ -282,8 +282,17 @@ def test_plain_output_shows_tool_calls_on_their_own_line(
 
 
 def test_generate_drafts_by_default_and_says_so_with_verbose(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from qwen_runtime.backends import _generation
+    from qwen_runtime.backends.draft_control import DraftController
+
+    # the controller measures on a scripted machine where batches cost little: on the real clock a loaded
+    # machine can make drafting lose, and the controller then rightly drafts almost nothing
+    def controller(self: _generation.LocalRuntime) -> DraftController:
+        return DraftController(self.max_draft, cost_model=lambda n: 1 + 0.05 * (n - 1))
+
+    monkeypatch.setattr(_generation.LocalRuntime, "draft_controller", controller)
     model = tmp_path / "tiny.gguf"
     assert main(["make-test-model", str(model)]) == 0
     capsys.readouterr()

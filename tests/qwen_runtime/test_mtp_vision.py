@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from qwen_runtime import AssistantMessage, ChatRequest, Sampling, UserMessage
+from qwen_runtime.backends.draft_control import DraftController
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
 from qwen_runtime.backends.llamacpp_mtp import MtpDraft
 from qwen_runtime.testmodel import write_test_gguf
@@ -36,6 +37,9 @@ def mtp_vision_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def models(mtp_vision_gguf: Path) -> Iterator[tuple[LlamaCppRuntime, LlamaCppRuntime]]:
     """(drafting with the MTP head only, not drafting)."""
     drafted = LlamaCppRuntime(str(mtp_vision_gguf), n_ctx=4096, draft="mtp")
+    # draft lengths chosen on a scripted machine where batches cost little (as in test_drafting_models.py):
+    # the real clock would make the second reply's probes depend on how loaded the machine is
+    drafted.draft_policy = DraftController(drafted.max_draft, cost_model=lambda n: 1 + 0.05 * (n - 1))
     plain = LlamaCppRuntime(str(mtp_vision_gguf), n_ctx=4096, draft="none")
     yield drafted, plain
     drafted.close()
