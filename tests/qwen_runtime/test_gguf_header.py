@@ -66,7 +66,7 @@ def same(ours: Any, theirs: Any) -> bool:
     return bool(ours == theirs)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(metadata=METADATA, big_endian=st.booleans())
 def test_every_key_reads_back_as_gguf_py_reads_it(tmp_path: Path, metadata: dict[str, Any], big_endian: bool) -> None:
     path = write(tmp_path / "m.gguf", metadata, big_endian)
@@ -98,7 +98,7 @@ def test_the_tiny_models_read_as_before(tiny_hybrid_gguf: Path, tiny_gguf: Path)
     assert "<|im_start|>" in (dense.chat_template or "")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(cut=st.floats(0, 1, exclude_max=True))
 def test_a_file_cut_anywhere_in_its_header_is_a_clear_error(tiny_hybrid_gguf: Path, tmp_path: Path,
                                                             cut: float) -> None:

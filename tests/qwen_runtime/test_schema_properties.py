@@ -155,14 +155,14 @@ def _check(runtime: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(schema=tool_schemas(), seed=st.integers(0, 2**31 - 1))
 def test_random_schemas_give_valid_json_calls(json_model: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
     _check(json_model, schema, seed)
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(schema=tool_schemas(), seed=st.integers(0, 2**31 - 1))
 def test_random_schemas_give_valid_xml_calls(xml_model: LlamaCppRuntime, schema: dict[str, Any], seed: int) -> None:
     _check(xml_model, schema, seed)

@@ -198,7 +198,7 @@ def shells() -> list[str]:
     return [shell for shell in (shutil.which("bash"), shutil.which("dash")) if shell]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.sampled_from(FORMS), st.sampled_from(HIDDEN_COMMANDS), st.booleans())
 def test_an_unallowed_command_never_runs_when_the_policy_allows(
         tmp_path_factory: pytest.TempPathFactory, shells: list[str], form: str, hidden: str, named: bool) -> None:

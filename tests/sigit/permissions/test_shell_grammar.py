@@ -286,7 +286,7 @@ def stub_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(LINES)
 def test_every_command_bash_runs_is_found(stub_path: Path, generated: tuple[str, set[str]]) -> None:
     """The same lines run by bash itself, with stub commands that log their names: nothing bash ran is hidden."""
