@@ -492,3 +492,102 @@ def test_where_a_batch_costs_as_much_as_its_tokens_even_right_drafts_are_not_tri
         steps(rt, 32)
     took = sum(steps(rt, 32)[1] for _ in range(8))
     assert took <= 8 * 32 * 1.03
+
+
+class HybridTable(TableRuntime):
+    """A hybrid model (Qwen 3.5): while it keeps rollback snapshots, every evaluation costs `overhead` times
+    what it costs without; it asks its controller per request whether to keep them, as llama.cpp's does."""
+
+    def __init__(self, cost: Callable[[int], float], overhead: float = 1.075, **kwargs: Any) -> None:
+        super().__init__(cost=cost, **kwargs)
+        self.draft_source = Guess(self.clock, 0.95)
+        self.overhead = overhead
+        self.snapshots = True
+        self.kept: list[bool] = []  # per request: whether it ran with snapshots (drafting)
+
+    def drafting_now(self) -> bool:
+        policy = self.draft_controller()
+        assert isinstance(policy, DraftController)
+        self.snapshots = policy.rollback_for_request()
+        self.kept.append(self.snapshots)
+        return self.snapshots
+
+    def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
+        before = self.clock.now
+        super().eval_with_rows(tokens, rows)
+        if self.snapshots:
+            self.clock.now += (self.clock.now - before) * (self.overhead - 1)
+
+
+def linear(n: int) -> float:
+    """One thread: verifying n tokens costs about n steps, so no draft pays, however right."""
+    return 0.95 * n + 0.05
+
+
+def test_a_hybrid_where_no_draft_can_pay_runs_without_snapshots_and_tries_again_ever_later() -> None:
+    rt = HybridTable(linear, max_draft=8)
+    took = [steps(rt, 32) for _ in range(70)]
+    retries = [i for i, kept in enumerate(rt.kept) if kept]
+    assert retries[0] == 0  # the first request learns what drafting costs here
+    gaps = [b - a - 1 for a, b in itertools.pairwise(retries)]
+    assert gaps == [2, 4, 8, 16, 32]  # pauses double, and every retry finds drafting still loses
+    paused = [(usage, cost) for (usage, cost), kept in zip(took, rt.kept, strict=True) if not kept]
+    assert len(paused) > 50
+    for usage, cost in paused:  # a paused request costs what `--draft none` costs: 32 plain steps
+        assert cost == pytest.approx(32 * linear(1))
+        assert usage.drafted_tokens == 0 and usage.draft_backed_off and usage.draft_length == 0
+
+
+def test_pauses_stop_doubling_at_pause_max() -> None:
+    rt = HybridTable(linear, max_draft=8)
+    policy = rt.draft_controller()
+    assert isinstance(policy, DraftController)
+    policy.pause_max = 8
+    for _ in range(60):
+        steps(rt, 32)
+    retries = [i for i, kept in enumerate(rt.kept) if kept]
+    assert [b - a - 1 for a, b in itertools.pairwise(retries)] == [2, 4, 8, 8, 8, 8, 8]
+
+
+def test_a_hybrid_on_a_machine_where_drafts_pay_keeps_its_snapshots() -> None:
+    rt = HybridTable(dear, max_draft=8)
+    for _ in range(30):
+        steps(rt, 32)
+    assert all(rt.kept)
+
+
+def test_the_snapshots_own_cost_tips_a_marginal_machine_into_pausing() -> None:
+    """Batches cost nearly their tokens (a draft of 95%-right tokens gains about 10% before the snapshots'
+    cost): with a 2% overhead drafting still pays; with a 30% one it does not."""
+    def marginal(n: int) -> float:
+        return 1 + 0.78 * (n - 1)
+
+    kept = {}
+    for overhead in (1.02, 1.3):
+        rt = HybridTable(marginal, overhead=overhead, max_draft=8)
+        policy = rt.draft_controller()
+        assert isinstance(policy, DraftController)
+        policy.rollback_overhead = overhead
+        for _ in range(12):
+            steps(rt, 32)
+        kept[overhead] = rt.kept
+    assert all(kept[1.02]) and kept[1.3].count(False) >= 8
+
+
+def test_the_overhead_is_measured_in_paused_requests() -> None:
+    rt = HybridTable(linear, overhead=1.2, max_draft=8)
+    policy = rt.draft_controller()
+    assert isinstance(policy, DraftController)
+    assert policy.overhead() == pytest.approx(1.05)  # assumed until measured
+    for _ in range(4):
+        steps(rt, 32)
+    assert policy.overhead() == pytest.approx(1.2)
+
+
+def test_given_verify_costs_pause_a_hybrid_from_its_first_request() -> None:
+    """`qwen-runtime tune` measured that batches cost their tokens here: no request pays for snapshots."""
+    rt = HybridTable(linear, max_draft=8, verify_costs={2: 1.95, 9: 8.6})
+    paused = [steps(rt, 16)[0] for _ in range(2)]
+    assert rt.kept == [False, False] and all(u.drafted_tokens == 0 and u.draft_backed_off for u in paused)
+    steps(rt, 16)
+    assert rt.kept[2]  # after the pause it tries again

@@ -582,6 +582,36 @@ def test_cancel_on_the_hybrid_stops_within_one_step_and_the_longest_draft(
     assert trace[-1].tokens == trace[-2].tokens and warm.text == cold.text
 
 
+def test_a_hybrid_where_no_draft_can_pay_runs_without_rollback_snapshots_and_drafts_again_later(
+    tiny_hybrid_gguf: Path, trace: list[Trace]
+) -> None:
+    """On a machine where verifying n tokens costs n steps, keeping snapshots is pure loss: once drafted
+    batches were measured, the context is reopened without them (the prompt still reused), the replies are
+    the undrafted one, and after the pause (two requests) the snapshots come back and drafting probes."""
+    drafted = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=2048)
+    drafted.draft_policy = DraftController(drafted.max_draft, cost_model=float)
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=2048, draft="none")
+    try:
+        want = plain.complete(rewrite(60))
+        replies = []
+        while drafted.rollback_snapshots and len(replies) < 3:  # the first batch of a size is not timed
+            replies.append(drafted.complete(rewrite(60)))
+        assert replies[0].usage.drafted_tokens > 0 and drafted.rollback_snapshots == 0
+        paused = replies[-1].usage
+        assert paused.drafted_tokens == 0 and paused.draft_backed_off
+        assert paused.cached_prompt_tokens > 0  # the state came over into the context without snapshots
+        replies.append(drafted.complete(rewrite(60)))
+        assert drafted.rollback_snapshots == 0
+        replies.append(drafted.complete(rewrite(60)))
+        assert drafted.rollback_snapshots == HYBRID_MAX_DRAFT
+        assert replies[-1].usage.drafted_tokens > 0  # back from the pause: a probe at once
+        assert [r.text for r in replies] == [want.text] * len(replies)
+        assert all(t.tokens == trace[0].tokens for t in trace)
+    finally:
+        drafted.close()
+        plain.close()
+
+
 # ---------------------------------------------------------------- the MTP head (Qwen 3.5's own drafts)
 
 

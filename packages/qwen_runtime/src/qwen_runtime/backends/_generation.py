@@ -42,7 +42,7 @@ from ..types import (
     UserMessage,
 )
 from .draft_control import DraftController, DraftPolicy
-from .drafting import Drafter, DraftLength, DraftReport, DraftSource
+from .drafting import Drafter, DraftLength, DraftReport, DraftSource, paused_report
 
 log = logging.getLogger(__name__)
 
@@ -244,6 +244,12 @@ class LocalRuntime(Runtime):
             policy = self.draft_policy = DraftController(self.max_draft, verify_costs=self.verify_costs)
         return policy
 
+    def drafting_now(self) -> bool:
+        """Whether the request about to run drafts (called once per request, under the runtime's lock): a
+        backend that can drop what drafting costs while no draft is asked for (a hybrid's rollback
+        snapshots) asks its controller here, and gets ready either way."""
+        return self.draft_source is not None
+
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """Evaluate `tokens` in one pass, keeping the logits of the last `rows` positions; row 0 is current."""
         raise NotImplementedError(f"{self.name} does not verify drafts")
@@ -395,9 +401,15 @@ class Generation:
         self.restored = 0
         self.prefilled = 0
         self.drafter: Drafter | None = None
+        #: a drafting runtime's controller while this request runs paused (no rollback snapshots): it times
+        #: the one-token steps, what the snapshots' overhead is measured against
+        self.paused: DraftController | None = None
         if rt.draft_source is not None:
-            self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit, rt.draft_controller(),
-                                   rt.max_draft)
+            if rt.drafting_now():
+                self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit, rt.draft_controller(),
+                                       rt.max_draft)
+            elif isinstance(policy := rt.draft_controller(), DraftController):
+                self.paused = policy
 
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request
@@ -444,7 +456,12 @@ class Generation:
         yield from self._end(reason, cached, t0, t1)
 
     def _evaluate(self, batch: list[int], room: int) -> None:
-        if self.drafter is None:
+        if self.paused is not None and len(batch) == 1:
+            clock = self.paused.clock
+            started = clock()
+            self.rt.eval_tokens(batch)
+            self.paused.plain_step(clock() - started)
+        elif self.drafter is None:
             self.rt.eval_tokens(batch)
         else:
             self.drafter.advance(batch, room - self.completion_tokens)
@@ -520,7 +537,13 @@ class Generation:
         if tail:
             yield from self._parsed(self.parser.feed(tail))
         yield from self._parsed(self.parser.finish(truncated=reason == "length"))
-        draft = self.drafter.report() if self.drafter is not None else DraftReport()
+        draft = (self.drafter.report() if self.drafter is not None
+                 else paused_report(self.paused, self.rt.max_draft) if self.paused is not None else DraftReport())
+        if self.paused is not None:
+            log.info("draft: paused for this request and %d more: no draft pays here even at 95%% acceptance "
+                     "(verifying 1 + %d costs %.2f steps; the rollback snapshots add %.0f%% to every step), so "
+                     "the model runs without them", self.paused.pause_left - 1, self.rt.max_draft,
+                     draft.verify_cost, 100 * (self.paused.overhead() - 1))
         if self.drafter is not None:
             log.info("draft: length %d chosen most, verifying 1 + %d costs %.2f steps, acceptance %.0f%%%s",
                      draft.length, draft.length or self.rt.max_draft, draft.verify_cost, 100 * draft.acceptance,

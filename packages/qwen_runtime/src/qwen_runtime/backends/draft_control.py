@@ -20,6 +20,13 @@ accepted probe is followed at once by one twice as long, so a stretch of copyabl
 back within a few steps. Where even drafts that are always right would not pay (a batch costs about as
 many steps as it has tokens: one thread, a loaded machine) only the timed probes stay, to measure.
 
+A hybrid model (Qwen 3.5) pays for drafting even while no draft is asked for: it keeps recurrent-state
+snapshots on every decode, so that rejected tokens can be dropped (5-8% of a one-token step on the 0.8B
+shape). Where no draft could pay even at a copy-heavy edit's acceptance, counting that overhead, the
+runtime asks `rollback_for_request` and drops the snapshots between requests for a pause that doubles
+with each one in a row (2, 4, ... 64 requests), then tries again; the one-token steps of a paused
+request measure the overhead (`VerifyCost.overhead`), until then `DEFAULT_ROLLBACK_OVERHEAD` stands.
+
 The cost source is injectable: a scripted clock (a test target that advances it by a cost model), or a
 `cost_model` that replaces what was measured; under either every choice is deterministic.
 """
@@ -42,6 +49,10 @@ Clock = Callable[[], float]
 DEFAULT_VERIFY_COSTS: Mapping[int, float] = {2: 1.3, 9: 3.5}
 """Batch size -> cost in one-token steps assumed until measured (held lightly: a few measurements
 outweigh it): near the Qwen 3.5 shapes on 2 cores, dearer than a small dense model's batches."""
+
+DEFAULT_ROLLBACK_OVERHEAD = 1.05
+"""What a one-token step with a hybrid's rollback snapshots costs against one without, until a paused
+request measured it (bench/results/hybrid.md: 5% on the 0.8B shape, Q4_K; 7.5% measured at one thread)."""
 
 
 class DraftPolicy(Protocol):
@@ -102,6 +113,7 @@ class VerifyCost:
     recalibrate_every: int = 64
     """Evaluations after which a one-token step is timed again (the ratio needs a current step time)."""
     _steps: deque[float] = field(default_factory=deque)
+    _plain: deque[float] = field(default_factory=deque)
     _samples: dict[int, deque[tuple[int, float]]] = field(default_factory=dict)
     _seen: set[int] = field(default_factory=set)
     _evals: int = 0
@@ -130,6 +142,20 @@ class VerifyCost:
         if len(samples) > self.keep:
             samples.popleft()
         self._line = None
+
+    def observe_plain(self, seconds: float) -> None:
+        """A one-token step of a hybrid without its rollback snapshots (a paused request) took `seconds`."""
+        if seconds > 0:
+            self._plain.append(seconds)
+            if len(self._plain) > 4 * self.keep:
+                self._plain.popleft()
+
+    def overhead(self) -> float | None:
+        """What a one-token step with rollback snapshots costs against one without (1.0-1.5); None until
+        both were timed."""
+        if not self._plain or not self._steps:
+            return None
+        return min(1.5, max(1.0, statistics.median(self._steps) / statistics.median(self._plain)))
 
     @property
     def step_seconds(self) -> float | None:
@@ -237,8 +263,19 @@ class DraftController:
     """Failed probes double the wait, up to this many first waits (and `probe_max`)."""
     probe_length: int = 2
     stretch_after: int = 4
+    rollback_overhead: float | None = None
+    """A hybrid's one-token step with rollback snapshots against one without, measured beforehand (`qwen-runtime
+    tune`); None: measured in paused requests, `DEFAULT_ROLLBACK_OVERHEAD` until then."""
+    pause_first: int = 2
+    pause_max: int = 64
+    """Requests a hybrid runs without rollback snapshots when no draft can pay: `pause_first`, doubled with
+    each pause in a row, up to `pause_max`."""
     cost: VerifyCost = field(init=False)
     sources: dict[object, SourceState] = field(init=False, default_factory=dict)
+    pauses: int = field(init=False, default=0)
+    """Pauses in a row (each doubles the next)."""
+    pause_left: int = field(init=False, default=0)
+    """Requests still to run without rollback snapshots (0: not paused)."""
 
     def __post_init__(self) -> None:
         if self.max_draft < 0:
@@ -310,6 +347,52 @@ class DraftController:
             s.misses, s.probe = 0, min(self.max_draft, 2 * drafted)
         # partly right: the wait stays (a hit now and then is what text that does not pay looks like)
 
+    def plain_step(self, seconds: float) -> None:
+        """A one-token step without rollback snapshots (a paused request) took `seconds`."""
+        self.cost.observe_plain(seconds if self.cost_model is None else 1.0)
+
+    # ---------------------------------------------------------------- rollback (hybrid models)
+
+    def overhead(self) -> float:
+        """What rollback snapshots add to a one-token step (a factor: 1.05 is 5%)."""
+        if self.rollback_overhead is not None:
+            return self.rollback_overhead
+        measured = None if self.cost_model is not None else self.cost.overhead()
+        return measured if measured is not None else DEFAULT_ROLLBACK_OVERHEAD
+
+    def rollback_for_request(self) -> bool:
+        """Asked once per request by a runtime that can run without rollback snapshots (a hybrid model):
+        whether this request keeps them and drafts. False while no source could pay even at a
+        copy-heavy edit's acceptance once the snapshots' own cost is counted: then the next
+        `pause_first` requests (doubled with each pause in a row, up to `pause_max`) run without, and
+        the request after them drafts again with a probe armed for every source, to measure anew."""
+        if self.pause_left:
+            self.pause_left -= 1
+            if self.pause_left:
+                return False
+            for s in self.sources.values():  # back from a pause: each source probes at once
+                if s.backed_off:
+                    s.probe = s.probe or min(self.probe_length, self.max_draft)
+            return True
+        if not self.cost.knows_batches():
+            return True  # nothing measured yet: draft, and learn what drafting costs here
+        overhead = self.overhead()
+        if self.sources:
+            pays = any(not self.hopeless(src, overhead) for src in self.sources)
+        else:  # no source asked yet, but costs given (`qwen-runtime tune`): a free source right 95% of the time
+            pays = any(self.cost.ratio(1 + k) * overhead * (1 + self.min_gain) < (1 - 0.95 ** (k + 1)) / 0.05
+                       for k in range(1, self.max_draft + 1))
+        if pays:
+            self.pauses = 0
+            return True
+        self.pauses += 1
+        self.pause_left = min(self.pause_max, self.pause_first << min(self.pauses - 1, 16))
+        return False
+
+    def paused(self) -> bool:
+        """The last `rollback_for_request` said no: this request runs without drafting."""
+        return self.pause_left > 0
+
     # ---------------------------------------------------------------- the model
 
     def state(self, source: object) -> SourceState:
@@ -344,26 +427,27 @@ class DraftController:
         s, step = self.state(source), self.cost.step_seconds
         return k * s.seconds_per_token / step if s.seconds_per_token is not None and step else 0.0
 
-    def speedup(self, source: object, k: int, acceptance: float | None = None) -> float:
+    def speedup(self, source: object, k: int, acceptance: float | None = None, overhead: float = 1.0) -> float:
         """Expected tokens per unit of time with drafts of `k` tokens, relative to no draft (at the source's
-        acceptance rate, or `acceptance`)."""
+        acceptance rate, or `acceptance`); `overhead`: what drafting's mere readiness adds to every step
+        (a hybrid's rollback snapshots), against a step without it."""
         if k <= 0:
             return 1.0
         a = min(self.state(source).acceptance if acceptance is None else acceptance, 0.999)
         emitted = (1 - a ** (k + 1)) / (1 - a)
-        return emitted / (self.cost.ratio(1 + k) + self.proposal_cost(source, k))
+        return emitted / ((self.cost.ratio(1 + k) + self.proposal_cost(source, k)) * overhead)
 
-    def hopeless(self, source: object) -> bool:
+    def hopeless(self, source: object, overhead: float = 1.0) -> bool:
         """Even drafts right as often as a copy-heavy edit's (95%, or the source's own rate when higher)
         would not pay at the measured costs (one thread, a loaded machine: a batch costs about as many steps
         as it has tokens): then probes come only now and then, to measure."""
-        return self.best(source, acceptance=max(0.95, self.state(source).acceptance)) == 0
+        return self.best(source, acceptance=max(0.95, self.state(source).acceptance), overhead=overhead) == 0
 
-    def best(self, source: object, acceptance: float | None = None) -> int:
+    def best(self, source: object, acceptance: float | None = None, overhead: float = 1.0) -> int:
         """The draft length with the highest expected rate; 0 unless one beats no draft by `min_gain`."""
         best_k, best = 0, 1.0 + self.min_gain
         for k in range(1, self.max_draft + 1):
-            rate = self.speedup(source, k, acceptance)
+            rate = self.speedup(source, k, acceptance, overhead)
             if rate > best:
                 best_k, best = k, rate
         return best_k
@@ -393,6 +477,7 @@ class FixedDraftLength:
 
 
 __all__ = [
+    "DEFAULT_ROLLBACK_OVERHEAD",
     "DEFAULT_VERIFY_COSTS",
     "Clock",
     "DraftController",

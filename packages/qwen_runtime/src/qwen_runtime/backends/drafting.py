@@ -368,6 +368,14 @@ class Drafter:
         self._size = end
 
 
+def paused_report(policy: DraftController, max_draft: int) -> DraftReport:
+    """What a request that ran paused (no drafting, no rollback snapshots) reports: backed off, with the
+    cost and acceptance the controller knows."""
+    main = max(policy.sources.values(), key=lambda s: s.accepted + s.rejected, default=None)
+    return DraftReport(length=0, verify_cost=policy.cost.ratio(1 + max_draft),
+                       acceptance=main.acceptance if main is not None else 0.0, backed_off=True)
+
+
 def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     n = min(len(a), len(b))
     return next((i for i in range(n) if a[i] != b[i]), n)
@@ -425,4 +433,5 @@ __all__ = [
     "PromptLookup",
     "describe",
     "draft_source",
+    "paused_report",
 ]

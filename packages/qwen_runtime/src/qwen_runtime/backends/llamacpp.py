@@ -45,7 +45,7 @@ from ..runtime import CancelToken
 from ..tuning import TunedSettings, tuned_settings
 from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
-from .draft_control import check_verify_costs
+from .draft_control import DraftController, check_verify_costs
 from .drafting import LongestDraft, PromptLookup, describe, draft_source
 from .llamacpp_lltokenizer import EarlyView
 from .llamacpp_load import (
@@ -478,6 +478,27 @@ class LlamaCppRuntime(LocalRuntime):
         if self.vision is not None and source is not None:  # each part on its own: the drafter asks them apart
             self.draft_source = (LongestDraft(*(TextOnlyDrafts(s) for s in source.sources))
                                  if isinstance(source, LongestDraft) else TextOnlyDrafts(source))
+
+    def drafting_now(self) -> bool:
+        """A hybrid model keeps rollback snapshots only while drafting can pay: its controller says per
+        request (`DraftController.rollback_for_request`), and the context is reopened with or without
+        them (the state carried over; about a quarter of a second on the 0.8B shape). The MTP head
+        follows every decode of its own context, so a model drafting with it keeps them."""
+        if self.draft_source is None:
+            return False
+        policy = self.draft_controller()
+        if not self._native.recurrent or self._mtp is not None:
+            return True
+        want = policy.rollback_for_request() if isinstance(policy, DraftController) else True
+        have = self.rollback_snapshots > 0
+        if want != have and self._native.reopen(HYBRID_MAX_DRAFT if want else 0):
+            import llama_cpp
+
+            self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
+            self._logits_view, self._logits_address = None, None
+            log.info("draft: %s", "rollback snapshots back, drafting again" if want else
+                     "no draft can pay on this machine now; running without rollback snapshots for a while")
+        return self.rollback_snapshots > 0
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """One `llama_decode` with an output row for each of the last `rows` tokens (the verifying

@@ -99,6 +99,40 @@ class LlamaHandle:
 
         return int(llama_cpp.llama_model_n_layer_nextn(self.model))
 
+    def reopen(self, snapshots: int) -> bool:
+        """Replace the context by one keeping `snapshots` recurrent-state snapshots per decode (a hybrid
+        drops them while no draft pays), carrying the whole memory over (llama.cpp's sequence state is
+        the same without snapshots); the model stays loaded. False, with the old context kept, when
+        llama.cpp cannot make the new one or take the state."""
+        import llama_cpp
+        from llama_cpp import _internals
+
+        from .llamacpp_state import copy_state, restore_state
+
+        llm = self.llm
+        old = llm._ctx
+        state = copy_state(old.ctx) if int(llm.n_tokens) else None
+        if int(llm.n_tokens) and state is None:
+            return False
+        params = llm.context_params
+        kept = params.n_rs_seq
+        params.n_rs_seq = snapshots
+        try:
+            new = _internals.LlamaContext(model=llm._model, params=params, verbose=llm.verbose)
+        except ValueError as exc:
+            params.n_rs_seq = kept
+            log.warning("llama.cpp could not reopen the context with %d snapshots: %s", snapshots, exc)
+            return False
+        if state is not None and not restore_state(new.ctx, state):
+            new.close()  # type: ignore[no-untyped-call]
+            params.n_rs_seq = kept
+            return False
+        llm._ctx = llm._stack.enter_context(contextlib.closing(new))
+        old.close()
+        self.sampler_ctx = new
+        log.debug("context reopened: %d rollback snapshots", int(llama_cpp.llama_n_rs_seq(new.ctx)))
+        return True
+
     def clear(self) -> None:
         """Forget every evaluated token and the whole memory (KV and recurrent)."""
         self.llm.reset()
