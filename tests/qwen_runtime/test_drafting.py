@@ -556,6 +556,26 @@ def test_a_hybrid_on_a_machine_where_drafts_pay_keeps_its_snapshots() -> None:
     assert all(rt.kept)
 
 
+def test_a_hybrid_whose_drafts_are_lately_wrong_pauses_briefly_and_drafts_again_when_text_copies() -> None:
+    """Drafts would pay here when right (2 cores), but prose makes them wrong: the snapshots go for pauses
+    that stop doubling at 8 requests, costing what no draft costs; once the text copies again (an edit),
+    the request after a pause drafts, its probes find the drafts right, and the snapshots stay."""
+    rt = HybridTable(dear, max_draft=8)
+    guess = rt.draft_source
+    assert isinstance(guess, Guess)
+    guess.right = 0.2
+    took = [steps(rt, 32) for _ in range(40)]
+    retries = [i for i, kept in enumerate(rt.kept) if kept]
+    assert [b - a - 1 for a, b in itertools.pairwise(retries)][:5] == [2, 4, 8, 8, 8]
+    assert all(cost == pytest.approx(32) for (_, cost), kept in zip(took, rt.kept, strict=True) if not kept)
+    guess.right = 0.95
+    for _ in range(20):
+        steps(rt, 32)
+    back = rt.kept.index(True, 40)
+    assert back <= 48 and all(rt.kept[back:])
+    assert steps(rt, 32)[0].drafted_tokens > 16
+
+
 def test_the_snapshots_own_cost_tips_a_marginal_machine_into_pausing() -> None:
     """Batches cost nearly their tokens (a draft of 95%-right tokens gains about 10% before the snapshots'
     cost): with a 2% overhead drafting still pays; with a 30% one it does not."""

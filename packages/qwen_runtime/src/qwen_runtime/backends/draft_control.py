@@ -22,9 +22,10 @@ many steps as it has tokens: one thread, a loaded machine) only the timed probes
 
 A hybrid model (Qwen 3.5) pays for drafting even while no draft is asked for: it keeps recurrent-state
 snapshots on every decode, so that rejected tokens can be dropped (5-8% of a one-token step on the 0.8B
-shape). Where no draft could pay even at a copy-heavy edit's acceptance, counting that overhead, the
-runtime asks `rollback_for_request` and drops the snapshots between requests for a pause that doubles
-with each one in a row (2, 4, ... 64 requests), then tries again; the one-token steps of a paused
+shape). Where no source would draft at its measured acceptance, counting that overhead, the runtime
+(asking `rollback_for_request`) drops the snapshots between requests for a pause that doubles with each
+one in a row (2, 4, ... 64 requests where not even a copy-heavy edit's acceptance would pay; up to 8
+where it would), then tries again; the one-token steps of a paused
 request measure the overhead (`VerifyCost.overhead`), until then `DEFAULT_ROLLBACK_OVERHEAD` stands.
 
 The cost source is injectable: a scripted clock (a test target that advances it by a cost model), or a
@@ -268,8 +269,11 @@ class DraftController:
     tune`); None: measured in paused requests, `DEFAULT_ROLLBACK_OVERHEAD` until then."""
     pause_first: int = 2
     pause_max: int = 64
-    """Requests a hybrid runs without rollback snapshots when no draft can pay: `pause_first`, doubled with
+    """Requests a hybrid runs without rollback snapshots when no draft pays: `pause_first`, doubled with
     each pause in a row, up to `pause_max`."""
+    pause_max_could_pay: int = 8
+    """The longest pause while drafts as right as a copy-heavy edit's would pay (the sources were lately
+    wrong, as on prose): shorter, so that an edit that copies is not long without drafting."""
     cost: VerifyCost = field(init=False)
     sources: dict[object, SourceState] = field(init=False, default_factory=dict)
     pauses: int = field(init=False, default=0)
@@ -362,10 +366,11 @@ class DraftController:
 
     def rollback_for_request(self) -> bool:
         """Asked once per request by a runtime that can run without rollback snapshots (a hybrid model):
-        whether this request keeps them and drafts. False while no source could pay even at a
-        copy-heavy edit's acceptance once the snapshots' own cost is counted: then the next
-        `pause_first` requests (doubled with each pause in a row, up to `pause_max`) run without, and
-        the request after them drafts again with a probe armed for every source, to measure anew."""
+        whether this request keeps them and drafts. False while no source would draft at its measured
+        acceptance once the snapshots' own cost is counted: then the next `pause_first` requests (doubled
+        with each pause in a row, up to `pause_max`; up to `pause_max_could_pay` while drafts right as
+        often as a copy-heavy edit's would pay, since such an edit may come) run without, and the
+        request after them drafts again with a probe armed for every source, to measure anew."""
         if self.pause_left:
             self.pause_left -= 1
             if self.pause_left:
@@ -378,15 +383,18 @@ class DraftController:
             return True  # nothing measured yet: draft, and learn what drafting costs here
         overhead = self.overhead()
         if self.sources:
-            pays = any(not self.hopeless(src, overhead) for src in self.sources)
+            pays = any(self.best(src, overhead=overhead) > 0 for src in self.sources)
+            could_pay = any(not self.hopeless(src, overhead) for src in self.sources)
         else:  # no source asked yet, but costs given (`qwen-runtime tune`): a free source right 95% of the time
-            pays = any(self.cost.ratio(1 + k) * overhead * (1 + self.min_gain) < (1 - 0.95 ** (k + 1)) / 0.05
-                       for k in range(1, self.max_draft + 1))
+            pays = could_pay = any(
+                self.cost.ratio(1 + k) * overhead * (1 + self.min_gain) < (1 - 0.95 ** (k + 1)) / 0.05
+                for k in range(1, self.max_draft + 1))
         if pays:
             self.pauses = 0
             return True
         self.pauses += 1
-        self.pause_left = min(self.pause_max, self.pause_first << min(self.pauses - 1, 16))
+        most = min(self.pause_max, self.pause_max_could_pay) if could_pay else self.pause_max
+        self.pause_left = min(most, self.pause_first << min(self.pauses - 1, 16))
         return False
 
     def paused(self) -> bool:
