@@ -6,9 +6,10 @@ import logging
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.llama_build import LOGGER_NAME, LlamaBuild, _LineForwarder, llama_build
+from qwen_runtime.backends.llama_build import LOGGER_NAME, LlamaBuild, _LineForwarder, llama_build, quiet_llama_logs
 from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.errors import QwenRuntimeError
+from qwen_runtime.backends.llamacpp_load import Placement, open_llama
+from qwen_runtime.errors import ModelLoadError, QwenRuntimeError
 from qwen_runtime.types import ChatRequest, UserMessage
 
 
@@ -61,3 +62,65 @@ def test_gpu_layers_default_to_all_when_llama_cpp_has_a_gpu_backend(tiny_gguf: P
         assert chosen.n_gpu_layers == 0
     finally:
         chosen.close()
+
+
+class CountingForwarder:
+    """Counts llama.cpp's calls into Python: each one needs the GIL."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        original = _LineForwarder.__call__
+
+        def counted(forwarder: _LineForwarder, level: int, text: bytes | None, user_data: object) -> None:
+            self.calls += 1
+            original(forwarder, level, text, user_data)
+
+        monkeypatch.setattr(_LineForwarder, "__call__", counted)
+
+
+def load(path: Path, *, quiet: bool, kv_cache_type: str = "f16", counter: CountingForwarder | None = None) -> int:
+    """Load and close `path`; how many calls into Python the load made (before the close)."""
+    placement = Placement(n_threads=1, n_threads_batch=1, n_gpu_layers=0, extra_buffers=False)
+    handle = open_llama(path, 512, placement, snapshots=0, verbose=False, kv_cache_type=kv_cache_type, quiet=quiet)
+    calls = counter.calls if counter is not None else 0
+    handle.llm.close()
+    return calls
+
+
+def test_a_quiet_load_never_calls_into_python_and_the_next_load_logs_again(
+    tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # a load beside llguidance's view build (a Rust call holding the GIL for a second) must not wait
+    # for the GIL at each of its log lines: quiet, llama.cpp logs into a C function, not into Python
+    counter = CountingForwarder(monkeypatch)
+    with caplog.at_level(logging.INFO):
+        assert load(tiny_gguf, quiet=True, counter=counter) == 0
+        assert not [r for r in caplog.records if r.name == LOGGER_NAME]
+        assert "load lines not logged" in caplog.text  # the log says why they are missing
+        assert load(tiny_gguf, quiet=False, counter=counter) > 10
+    assert any("llama_context" in r.getMessage() for r in caplog.records if r.name == LOGGER_NAME)
+
+
+def test_debug_logging_keeps_llama_cpps_lines_in_a_quiet_load(
+    tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    counter = CountingForwarder(monkeypatch)
+    with caplog.at_level(logging.DEBUG, logger=LOGGER_NAME), quiet_llama_logs() as dropped:
+        calls = load(tiny_gguf, quiet=True, counter=counter)
+    assert not dropped and calls > 10
+
+
+def test_a_quiet_load_that_fails_still_says_llama_cpps_reason(tiny_gguf: Path) -> None:
+    # the tiny model's 16-wide heads cannot take a q8_0 KV cache: llama.cpp says why in a log line
+    with pytest.raises(ModelLoadError, match="does not divide n_embd_head_k=16"):
+        load(tiny_gguf, quiet=True, kv_cache_type="q8_0")
+
+
+def test_after_a_failed_quiet_load_llama_cpp_logs_again(
+    tiny_gguf: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    with pytest.raises(ModelLoadError):
+        load(tiny_gguf, quiet=True, kv_cache_type="q8_0")
+    counter = CountingForwarder(monkeypatch)
+    with caplog.at_level(logging.INFO, logger=LOGGER_NAME):
+        assert load(tiny_gguf, quiet=False, counter=counter) > 10

@@ -190,3 +190,37 @@ def test_llguidances_view_of_a_closed_model_tokenizes_nothing_instead_of_reading
     assert view.tokenize_bytes(b"hello world")
     rt.close()
     assert view.tokenize_bytes(b"hello again") == []
+
+
+def fake_proc(root: Path, procs_running: int, own_states: str) -> Path:
+    """A /proc with `procs_running` runnable threads machine-wide and this process's threads in the
+    states `own_states` (one letter each, as /proc/self/task/*/stat gives them)."""
+    root.mkdir()
+    (root / "stat").write_text(f"cpu  1 2 3 4\nctxt 99\nprocs_running {procs_running}\nprocs_blocked 0\n")
+    for i, state in enumerate(own_states):
+        task = root / "self" / "task" / str(100 + i)
+        task.mkdir(parents=True)
+        (task / "stat").write_text(f"{100 + i} (python3 (a) b) {state} 1 2 3 4\n")  # a name with ") " in it
+    return root
+
+
+def test_what_other_processes_run_now_is_the_machine_count_less_this_processes_running_threads(tmp_path: Path) -> None:
+    assert llamacpp_vocab.others_running(fake_proc(tmp_path / "a", 3, "RRS")) == 1
+    assert llamacpp_vocab.others_running(fake_proc(tmp_path / "b", 1, "RSS")) == 0
+    assert llamacpp_vocab.others_running(tmp_path / "no-proc") is None
+
+
+@pytest.mark.parametrize(("cpus", "others", "load_average", "spare"), [
+    (2, 0, 1.9, True),  # idle now, though a cold start ran a minute ago (the load average still counts it)
+    (2, 1, 0.0, False),  # another process runs now: no core beside the load
+    (4, 2, 9.0, True),
+    (2, None, 0.5, True),  # no /proc: the load average decides
+    (2, None, 1.5, False),
+])
+def test_a_core_is_spare_for_the_early_view_by_what_runs_now(
+    monkeypatch: pytest.MonkeyPatch, cpus: int, others: int | None, load_average: float, spare: bool
+) -> None:
+    monkeypatch.setattr(llamacpp_vocab.os, "sched_getaffinity", lambda pid: set(range(cpus)))
+    monkeypatch.setattr(llamacpp_vocab.os, "getloadavg", lambda: (load_average, load_average, load_average))
+    monkeypatch.setattr(llamacpp_vocab, "others_running", lambda: others)
+    assert llamacpp_vocab.spare_core() is spare

@@ -13,6 +13,8 @@ import ctypes
 import functools
 import logging
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,6 +110,9 @@ class _LineForwarder:
 
 
 _forwarder = _LineForwarder()
+_quiet_lock = threading.Lock()
+_quiet_depth = 0
+"""Open `quiet_llama_logs` blocks: while any is open, llama.cpp's lines are dropped in C."""
 _callback: Any = None
 """The ctypes callback handed to llama.cpp: kept here so it is never collected while C holds it."""
 
@@ -118,9 +123,70 @@ def forward_llama_logs() -> None:
     Call after `import llama_cpp` (which installs llama-cpp-python's printing callback); calling it
     again is harmless.
     """
+    with _quiet_lock:
+        if _quiet_depth == 0:  # inside `quiet_llama_logs` the block's end forwards again
+            _forward()
+
+
+def _forward() -> None:
     global _callback
     import llama_cpp
 
     if _callback is None:
         _callback = llama_cpp.llama_log_callback(_forwarder)
     llama_cpp.llama_log_set(_callback, ctypes.c_void_p(0))
+
+
+_silent: Any = None
+"""A C log callback that drops every line without entering Python (`_c_no_op`), once made."""
+
+
+def _c_no_op() -> Any | None:
+    """A native function llama.cpp can call as its log callback that does nothing and needs no GIL.
+
+    Any ctypes callback takes the GIL for each of a load's ~600 lines; while another thread holds it
+    for a second (llguidance's vocabulary view, a Rust call), every line waits for that thread and
+    the load stalls behind it. The C library's `getpid` takes no arguments and has no effect: called
+    as `void (int, const char *, void *)` it returns a value nobody reads, which every C calling
+    convention CPython runs on (arguments in registers or cleaned up by the caller) allows. None
+    where there is no such C library (the forwarding callback stays)."""
+    global _silent
+    if _silent is None:
+        import llama_cpp
+
+        try:
+            getpid = ctypes.CDLL(None).getpid
+        except (OSError, AttributeError):  # pragma: no cover - Windows: no dlopen(NULL)
+            return None
+        address = ctypes.cast(getpid, ctypes.c_void_p).value
+        if address is None:  # pragma: no cover - a C library without getpid
+            return None
+        _silent = llama_cpp.llama_log_callback(address)
+    return _silent
+
+
+@contextmanager
+def quiet_llama_logs(enabled: bool = True) -> Iterator[bool]:
+    """llama.cpp's log lines dropped in C while the block runs (a model load beside a thread holding
+    the GIL: see `_c_no_op`), then forwarded again; yields whether they were dropped. Not when
+    `enabled` is false, nor when the `qwen_runtime.llama_cpp` logger wants DEBUG lines (someone asked
+    to read all of them), nor where no C no-op exists. Nested and concurrent blocks forward again
+    when the last one ends."""
+    global _quiet_depth
+    import llama_cpp
+
+    silent = _c_no_op() if enabled and not llama_log.isEnabledFor(logging.DEBUG) else None
+    if silent is None:
+        yield False
+        return
+    with _quiet_lock:
+        _quiet_depth += 1
+        llama_cpp.llama_log_set(silent, ctypes.c_void_p(0))
+    try:
+        yield True
+    finally:
+        with _quiet_lock:
+            _quiet_depth -= 1
+            if _quiet_depth == 0:
+                _forward()
+

@@ -172,7 +172,7 @@ class LlamaCppRuntime(LocalRuntime):
         try:
             self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose,
                                       n_batch=self.n_batch, n_ubatch=self.n_ubatch,
-                                      kv_cache_type=self.kv_cache_type)
+                                      kv_cache_type=self.kv_cache_type, quiet=early is not None)
         except BaseException:
             if early is not None:
                 early.abandon()

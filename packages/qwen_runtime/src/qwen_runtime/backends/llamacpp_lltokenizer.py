@@ -204,13 +204,24 @@ class DeferredTokenize:
 
 def build_view(pieces: list[bytes], special: frozenset[int], eos_token: int, tokenize: DeferredTokenize) -> Any:
     """`LLTokenizer.from_llamacpp` on saved tables, as llguidance.llamacpp.lltokenizer_from_vocab builds
-    it from a live vocabulary (special tokens marked with a 0xff byte), tokenizing through `tokenize`."""
+    it from a live vocabulary (special tokens marked with a 0xff byte), tokenizing through `tokenize`.
+
+    Without llguidance's "slices" (`VIEW_SLICES`): precomputed token sets for JSON-string-like text
+    that make a mask inside a long string value cheaper. On Gemma's 262,144 tokens they are 0.35-0.45 s
+    of a 0.75-0.9 s build, GIL held, at every start, and save 0.01-0.3 ms per masked token (a JSON
+    string value: 0.29 ms without, 0.014 ms with; an XML parameter value 0.034 / 0.006 ms) against the
+    5-30 ms llama.cpp spends on the token itself: a warm start pays the build, a reply does not notice
+    the masks (bench/results/ttft.md)."""
     from llguidance import LLTokenizer
 
     tokens = [b"\xff" + p if i in special else p for i, p in enumerate(pieces)]
     return LLTokenizer.from_llamacpp(  # type: ignore[attr-defined]
         tokens=tokens, vocab_ptr=tokenize.vocab_ptr, tokenize_fptr=tokenize.address, eos_token=eos_token,
-        slices=None)
+        slices=list(VIEW_SLICES))
+
+
+VIEW_SLICES: tuple[str, ...] = ()
+"""The slices llguidance precomputes for the view: none (`build_view` says why)."""
 
 
 class _Tables(Protocol):

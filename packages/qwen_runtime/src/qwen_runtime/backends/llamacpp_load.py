@@ -21,7 +21,7 @@ from typing import Any
 
 from ..cpus import cpu_budget
 from ..errors import ModelLoadError, ModelNotFoundError
-from .llama_build import default_gpu_layers, forward_llama_logs, llama_log
+from .llama_build import default_gpu_layers, forward_llama_logs, llama_log, quiet_llama_logs
 
 log = logging.getLogger(__name__)
 
@@ -160,12 +160,15 @@ DEFAULT_N_BATCH = 512
 
 
 def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, verbose: bool,
-               n_batch: int = DEFAULT_N_BATCH, n_ubatch: int | None = None, kv_cache_type: str = "f16") -> LlamaHandle:
+               n_batch: int = DEFAULT_N_BATCH, n_ubatch: int | None = None, kv_cache_type: str = "f16",
+               quiet: bool = False) -> LlamaHandle:
     """Load `path` into llama.cpp. `snapshots`: recurrent-state snapshots per sequence, what a hybrid
     model needs to drop rejected draft tokens (llama.cpp clamps it to 0 on a model that cannot roll
     back); with any, the model's multi-token-prediction layers are loaded too. `n_batch`: the tokens one
     evaluation takes (`n_ubatch`, the physical batch, at most that); `kv_cache_type` "f16" or "q8_0"
-    (a quantized V cache needs flash attention, which is then turned on)."""
+    (a quantized V cache needs flash attention, which is then turned on). `quiet`: llama.cpp's log lines
+    dropped in C during the load (`quiet_llama_logs`: another thread holds the GIL meanwhile); a load
+    that fails quietly is tried once more with them, for llama.cpp's reason."""
     if kv_cache_type not in KV_TYPES:
         raise ModelLoadError(f"KV cache type {kv_cache_type!r} is not one of {', '.join(KV_TYPES)}")
     kv = KV_TYPES[kv_cache_type]
@@ -181,7 +184,7 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
             model={"use_extra_bufts": placement.extra_buffers, "load_mtp": snapshots > 0},
             context={"n_rs_seq": snapshots},
         ):
-            llm = Llama(
+            args: dict[str, Any] = dict(
                 model_path=str(path),
                 n_ctx=n_ctx,
                 n_threads=placement.n_threads,
@@ -194,6 +197,17 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
                 flash_attn=kv_cache_type != "f16",
                 verbose=verbose,
             )
+            dropped = False
+            try:
+                with quiet_llama_logs(quiet) as dropped:
+                    llm = Llama(**args)
+                if dropped:
+                    log.info("llama.cpp's load lines not logged (a thread held the GIL beside the load; "
+                             "debug logging keeps them)")
+            except (ValueError, RuntimeError, OSError):
+                if not dropped:
+                    raise
+                llm = Llama(**args)  # once more with llama.cpp's lines, for its reason (or a passing failure)
     except (ValueError, RuntimeError, OSError) as exc:
         why = "; ".join(errors.lines)  # llama.cpp's own reason ("K cache type q8_0 ... does not divide ...")
         raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}" + (f" ({why})" if why else "")) from exc

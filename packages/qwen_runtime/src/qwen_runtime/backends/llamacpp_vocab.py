@@ -19,6 +19,7 @@ import logging
 import os
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,16 +130,60 @@ def record_path(folder: Path, key: str) -> Path:
 
 
 def spare_core() -> bool:
-    """Whether a core is free for a second thread (the load average leaves one of this process's CPUs).
+    """Whether a core is free for a second thread: what other processes run now leaves one of this
+    process's CPUs beside the load.
 
     The early build only pays with one: measured on the 2-core machine at load average 10, it made a
-    warm `sigit -p` slower (its GIL, held for the whole build, stalls llama.cpp's log callbacks during
-    the load, and there is no idle core to overlap on)."""
+    warm `sigit -p` slower (its GIL, held for the whole build, stalls the Python parts of the load, and
+    there is no idle core to overlap on). What runs now (`/proc/stat`'s runnable count less this
+    process's own running threads) rather than the one-minute load average, which still counts a
+    process that ended seconds ago (the cold start before a warm one); the load average where there
+    is no /proc."""
     try:
         cpus = len(os.sched_getaffinity(0))
-        return os.getloadavg()[0] + 1 <= cpus
-    except (AttributeError, OSError):  # no load average on this platform: assume there is a core
-        return True
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this platform
+        cpus = os.cpu_count() or 1
+    others = _fewest_running()
+    if others is None:
+        try:
+            return os.getloadavg()[0] + 1 <= cpus
+        except (AttributeError, OSError):  # no load average on this platform: assume there is a core
+            return True
+    return others + 2 <= cpus
+
+
+def _fewest_running(samples: int = 3, apart: float = 0.002) -> int | None:
+    """`others_running` at its lowest over a few samples: a kernel thread caught running at one instant
+    (1 sample in 20 on an idle machine here) is not a process using a core."""
+    seen = []
+    for i in range(samples):
+        if i:
+            time.sleep(apart)
+        count = others_running()
+        if count is None:
+            return None
+        seen.append(count)
+    return min(seen)
+
+
+def others_running(proc: Path = Path("/proc")) -> int | None:
+    """Threads of other processes running or waiting for a CPU now (None without a readable /proc)."""
+    try:
+        stat = (proc / "stat").read_text()
+        total = next(int(line.split()[1]) for line in stat.splitlines() if line.startswith("procs_running "))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return None
+    own = 0
+    try:
+        for task in (proc / "self" / "task").iterdir():
+            try:
+                fields = (task / "stat").read_text().rpartition(")")[2].split()
+            except OSError:  # the thread ended meanwhile
+                continue
+            own += fields[:1] == ["R"]
+    except OSError:
+        return None
+    return max(0, total - own)
 
 
 def start_early_view(model_path: Path, folder: Path | None) -> EarlyView | None:
@@ -184,6 +229,7 @@ class LlamaVocab:
             early.tokenize.bind(self.vocab)  # a build waiting for the model goes on
         self._key = vocab_key(model_path, getattr(llama_cpp, "__version__", "?"))
         self._record = record_path(table_dir, self._key) if table_dir is not None else None
+        self.tables: VocabTables | None = None
         self.tables = self._read_tables(table_dir)
         self.end_tokens = self._end_tokens()
 
@@ -195,7 +241,11 @@ class LlamaVocab:
                 tokenize.unbind()
 
     def piece(self, token: int) -> bytes:
-        """The bytes of one token, special tokens as their text (`<tool_call>`), cached."""
+        """The bytes of one token, special tokens as their text (`<tool_call>`): from the tables, else
+        asked of llama.cpp once and cached."""
+        tables = self.tables
+        if tables is not None and 0 <= token < len(tables.pieces):
+            return tables.pieces[token]
         cached = self._pieces.get(token)
         if cached is not None:
             return cached
@@ -246,14 +296,16 @@ class LlamaVocab:
             view = early.result(eos, self.n_vocab) if early is not None else None
             if view is not None and early is not None:
                 tokenize, known = early.tokenize, early.record.calls if early.record is not None else {}
-                log.debug("llguidance's view of the vocabulary was built while the model loaded")
+                log.info("llguidance's view of the vocabulary was built while the model loaded")
             else:
+                started = time.perf_counter()
                 if self.tables is None:  # another load of the same file may have built them meanwhile
                     self.tables = remembered(self._key, self.n_vocab) or self._build_tables()
                     remember(self._key, self.tables)
                 tokenize, known = DeferredTokenize(), {}
                 tokenize.bind(self.vocab)
                 view = build_view(self.tables.pieces, self.tables.special, eos, tokenize)
+                log.info("llguidance's view of the vocabulary built in %.2f s", time.perf_counter() - started)
             asked = tokenize.stop_recording()
             if self._record is not None and (asked != known or not self._record.is_file()):
                 save_record(self._record, BuildRecord(eos, self.n_vocab, asked))
@@ -295,9 +347,7 @@ class LlamaVocab:
                 remember(self._key, tables)
             elif not path.is_file():
                 save_tables(path, tables)
-        if tables is not None:
-            self._pieces.update(enumerate(tables.pieces))
-        return tables
+        return tables  # `piece` reads them by index (a dict of 262k pieces is 26 ms at every start)
 
     def _build_tables(self) -> VocabTables:
         special, ends = self.scan(pieces=True)
