@@ -222,3 +222,22 @@ def test_a_repository_cannot_switch_on_bypass_mode(dirs: tuple[Path, Path], tmp_
     assert proc.returncode == 0, proc.stderr
     assert not (work / "PWNED").exists()  # asked, and headless asks nobody: refused
     assert "bypass" in proc.stderr and "is ignored in a project file" in proc.stderr
+
+
+def test_a_one_shot_run_ends_with_its_output_log_and_session_whole(dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    # `sigit -p` ends without the interpreter's teardown (`cli.run`): what it wrote must all be there
+    work, config = dirs
+    reply = "".join(f"line {i}: the answer goes on\n" for i in range(8000))  # ~240 KB, past a pipe's buffer
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps({"turns": [{"text": reply}]}))
+    state = tmp_path / "state"
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "SIGIT_STATE_DIR": str(state), "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run([SIGIT, "-p", "tell me", "--model", f"scripted:{scenario}", "--output-format",
+                           "stream-json", "-q"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert lines[-1]["type"] == "result" and lines[-1]["result"].strip() == reply.strip()
+    log = (state / "logs" / "sigit.log").read_text()
+    assert log.rstrip().endswith("no session uses it")  # the last record, flushed by the exit functions
+    listed = run_sigit(["sessions", "list"], work, config)
+    assert lines[-1]["session_id"] in listed.stdout

@@ -428,7 +428,7 @@ class SessionHost:
     def _prefill_soon(self, engine: ChatEngine, registry: ToolRegistry) -> None:
         """Evaluate the system prompt and tool schemas now, while the user types: the first turn then
         starts from the KV cache (a no-op for servers and scripted models)."""
-        if not registry.names():
+        if not registry.names() or not self.options.prefill:
             return
         task = asyncio.ensure_future(asyncio.to_thread(_prefill, engine, registry.to_specs()))
         self._prefills.add(task)  # a reference, so the task is not collected mid-way

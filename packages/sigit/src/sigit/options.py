@@ -31,6 +31,10 @@ class HostOptions:
     offline: bool = False
     """`--offline`: no network request but to the model's endpoint (see `Settings.offline`)."""
     runtime_options: dict[str, Any] = field(default_factory=dict)
+    prefill: bool = True
+    """Evaluate (or restore) the system prompt and tools as soon as a session opens, for the first turn
+    to start from. False where the first turn follows at once (`sigit -p`): the turn restores the
+    longest saved state itself, and a prefill first would restore the shorter one for nothing."""
     on_download: Callable[[str, int, int | None], None] | None = None
     """(model name, bytes done, total bytes) while a model downloads, from the loading thread;
     None leaves huggingface_hub's progress bar on stderr."""

@@ -55,6 +55,7 @@ def host_options(args: argparse.Namespace) -> HostOptions:
         download=getattr(args, "download", False),
         offline=getattr(args, "offline", False),
         draft=getattr(args, "draft", None),
+        prefill=False,  # the prompt is here: its turn starts now and restores the longest saved state itself
     )
 
 
