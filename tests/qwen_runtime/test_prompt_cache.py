@@ -18,6 +18,7 @@ from qwen_runtime.prompt_cache import DiskPromptCache, PromptCache, scope_key
 from qwen_runtime.types import (
     AssistantMessage,
     ChatRequest,
+    Completion,
     Sampling,
     SystemMessage,
     ToolCall,
@@ -351,3 +352,60 @@ def test_a_damaged_round_checkpoint_is_ignored_and_the_prompt_evaluated_again(
     # the next longest state (up to the user message): the tool result is evaluated again
     assert 0 < done.usage.restored_prompt_tokens < done.usage.prompt_tokens - 500
     assert not longest.exists() or longest.read_bytes() != bytes(data)  # removed, or saved whole again
+
+
+THOUGHT = AssistantMessage("main.py prints hi, and nothing else. " * 6,
+                           reasoning="The user wants main.py read; it prints hi. " * 6)
+NEXT = hybrid_request(UserMessage("Read main.py please."), THOUGHT, UserMessage("And the tests?"))
+
+
+def test_qwen35s_template_drops_a_replys_thinking_once_another_user_message_follows(tiny_hybrid_gguf: Path) -> None:
+    """Why a turn's end needs a prefill of its own: the next prompt does not start with the last one."""
+    rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096)
+    try:
+        alone = rt.prefix_text(hybrid_request(UserMessage("Read main.py please."), THOUGHT))
+        next_turn = rt.next_turn_text(hybrid_request(UserMessage("Read main.py please."), THOUGHT))
+    finally:
+        rt.close()
+    assert next_turn is not None and "The user wants" in alone and "The user wants" not in next_turn
+    assert rt.prompt_text(NEXT).startswith(next_turn) and not rt.prompt_text(NEXT).startswith(alone)
+
+
+def run_turns(model: Path, cache: Path, *, settle: bool) -> tuple[int, Completion, np.ndarray, int]:
+    """Turn one in one process (then, with `settle`, the turn-end prefill), turn two in a new one:
+    the tokens turn one left ready, turn two's completion, the logits its prompt ends on (evaluated
+    first, from what the disk held) and how many of its tokens were restored for them."""
+    first = LlamaCppRuntime(str(model), n_ctx=4096, prompt_cache_dir=cache)
+    first.complete(hybrid_request(UserMessage("Read main.py please.")))
+    ready = first.prefill(hybrid_request(UserMessage("Read main.py please."), THOUGHT), next_turn=True) if settle else 0
+    first.close()
+    second = LlamaCppRuntime(str(model), n_ctx=4096, prompt_cache_dir=cache)
+    try:
+        logits, restored = prompt_logits(second, NEXT)
+        second.clear_cache()
+        return ready, second.complete(NEXT), logits, restored
+    finally:
+        second.close()
+
+
+def test_a_turn_ends_ready_for_the_next_message_even_in_a_resumed_process(
+    tiny_hybrid_gguf: Path, tmp_path: Path
+) -> None:
+    ready, settled, settled_logits, restored = run_turns(tiny_hybrid_gguf, tmp_path / "settled", settle=True)
+    _, unsettled, unsettled_logits, unsettled_restored = run_turns(tiny_hybrid_gguf, tmp_path / "unsettled",
+                                                                   settle=False)
+    # everything before the new message comes back from disk: nothing of turn one is evaluated again
+    assert ready > 0 and restored == ready
+    assert unsettled_restored < ready - 40  # only up to turn one's question: its reply evaluated again
+    # the prompt is cut in the same pieces either way: the same logits, bit for bit, and the same reply
+    assert np.array_equal(settled_logits, unsettled_logits) and settled.text == unsettled.text
+
+
+def test_a_turn_end_prefill_does_nothing_where_the_tools_changed(tiny_hybrid_gguf: Path, tmp_path: Path) -> None:
+    rt = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=4096, prompt_cache_dir=tmp_path)
+    try:
+        rt.complete(hybrid_request(UserMessage("Read main.py please.")))
+        other_tools = ChatRequest((SYSTEM, UserMessage("Read main.py please."), THOUGHT), sampling=GREEDY)
+        assert rt.prefill(other_tools, next_turn=True) == 0  # would be the whole conversation: not done
+    finally:
+        rt.close()

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from qwen_runtime.images import Image, ImageError
-from qwen_runtime.runtime import Runtime
+from qwen_runtime.runtime import CancelToken, Runtime
 from qwen_runtime.types import (
     AssistantMessage,
     ChatRequest,
@@ -458,6 +458,64 @@ class ChatEngine:
 
     async def aprefill(self, tools: Tools = ()) -> int:
         return await asyncio.to_thread(self.prefill, tools)
+
+    def prefill_next_turn(self, tools: Tools | None = None) -> int:
+        """After a turn ended: evaluate the conversation as the next message will find it, while the user
+        reads and types, and keep that state where the next turn restores it (a local model's prompt
+        cache, on disk too: a session resumed by another process starts there). With Qwen 3.5's
+        template this is not what the last turn left in the cache (its replies' thinking is dropped
+        once another user message follows), so without it the next turn evaluates the whole last turn
+        again. `tools`: the next turn's (None: the last turn's). Returns the tokens now ready; 0 for
+        runtimes without a local cache, with no history, or when the cache no longer reaches the last
+        user message (the tools or the system prompt changed). Blocking; `aprefill_next_turn` in
+        async code, which takes the conversation as it stands when called."""
+        runtime = self._runtime
+        if runtime is None:
+            raise NoModelLoaded()
+        request = self._next_turn_request(tools)
+        if request is None:
+            return 0
+        try:
+            return runtime.prefill(request, next_turn=True)
+        except Exception as exc:
+            raise translate_generation_error(exc) from exc
+
+    async def aprefill_next_turn(self, tools: Tools | None = None) -> int:
+        """`prefill_next_turn` in a worker thread; cancelling the task stops it between batches (the
+        thread returns soon after, and the model can then be closed)."""
+        runtime = self._runtime
+        if runtime is None:
+            raise NoModelLoaded()
+        request = self._next_turn_request(tools)  # the history now: a turn sent meanwhile adds to it
+        if request is None:
+            return 0
+        stop = CancelToken()
+
+        def run() -> int:
+            try:
+                return runtime.prefill(request, next_turn=True, cancel=stop)
+            except Exception as exc:
+                raise translate_generation_error(exc) from exc
+
+        running = asyncio.ensure_future(asyncio.to_thread(run))
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            stop.cancel()
+            await asyncio.wait((running,))  # it stops at its next batch: then nothing touches the model
+            if not running.cancelled():
+                running.exception()  # retrieved: an error of its own goes nowhere once cancelled
+            raise
+
+    def _next_turn_request(self, tools: Tools | None) -> ChatRequest | None:
+        messages = self._prompt()
+        if not self._history.messages():
+            return None
+        thinking = self._sampling.enable_thinking
+        return ChatRequest(messages, tools=self._last_tools if tools is None else _specs(tools),
+                           enable_thinking=thinking if thinking is not None else True,
+                           preserve_thinking=self._sampling.preserve_thinking,
+                           reasoning_effort=self._sampling.reasoning_effort)
 
     # ------------------------------------------------------------ turns
 

@@ -61,10 +61,12 @@ class Runtime(ABC):
     #: True when the backend closes `<think>` itself at `ChatRequest.thinking_budget` (onde checks it)
     enforces_thinking_budget: bool = False
 
-    def prefill(self, request: ChatRequest) -> int:
+    def prefill(self, request: ChatRequest, *, next_turn: bool = False, cancel: CancelToken | None = None) -> int:
         """Evaluate the prompt of `request` ahead of time (e.g. the system prompt and tools when a
         session opens) so the first real turn is served from the KV cache; returns the tokens now
-        cached. Backends without a local cache do nothing."""
+        cached. `next_turn`: the conversation after a turn ended, as the next user message will find
+        it, kept where that turn (or a resumed session) restores it. `cancel` stops it between batches
+        (as does cancelling a request that waits for it). Backends without a local cache do nothing."""
         return 0
 
     def count_tokens(self, text: str) -> int:

@@ -304,6 +304,7 @@ class SessionHost:
         )
         opened.on_close = lambda: self.release(name)
         opened.flag_rules = set(self.options.allow_tools) - set(session.grants)
+        opened.prefill_after_turn = self.options.prefill
         return opened
 
     async def _load_beside(self, name: str, settings: Settings, setup: Awaitable[None]) -> Runtime:

@@ -8,6 +8,7 @@ private: `sigit.frontends` may not import `sigit.agent` (an import-linter contra
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import warnings
@@ -103,6 +104,11 @@ class AgentSession:
         agent.approver = self._approve
         self._retired_sandboxes: list[Sandbox] = []
         """Sandboxes replaced by `/sandbox`: background commands may still run in them (and their temp dirs)."""
+        self.prefill_after_turn = False
+        """After a turn that ended normally, evaluate the conversation as the next message will find it,
+        in the background (`ChatEngine.aprefill_next_turn`): on when the session's host prefills
+        (`HostOptions.prefill`: the TUI, ACP), off for a one-shot `sigit -p`."""
+        self._settling: asyncio.Task[int] | None = None
 
     @property
     def agent(self) -> Agent:
@@ -182,9 +188,30 @@ class AgentSession:
                 yield event
             if finished is not None:
                 await self.hooks.stop(finished)
+            if finished is not None and finished.stop_reason in _SETTLED:
+                self._settle_soon()
         finally:
             self.running = False
             await asyncio.to_thread(self.save)  # once a turn, an fsync'd write: not on the event loop
+
+    async def next_turn_ready(self) -> int:
+        """Wait for the turn-end prefill, if one runs: the tokens of the conversation now ready for the
+        next message (0: none ran, or it did nothing). Frontends need not wait: the next turn does."""
+        settling = self._settling
+        if settling is None:
+            return 0
+        with contextlib.suppress(Exception):
+            return await asyncio.shield(settling)
+        return 0
+
+    def _settle_soon(self) -> None:
+        """Start the turn-end prefill (see `prefill_after_turn`); the next turn waits for it on the model,
+        which is what it would evaluate itself."""
+        if not self.prefill_after_turn or (self._settling is not None and not self._settling.done()):
+            return
+        engine = self._agent.engine
+        self._settling = asyncio.ensure_future(engine.aprefill_next_turn(self._agent.tool_specs()))
+        self._settling.add_done_callback(_settled)
 
     def cancel(self) -> None:
         self._agent.cancel()
@@ -457,6 +484,10 @@ class AgentSession:
         return format_status(self.mcp.status())
 
     async def close(self) -> None:
+        if self._settling is not None and not self._settling.done():
+            self._settling.cancel()  # it stops at its next batch, before the model is released below
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._settling
         await self._agent.context.processes.kill_all()
         guard = self._agent.context.repo_guard
         if guard is not None:  # a background command that ended since the last step
@@ -471,3 +502,15 @@ class AgentSession:
         release, self.on_close = self.on_close, None
         if release is not None:
             await asyncio.to_thread(release)
+
+
+_SETTLED = frozenset({"end_turn", "permission_denied", "max_rounds", "max_tokens", "loop_guard"})
+"""Turn endings after which the conversation stands as the next message finds it (not a cancel, an
+error or a refused prompt: the history may then end half-way)."""
+
+
+def _settled(task: asyncio.Task[int]) -> None:
+    """A turn-end prefill that failed costs the next turn its head start only."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.debug("turn-end prefill failed: %s", exc)
+

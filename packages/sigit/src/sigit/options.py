@@ -32,9 +32,10 @@ class HostOptions:
     """`--offline`: no network request but to the model's endpoint (see `Settings.offline`)."""
     runtime_options: dict[str, Any] = field(default_factory=dict)
     prefill: bool = True
-    """Evaluate (or restore) the system prompt and tools as soon as a session opens, for the first turn
-    to start from. False where the first turn follows at once (`sigit -p`): the turn restores the
-    longest saved state itself, and a prefill first would restore the shorter one for nothing."""
+    """Evaluate ahead, while the user types, what the next turn starts with: the system prompt and tools
+    when a session opens, the conversation as the next message will find it after each turn (kept on
+    disk too, for a resumed session). False where the turn follows at once and nothing comes after it
+    (`sigit -p`): the turn restores the longest saved state itself."""
     on_download: Callable[[str, int, int | None], None] | None = None
     """(model name, bytes done, total bytes) while a model downloads, from the loading thread;
     None leaves huggingface_hub's progress bar on stderr."""

@@ -43,6 +43,7 @@ from ..types import (
 )
 from .draft_control import DraftController, DraftPolicy
 from .drafting import Drafter, DraftLength, DraftReport, DraftSource, paused_report
+from .save_points import save_points
 
 log = logging.getLogger(__name__)
 
@@ -131,15 +132,18 @@ class TokenSampler(Protocol):
 
 class _WaiterCancelled(CancelToken):
     """A prefill's cancel token: cancelled once a request waiting for the prefill is (Ctrl+C during a
-    session's first, cold prompt evaluation must not wait for the whole system prompt)."""
+    session's first, cold prompt evaluation must not wait for the whole system prompt), or the
+    prefill's own `also` (a session closing while its turn-end prefill runs)."""
 
-    def __init__(self, runtime: LocalRuntime) -> None:
+    def __init__(self, runtime: LocalRuntime, also: CancelToken | None = None) -> None:
         super().__init__()
         self._runtime = runtime
+        self._also = also
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set() or any(token.cancelled for token in list(self._runtime._waiting))
+        return (self._event.is_set() or (self._also is not None and self._also.cancelled)
+                or any(token.cancelled for token in list(self._runtime._waiting)))
 
 
 class LocalRuntime(Runtime):
@@ -292,14 +296,22 @@ class LocalRuntime(Runtime):
         except QwenRuntimeError:
             if any(isinstance(m, UserMessage) for m in request.messages):
                 raise
-            placeholder = "\u2063siGit prefix end\u2063"
-            with_user = dataclasses.replace(request, messages=(*request.messages, UserMessage(placeholder)))
-            text = self.prompt_text(with_user, add_generation_prompt=False)
-            at = text.find(placeholder)
-            turn = text.rfind("<|im_start|>", 0, at) if at >= 0 else -1
-            if turn < 0:
+            text = self.next_turn_text(request)
+            if text is None:
                 raise
-            return text[:turn]
+            return text
+
+    def next_turn_text(self, request: ChatRequest) -> str | None:
+        """The conversation as the next user message will find it: rendered with a placeholder user turn
+        after it and cut where that turn opens. Not always the conversation rendered alone: Qwen 3.5's
+        template keeps the thinking of the replies after the last user message and drops it from every
+        earlier one. None for a template whose turns do not open with `<|im_start|>`."""
+        placeholder = "\u2063siGit prefix end\u2063"
+        with_user = dataclasses.replace(request, messages=(*request.messages, UserMessage(placeholder)))
+        text = self.prompt_text(with_user, add_generation_prompt=False)
+        at = text.find(placeholder)
+        turn = text.rfind("<|im_start|>", 0, at) if at >= 0 else -1
+        return text[:turn] if turn >= 0 else None
 
     def _checked_tokens(self, request: ChatRequest, prompt: str) -> list[int]:
         if not self.supports_images and request.images():
@@ -331,33 +343,63 @@ class LocalRuntime(Runtime):
             if cancel in self._waiting:
                 self._waiting.remove(cancel)
 
-    def prefill(self, request: ChatRequest) -> int:
+    def prefill(self, request: ChatRequest, *, next_turn: bool = False, cancel: CancelToken | None = None) -> int:
         """Evaluate the conversation so far without the generation prompt (a session's system prompt and
-        tools) into the KV cache: the next request that starts with it evaluates only the rest."""
-        prefix = self.prefix_text(request)
+        tools) into the KV cache: the next request that starts with it evaluates only the rest.
+
+        `next_turn`: the conversation as the next user message will find it (`next_turn_text`), after
+        a turn ended, and the state at its end kept as a turn checkpoint (on disk too): the next
+        message, or a session resumed by another process, restores all of it instead of evaluating
+        the last turn again. Only when what is cached or saved already reaches the last user message
+        (else the tools or the system prompt changed, and this would evaluate the whole conversation
+        for a prompt nobody may send): then 0."""
+        prefix = self.next_turn_text(request) if next_turn else self.prefix_text(request)
+        if prefix is None:
+            return 0
         with self._lock:  # tokenizing too: a session closed meanwhile frees the model under a tokenizer
             self.check_open()
             tokens = self._checked_tokens(request, prefix)
             if not tokens:
                 return 0
-            cancel = _WaiterCancelled(self)
+            waiter = _WaiterCancelled(self, cancel)
             try:
                 cached = self.prefill_prefix(tokens)
                 restored = self.last_restored
-                if cached < len(tokens) and not self.eval_prompt(request, tokens, cached, cancel):
-                    return 0  # the request waiting behind it was cancelled: it stopped between batches
+                if next_turn and cached < len(tokens) and cached < self._last_user_end(request, tokens):
+                    log.info("next turn's prefix not evaluated: %d of %d tokens cached, short of the last "
+                             "user message", cached, len(tokens))
+                    return 0
+                # the next turn's prefix in one piece from what was cached: where the next request,
+                # restoring the same state, ends a piece too (its "reply" save point)
+                if cached < len(tokens) and not (
+                        self.eval_tokens(tokens[cached:], waiter) if next_turn
+                        else self.eval_prompt(request, tokens, cached, waiter)):
+                    return 0  # cancelled (or the request waiting behind it was): it stopped between batches
+                if next_turn:
+                    self.keep_prefix(tokens)
+                    log.info("next turn's prefix ready: %d tokens, %d of them evaluated now", len(tokens),
+                             len(tokens) - cached)
                 if cached < len(tokens) or restored:
                     self._prefilled = (cached, len(tokens), restored)
             except Exception:
                 self.clear_cache_unlocked()
                 raise
-            if request.offered_tools() and not cancel.cancelled:
+            if request.offered_tools() and not waiter.cancelled:
                 # the tool-call constraint's view of the vocabulary (a second on a 250k vocabulary), built
                 # now rather than by the first request that offers tools
                 started = time.perf_counter()
                 self.lltokenizer()
                 log.info("tool-call constraint's vocabulary view ready in %.2f s", time.perf_counter() - started)
         return len(tokens)
+
+    def _last_user_end(self, request: ChatRequest, tokens: Sequence[int]) -> int:
+        """Where the conversation up to its last user message ends inside `tokens` (0 without one)."""
+        turn = [p.position for p in save_points(self, request, tokens) if p.kind == "turn"]
+        return turn[0] if turn else 0
+
+    def keep_prefix(self, tokens: Sequence[int]) -> None:
+        """Keep the state of `tokens`, just evaluated, where the next turn finds it (a backend with a prompt
+        cache saves it; here the live cache holds it)."""
 
     def clear_cache(self) -> None:
         """Forget the KV cache: the next request evaluates its whole prompt."""

@@ -399,6 +399,8 @@ class LlamaCppRuntime(LocalRuntime):
         on disk (whole) at the stable and turn points, and at every round too for such a model: its
         checkpoints outlive the process, so a resumed session or a new process with the same prefix
         restores the longest of them instead of evaluating the prompt again."""
+        if kind == "reply":
+            return  # only where a piece of the prompt ends (a turn-end prefill stopped there)
         cache = self.prompt_cache
         to_memory = cache.max_checkpoints > 0
         to_disk = ((kind != "round" or not self.cut_back) and cache.disk is not None
@@ -409,6 +411,13 @@ class LlamaCppRuntime(LocalRuntime):
             cache.keep(prefix, part)
         if to_disk and (data := copy_state(self._llm.ctx)) is not None:
             cache.save(prefix, data)
+
+    def keep_prefix(self, tokens: Sequence[int]) -> None:
+        """The next turn's prefix, just evaluated: kept as a turn checkpoint (memory and disk), when the
+        live state is exactly `tokens` (a dense model's cache may hold more: then it serves as it is)."""
+        llm = self._llm
+        if int(llm.n_tokens) == len(tokens) and list(llm.input_ids[: len(tokens)]) == list(tokens):
+            self._save(tokens, "turn")
 
     def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool:
         """Evaluate `tokens` in batches; False when cancelled in between (the cache is then dropped:

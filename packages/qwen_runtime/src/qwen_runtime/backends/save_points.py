@@ -5,7 +5,9 @@ thinking once a new user message comes, so what was generated is not what the ne
 Three prefixes survive: the system prompt with the tools (every session on this model starts with
 it; only where there is a system prompt), the conversation up to the last user message (the next
 turn starts with it) and the conversation without the generation prompt (the next round of this
-turn starts with it).
+turn starts with it). A fourth point only divides the evaluation: the conversation before the last
+user message as that message found it, where a session's turn-end prefill (`prefill(next_turn=True)`)
+stopped; the prompt is cut there with or without that prefill, so the reply does not depend on it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PointKind = Literal["stable", "turn", "round"]
+PointKind = Literal["stable", "reply", "turn", "round"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,7 +33,8 @@ class SavePoint:
     position: int
     """Tokens before the point."""
     kind: PointKind
-    """stable: system prompt and tools; turn: up to the last user message; round: the whole conversation."""
+    """stable: system prompt and tools; reply: before the last user message (a boundary, nothing kept);
+    turn: up to the last user message; round: the whole conversation."""
 
 
 def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -> list[SavePoint]:
@@ -42,6 +45,8 @@ def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -
     if system:
         prefixes.append(("stable", system))
     last_user = max((i for i, m in enumerate(messages) if isinstance(m, UserMessage)), default=-1)
+    if last_user > len(system):
+        prefixes.append(("reply", tuple(messages[:last_user])))
     if last_user >= 0:
         prefixes.append(("turn", tuple(messages[: last_user + 1])))
     prefixes.append(("round", tuple(messages)))
@@ -49,7 +54,10 @@ def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -
     for kind, part in prefixes:
         sub = dataclasses.replace(request, messages=part)  # type: ignore[arg-type]
         try:
-            rendered = rt.prompt_tokens(rt.prefix_text(sub))
+            text = rt.next_turn_text(sub) if kind == "reply" else rt.prefix_text(sub)
+            if text is None:
+                continue
+            rendered = rt.prompt_tokens(text)
         except Exception as exc:  # a template that cannot render a part costs a save point, not the request
             log.debug("no %s save point: %s", kind, exc)
             continue

@@ -80,6 +80,7 @@ class EvalSetting:
             max_tokens=self.max_tokens,
             download=self.download,
             runtime_options=runtime_options,
+            prefill=False,  # one prompt per attempt, closed after it: nothing comes next to prepare for
         )
 
     @property
