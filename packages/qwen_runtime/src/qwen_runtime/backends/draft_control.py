@@ -263,6 +263,12 @@ class DraftController:
     probe_growth: int = 8
     """Failed probes double the wait, up to this many first waits (and `probe_max`)."""
     probe_length: int = 2
+    worth_probing: float = 0.15
+    """The least gain drafts as right as a copy-heavy edit's (95%) must promise at the measured costs for
+    a backed-off source to be probed at each reply's start and after a partly right probe. Below it (a
+    batch costs nearly its tokens) the gain a copy-heavy edit could bring is smaller than what a probe
+    per short reply costs: the source is probed only on its timed schedule, which grows with each
+    probe."""
     stretch_after: int = 4
     rollback_overhead: float | None = None
     """A hybrid's one-token step with rollback snapshots against one without, measured beforehand (`qwen-runtime
@@ -294,7 +300,7 @@ class DraftController:
         after prose drafts from its first copied tokens, not after the wait prose earned."""
         for source, s in self.sources.items():
             s.probing = False  # a probe the last reply ended on was dropped unverified
-            if s.backed_off and not self.hopeless(source):
+            if s.backed_off and self.worth_a_probe(source):
                 s.probe = s.probe or min(self.probe_length, self.max_draft)
 
     def want(self, source: object) -> int:
@@ -345,7 +351,7 @@ class DraftController:
         s.probing = False
         if self.best(source) > 0:  # what the probe (and the costs measured meanwhile) say: it pays
             s.backed_off, s.probe, s.misses = False, 0, 0
-        elif accepted == 0 or self.hopeless(source):  # a failed probe, or costs no draft can beat: wait longer
+        elif accepted == 0 or not self.worth_a_probe(source):  # a failed probe, or too little to win: wait longer
             s.misses += 1
         elif accepted >= drafted:  # right all through: try a longer one at once
             s.misses, s.probe = 0, min(self.max_draft, 2 * drafted)
@@ -451,9 +457,17 @@ class DraftController:
         as it has tokens): then probes come only now and then, to measure."""
         return self.best(source, acceptance=max(0.95, self.state(source).acceptance), overhead=overhead) == 0
 
-    def best(self, source: object, acceptance: float | None = None, overhead: float = 1.0) -> int:
-        """The draft length with the highest expected rate; 0 unless one beats no draft by `min_gain`."""
-        best_k, best = 0, 1.0 + self.min_gain
+    def worth_a_probe(self, source: object) -> bool:
+        """Drafts as right as a copy-heavy edit's (95%, or the source's own rate when higher) would gain at
+        least `worth_probing` at the measured costs (see there)."""
+        return self.best(source, acceptance=max(0.95, self.state(source).acceptance),
+                         min_gain=self.worth_probing) > 0
+
+    def best(self, source: object, acceptance: float | None = None, overhead: float = 1.0,
+             min_gain: float | None = None) -> int:
+        """The draft length with the highest expected rate; 0 unless one beats no draft by `min_gain`
+        (the controller's own by default)."""
+        best_k, best = 0, 1.0 + (self.min_gain if min_gain is None else min_gain)
         for k in range(1, self.max_draft + 1):
             rate = self.speedup(source, k, acceptance, overhead)
             if rate > best:
