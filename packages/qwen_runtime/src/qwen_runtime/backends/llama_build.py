@@ -156,7 +156,7 @@ def _c_no_op() -> Any | None:
 
         try:
             getpid = ctypes.CDLL(None).getpid
-        except (OSError, AttributeError):  # pragma: no cover - Windows: no dlopen(NULL)
+        except (OSError, AttributeError, TypeError):  # pragma: no cover - Windows: no dlopen(NULL)
             return None
         address = ctypes.cast(getpid, ctypes.c_void_p).value
         if address is None:  # pragma: no cover - a C library without getpid
