@@ -62,3 +62,34 @@ async def test_prefill_is_a_no_op_without_a_cache_or_a_prompt() -> None:
     assert ChatEngine(bare).prefill() == 0 and bare.prefilled == []
     with pytest.raises(NoModelLoaded):
         ChatEngine().prefill()
+
+
+async def test_a_runtime_with_the_old_prefill_signature_gets_no_turn_end_prefill() -> None:
+    # a Runtime subclass written before `next_turn` (its own `prefill(request)`) keeps working
+    runtime = RecordingRuntime(["a reply"])
+    engine = ChatEngine(runtime, system_prompt="sys")
+    engine.send_message("hi")
+    assert engine.prefill_next_turn() == 0 and await engine.aprefill_next_turn() == 0
+    assert runtime.prefilled == []
+    assert engine.prefill() == 42  # the session-open prefill is called as before
+
+
+async def test_the_turn_end_prefill_asks_for_the_conversation_with_the_last_turns_tools() -> None:
+    class Recording(ScriptedRuntime):
+        def __init__(self) -> None:
+            super().__init__(["a reply"])
+            self.asked: list[tuple[ChatRequest, bool]] = []
+
+        def prefill(self, request: ChatRequest, *, next_turn: bool = False, cancel: object = None) -> int:
+            self.asked.append((request, next_turn))
+            return 7
+
+    runtime = Recording()
+    engine = ChatEngine(runtime, system_prompt="sys")
+    assert engine.prefill_next_turn() == 0  # no conversation yet: nothing to prepare
+    tool = ToolDefinition("read_file", "Read a file", {"type": "object", "properties": {}})
+    engine.send_message_with_tools("hi", [tool])
+    assert await engine.aprefill_next_turn() == 7
+    (request, next_turn), = runtime.asked
+    assert next_turn and [t.name for t in request.tools] == ["read_file"]
+    assert [m.role for m in request.messages] == ["system", "user", "assistant"]

@@ -14,6 +14,7 @@ on the stream's last event, `Done`). Thinking is dropped from recorded replies u
 from __future__ import annotations
 
 import asyncio
+import inspect
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -473,7 +474,7 @@ class ChatEngine:
         if runtime is None:
             raise NoModelLoaded()
         request = self._next_turn_request(tools)
-        if request is None:
+        if request is None or not _takes_next_turn(runtime):
             return 0
         try:
             return runtime.prefill(request, next_turn=True)
@@ -487,7 +488,7 @@ class ChatEngine:
         if runtime is None:
             raise NoModelLoaded()
         request = self._next_turn_request(tools)  # the history now: a turn sent meanwhile adds to it
-        if request is None:
+        if request is None or not _takes_next_turn(runtime):
             return 0
         stop = CancelToken()
 
@@ -685,3 +686,15 @@ def _to_runtime_message(message: ChatMessage | Message) -> Message:
     if isinstance(message, SystemMessage | UserMessage | AssistantMessage | ToolMessage):
         return message
     raise TypeError(f"expected a ChatMessage (or a qwen_runtime message), not {type(message).__name__}")
+
+
+def _takes_next_turn(runtime: Runtime) -> bool:
+    """Whether `runtime.prefill` takes `next_turn` and `cancel`: a runtime written before them (its own
+    `prefill(request)`) has no turn-end prefill, and is not called with arguments it would refuse."""
+    try:
+        parameters = inspect.signature(runtime.prefill).parameters
+    except (TypeError, ValueError):  # pragma: no cover - a builtin or C callable
+        return False
+    return {"next_turn", "cancel"} <= parameters.keys() or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
