@@ -87,6 +87,7 @@ EXPECTED_ALL = [
     "download_needed",
     "evaluate",
     "human_size",
+    "import_backend",
     "inspect_model",
     "is_gguf_model",
     "list_models",

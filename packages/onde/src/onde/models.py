@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from qwen_runtime.naming import RuntimeSpec, can_see, parse_runtime_name
+from qwen_runtime.naming import import_backend as import_named
 from qwen_runtime.naming import load_runtime as load_named
 from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
@@ -31,6 +32,18 @@ def load_runtime(name: str, **options: Any) -> Runtime:
     _parse(name)
     try:
         return load_named(name, **options)
+    except Exception as exc:
+        raise ModelBuild(str(exc)) from exc
+
+
+def import_backend(name: str) -> None:
+    """Import what loading `name` needs (llama.cpp's bindings for a GGUF), reading no file: an app that
+    loads its model beside other start-up work calls it first, so that `load_runtime` goes straight to
+    the model file, native work that leaves the GIL free for the app's own imports. Raises `BadModelName`
+    for a malformed name, `ModelBuild` when the backend is not installed."""
+    _parse(name)
+    try:
+        import_named(name)
     except Exception as exc:
         raise ModelBuild(str(exc)) from exc
 

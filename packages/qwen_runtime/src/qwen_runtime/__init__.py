@@ -19,7 +19,7 @@ from .errors import (
 from .gguf_info import GgufInfo, read_gguf_info
 from .images import Image, ImageError
 from .model_report import ModelReport, inspect_gguf
-from .naming import RuntimeSpec, load_runtime, parse_runtime_name
+from .naming import RuntimeSpec, import_backend, load_runtime, parse_runtime_name
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
 from .prompt_cache import DiskPromptCache, PromptCache, PromptCacheEntry
 from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, get_model
@@ -105,6 +105,7 @@ __all__ = [
     "cpu_budget",
     "default_model_for",
     "get_model",
+    "import_backend",
     "inspect_gguf",
     "load_runtime",
     "load_template",

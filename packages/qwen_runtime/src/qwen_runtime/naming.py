@@ -227,6 +227,25 @@ def can_see(name: str) -> bool:
     return False
 
 
+_BACKEND_OF_KIND: dict[str, str] = {"gguf": "llamacpp", "registry": "llamacpp", "hf": "llamacpp",
+                                    "transformers": "transformers", "openai": "openai", "scripted": "scripted"}
+
+
+_BINDINGS: dict[str, tuple[str, ...]] = {"llamacpp": ("llama_cpp",)}
+"""What a backend's module imports only when it loads a model (so that importing it stays light)."""
+
+
+def import_backend(name: str) -> None:
+    """Import the backend that `load_runtime(name)` will use (llama.cpp's bindings and numpy for a GGUF),
+    reading no file: a caller that loads beside other start-up work imports it first, so that the load
+    itself goes straight to the model file (native code that leaves the GIL free) while the other work
+    runs. Raises what `load_runtime` raises for a malformed name or a backend that is not installed."""
+    backend = _BACKEND_OF_KIND[parse_runtime_name(name).kind]
+    _import(_BACKENDS[backend])
+    for module in _BINDINGS.get(backend, ()):
+        _import(f"{module}:__name__")
+
+
 def load_runtime(name: str, **options: Any) -> Runtime:
     """Load the runtime `name` names. Options a backend does not take are dropped, so one set of
     command-line flags serves every backend. `progress=False` silences download progress; a

@@ -24,7 +24,6 @@ from onde import (
     Runtime,
     SamplingConfig,
     ToolSpec,
-    download_needed,
     load_runtime,
 )
 
@@ -33,14 +32,13 @@ from .agent.hooks import HookPipeline, Refusal
 from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
-from .config.paths import cache_dir, project_root, prompt_cache_dir, state_dir
+from .config.paths import cache_dir, project_root, state_dir
 from .config.paths import config_dir as default_config_dir
 from .config.settings import Settings, load_settings
-from .config.trust import ProjectRequests, is_trusted, project_requests, record_trust
+from .config.trust import ProjectRequests, record_trust
 from .errors import (
     BadValueError,
     ModelError,
-    ModelNotDownloadedError,
     SessionBusyError,
     WorkingDirectoryError,
 )
@@ -48,7 +46,15 @@ from .extensions import CommandSet, discover_agent_types, discover_commands, dis
 from .extensions.hooks import HookRunner
 from .extensions.skill_tool import make_skill_tool
 from .live_session import DONT_ASK, INIT_RULES, AgentSession, OpenArgs
-from .offline import REASON, go_offline
+from .model_choice import (
+    is_offline,
+    load_options,
+    model_name,
+    not_downloaded_message,
+    refuse_download,
+    session_settings,
+    trust_question,
+)
 from .options import HostOptions
 from .permissions import PermissionPolicy, parse_mode
 from .prompt import build_system_prompt
@@ -65,8 +71,7 @@ from .tools import (
 from .tools.subjects import PreparedCall
 
 if TYPE_CHECKING:
-    from onde import ModelDownload
-
+    from .early_load import EarlyLoad
     from .extensions.mcp_client import McpManager
 
 __all__ = [
@@ -96,13 +101,17 @@ AskTrust = Callable[[Path, ProjectRequests], Awaitable[bool]]
 class SessionHost:
     """Loads models once by name and opens sessions on them."""
 
-    def __init__(self, options: HostOptions | None = None, *, runtime: Runtime | None = None) -> None:
+    def __init__(self, options: HostOptions | None = None, *, runtime: Runtime | None = None,
+                 early: EarlyLoad | None = None) -> None:
+        """`runtime`: every session runs on this model (tests, the eval harness); `early`: a load
+        `sigit -p` started before the host existed, used when it is the model a session loads."""
         self.options = options or HostOptions()
         self.config_dir = self.options.config_dir or default_config_dir()
         self.store = SessionStore(self.config_dir / "sessions")
         self._runtimes: dict[str, Runtime] = {}
         self._lock = threading.Lock()
         self._fixed_runtime = runtime
+        self._early = early
         self._prefills: set[asyncio.Future[int]] = set()
         self._users: dict[str, int] = {}
         """Sessions on each model, counted from the start of their open (so a load in progress is kept)."""
@@ -115,11 +124,7 @@ class SessionHost:
     def trust_question(self, cwd: Path) -> ProjectRequests | None:
         """What the folder wants, when opening a session there would ask about trust; else None
         (nothing to trust, trusted already with these parts, or `--trust`). Blocking: file reads."""
-        load_settings(cwd, self.config_dir, trusted=True)  # a bad file is a SettingsError now, not after a yes
-        requests = project_requests(cwd)
-        if not requests or self.options.trust or is_trusted(requests, self.config_dir):
-            return None
-        return requests
+        return trust_question(cwd, self.config_dir, self.options)
 
     async def decide_trust(self, cwd: Path, ask_trust: AskTrust | None) -> bool:
         """Whether the project's own parts apply in `cwd`: asks (once, through `ask_trust`) when the
@@ -134,38 +139,29 @@ class SessionHost:
         return True
 
     def _load_settings(self, cwd: Path, trusted: bool) -> tuple[Settings, bool, str | None]:
-        """The settings for a session, and whether the folder's parts are in them (and why not).
-
-        What applies must be what was trusted: a project file that changed since the decision (while the
-        user was being asked, or written by the last session's commands before a model switch) waits for
-        the question again, as on the next open. Blocking: file reads.
-        """
-        settings = self.settings(cwd, trusted=trusted)
-        if not trusted or self.options.trust:
-            return settings, trusted, None
-        now = project_requests(cwd)
-        if not now or is_trusted(now, self.config_dir):
-            return settings, True, None
-        notice = (f"the project files of {now.root} changed after they were trusted, so their hooks, MCP servers, "
-                  "model and permission settings are off for this session (open a session again to be asked)")
-        return self.settings(cwd, trusted=False), False, notice
+        """The settings for a session, and whether the folder's parts are in them (model_choice.py)."""
+        return session_settings(cwd, self.config_dir, self.options, trusted)
 
     def offline(self, settings: Settings) -> bool:
         """Whether sessions with these settings are offline (`--offline` or `offline = true`)."""
-        return self.options.offline or settings.offline
+        return is_offline(self.options, settings)
 
     def model_name(self, settings: Settings) -> str:
-        return self.options.model or settings.model
+        return model_name(self.options, settings)
 
     def runtime(self, name: str, settings: Settings) -> Runtime:
-        """The loaded model for `name` (loading it on first use; blocking: call from a thread)."""
+        """The loaded model for `name` (loading it on first use, or taking the early load when it is
+        this model with these options; blocking: call from a thread)."""
         if self._fixed_runtime is not None:
             return self._fixed_runtime
         with self._lock:
             if name not in self._runtimes:
                 self._refuse_download(name, settings)
+                options = self._load_options(name, settings)
+                early, self._early = self._early, None
+                runtime = early.take(name, options) if early is not None else None
                 try:
-                    self._runtimes[name] = load_runtime(name, **self._load_options(name, settings))
+                    self._runtimes[name] = runtime or load_runtime(name, **options)
                 except BadModelName as exc:
                     raise BadValueError(str(exc)) from exc
                 except InferenceError as exc:
@@ -185,50 +181,10 @@ class SessionHost:
     def _refuse_download(self, name: str, settings: Settings) -> None:
         """Raise ModelNotDownloadedError when loading `name` would download a model nobody agreed to
         (or anything at all, offline)."""
-        if self.offline(settings):
-            go_offline()
-            needed = self._download_needed(name)
-            if needed is not None:
-                raise ModelNotDownloadedError(f"{REASON}, so the model {needed.name} ({needed.display_name}, "
-                                              f"{needed.size_display}) cannot be downloaded; give the path of a "
-                                              ".gguf file on this machine, or run without --offline once", needed)
-            return
-        if self.options.download or settings.download == "auto" or name in self._download_allowed:
-            return
-        needed = self._download_needed(name)
-        if needed is not None:
-            raise ModelNotDownloadedError(not_downloaded_message(needed, self.config_dir), needed)
-
-    @staticmethod
-    def _download_needed(name: str) -> ModelDownload | None:
-        try:
-            return download_needed(name)
-        except BadModelName as exc:
-            raise BadValueError(str(exc)) from exc
+        refuse_download(name, settings, self.options, self.config_dir, self._download_allowed)
 
     def _load_options(self, name: str, settings: Settings) -> dict[str, Any]:
-        options = dict(self.options.runtime_options)
-        report = self.options.on_download
-        if report is not None:
-            options["progress"] = lambda done, total: report(name, done, total)
-        # a draft source set by the flag or a settings file; else the runtime's (what `qwen-runtime tune` chose)
-        draft = self.options.draft or (settings.draft if "draft" in settings.model_fields_set else None)
-        if draft is not None:
-            options.setdefault("draft", draft)
-        if settings.n_ctx:  # pinned; else a local GGUF's window is sized to the model and the machine
-            options.setdefault("n_ctx", settings.n_ctx)
-        if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches
-            options.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
-            options.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
-        if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
-            options.setdefault("n_gpu_layers", settings.gpu_layers)
-        if settings.mmproj:
-            mmproj = settings.mmproj
-            options.setdefault("mmproj", mmproj if mmproj == "none" else str(Path(mmproj).expanduser()))
-        elif (settings.download == "auto" or self.options.download) and not self.offline(settings):
-            # consent to fetch what seeing needs
-            options.setdefault("vision", True)
-        return options
+        return load_options(name, settings, self.options)
 
     async def open(
         self,
@@ -588,16 +544,6 @@ def _retrieved(task: asyncio.Future[Any]) -> None:
     """Read a given-up task's outcome, so its error is not reported as never retrieved."""
     if not task.cancelled() and task.exception() is not None:
         log.debug("a model load given up failed too: %s", task.exception())
-
-
-def not_downloaded_message(needed: ModelDownload, config_dir: Path) -> str:
-    """Why the model does not load, and the three ways to say it may be downloaded."""
-    from .config.paths import user_settings_path
-
-    return (f"the model {needed.name} ({needed.display_name}, {needed.size_display}) is not downloaded yet, "
-            f"and siGit downloads nothing that big without being asked: run `{needed.pull_command}` to download "
-            f"it now, pass --download to download it for this run, or set `download = \"auto\"` in "
-            f"{user_settings_path(config_dir)}")
 
 
 def _todos(saved: list[dict[str, str]]) -> list[Todo]:

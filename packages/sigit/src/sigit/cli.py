@@ -226,20 +226,31 @@ def _headless(args: argparse.Namespace) -> int:
 
 
 def _headless_run(args: argparse.Namespace) -> int:
-    from .frontends.headless import run_headless
-
     if args.prompt is None:  # piped: stdin is the prompt
         args.prompt = sys.stdin.read()
         if not args.prompt.strip():
             return _usage_error("no prompt (use -p PROMPT, or run in a terminal for the app)")
-        return run_headless(args)
+        return _run_headless(args)
     if args.prompt == "":
         if sys.stdin.isatty():
             return _usage_error("-p needs a prompt (an argument or on stdin)")
         args.prompt = sys.stdin.read()
     if not args.prompt.strip():
         return _usage_error("the prompt is empty")
-    return run_headless(args)
+    return _run_headless(args)
+
+
+def _run_headless(args: argparse.Namespace) -> int:
+    """The model starts loading first (early_load.py), then the headless frontend is imported beside it."""
+    from pathlib import Path
+
+    from .early_load import EarlyLoad
+    from .frontends.host_args import headless_host_options
+
+    early = EarlyLoad.start(headless_host_options(args), Path(args.cwd))
+    from .frontends.headless import run_headless
+
+    return run_headless(args, early)
 
 
 if __name__ == "__main__":

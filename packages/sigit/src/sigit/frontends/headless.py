@@ -13,7 +13,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..app import INIT_RULES, AgentSession, SessionHost
 from ..attachments import prompt_images
@@ -32,35 +32,22 @@ from ..events import (
     stop_sentence,
 )
 from ..fileio import json_text
-from ..options import HostOptions
 from ..prompt.init_prompt import INIT_PROMPT
 from .adapter import Printer
 from .claude_cli.messages import RESULT_SUBTYPES
+from .host_args import headless_host_options
+from .host_args import host_options as host_options  # its old home: TUI and MCP imported it from here
 from .usage import claude_usage
+
+if TYPE_CHECKING:
+    from ..early_load import EarlyLoad
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-def host_options(args: argparse.Namespace) -> HostOptions:
-    return HostOptions(
-        model=args.model,
-        permission_mode=args.permission_mode,
-        sandbox_mode=getattr(args, "sandbox", None),
-        allow_tools=tuple(args.allow_tool),
-        deny_tools=tuple(args.deny_tool),
-        add_dirs=tuple(getattr(args, "add_dir", ())),
-        max_rounds=args.max_turns,
-        thinking=False if getattr(args, "no_think", False) else None,
-        trust=getattr(args, "trust", False),
-        download=getattr(args, "download", False),
-        offline=getattr(args, "offline", False),
-        draft=getattr(args, "draft", None),
-        prefill=False,  # the prompt is here: its turn starts now and restores the longest saved state itself
-    )
-
-
-def run_headless(args: argparse.Namespace) -> int:
-    return run_headless_prompt(args, args.prompt)
+def run_headless(args: argparse.Namespace, early: EarlyLoad | None = None) -> int:
+    """`sigit -p`; `early`: the model's load, started before this module was imported (cli.py)."""
+    return run_headless_prompt(args, args.prompt, early)
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -69,9 +56,9 @@ def run_init(args: argparse.Namespace) -> int:
     return run_headless_prompt(args, INIT_PROMPT)
 
 
-def run_headless_prompt(args: argparse.Namespace, prompt: str) -> int:
+def run_headless_prompt(args: argparse.Namespace, prompt: str, early: EarlyLoad | None = None) -> int:
     try:
-        return asyncio.run(_run(args, prompt))
+        return asyncio.run(_run(args, prompt, early))
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
 
@@ -97,10 +84,10 @@ def untrusted_line(root: Path, requests: ProjectRequests) -> str:
             f"pass --trust to allow it for this run, or run `sigit trust {root}` to trust the folder")
 
 
-async def _run(args: argparse.Namespace, prompt: str) -> int:
+async def _run(args: argparse.Namespace, prompt: str, early: EarlyLoad | None = None) -> int:
     started = time.perf_counter()
     out = _Output(args.output_format, quiet=args.quiet)
-    host = SessionHost(host_options(args))
+    host = SessionHost(headless_host_options(args), early=early)
     try:
         agent_session = await open_session(host, args)
     except UsageError as exc:

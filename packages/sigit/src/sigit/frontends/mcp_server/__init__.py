@@ -121,7 +121,7 @@ def _check(args: argparse.Namespace) -> str | None:
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    from ..headless import host_options
+    from ..host_args import host_options
     from .server import SigitMcp
 
     args.image = []

@@ -9,7 +9,7 @@ __all__ = ["run_tui"]
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    from ..headless import host_options
+    from ..host_args import host_options
     from .app import SigitApp, TuiOptions
 
     options = TuiOptions(Path(args.cwd).resolve(), host_options(args), args.resume, args.continue_last,

@@ -1,0 +1,33 @@
+"""The host options the command line's flags choose (a light module: `sigit -p` reads them before
+importing the frontends, to start loading the model early)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..options import HostOptions
+
+
+def host_options(args: argparse.Namespace, *, one_shot: bool = False) -> HostOptions:
+    """`one_shot`: a headless run whose prompt is here (`sigit -p`): its turn starts at once and nothing
+    follows it, so nothing is evaluated ahead (HostOptions.prefill); the TUI and the MCP server keep it."""
+    return HostOptions(
+        model=args.model,
+        permission_mode=args.permission_mode,
+        sandbox_mode=getattr(args, "sandbox", None),
+        allow_tools=tuple(args.allow_tool),
+        deny_tools=tuple(args.deny_tool),
+        add_dirs=tuple(getattr(args, "add_dir", ())),
+        max_rounds=args.max_turns,
+        thinking=False if getattr(args, "no_think", False) else None,
+        trust=getattr(args, "trust", False),
+        download=getattr(args, "download", False),
+        offline=getattr(args, "offline", False),
+        draft=getattr(args, "draft", None),
+        prefill=not one_shot,
+    )
+
+
+def headless_host_options(args: argparse.Namespace) -> HostOptions:
+    """A `sigit -p` run's options (one shot)."""
+    return host_options(args, one_shot=True)
