@@ -8,17 +8,25 @@ on 2 cores a batch of 9 costs 3.4-3.9 one-token steps on the Qwen 3.5 shapes (be
 - what evaluating a batch of n tokens costs relative to a one-token step (smoothed seconds per batch
   size, fitted by cost(n) = a + b (n - 1); prior points from `verify_costs`, e.g. what
   `qwen-runtime tune` measured, or a default between the hybrid and small dense models),
-- per draft source, the per-token acceptance rate (counts that decay with each verified draft),
+- per draft source, how often its drafts are right, as runs (below; counts that decay with each
+  verified draft),
 - per source, what proposing costs per proposed token (prompt lookup ~0; a draft model or the MTP head
   one small decode each).
 
-With acceptance a, a draft of k tokens emits (1 - a^(k+1)) / (1 - a) tokens per verify step on
-average; the controller asks for the k (0 included) with the most tokens per unit of time, against
-1 / cost(1) = 1 without a draft. When 0 wins the source is backed off: it is asked again only for a
-short probe, after a wait that doubles with each failed probe (and at the start of each reply); a fully
-accepted probe is followed at once by one twice as long, so a stretch of copyable text brings drafting
-back within a few steps. Where even drafts that are always right would not pay (a batch costs about as
-many steps as it has tokens: one thread, a loaded machine) only the timed probes stay, to measure.
+Drafts are right in runs: prompt lookup copies a phrase right through, then nothing matches. One
+per-token rate a, a draft of k emitting (1 - a^(k+1)) / (1 - a) tokens, misjudges that (a draft wrong at
+its first token and one cut after a long right run count alike): on Gemma 270M at 2 threads (batches of
+2/3/5 tokens cost 1.74/2.04/3.3 steps) it read 56%, said a draft of 2 emits 1.87 tokens for 2.04 steps
+and backed off, where a fixed k = 2 ran 1.16x as fast as no draft. So each source has two rates: `first`,
+that a draft's first token is right, and `cont`, that a token is right when the one before it was; a
+draft of k emits 1 + first (1 - cont^k) / (1 - cont) tokens per verify step (a single rate a is
+first = cont = a, as in the what-ifs at a copy-heavy edit's 95%). The controller asks for the k (0
+included) with the most tokens per unit of time, against 1 / cost(1) = 1 without a draft. When 0 wins
+the source is backed off: it is asked again only for a short probe, after a wait that doubles with each
+failed probe (and at the start of each reply); a fully accepted probe is followed at once by one twice
+as long, so a stretch of copyable text brings drafting back within a few steps. Where even drafts that
+are always right would not pay (a batch costs about as many steps as it has tokens: one thread, a loaded
+machine) only the timed probes stay, to measure.
 
 A hybrid model (Qwen 3.5) pays for drafting even while no draft is asked for: it keeps recurrent-state
 snapshots on every decode, so that rejected tokens can be dropped (5-8% of a one-token step on the 0.8B
@@ -213,13 +221,34 @@ class VerifyCost:
         return my - b * mx, b
 
 
+def expected_tokens(k: int, first: float, cont: float) -> float:
+    """Tokens one verify step emits with a draft of `k` whose first token is right with probability
+    `first` and each later one, when the one before was, with `cont`: the accepted ones and the target's
+    own (1 to k + 1, more with k)."""
+    if k <= 0:
+        return 1.0
+    if cont > 1 - 1e-6:  # (1 - cont^k) / (1 - cont) -> k
+        return 1 + first * k
+    return 1 + first * (1 - cont**k) / (1 - cont)
+
+
+def _rate(hits: float, misses: float) -> float:
+    total = hits + misses
+    return hits / total if total > 1e-300 else 0.5  # untried for thousands of drafts (underflow): the prior
+
+
 @dataclass
 class SourceState:
-    """One draft source's record: decayed accepted / rejected counts, proposal time, backoff."""
+    """One draft source's record: its two acceptance rates' decayed trial counts, proposal time, backoff."""
 
-    accepted: float = 1.0
-    rejected: float = 1.0
-    """Decayed counts; the start (1, 1) says "half right" until drafts say otherwise."""
+    first_hits: float = 0.5
+    first_misses: float = 0.5
+    """A draft's first token right / wrong (one trial per verified draft)."""
+    cont_hits: float = 0.5
+    cont_misses: float = 0.5
+    """A later token right / wrong when the one before was right (each position a draft reached). All four
+    decay with each verified draft; the start (0.5, 0.5) for each says "half right" until drafts say
+    otherwise, as light as the single rate's (1, 1) was."""
     seconds_per_token: float | None = None
     backed_off: bool = True
     """Asked only for probes; a new source starts so, with a probe armed (what it is worth is unknown)."""
@@ -234,8 +263,40 @@ class SourceState:
     """Drafts in a row confirmed whole at the chosen length (then one twice as long is tried)."""
 
     @property
+    def first(self) -> float:
+        """P(a draft's first token is right)."""
+        return _rate(self.first_hits, self.first_misses)
+
+    @property
+    def cont(self) -> float:
+        """P(a drafted token is right | the one before it was)."""
+        return _rate(self.cont_hits, self.cont_misses)
+
+    @property
+    def accepted(self) -> float:
+        """Decayed drafted tokens accepted (both rates' hits)."""
+        return self.first_hits + self.cont_hits
+
+    @property
+    def rejected(self) -> float:
+        """Decayed drafts cut short (both rates' misses: one per draft not accepted whole)."""
+        return self.first_misses + self.cont_misses
+
+    @property
     def acceptance(self) -> float:
+        """The overall per-token rate (what reports show): accepted / (accepted + rejected)."""
         return self.accepted / (self.accepted + self.rejected)
+
+    def record(self, drafted: int, accepted: int, decay: float) -> None:
+        """Of `drafted` tokens the first `accepted` were right: position 1 is a `first` trial; each later
+        position j that was reached (accepted >= j - 1) a `cont` trial, a hit when accepted >= j."""
+        accepted = max(0, min(accepted, drafted))
+        first_hit = 1 if accepted else 0
+        cont_trials, cont_hits = min(drafted, accepted + 1) - 1, max(0, accepted - 1)
+        self.first_hits = decay * self.first_hits + first_hit
+        self.first_misses = decay * self.first_misses + 1 - first_hit
+        self.cont_hits = decay * self.cont_hits + cont_hits
+        self.cont_misses = decay * self.cont_misses + cont_trials - cont_hits
 
 
 @dataclass
@@ -343,8 +404,7 @@ class DraftController:
         if drafted <= 0:
             return
         s = self.state(source)
-        s.accepted = self.decay * s.accepted + accepted
-        s.rejected = self.decay * s.rejected + (1 if accepted < drafted else 0)
+        s.record(drafted, accepted, self.decay)
         if not s.probing:
             s.streak = s.streak + 1 if accepted >= drafted else 0
             return
@@ -393,7 +453,7 @@ class DraftController:
             could_pay = any(not self.hopeless(src, overhead) for src in self.sources)
         else:  # no source asked yet, but costs given (`qwen-runtime tune`): a free source right 95% of the time
             pays = could_pay = any(
-                self.cost.ratio(1 + k) * overhead * (1 + self.min_gain) < (1 - 0.95 ** (k + 1)) / 0.05
+                self.cost.ratio(1 + k) * overhead * (1 + self.min_gain) < expected_tokens(k, 0.95, 0.95)
                 for k in range(1, self.max_draft + 1))
         if pays:
             self.pauses = 0
@@ -443,13 +503,14 @@ class DraftController:
 
     def speedup(self, source: object, k: int, acceptance: float | None = None, overhead: float = 1.0) -> float:
         """Expected tokens per unit of time with drafts of `k` tokens, relative to no draft (at the source's
-        acceptance rate, or `acceptance`); `overhead`: what drafting's mere readiness adds to every step
-        (a hybrid's rollback snapshots), against a step without it."""
+        two rates, or every token right with probability `acceptance`); `overhead`: what drafting's mere
+        readiness adds to every step (a hybrid's rollback snapshots), against a step without it."""
         if k <= 0:
             return 1.0
-        a = min(self.state(source).acceptance if acceptance is None else acceptance, 0.999)
-        emitted = (1 - a ** (k + 1)) / (1 - a)
-        return emitted / ((self.cost.ratio(1 + k) + self.proposal_cost(source, k)) * overhead)
+        s = self.state(source)
+        first, cont = (s.first, s.cont) if acceptance is None else (acceptance, acceptance)
+        cost = self.cost.ratio(1 + k) + self.proposal_cost(source, k)
+        return expected_tokens(k, first, cont) / (cost * overhead)
 
     def hopeless(self, source: object, overhead: float = 1.0) -> bool:
         """Even drafts right as often as a copy-heavy edit's (95%, or the source's own rate when higher)
@@ -508,4 +569,5 @@ __all__ = [
     "SourceState",
     "VerifyCost",
     "check_verify_costs",
+    "expected_tokens",
 ]
