@@ -440,10 +440,11 @@ def _keyed(rates: dict[int, float]) -> dict[str, float]:
 
 def _expected_tokens(k: int, acceptance: float) -> float:
     """Tokens one verify pass yields with a draft of k, each accepted with probability `acceptance`
-    (the first miss ends it; the pass always yields one token of its own)."""
-    if acceptance >= 1.0:
-        return k + 1.0
-    return (1 - acceptance ** (k + 1)) / (1 - acceptance)
+    (the first miss ends it; the pass always yields one token of its own): the runtime's own formula
+    (`draft_control.expected_tokens`) with one rate, all the calibration measures."""
+    from .backends.draft_control import expected_tokens
+
+    return expected_tokens(k, acceptance, acceptance)
 
 
 def _expected(costs: dict[int, float], k: int, acceptance: float | None) -> str:
