@@ -121,11 +121,42 @@ def forward_llama_logs() -> None:
     """Send llama.cpp's log lines to the `qwen_runtime.llama_cpp` logger instead of stderr.
 
     Call after `import llama_cpp` (which installs llama-cpp-python's printing callback); calling it
-    again is harmless.
+    again is harmless. llama-cpp-python's silencing of the whole process goes too (`keep_std_streams`).
     """
+    keep_std_streams()
     with _quiet_lock:
         if _quiet_depth == 0:  # inside `quiet_llama_logs` the block's end forwards again
             _forward()
+
+
+class _KeepStreams:
+    """Stands in for llama-cpp-python's `suppress_stdout_stderr` (`keep_std_streams`): nothing redirected."""
+
+    def __init__(self, disable: bool = True) -> None:
+        self.disable = disable
+
+    def __enter__(self) -> _KeepStreams:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        return None
+
+
+def keep_std_streams() -> None:
+    """Stop llama-cpp-python from pointing the process's stdout and stderr at /dev/null.
+
+    With `verbose=False` it does that around a model's load (file descriptors 1 and 2 through dup2, and
+    `sys.stdout` / `sys.stderr` swapped): process-wide, so whatever any other thread wrote meanwhile was
+    lost, and a stream object taken in that window kept writing into /dev/null (`sigit -p`, whose model
+    loads beside its start, printed no answer; an editor's ACP messages during a model switch). It hid
+    llama.cpp's lines, which `forward_llama_logs` sends to logging already. Idempotent."""
+    import llama_cpp._internals
+    import llama_cpp.llama
+    import llama_cpp.llama_chat_format
+
+    for module in (llama_cpp._internals, llama_cpp.llama, llama_cpp.llama_chat_format):
+        if hasattr(module, "suppress_stdout_stderr"):
+            module.suppress_stdout_stderr = _KeepStreams  # type: ignore[attr-defined]
 
 
 def _forward() -> None:

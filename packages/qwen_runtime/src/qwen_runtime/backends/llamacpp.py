@@ -8,9 +8,9 @@ Where that is not enough (a hybrid model, whose state cannot be cut back; a new 
 the longest state saved in its `PromptCache` (memory checkpoints, the disk tier) and saves states at
 the prompt's save points (see `save_points`).
 
-With `verbose=False`, llama-cpp-python points file descriptors 1 and 2 at /dev/null while the model
-loads: a process that speaks a protocol on stdout (ACP) must load before serving or keep the protocol
-on a duplicate of fd 1.
+llama.cpp's log lines go to logging (`forward_llama_logs`); llama-cpp-python's own silencing, which
+pointed the whole process's stdout and stderr at /dev/null while a model loaded, is turned off
+(`keep_std_streams`): other threads print and speak protocols on them meanwhile.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
         from llama_cpp import Llama
     except ImportError as exc:  # pragma: no cover - a declared dependency
         raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
-    forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal
+    forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal (nothing silenced)
     errors = _ErrorLines()
     llama_log.addHandler(errors)
     try:
