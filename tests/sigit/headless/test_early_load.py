@@ -6,6 +6,7 @@ wrong model (a project's model in a folder nobody trusted), or an error worded d
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -124,4 +125,26 @@ def test_sigit_p_loads_the_model_once_and_early(tmp_path: Path, tiny_gguf: Path)
     assert f"loading model {tiny_gguf} early" in proc.stderr
     assert "the early load is used" in proc.stderr
     assert proc.stderr.count("context window:") == 1  # one llama.cpp model, one context
+    assert "and the process ends" in proc.stderr  # not freed object by object just before the exit
     assert json.loads(proc.stdout.splitlines()[-1])["usage"]["output_tokens"] > 0
+
+
+def test_a_one_shot_run_leaves_its_model_to_the_process_end_and_others_free_it(
+    tmp_path: Path, loads: list[FakeRuntime]
+) -> None:
+    """`sigit` ends its process after `-p` (os._exit): freeing llama.cpp's vocabulary and KV cache first
+    only delays the exit. Called in-process (`main()`, an embedder) the model is freed as before."""
+    from sigit.cli import _parse
+    from sigit.frontends.host_args import headless_host_options
+
+    args = _parse(["-p", "x", "--cwd", str(tmp_path), "--model", "/models/a.gguf"])
+    assert not isinstance(args, int)
+    for process_ends, closed in ((False, True), (True, False)):
+        loads.clear()
+        args.process_ends = process_ends
+        host = SessionHost(dataclasses.replace(headless_host_options(args), config_dir=tmp_path))
+        settings = host.settings(tmp_path)
+        host._reserve("/models/a.gguf")
+        host.runtime("/models/a.gguf", settings)
+        host.release("/models/a.gguf")
+        assert [r.closed for r in loads] == [closed]

@@ -112,6 +112,7 @@ class SessionHost:
         self._lock = threading.Lock()
         self._fixed_runtime = runtime
         self._early = early
+        self._left_loaded: list[Runtime] = []
         self._prefills: set[asyncio.Future[int]] = set()
         self._users: dict[str, int] = {}
         """Sessions on each model, counted from the start of their open (so a load in progress is kept)."""
@@ -451,9 +452,14 @@ class SessionHost:
             self._users[name] = max(self._users.get(name, 0) - 1, 0)
         with self._lock, self._count_lock:  # the host lock: after a load in progress, before the next
             runtime = self._runtimes.pop(name, None) if not self._users.get(name) else None
-        if runtime is not None:
-            log.info("unloading %s: no session uses it", name)
-            runtime.close()
+        if runtime is None:
+            return
+        if not self.options.unload_on_close:  # the process ends now: its memory goes with it
+            self._left_loaded.append(runtime)  # referenced: collected, the runtime would free itself
+            log.info("leaving %s loaded: no session uses it, and the process ends", name)
+            return
+        log.info("unloading %s: no session uses it", name)
+        runtime.close()
 
     async def _register_extensions(
         self, cwd: Path, registry: ToolRegistry, engine: Callable[[], ChatEngine], policy: PermissionPolicy

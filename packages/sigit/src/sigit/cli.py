@@ -106,7 +106,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 """Subcommands with their own arguments: (module, function taking the rest of argv), imported when run."""
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
+    """`process_ends`: the process ends when this returns (`run`): a one-shot run need not free its model."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in SUBCOMMANDS:
         module, function = SUBCOMMANDS[args_list[0]]
@@ -122,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse(["--acp", *args_list[1:]] if args_list[:1] == ["acp"] else args_list[1:] if init else args_list)
     if isinstance(args, int):
         return args
+    args.process_ends = process_ends
     if args.acp:  # its stderr is the editor's log view (or SIGIT_ACP_LOG names a file)
         from .frontends.acp import serve
 
@@ -192,7 +194,7 @@ def run() -> NoReturn:
     ending, 0.02 s without the teardown), which a script calling siGit in a loop pays each time. The
     exit functions still run (the log file is flushed and closed by them) and the standard streams are
     flushed first; with a non-daemon thread still running the ordinary exit waits for it instead."""
-    code = main()
+    code = main(process_ends=True)
     if _one_shot_done:
         _exit_now(code)
     sys.exit(code)

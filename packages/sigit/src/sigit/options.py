@@ -36,6 +36,10 @@ class HostOptions:
     when a session opens, the conversation as the next message will find it after each turn (kept on
     disk too, for a resumed session). False where the turn follows at once and nothing comes after it
     (`sigit -p`): the turn restores the longest saved state itself."""
+    unload_on_close: bool = True
+    """Free a model's memory when its last session closes. False where the process ends right after (a
+    one-shot `sigit -p` run by the `sigit` command): the memory goes with the process, without llama.cpp
+    first freeing its vocabulary and KV cache object by object (0.05-0.07 s of a warm start on Gemma)."""
     on_download: Callable[[str, int, int | None], None] | None = None
     """(model name, bytes done, total bytes) while a model downloads, from the loading thread;
     None leaves huggingface_hub's progress bar on stderr."""

@@ -29,5 +29,8 @@ def host_options(args: argparse.Namespace, *, one_shot: bool = False) -> HostOpt
 
 
 def headless_host_options(args: argparse.Namespace) -> HostOptions:
-    """A `sigit -p` run's options (one shot)."""
-    return host_options(args, one_shot=True)
+    """A `sigit -p` run's options (one shot); where the process ends after it (`args.process_ends`, the
+    `sigit` command) the model is left loaded at the end instead of freed object by object."""
+    options = host_options(args, one_shot=True)
+    options.unload_on_close = not getattr(args, "process_ends", False)
+    return options
