@@ -18,15 +18,21 @@ per-token rate a, a draft of k emitting (1 - a^(k+1)) / (1 - a) tokens, misjudge
 its first token and one cut after a long right run count alike): on Gemma 270M at 2 threads (batches of
 2/3/5 tokens cost 1.74/2.04/3.3 steps) it read 56%, said a draft of 2 emits 1.87 tokens for 2.04 steps
 and backed off, where a fixed k = 2 ran 1.16x as fast as no draft. So each source has two rates: `first`,
-that a draft's first token is right, and `cont`, that a token is right when the one before it was; a
-draft of k emits 1 + first (1 - cont^k) / (1 - cont) tokens per verify step (a single rate a is
-first = cont = a, as in the what-ifs at a copy-heavy edit's 95%). The controller asks for the k (0
-included) with the most tokens per unit of time, against 1 / cost(1) = 1 without a draft. When 0 wins
-the source is backed off: it is asked again only for a short probe, after a wait that doubles with each
-failed probe (and at the start of each reply); a fully accepted probe is followed at once by one twice
-as long, so a stretch of copyable text brings drafting back within a few steps. Where even drafts that
-are always right would not pay (a batch costs about as many steps as it has tokens: one thread, a loaded
-machine) only the timed probes stay, to measure.
+that a draft's first token is right, and `cont`, that a token is right when the one before it was (a
+single rate a is first = cont = a, as in the what-ifs at a copy-heavy edit's 95%), and each draft
+position its own record of how often it was right once reached (`SourceState.expected`: a copy that
+breaks after three tokens makes a draft of 8 worth what one of 3 is; a position seldom reached follows
+`cont`). The controller asks for the k (0 included) with the most tokens per unit of time, against
+1 / cost(1) = 1 without a draft. When 0 wins the source is backed off: it is asked again only for a short
+probe, after a wait that doubles with each failed probe (and at the start of each reply); a fully
+accepted probe is followed at once by one twice as long. A source whose proposals cost nothing (prompt
+lookup) is also asked while backed off, at every step without a draft, and its proposal is compared with
+what the model then emits instead of evaluated (`observed`): the rates follow the text at no cost, and
+drafting resumes within a step or two of a copied stretch, not at the next probe (on Gemma a probe costs
+a step, so probes come every 50). Each reply's first draft is short (`probe_length`) until one is right
+all through: a reply's opening is seldom a copy, and long drafts failing there cost Gemma 2-4 steps
+each. Where even drafts that are always right would not pay (a batch costs about as many steps as it has
+tokens: one thread, a loaded machine) only the timed probes stay, to measure.
 
 A hybrid model (Qwen 3.5) pays for drafting even while no draft is asked for: it keeps recurrent-state
 snapshots on every decode, so that rejected tokens can be dropped (5-8% of a one-token step on the 0.8B
@@ -86,6 +92,9 @@ class DraftPolicy(Protocol):
 
     def verified(self, source: object, drafted: int, accepted: int) -> None:
         """Of `drafted` tokens `source` proposed, the first `accepted` were confirmed."""
+
+    # optional: `observed(source, drafted, accepted)`, a free source's proposal that was not evaluated,
+    # compared with what the model emitted (the drafter calls it where the policy has it)
 
 
 def check_verify_costs(verify_costs: Mapping[int, float] | None) -> dict[int, float] | None:
@@ -249,6 +258,10 @@ class SourceState:
     """A later token right / wrong when the one before was right (each position a draft reached). All four
     decay with each verified draft; the start (0.5, 0.5) for each says "half right" until drafts say
     otherwise, as light as the single rate's (1, 1) was."""
+    position_hits: list[float] = field(default_factory=list)
+    position_trials: list[float] = field(default_factory=list)
+    """Per draft position (index 0: the first token): decayed trials (the position was reached: every
+    token before it was right) and hits, for `expected`."""
     seconds_per_token: float | None = None
     backed_off: bool = True
     """Asked only for probes; a new source starts so, with a probe armed (what it is worth is unknown)."""
@@ -261,6 +274,10 @@ class SourceState:
     """The draft in flight is a probe."""
     streak: int = 0
     """Drafts in a row confirmed whole at the chosen length (then one twice as long is tried)."""
+    short: bool = False
+    """The next draft is at most `probe_length` long: a reply just began, where the text seldom continues
+    a copy (long drafts failing there cost Gemma 2-4 steps each, three per reply); one right all through
+    ends it."""
 
     @property
     def first(self) -> float:
@@ -297,6 +314,35 @@ class SourceState:
         self.first_misses = decay * self.first_misses + 1 - first_hit
         self.cont_hits = decay * self.cont_hits + cont_hits
         self.cont_misses = decay * self.cont_misses + cont_trials - cont_hits
+        reached = min(drafted, accepted + 1)  # positions 1..reached were tried
+        grow = reached - len(self.position_hits)
+        if grow > 0:
+            self.position_hits.extend([0.0] * grow)
+            self.position_trials.extend([0.0] * grow)
+        for j in range(len(self.position_hits)):
+            tried = j < reached
+            self.position_hits[j] = decay * self.position_hits[j] + (1 if tried and j < accepted else 0)
+            self.position_trials[j] = decay * self.position_trials[j] + (1 if tried else 0)
+
+    def expected(self, k: int) -> float:
+        """Tokens one verify step emits with a draft of `k`: 1 + the sum over positions i <= k of the chance
+        that positions 1..i are all right. Position 1's is `first`; a later position's (given the one
+        before was right) is read from its own trials, drawn toward the other positions' pooled rate by
+        one trial's weight: a position seldom reached follows `cont`, one reached often its own record,
+        so runs that break after two or three tokens make long drafts cost what they do."""
+        total, through = 1.0, 1.0
+        for j in range(max(0, k)):
+            if j == 0:
+                rate = self.first
+            elif j < len(self.position_hits):
+                hits, trials = self.position_hits[j], self.position_trials[j]
+                others = _rate(self.cont_hits - hits, self.cont_misses - (trials - hits))
+                rate = (hits + others) / (trials + 1.0)
+            else:
+                rate = self.cont
+            through *= rate
+            total += through
+        return total
 
 
 @dataclass
@@ -361,6 +407,7 @@ class DraftController:
         after prose drafts from its first copied tokens, not after the wait prose earned."""
         for source, s in self.sources.items():
             s.probing = False  # a probe the last reply ended on was dropped unverified
+            s.short, s.streak = True, 0  # a reply's opening is seldom a copy: its first draft is short
             if s.backed_off and self.worth_a_probe(source):
                 s.probe = s.probe or min(self.probe_length, self.max_draft)
 
@@ -381,6 +428,8 @@ class DraftController:
         if k == 0:
             s.backed_off, s.idle, s.streak = True, 0, 0
             return 0
+        if s.short:
+            return min(k, self.probe_length)
         if s.streak >= self.stretch_after and k < self.max_draft:
             s.streak = 0
             return min(self.max_draft, 2 * k)  # measure a longer batch: the fitted line may be too dear
@@ -405,6 +454,8 @@ class DraftController:
             return
         s = self.state(source)
         s.record(drafted, accepted, self.decay)
+        if accepted >= drafted:
+            s.short = False
         if not s.probing:
             s.streak = s.streak + 1 if accepted >= drafted else 0
             return
@@ -416,6 +467,19 @@ class DraftController:
         elif accepted >= drafted:  # right all through: try a longer one at once
             s.misses, s.probe = 0, min(self.max_draft, 2 * drafted)
         # partly right: the wait stays (a hit now and then is what text that does not pay looks like)
+
+    def observed(self, source: object, drafted: int, accepted: int) -> None:
+        """A proposal of a source whose proposals cost nothing (prompt lookup), asked while the source was
+        backed off and never evaluated: of its `drafted` tokens the model then emitted the first `accepted`
+        itself. What verifying it would have accepted, measured at no cost at every step without a draft,
+        so the rates follow the text (a copied stretch shows within a step or two; prose keeps them low)
+        and drafting resumes as soon as it pays, not at the next probe."""
+        if drafted <= 0:
+            return
+        s = self.state(source)
+        s.record(drafted, accepted, self.decay)
+        if s.backed_off and self.best(source) > 0:
+            s.backed_off, s.probe, s.probing, s.misses, s.idle, s.streak = False, 0, False, 0, 0, 0
 
     def plain_step(self, seconds: float) -> None:
         """A one-token step without rollback snapshots (a paused request) took `seconds`."""
@@ -508,9 +572,9 @@ class DraftController:
         if k <= 0:
             return 1.0
         s = self.state(source)
-        first, cont = (s.first, s.cont) if acceptance is None else (acceptance, acceptance)
+        emitted = s.expected(k) if acceptance is None else expected_tokens(k, acceptance, acceptance)
         cost = self.cost.ratio(1 + k) + self.proposal_cost(source, k)
-        return expected_tokens(k, first, cont) / (cost * overhead)
+        return emitted / (cost * overhead)
 
     def hopeless(self, source: object, overhead: float = 1.0) -> bool:
         """Even drafts right as often as a copy-heavy edit's (95%, or the source's own rate when higher)

@@ -71,9 +71,19 @@ class DraftTarget(Protocol):
     def clear_cache_unlocked(self) -> None: ...
 
 
+SHADOW_LENGTH = 2
+"""Tokens of a shadow draft (`Drafter._shadow_draft`): short, so that it is judged within two steps and
+the next one asked (a long one right all through would be judged only at its end, while the copy it
+found went undrafted); the rates still learn how runs continue from the drafts made once it pays."""
+
+
 class PromptLookup:
     """Prompt-lookup drafting: find the latest earlier occurrence of the context's last n tokens
     (longest n first) and propose what followed it. Costs a few numpy scans, no model call."""
+
+    free_proposals = True
+    """Proposing costs nothing: while backed off it is still asked, and its unevaluated proposal is
+    compared with what the model emits (`Drafter`'s shadow draft, the policy's `observed`)."""
 
     def __init__(self, max_ngram: int = 4, min_ngram: int = 2) -> None:
         self.max_ngram = max_ngram
@@ -248,6 +258,11 @@ class Drafter:
     _draft_accepted: int = 0
     _draft_from: DraftSource | None = None
     _off: bool = False
+    _shadow: list[int] = field(default_factory=list)
+    """A free source's proposal not evaluated (it was backed off), still being compared with the reply."""
+    _shadow_size: int = 0
+    _shadow_matched: int = 0
+    _shadow_from: DraftSource | None = None
     _chosen: Counter[int] = field(default_factory=Counter)
     _drafted_by: Counter[int] = field(default_factory=Counter)
     _n_past: int = field(init=False)
@@ -271,6 +286,8 @@ class Drafter:
         """`batch` was emitted: confirm it against the draft in flight, or evaluate it with a new draft.
         `room` is how many more tokens the loop may emit after this batch."""
         self._append(batch)
+        if self._shadow:
+            self._follow_shadow(batch)
         if self._inflight:
             m = _common_prefix(self._inflight, batch)
             self.accepted += m
@@ -303,7 +320,9 @@ class Drafter:
         self._draft_size, self._draft_accepted = len(draft), 0
 
     def finish(self) -> None:
-        """Drop the draft tokens the loop never confirmed, so the cache holds only the real reply."""
+        """Drop the draft tokens the loop never confirmed, so the cache holds only the real reply (a
+        shadow draft the reply ended in is dropped unjudged: what follows the end is unknown)."""
+        self._shadow, self._shadow_from = [], None
         if self._inflight:
             self._inflight = []
             self._drop_rest()
@@ -347,7 +366,34 @@ class Drafter:
         self._draft_from = self._parts[winner] if best else None
         if best:
             self._drafted_by[winner] += len(best)
+        elif not self._off and not self._shadow and hasattr(self.policy, "observed"):
+            self._shadow_draft(wants, context, room)
         return best
+
+    def _shadow_draft(self, wants: Sequence[int], context: npt.NDArray[np.int32], room: int) -> None:
+        """No draft this step: ask a backed-off source whose proposals cost nothing for one anyway, to be
+        compared with the tokens the model emits next (`_follow_shadow`) instead of evaluated."""
+        for part, want in zip(self._parts, wants, strict=True):
+            if want or not getattr(part, "free_proposals", False):
+                continue
+            k = min(SHADOW_LENGTH, self.max_draft, room - 1)
+            shadow = part.propose(context, k)[:k] if k > 0 else []
+            shadow = shadow[: self.limit(shadow)] if shadow else shadow
+            if shadow:
+                self._shadow, self._shadow_size, self._shadow_matched = shadow, len(shadow), 0
+                self._shadow_from = part
+            return
+
+    def _follow_shadow(self, batch: Sequence[int]) -> None:
+        m = _common_prefix(self._shadow, batch)
+        self._shadow_matched += m
+        if m == len(batch) and m < len(self._shadow):
+            del self._shadow[:m]  # right so far, more to compare
+            return
+        observed = getattr(self.policy, "observed", None)
+        if observed is not None and self._shadow_from is not None:
+            observed(self._shadow_from, self._shadow_size, self._shadow_matched)
+        self._shadow, self._shadow_from = [], None
 
     def _drop_rest(self) -> None:
         if self.target.truncate(self._n_past):
