@@ -238,6 +238,7 @@ def test_a_one_shot_run_ends_with_its_output_log_and_session_whole(dirs: tuple[P
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines[-1]["type"] == "result" and lines[-1]["result"].strip() == reply.strip()
     log = (state / "logs" / "sigit.log").read_text()
-    assert log.rstrip().endswith("no session uses it")  # the last record, flushed by the exit functions
+    last = log.rstrip().splitlines()[-1]  # the last record, flushed by the exit functions
+    assert last.endswith("no session uses it, and the process ends")  # the model left to the exit
     listed = run_sigit(["sessions", "list"], work, config)
     assert lines[-1]["session_id"] in listed.stdout
