@@ -1,8 +1,9 @@
 """Stdio for the protocol, kept apart from everything else that might write to fd 1.
 
-llama.cpp (verbose=False) points fds 1 and 2 at /dev/null while a model loads, and any stray
-`print` would corrupt the stream: so the protocol writes to a private duplicate of fd 1, and fd 1
-itself is pointed at stderr before anything else runs.
+Any stray `print` (a library's, a hook's) would corrupt the stream, and llama-cpp-python with
+verbose=False used to point fds 1 and 2 at /dev/null while a model loaded (qwen_runtime turns that off:
+`keep_std_streams`): so the protocol writes to a private duplicate of fd 1, and fd 1 itself is pointed
+at stderr before anything else runs.
 
 The SDK's newline-delimited transport drops a line that is not JSON without answering, and a JSON
 value that is not an object crashes its receive loop. JSON-RPC 2.0 wants -32700 (parse error) and
