@@ -1,11 +1,15 @@
 """The GGUF header reader against gguf-py's own writer and reader: whatever metadata a converter writes
 (any value type, arrays, either byte order), every key reads back as gguf-py reads it, long string
-arrays are skipped by count, and a file cut anywhere in its header is a clear error, never a crash."""
+arrays are skipped by count, and a file cut anywhere in its header is a clear error, never a crash.
+What a header said, saved for the next load, is believed only for the same file, intact."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 import math
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +17,7 @@ import gguf
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from qwen_runtime import gguf_header, read_gguf_info
+from qwen_runtime import gguf_header, gguf_info, read_gguf_info
 from qwen_runtime.errors import ModelLoadError
 from qwen_runtime.gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
 
@@ -129,3 +133,61 @@ def test_not_a_gguf_says_so(tmp_path: Path) -> None:
     empty.write_bytes(b"")
     with pytest.raises(ModelLoadError, match="empty"):
         read_gguf_info(empty)
+
+
+def test_a_header_read_once_is_kept_for_the_next_load_until_the_file_changes(
+    tiny_gguf: Path, tiny_hybrid_gguf: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warm start does not step over the vocabulary again (30-40 ms of a 262k-token header); a model
+    file rebuilt at the same path is read anew, whoever wrote the saved facts."""
+    model, cache = tmp_path / "model.gguf", tmp_path / "cache"
+    shutil.copy(tiny_gguf, model)
+    first = read_gguf_info(model, cache)
+    assert first == read_gguf_info(model)
+
+    def unread(path: object) -> dict[str, Any]:
+        raise AssertionError("the header was read again")
+
+    monkeypatch.setattr(gguf_info, "read_gguf_metadata", unread)
+    assert read_gguf_info(model, cache) == first
+    link = tmp_path / "link.gguf"
+    link.symlink_to(model)
+    assert read_gguf_info(link, cache) == dataclasses.replace(first, path=link)
+    monkeypatch.undo()
+
+    shutil.copy(tiny_hybrid_gguf, model)  # another model written over it: new size and time
+    again = read_gguf_info(model, cache)
+    assert again.architecture == "qwen35" and again.hybrid and again == read_gguf_info(model)
+
+
+@pytest.mark.parametrize("saved", [b"{not json", b"[]", b'{"architecture": "qwen3"}',
+                                   b"\x00" * 40])
+def test_damaged_saved_facts_are_read_from_the_header_again_and_replaced(
+    tiny_gguf: Path, tmp_path: Path, saved: bytes
+) -> None:
+    cache = tmp_path / "cache"
+    truth = read_gguf_info(tiny_gguf, cache)
+    (entry,) = cache.glob("*.header.json")
+    entry.write_bytes(saved)
+    assert read_gguf_info(tiny_gguf, cache) == truth
+    assert read_gguf_info(tiny_gguf, cache) == truth and entry.read_bytes() != saved
+
+
+def test_saved_facts_of_the_wrong_type_are_not_believed(tiny_gguf: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    truth = read_gguf_info(tiny_gguf, cache)
+    (entry,) = cache.glob("*.header.json")
+    for field, bad in [("block_count", "4"), ("head_count_kv", [1, "x"]), ("chat_template", 3),
+                       ("context_length", True), ("architecture", None)]:
+        data = json.loads(entry.read_text())
+        data[field] = bad
+        entry.write_text(json.dumps(data))
+        assert read_gguf_info(tiny_gguf, cache) == truth, field
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_only_the_saving(tiny_gguf: Path, tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    assert read_gguf_info(tiny_gguf, blocked / "vocab") == read_gguf_info(tiny_gguf)
+    with pytest.raises(ModelLoadError, match="is not a readable GGUF file"):
+        read_gguf_info(tmp_path / "missing.gguf", tmp_path / "cache")

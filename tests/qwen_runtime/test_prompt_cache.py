@@ -7,6 +7,7 @@ user notices (the same logits, fewer tokens evaluated) on the tiny GGUF through 
 from __future__ import annotations
 
 import ctypes
+import gc
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,6 +62,19 @@ def test_a_saved_state_comes_back_for_its_prefix_and_only_for_it(tmp_path: Path)
     assert data is not None and bytes(data) == b"state-123"
     [entry] = disk.entries()
     assert (entry.model, entry.n_tokens) == ("m.gguf", 3)
+
+
+def test_a_state_of_many_pages_comes_back_whole_and_stays_so(tmp_path: Path) -> None:
+    """A real state is megabytes (Gemma's prompt: 17 MB), read into pages of its own (`new_buffer`)."""
+    data = np.random.default_rng(0).integers(0, 256, 3 * 1024**2 + 7, dtype=np.uint8).tobytes()
+    disk = DiskPromptCache(tmp_path)
+    assert disk.save("s", [1, 2], buffer(data), {"model": {"file": "m.gguf"}})
+    got = disk.load("s", [1, 2])
+    del disk
+    gc.collect()
+    assert got is not None and len(got) == len(data) and bytes(got) == data
+    got[-1] ^= 0xFF  # llama.cpp writes into buffers it is handed (a state copied out)
+    assert bytes(got[-2:]) == data[-2:-1] + bytes([data[-1] ^ 0xFF])
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip"])

@@ -9,6 +9,12 @@ recurrent layers itself; the last `nextn_predict_layers` blocks are MTP heads, n
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +22,8 @@ from typing import Any
 
 from .errors import ModelLoadError
 from .gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
+
+log = logging.getLogger(__name__)
 
 #: architectures llama.cpp runs as hybrids: full attention every few layers, a recurrent state elsewhere
 HYBRID_ARCHS = frozenset({"qwen35", "qwen35moe", "qwen3next", "qwen4exp"})
@@ -69,9 +77,75 @@ class GgufInfo:
         return n_ctx * self.kv_bytes_per_token()
 
 
-def read_gguf_info(path: str | Path) -> GgufInfo:
-    """The header of the GGUF at `path`; ModelLoadError when it is not a readable GGUF."""
+def read_gguf_info(path: str | Path, cache_dir: str | Path | None = None) -> GgufInfo:
+    """The header of the GGUF at `path`; ModelLoadError when it is not a readable GGUF.
+
+    `cache_dir`: keep what was read there, for the next process to load the same file. Stepping over
+    a 262k-token vocabulary in the header is 30-40 ms of Python (GIL held) before llama.cpp can start;
+    the saved facts are a few hundred bytes, found by the file's path, size, modification time and
+    inode, so a file replaced or rebuilt is read again."""
     file = Path(path).expanduser()
+    if cache_dir is None:
+        return _read_header(file)
+    try:
+        entry = Path(cache_dir) / f"{_file_key(file)}.header.json"
+    except OSError:  # no such file: reading it says so in the usual words
+        return _read_header(file)
+    info = _load_saved(entry, file)
+    if info is None:
+        info = _read_header(file)
+        _save(entry, info)
+    return info
+
+
+_SAVED_FORMAT = 1
+
+
+def _file_key(file: Path) -> str:
+    stat = file.stat()
+    text = json.dumps([_SAVED_FORMAT, str(file.resolve()), stat.st_size, stat.st_mtime_ns, stat.st_ino,
+                       stat.st_dev])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _load_saved(entry: Path, file: Path) -> GgufInfo | None:
+    """The facts saved at `entry`, or None (none saved, or damaged: the header is read again)."""
+    try:
+        saved = json.loads(entry.read_bytes())
+        fields = {f.name: str(f.type) for f in dataclasses.fields(GgufInfo) if f.name != "path"}
+        if not isinstance(saved, dict) or saved.keys() != fields.keys():
+            raise ValueError("not the fields of this version")
+        values: dict[str, Any] = {}
+        for name, value in saved.items():
+            kind = fields[name]  # the annotation's text: "int", "str", "str | None", "tuple[int, ...]"
+            if kind.startswith("tuple") and isinstance(value, list) and all(type(v) is int for v in value):
+                value = tuple(value)
+            elif not ((kind == "int" and type(value) is int) or (kind.startswith("str") and isinstance(value, str))
+                      or (kind == "str | None" and value is None)):
+                raise ValueError(f"{name}: {value!r} is not {kind}")
+            values[name] = value
+        return GgufInfo(path=file, **values)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError) as exc:
+        log.debug("saved header facts at %s unreadable (%s); reading the header", entry, exc)
+        return None
+
+
+def _save(entry: Path, info: GgufInfo) -> None:
+    """Written atomically (a temporary file renamed): another process never reads half of one."""
+    data = {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(info).items() if k != "path"}
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".header-")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f)
+        os.replace(tmp, entry)
+    except OSError as exc:  # a cache that cannot be written costs the next start 40 ms, nothing else
+        log.debug("cannot save header facts to %s: %s", entry, exc)
+
+
+def _read_header(file: Path) -> GgufInfo:
     try:
         fields = read_gguf_metadata(file)
     except (OSError, GgufHeaderError) as exc:

@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import NoReturn
 
+from .startup_gc import held_off
+
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 PERMISSION_MODES = ("default", "accept-edits", "plan", "bypass")
 SANDBOX_MODES = ("read-only", "workspace-write", "off")  # sandbox.MODES, spelt out: the sandbox loads lazily
@@ -128,17 +130,18 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
         from .frontends.acp import serve
 
         return serve(args)
-    from .logs import setup_logging
-
     # the app draws on the terminal: its log goes to the file only, whatever --verbose says
     headless = init or args.prompt is not None or (not sys.stdin.isatty() and not sys.stdout.isatty())
-    setup_logging(verbose=args.verbose and headless)
-    if init:
-        from .frontends.headless import run_init
+    with held_off(headless and not init and process_ends):  # a one-shot start makes no garbage (startup_gc)
+        from .logs import setup_logging
 
-        return run_init(args)
-    if headless:
-        return _headless(args)
+        setup_logging(verbose=args.verbose and headless)
+        if init:
+            from .frontends.headless import run_init
+
+            return run_init(args)
+        if headless:
+            return _headless(args)
     from .frontends.tui import run_tui
 
     return run_tui(args)

@@ -151,8 +151,9 @@ class LlamaCppRuntime(LocalRuntime):
         self._closed = False
         self.vision: Vision | None = None
         self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
+        table_dir = Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None
         # what the header says (layers, template, trained length) and the context window it gets here
-        self.report = build_report(read_gguf_info(path), memory=memory_bytes(), pinned_n_ctx=n_ctx)
+        self.report = build_report(read_gguf_info(path, table_dir), memory=memory_bytes(), pinned_n_ctx=n_ctx)
         log.info("context window: %d tokens (%s)", self.report.n_ctx, self.report.n_ctx_reason)
         placement = Placement.choose(n_threads, n_threads_batch, n_gpu_layers, extra_buffers,
                                      tuned=(t.n_threads, t.n_threads_batch) if t is not None else None)
@@ -165,7 +166,6 @@ class LlamaCppRuntime(LocalRuntime):
         # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
         # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
         snapshots = 0 if spec.kind == NO_DRAFT else HYBRID_MAX_DRAFT
-        table_dir = Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None
         # llguidance's view of the vocabulary (a second of CPU, GIL held) builds from the saved tables
         # while llama.cpp loads (GIL released)
         early = start_early_view(path, table_dir)

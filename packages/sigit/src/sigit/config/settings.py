@@ -12,11 +12,7 @@ from __future__ import annotations
 import copy
 import tomllib
 from pathlib import Path
-from typing import Any, Literal, cast
-
-import tomlkit
-import tomlkit.exceptions
-from tomlkit.items import AoT, Array, InlineTable, Table
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from sigit.config.paths import project_settings_path, user_settings_path
 from sigit.config.rules import parse_rule
@@ -41,6 +37,10 @@ from sigit.config.schema import (
 from sigit.config.trust import split_project_settings
 from sigit.errors import UsageError
 from sigit.fileio import FileTooLargeError, NotRegularFileError, read_bounded, write_atomic
+
+if TYPE_CHECKING:  # tomlkit edits settings files; reading them (every start) needs only tomllib
+    import tomlkit
+    from tomlkit.items import Table
 
 __all__ = [
     "DEFAULT_ATTRIBUTION",
@@ -180,6 +180,9 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
     """
     if kind not in ("allow", "deny"):
         raise ValueError(f"rule kind must be 'allow' or 'deny', not {kind!r}")
+    import tomlkit
+    from tomlkit.items import Array, InlineTable
+
     text = parse_rule(rule).text
     path = project_settings_path(cwd)
     document = _editable_document(path)
@@ -205,6 +208,9 @@ def save_project_rule(cwd: Path, rule: str, kind: RuleKind = "allow") -> Path:
 
 def _editable_document(path: Path) -> tomlkit.TOMLDocument:
     """A settings file as a document that keeps its comments when written back; empty if missing."""
+    import tomlkit
+    import tomlkit.exceptions
+
     try:
         source = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
@@ -219,6 +225,8 @@ def _editable_document(path: Path) -> tomlkit.TOMLDocument:
 
 def save_user_setting(config_dir: Path | None, key: str, value: str | int | bool) -> Path:
     """Set a top-level key in the user's settings file, keeping everything else (comments too)."""
+    import tomlkit
+
     path = user_settings_path(config_dir)
     document = _editable_document(path)
     document[key] = value
@@ -228,6 +236,9 @@ def save_user_setting(config_dir: Path | None, key: str, value: str | int | bool
 
 
 def _subtable(parent: Any, key: str, path: Path, created: list[Table]) -> Any:
+    import tomlkit
+    from tomlkit.items import AoT, InlineTable, Table
+
     if key not in parent:
         if isinstance(parent, InlineTable):
             parent[key] = tomlkit.inline_table()

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .. import startup_gc
 from ..app import INIT_RULES, AgentSession, SessionHost
 from ..attachments import prompt_images
 from ..commands import CommandResult
@@ -89,7 +90,10 @@ async def _run(args: argparse.Namespace, prompt: str, early: EarlyLoad | None = 
     out = _Output(args.output_format, quiet=args.quiet)
     host = SessionHost(headless_host_options(args), early=early)
     try:
-        agent_session = await open_session(host, args)
+        try:
+            agent_session = await open_session(host, args)
+        finally:
+            startup_gc.resume()  # the start is over: collect as usual for the rest of the run
     except UsageError as exc:
         # what the user asked for is wrong: a session, a settings file, a checkpoint, a model name, a cwd
         print(f"sigit: {exc}", file=sys.stderr)
