@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from qwen_runtime.chat_format import render_prompt
+from qwen_runtime.chat_format import _compile, compile_beside, render_prompt
 from qwen_runtime.errors import QwenRuntimeError
 from qwen_runtime.qwen3_template import QWEN3_CHAT_TEMPLATE
 from qwen_runtime.types import (
@@ -156,3 +156,18 @@ def test_the_sandbox_refuses_unsafe_attribute_access() -> None:
 def test_an_empty_conversation_is_refused() -> None:
     with pytest.raises(QwenRuntimeError, match="empty conversation"):
         render_prompt(QWEN3_CHAT_TEMPLATE, [])
+
+
+def test_a_template_compiled_beside_a_model_load_is_the_one_the_first_prompt_renders() -> None:
+    template = "{% for m in messages %}{{ m.content }}|{% endfor %}<!-- beside -->"
+    compile_beside(template).join()
+    hits = _compile.cache_info().hits
+    assert render_prompt(template, [UserMessage("hi"), UserMessage("there")]) == "hi|there|<!-- beside -->"
+    assert _compile.cache_info().hits == hits + 1  # not compiled again
+
+
+def test_a_template_that_does_not_compile_beside_the_load_is_reported_by_the_render() -> None:
+    broken = "{% for m in %}{{ m }}{% endfor %}"
+    compile_beside(broken).join()  # nothing escapes the thread
+    with pytest.raises(QwenRuntimeError, match="does not parse"):
+        render_prompt(broken, [UserMessage("hi")])

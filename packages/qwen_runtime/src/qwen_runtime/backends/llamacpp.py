@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..chat_format import compile_beside
 from ..draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
 from ..errors import ModelLoadError, QwenRuntimeError
 from ..gguf_info import read_gguf_info
@@ -153,7 +154,8 @@ class LlamaCppRuntime(LocalRuntime):
         self._mtp: MtpDraft | None = None  # the model's own draft head, following every decode
         table_dir = Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None
         # what the header says (layers, template, trained length) and the context window it gets here
-        self.report = build_report(read_gguf_info(path, table_dir), memory=memory_bytes(), pinned_n_ctx=n_ctx)
+        info = read_gguf_info(path, table_dir)
+        self.report = build_report(info, memory=memory_bytes(), pinned_n_ctx=n_ctx)
         log.info("context window: %d tokens (%s)", self.report.n_ctx, self.report.n_ctx_reason)
         placement = Placement.choose(n_threads, n_threads_batch, n_gpu_layers, extra_buffers,
                                      tuned=(t.n_threads, t.n_threads_batch) if t is not None else None)
@@ -169,6 +171,7 @@ class LlamaCppRuntime(LocalRuntime):
         # llguidance's view of the vocabulary (a second of CPU, GIL held) builds from the saved tables
         # while llama.cpp loads (GIL released)
         early = start_early_view(path, table_dir)
+        compile_beside(chat_template or info.chat_template or QWEN3_CHAT_TEMPLATE)  # what _read_model picks
         try:
             self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose,
                                       n_batch=self.n_batch, n_ubatch=self.n_ubatch,

@@ -51,13 +51,16 @@ def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -
         prefixes.append(("turn", tuple(messages[: last_user + 1])))
     prefixes.append(("round", tuple(messages)))
     points: dict[int, PointKind] = {}
+    tokenized: dict[str, list[int]] = {}  # a turn's first round: "turn" and "round" are the same text
     for kind, part in prefixes:
         sub = dataclasses.replace(request, messages=part)  # type: ignore[arg-type]
         try:
             text = rt.next_turn_text(sub) if kind == "reply" else rt.prefix_text(sub)
             if text is None:
                 continue
-            rendered = rt.prompt_tokens(text)
+            rendered = tokenized.get(text)
+            if rendered is None:
+                rendered = tokenized[text] = rt.prompt_tokens(text)
         except Exception as exc:  # a template that cannot render a part costs a save point, not the request
             log.debug("no %s save point: %s", kind, exc)
             continue
