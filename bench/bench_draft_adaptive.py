@@ -51,7 +51,13 @@ RIGHT = {"copy-heavy": 0.9, "prose": 0.25}
 
 class Replay:
     """Proposes the undrafted reply's next tokens, each right when frac(position * golden ratio) <
-    `right`, else another token: the acceptance of a copy-heavy edit or of prose, on random weights."""
+    `right`, else another token: the acceptance of a copy-heavy edit or of prose, on random weights.
+
+    Not declared free to ask (`free_proposals`), although prompt lookup, which it stands in for, is: its
+    script follows the undrafted reply, which a paused request emits exactly (a watched 86% right) while a
+    drafting one parts from it at the first near-tie (3% right), so a paused hybrid watching it would end
+    each pause for a request that then finds nothing to copy. Prompt lookup proposes from the context
+    either way; the scripted-cost test covers a watched source (tests/qwen_runtime/test_drafting.py)."""
 
     def __init__(self, reply: list[int], n_prompt: int, right: float) -> None:
         self.reply, self.n_prompt, self.right = reply, n_prompt, right

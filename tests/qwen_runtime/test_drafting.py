@@ -665,6 +665,29 @@ def test_a_hybrid_whose_drafts_are_lately_wrong_pauses_briefly_and_drafts_again_
     assert steps(rt, 32)[0].drafted_tokens > 16
 
 
+class FreeGuess(Guess):
+    """A source whose proposals cost nothing to ask (prompt lookup): a paused request can watch it."""
+
+    free_proposals = True
+
+
+def test_a_paused_hybrid_watching_prompt_lookup_pauses_on_without_a_request_spent_drafting() -> None:
+    """As above, but the source is free to ask (prompt lookup, the default): paused requests compare its
+    proposals with the reply, so at a pause's end it is judged on those and the pause goes on while the
+    text stays prose; no request after the first pause keeps the snapshots (each cost 7.5% and a probe)."""
+    rt = HybridTable(dear, max_draft=8)
+    rt.draft_source = guess = FreeGuess(rt.clock, 0.2)
+    took = [steps(rt, 32) for _ in range(40)]
+    first_pause = rt.kept.index(False)
+    assert first_pause <= 2 and not any(rt.kept[first_pause:])
+    assert all(cost == pytest.approx(32) for (_, cost), kept in zip(took, rt.kept, strict=True) if not kept)
+    guess.right = 0.95  # an edit that copies: seen in the request that shows it, drafted from the next
+    for _ in range(10):
+        steps(rt, 32)
+    assert rt.kept.index(True, 40) == 41 and all(rt.kept[41:])
+    assert steps(rt, 32)[0].drafted_tokens > 16
+
+
 def test_the_snapshots_own_cost_tips_a_marginal_machine_into_pausing() -> None:
     """Batches cost nearly their tokens (a draft of 95%-right tokens gains about 10% before the snapshots'
     cost): with a 2% overhead drafting still pays; with a 30% one it does not."""

@@ -446,12 +446,15 @@ class Generation:
         #: a drafting runtime's controller while this request runs paused (no rollback snapshots): it times
         #: the one-token steps, what the snapshots' overhead is measured against
         self.paused: DraftController | None = None
+        #: with it, what a free draft source would have proposed, compared with the reply (`Drafter.watch`)
+        self.watcher: Drafter | None = None
         if rt.draft_source is not None:
             if rt.drafting_now():
                 self.drafter = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit, rt.draft_controller(),
                                        rt.max_draft)
             elif isinstance(policy := rt.draft_controller(), DraftController):
                 self.paused = policy
+                self.watcher = Drafter(rt, rt.draft_source, list(tokens), self._draft_limit, policy, rt.max_draft)
 
     def run(self) -> Iterator[Event]:
         rt, request = self.rt, self.request
@@ -493,11 +496,14 @@ class Generation:
                     self._evaluate(batch, room)
         finally:
             sampler.close()
-            if self.drafter is not None:
-                self.drafter.finish()
+            for drafter in (self.drafter, self.watcher):
+                if drafter is not None:
+                    drafter.finish()
         yield from self._end(reason, cached, t0, t1)
 
     def _evaluate(self, batch: list[int], room: int) -> None:
+        if self.watcher is not None:
+            self.watcher.watch(batch, room - self.completion_tokens)
         if self.paused is not None and len(batch) == 1:
             clock = self.paused.clock
             started = clock()

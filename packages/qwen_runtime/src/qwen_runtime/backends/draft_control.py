@@ -278,6 +278,9 @@ class SourceState:
     """The next draft is at most `probe_length` long: a reply just began, where the text seldom continues
     a copy (long drafts failing there cost Gemma 2-4 steps each, three per reply); one right all through
     ends it."""
+    watched: int = 0
+    """Steps it was asked at no cost (`DraftController.observed`, a proposal or none) since the last pause
+    began: what a probe would learn is then known (a paused hybrid request watches it too)."""
 
     @property
     def first(self) -> float:
@@ -387,6 +390,9 @@ class DraftController:
     pause_max_could_pay: int = 8
     """The longest pause while drafts as right as a copy-heavy edit's would pay (the sources were lately
     wrong, as on prose): shorter, so that an edit that copies is not long without drafting."""
+    watch_enough: int = 16
+    """Proposals watched during a pause that judge a source at its end instead of a probe
+    (`rollback_for_request`)."""
     cost: VerifyCost = field(init=False)
     sources: dict[object, SourceState] = field(init=False, default_factory=dict)
     pauses: int = field(init=False, default=0)
@@ -474,9 +480,10 @@ class DraftController:
         itself. What verifying it would have accepted, measured at no cost at every step without a draft,
         so the rates follow the text (a copied stretch shows within a step or two; prose keeps them low)
         and drafting resumes as soon as it pays, not at the next probe."""
+        s = self.state(source)
+        s.watched += 1  # asked: a source with nothing to propose would draft nothing either
         if drafted <= 0:
             return
-        s = self.state(source)
         s.record(drafted, accepted, self.decay)
         if s.backed_off and self.best(source) > 0:
             s.backed_off, s.probe, s.probing, s.misses, s.idle, s.streak = False, 0, False, 0, 0, 0
@@ -499,32 +506,53 @@ class DraftController:
         whether this request keeps them and drafts. False while no source would draft at its measured
         acceptance once the snapshots' own cost is counted: then the next `pause_first` requests (doubled
         with each pause in a row, up to `pause_max`; up to `pause_max_could_pay` while drafts right as
-        often as a copy-heavy edit's would pay, since such an edit may come) run without, and the
-        request after them drafts again with a probe armed for every source, to measure anew."""
+        often as a copy-heavy edit's would pay, since such an edit may come) run without.
+
+        A paused request still compares a free source's proposals (prompt lookup) with what the model
+        emits (`observed`), so a pause ends at the first request after the text turned copyable, and at its
+        end a source watched at least `watch_enough` times is judged on what was watched: the pause goes
+        on (doubled) where it still would not pay, with no request spent drafting to find out. A source
+        that cannot be watched (a draft model, MTP) gets a probe when the pause ends, as before."""
+        overhead = self.overhead() if self.cost.knows_batches() else 1.0
         if self.pause_left:
             self.pause_left -= 1
+            if self._pays(overhead):  # the watched proposals say drafting pays now
+                self.pause_left, self.pauses = 0, 0
+                return True
             if self.pause_left:
                 return False
-            for s in self.sources.values():  # back from a pause: each source probes at once
+            blind = [s for s in self.sources.values() if s.watched < self.watch_enough]
+            if self.sources and not blind:  # every source watched through the pause, none pays: pause on
+                return self._pause(overhead)
+            for s in blind:  # back from a pause: each source not watched probes at once
                 if s.backed_off:
                     s.probe = s.probe or min(self.probe_length, self.max_draft)
             return True
         if not self.cost.knows_batches():
             return True  # nothing measured yet: draft, and learn what drafting costs here
-        overhead = self.overhead()
-        if self.sources:
-            pays = any(self.best(src, overhead=overhead) > 0 for src in self.sources)
-            could_pay = any(not self.hopeless(src, overhead) for src in self.sources)
-        else:  # no source asked yet, but costs given (`qwen-runtime tune`): a free source right 95% of the time
-            pays = could_pay = any(
-                self.cost.ratio(1 + k) * overhead * (1 + self.min_gain) < expected_tokens(k, 0.95, 0.95)
-                for k in range(1, self.max_draft + 1))
-        if pays:
+        if self._pays(overhead):
             self.pauses = 0
             return True
+        return self._pause(overhead)
+
+    def _pays(self, overhead: float) -> bool:
+        if self.sources:
+            return any(self.best(src, overhead=overhead) > 0 for src in self.sources)
+        # no source asked yet, but costs given (`qwen-runtime tune`): a free source right 95% of the time
+        return any(self.cost.ratio(1 + k) * overhead * (1 + self.min_gain) < expected_tokens(k, 0.95, 0.95)
+                   for k in range(1, self.max_draft + 1))
+
+    def _pause(self, overhead: float) -> bool:
+        """Start a pause (doubled with each in a row); False, the answer for this request."""
+        if self.sources:
+            could_pay = any(not self.hopeless(src, overhead) for src in self.sources)
+        else:
+            could_pay = self._pays(overhead)
         self.pauses += 1
         most = min(self.pause_max, self.pause_max_could_pay) if could_pay else self.pause_max
         self.pause_left = min(most, self.pause_first << min(self.pauses - 1, 16))
+        for s in self.sources.values():
+            s.watched = 0
         return False
 
     def paused(self) -> bool:

@@ -319,6 +319,17 @@ class Drafter:
         self._inflight, self._row = draft, 0
         self._draft_size, self._draft_accepted = len(draft), 0
 
+    def watch(self, batch: Sequence[int], room: int) -> None:
+        """`batch` was emitted in a request that cannot draft (a hybrid paused without rollback snapshots)
+        and the caller evaluates it: only a free source's proposals are compared with what the model emits
+        (`observed`), so the controller sees a copyable stretch come without a request spent drafting."""
+        self._append(batch)
+        self._n_past += len(batch)
+        if self._shadow:
+            self._follow_shadow(batch)
+        if not self._shadow and hasattr(self.policy, "observed"):
+            self._shadow_draft([0] * len(self._parts), self._buffer[: self._size], room)
+
     def finish(self) -> None:
         """Drop the draft tokens the loop never confirmed, so the cache holds only the real reply (a
         shadow draft the reply ended in is dropped unjudged: what follows the end is unknown)."""
@@ -382,6 +393,8 @@ class Drafter:
             if shadow:
                 self._shadow, self._shadow_size, self._shadow_matched = shadow, len(shadow), 0
                 self._shadow_from = part
+            elif k > 0 and (observed := getattr(self.policy, "observed", None)) is not None:
+                observed(part, 0, 0)  # asked, with nothing to copy here: drafting would draft nothing
             return
 
     def _follow_shadow(self, batch: Sequence[int]) -> None:
