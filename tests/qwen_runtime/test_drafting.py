@@ -688,6 +688,30 @@ def test_a_paused_hybrid_watching_prompt_lookup_pauses_on_without_a_request_spen
     assert steps(rt, 32)[0].drafted_tokens > 16
 
 
+class Quiet(FreeGuess):
+    """Prompt lookup on text with nothing to copy: no proposal at all while `quiet`."""
+
+    quiet = True
+
+    def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
+        return [] if self.quiet else super().propose(context, k)
+
+
+def test_a_hybrid_whose_prompt_lookup_finds_nothing_to_copy_stops_keeping_snapshots_after_one_reply() -> None:
+    """No draft ever made means no batch cost ever measured: before, every request kept the snapshots
+    (5-12% of each step) to learn costs it never could. A reply in which the source was asked throughout
+    and proposed nothing ends that; the first copyable stretch brings drafting back at the next request."""
+    rt = HybridTable(dear, max_draft=8)
+    rt.draft_source = source = Quiet(rt.clock, 0.95)
+    took = [steps(rt, 32)[1] for _ in range(20)]
+    assert rt.kept[0] and not any(rt.kept[1:])
+    assert took[1:] == [pytest.approx(32)] * 19  # what `--draft none` costs
+    source.quiet = False
+    for _ in range(4):
+        steps(rt, 32)
+    assert rt.kept.index(True, 20) == 21 and all(rt.kept[21:])
+
+
 def test_the_snapshots_own_cost_tips_a_marginal_machine_into_pausing() -> None:
     """Batches cost nearly their tokens (a draft of 95%-right tokens gains about 10% before the snapshots'
     cost): with a 2% overhead drafting still pays; with a 30% one it does not."""

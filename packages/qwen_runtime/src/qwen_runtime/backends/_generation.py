@@ -240,13 +240,21 @@ class LocalRuntime(Runtime):
     #: what chooses draft lengths; kept for the runtime's life so what it measured serves every request
     #: (None: a `DraftController` is made on first use; a benchmark may set a `FixedDraftLength`)
     draft_policy: DraftPolicy | None = None
+    #: what rollback snapshots added to a step in an earlier process here (None: not known)
+    overhead_prior: float | None = None
 
     def draft_controller(self) -> DraftPolicy:
-        """The runtime's draft length policy, made on first use with its `max_draft` and `verify_costs`."""
+        """The runtime's draft length policy, made on first use with its `max_draft`, `verify_costs` and
+        `overhead_prior`."""
         policy = self.draft_policy
         if policy is None:
-            policy = self.draft_policy = DraftController(self.max_draft, verify_costs=self.verify_costs)
+            policy = self.draft_policy = DraftController(self.max_draft, verify_costs=self.verify_costs,
+                                                         overhead_prior=self.overhead_prior)
         return policy
+
+    def request_finished(self) -> None:
+        """A request ended (whatever its reason), under the runtime's lock: a backend may keep what it
+        learned (`LlamaCppRuntime` saves the draft costs it measured for the next process)."""
 
     def drafting_now(self) -> bool:
         """Whether the request about to run drafts (called once per request, under the runtime's lock): a
@@ -596,6 +604,8 @@ class Generation:
             log.info("draft: length %d chosen most, verifying 1 + %d costs %.2f steps, acceptance %.0f%%%s",
                      draft.length, draft.length or self.rt.max_draft, draft.verify_cost, 100 * draft.acceptance,
                      ", backed off (only probes)" if draft.backed_off else "")
+        if self.drafter is not None or self.paused is not None:
+            self.rt.request_finished()
         yield Usage(
             prompt_tokens=len(self.tokens),
             cached_prompt_tokens=cached,

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..errors import ModelLoadError
+from .learned_costs import LearnedCosts
 
 Clock = Callable[[], float]
 """Seconds, monotonic: `time.perf_counter` by default, a scripted one in tests."""
@@ -194,6 +195,10 @@ class VerifyCost:
         fresh = self._fresh(tokens)
         return statistics.median(fresh) if fresh else None
 
+    def measured_sizes(self) -> dict[int, float]:
+        """Every batch size over one token measured lately, with its cost in one-token steps."""
+        return {n: statistics.median(f) for n in sorted(self._samples) if n > 1 and (f := self._fresh(n))}
+
     def knows_batches(self) -> bool:
         """True once a batch of more than one token was measured lately, or costs were given."""
         return self.priors is not None or any(self._fresh(n) for n in self._samples if n > 1)
@@ -278,9 +283,15 @@ class SourceState:
     """The next draft is at most `probe_length` long: a reply just began, where the text seldom continues
     a copy (long drafts failing there cost Gemma 2-4 steps each, three per reply); one right all through
     ends it."""
+    asked: int = 0
+    offered: int = 0
+    """Steps of this reply it was asked in (by a draft or at no cost) and of those it proposed something:
+    a hybrid whose sources offered nothing for a whole reply stops keeping snapshots to learn costs."""
     watched: int = 0
     """Steps it was asked at no cost (`DraftController.observed`, a proposal or none) since the last pause
     began: what a probe would learn is then known (a paused hybrid request watches it too)."""
+    watched_offers: int = 0
+    """Of those, the steps it proposed something in: only these change what it is thought worth."""
 
     @property
     def first(self) -> float:
@@ -383,6 +394,9 @@ class DraftController:
     rollback_overhead: float | None = None
     """A hybrid's one-token step with rollback snapshots against one without, measured beforehand (`qwen-runtime
     tune`); None: measured in paused requests, `DEFAULT_ROLLBACK_OVERHEAD` until then."""
+    overhead_prior: float | None = None
+    """What the snapshots added in an earlier process here (`learned_costs`): used until this one measures
+    it, instead of `DEFAULT_ROLLBACK_OVERHEAD`."""
     pause_first: int = 2
     pause_max: int = 64
     """Requests a hybrid runs without rollback snapshots when no draft pays: `pause_first`, doubled with
@@ -412,6 +426,7 @@ class DraftController:
         """Each reply opens with a probe for every backed-off source (the waits stay): a copy-heavy reply
         after prose drafts from its first copied tokens, not after the wait prose earned."""
         for source, s in self.sources.items():
+            s.asked = s.offered = 0
             s.probing = False  # a probe the last reply ended on was dropped unverified
             s.short, s.streak = True, 0  # a reply's opening is seldom a copy: its first draft is short
             if s.backed_off and self.worth_a_probe(source):
@@ -446,6 +461,8 @@ class DraftController:
 
     def proposed(self, source: object, tokens: int, seconds: float) -> None:
         s = self.state(source)
+        s.asked += 1
+        s.offered += tokens > 0
         seconds = seconds if self.cost_model is None else 0.0
         if tokens <= 0:
             return  # nothing to verify: an armed probe waits for a step that has something
@@ -482,6 +499,9 @@ class DraftController:
         and drafting resumes as soon as it pays, not at the next probe."""
         s = self.state(source)
         s.watched += 1  # asked: a source with nothing to propose would draft nothing either
+        s.watched_offers += drafted > 0
+        s.asked += 1
+        s.offered += drafted > 0
         if drafted <= 0:
             return
         s.record(drafted, accepted, self.decay)
@@ -499,7 +519,9 @@ class DraftController:
         if self.rollback_overhead is not None:
             return self.rollback_overhead
         measured = None if self.cost_model is not None else self.cost.overhead()
-        return measured if measured is not None else DEFAULT_ROLLBACK_OVERHEAD
+        if measured is not None:
+            return measured
+        return self.overhead_prior if self.overhead_prior is not None else DEFAULT_ROLLBACK_OVERHEAD
 
     def rollback_for_request(self) -> bool:
         """Asked once per request by a runtime that can run without rollback snapshots (a hybrid model):
@@ -512,12 +534,16 @@ class DraftController:
         emits (`observed`), so a pause ends at the first request after the text turned copyable, and at its
         end a source watched at least `watch_enough` times is judged on what was watched: the pause goes
         on (doubled) where it still would not pay, with no request spent drafting to find out. A source
-        that cannot be watched (a draft model, MTP) gets a probe when the pause ends, as before."""
+        that cannot be watched (a draft model, MTP) gets a probe when the pause ends, as before.
+
+        Until a batch was measured a request keeps them, to learn what drafting costs here; but where
+        every source was asked through a whole reply (`watch_enough` steps) and proposed nothing (prompt
+        lookup on text with nothing to copy), there is nothing to learn from, and it pauses (watching)."""
         overhead = self.overhead() if self.cost.knows_batches() else 1.0
         if self.pause_left:
             self.pause_left -= 1
-            if self._pays(overhead):  # the watched proposals say drafting pays now
-                self.pause_left, self.pauses = 0, 0
+            if any(s.watched_offers and self.best(src, overhead=overhead) > 0 for src, s in self.sources.items()):
+                self.pause_left, self.pauses = 0, 0  # what was proposed meanwhile says drafting pays now
                 return True
             if self.pause_left:
                 return False
@@ -529,11 +555,27 @@ class DraftController:
                     s.probe = s.probe or min(self.probe_length, self.max_draft)
             return True
         if not self.cost.knows_batches():
+            if self.sources and all(s.asked >= self.watch_enough and not s.offered for s in self.sources.values()):
+                return self._pause(overhead)  # a whole reply without a proposal: nothing to learn costs from
             return True  # nothing measured yet: draft, and learn what drafting costs here
         if self._pays(overhead):
             self.pauses = 0
             return True
         return self._pause(overhead)
+
+    def keeps_rollback_at_first(self) -> bool:
+        """What the first `rollback_for_request` will answer, asked before any (a hybrid's load opens its
+        context with or without the snapshots accordingly, instead of reopening it at the first request)."""
+        return not self.cost.knows_batches() or self._pays(self.overhead())
+
+    def learned(self) -> LearnedCosts | None:
+        """What this controller measured of this machine, for the next process (None: nothing yet)."""
+        if self.cost_model is not None:
+            return None
+        sizes = self.cost.measured_sizes()
+        if not sizes:
+            return None
+        return LearnedCosts(sizes, self.cost.overhead())
 
     def _pays(self, overhead: float) -> bool:
         if self.sources:
@@ -552,7 +594,7 @@ class DraftController:
         most = min(self.pause_max, self.pause_max_could_pay) if could_pay else self.pause_max
         self.pause_left = min(most, self.pause_first << min(self.pauses - 1, 16))
         for s in self.sources.values():
-            s.watched = 0
+            s.watched = s.watched_offers = 0
         return False
 
     def paused(self) -> bool:

@@ -48,6 +48,7 @@ from ..types import ChatRequest, Sampling
 from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .draft_control import DraftController, check_verify_costs
 from .drafting import LongestDraft, PromptLookup, describe, draft_source
+from .learned_costs import LearnedCosts, learned_path, read_learned, write_learned
 from .llamacpp_lltokenizer import EarlyView
 from .llamacpp_load import (
     DEFAULT_N_BATCH,
@@ -165,9 +166,22 @@ class LlamaCppRuntime(LocalRuntime):
             self._log_tuning(t, {"threads": n_threads, "batch threads": n_threads_batch, "n_batch": n_batch,
                                  "n_ubatch": n_ubatch, "draft": draft, "max draft": max_draft,
                                  "KV cache type": kv_cache_type})
+        self.learned_costs_path: Path | None = None
+        """Where the draft costs measured here are kept for the next process (None: given or tuned, no
+        prompt cache folder, or no drafting)."""
+        self._learned: LearnedCosts | None = None
+        if self.verify_costs is None and table_dir is not None and spec.kind != NO_DRAFT:
+            self._start_from_learned(table_dir)
         # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
-        # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead)
+        # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead). A
+        # hybrid whose known costs say its first request will not draft opens without them.
         snapshots = 0 if spec.kind == NO_DRAFT else HYBRID_MAX_DRAFT
+        self._snapshots_later = False  # opened without them by choice: drafting_now reopens with them
+        if (snapshots and info.hybrid and spec.kind != MTP and not info.nextn_layers
+                and self.verify_costs is not None):
+            policy = self.draft_controller()
+            if isinstance(policy, DraftController) and not policy.keeps_rollback_at_first():
+                snapshots, self._snapshots_later = 0, True
         # llguidance's view of the vocabulary (a second of CPU, GIL held) builds from the saved tables
         # while llama.cpp loads (GIL released)
         early = start_early_view(path, table_dir)
@@ -195,6 +209,43 @@ class LlamaCppRuntime(LocalRuntime):
             raise
 
     # ---------------------------------------------------------------- loading, in __init__'s order
+
+    def _start_from_learned(self, table_dir: Path) -> None:
+        """Draft costs measured here by an earlier process with this model and setup, as priors."""
+        import llama_cpp
+
+        setup = {"threads": self.n_threads, "threads_batch": self.n_threads_batch, "n_batch": self.n_batch,
+                 "n_ubatch": self.n_ubatch, "kv_cache_type": self.kv_cache_type, "gpu_layers": self.n_gpu_layers,
+                 "llama_cpp": getattr(llama_cpp, "__version__", "?")}
+        try:
+            self.learned_costs_path = learned_path(table_dir, self.model_path, setup)
+        except OSError:
+            return
+        self._learned = learned = read_learned(self.learned_costs_path)
+        if learned is not None:
+            self.verify_costs, self.overhead_prior = learned.verify_costs, learned.rollback_overhead
+            log.info("draft: starting from the costs measured here before (batch of 2: %.2f steps%s)",
+                     learned.verify_costs.get(2, float("nan")),
+                     "" if learned.rollback_overhead is None else
+                     f"; rollback snapshots +{100 * (learned.rollback_overhead - 1):.0f}%")
+
+    def request_finished(self) -> None:
+        """Keep the draft costs measured so far for the next process (when they moved)."""
+        policy = self.draft_policy
+        if self.learned_costs_path is None or not isinstance(policy, DraftController):
+            return
+        measured = policy.learned()
+        if measured is None:
+            return
+        before = self._learned
+        learned = LearnedCosts(
+            {**(before.verify_costs if before is not None else {}), **measured.verify_costs},
+            measured.rollback_overhead if measured.rollback_overhead is not None
+            else before.rollback_overhead if before is not None else None)
+        if not learned.close_to(before):
+            write_learned(self.learned_costs_path, learned)
+            self._learned = learned
+
 
     def _log_tuning(self, tuned: TunedSettings, given: dict[str, object]) -> None:
         """Say (at --verbose) which tuned values this load takes and which the caller overrode."""
@@ -463,11 +514,11 @@ class LlamaCppRuntime(LocalRuntime):
 
     def _set_draft(self, draft: DraftSpec, **options: Any) -> None:
         if self._native.recurrent:
-            if not self.rollback_snapshots:
+            if not self.rollback_snapshots and not self._snapshots_later:
                 log.info("draft: none (this recurrent model's state cannot drop rejected draft tokens)")
                 return
             # rejected tokens are dropped by snapshot, at most this many
-            self.max_draft = min(self.max_draft, self.rollback_snapshots)
+            self.max_draft = min(self.max_draft, self.rollback_snapshots or HYBRID_MAX_DRAFT)
 
         def load(path: Path) -> LocalRuntime:
             runtime = LlamaCppRuntime(str(path), n_threads=self.n_threads, n_threads_batch=self.n_threads_batch,
