@@ -8,7 +8,9 @@ on prose, with the claim "adaptive is never below none by more than noise" judge
 - The Qwen 3.5 0.8B and 4B shapes (random weights at real size, qwen_runtime.benchmodel): their verify
   costs are real, but random weights copy nothing, so acceptance is scripted: a source that proposes the
   undrafted run's own next tokens, each one right with probability 0.9 (copy-heavy) or 0.25 (prose) in a
-  fixed evenly spread pattern.
+  fixed evenly spread pattern; and a third task, "nothing to copy", with the runtime's own prompt lookup,
+  which finds nothing to propose in random weights' prose (a hybrid that never drafts: does it still
+  pay for rollback snapshots?).
 
 One runtime loaded with `draft="none"` (no rollback snapshots, as the user gets it) and one drafting,
 whose policy is switched between runs; the adaptive controller is one object kept over its runs, as in a
@@ -138,7 +140,10 @@ def cases() -> list[Case]:
         greedy_prose = ChatRequest(PROSE.messages, sampling=Sampling(temperature=0, max_tokens=prose_n),
                                    enable_thinking=False)
         out += [Case(label, "copy-heavy", greedy_copy, load_shape, RIGHT["copy-heavy"]),
-                Case(label, "prose", greedy_prose, load_shape, RIGHT["prose"])]
+                Case(label, "prose", greedy_prose, load_shape, RIGHT["prose"]),
+                # the runtime's own prompt lookup, which finds nothing to copy in random weights' prose:
+                # what a hybrid costs where no draft is ever proposed (the snapshots kept or not)
+                Case(label, "nothing to copy", greedy_prose, load_shape, None)]
     return out
 
 

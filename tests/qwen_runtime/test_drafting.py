@@ -697,18 +697,20 @@ class Quiet(FreeGuess):
         return [] if self.quiet else super().propose(context, k)
 
 
-def test_a_hybrid_whose_prompt_lookup_finds_nothing_to_copy_stops_keeping_snapshots_after_one_reply() -> None:
+@pytest.mark.parametrize(("tokens", "kept_for"), [(32, 1), (12, 2)])
+def test_a_hybrid_whose_prompt_lookup_finds_nothing_to_copy_stops_keeping_snapshots(tokens: int, kept_for: int) -> None:
     """No draft ever made means no batch cost ever measured: before, every request kept the snapshots
-    (5-12% of each step) to learn costs it never could. A reply in which the source was asked throughout
-    and proposed nothing ends that; the first copyable stretch brings drafting back at the next request."""
+    (5-12% of each step) to learn costs it never could. Once the source was asked 16 steps in a row (over
+    replies: the 4B shape's 12-token replies too) and proposed nothing, that ends; the first copyable
+    stretch brings drafting back at the next request."""
     rt = HybridTable(dear, max_draft=8)
     rt.draft_source = source = Quiet(rt.clock, 0.95)
-    took = [steps(rt, 32)[1] for _ in range(20)]
-    assert rt.kept[0] and not any(rt.kept[1:])
-    assert took[1:] == [pytest.approx(32)] * 19  # what `--draft none` costs
+    took = [steps(rt, tokens)[1] for _ in range(20)]
+    assert rt.kept[:kept_for] == [True] * kept_for and not any(rt.kept[kept_for:])
+    assert took[kept_for:] == [pytest.approx(tokens)] * (20 - kept_for)  # what `--draft none` costs
     source.quiet = False
     for _ in range(4):
-        steps(rt, 32)
+        steps(rt, tokens)
     assert rt.kept.index(True, 20) == 21 and all(rt.kept[21:])
 
 

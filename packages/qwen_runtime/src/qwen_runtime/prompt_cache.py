@@ -63,7 +63,9 @@ def new_buffer(size: int) -> StateBuffer:
     with the GIL released. The array keeps the mapping; both go when it does."""
     if size <= 0:
         return (ctypes.c_uint8 * 0)()
-    return (ctypes.c_uint8 * size).from_buffer(mmap.mmap(-1, size))
+    private = getattr(mmap, "MAP_PRIVATE", None)  # not shared with a child a tool forks (absent on Windows)
+    pages = mmap.mmap(-1, size) if private is None else mmap.mmap(-1, size, flags=private | mmap.MAP_ANONYMOUS)
+    return (ctypes.c_uint8 * size).from_buffer(pages)
 
 
 def token_bytes(tokens: Sequence[int]) -> bytes:

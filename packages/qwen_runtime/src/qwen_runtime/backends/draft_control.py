@@ -283,10 +283,9 @@ class SourceState:
     """The next draft is at most `probe_length` long: a reply just began, where the text seldom continues
     a copy (long drafts failing there cost Gemma 2-4 steps each, three per reply); one right all through
     ends it."""
-    asked: int = 0
-    offered: int = 0
-    """Steps of this reply it was asked in (by a draft or at no cost) and of those it proposed something:
-    a hybrid whose sources offered nothing for a whole reply stops keeping snapshots to learn costs."""
+    dry: int = 0
+    """Steps in a row, over replies, it was asked in (by a draft or at no cost) and proposed nothing: a
+    hybrid whose sources all stay dry for `watch_enough` steps stops keeping snapshots to learn costs."""
     watched: int = 0
     """Steps it was asked at no cost (`DraftController.observed`, a proposal or none) since the last pause
     began: what a probe would learn is then known (a paused hybrid request watches it too)."""
@@ -426,7 +425,6 @@ class DraftController:
         """Each reply opens with a probe for every backed-off source (the waits stay): a copy-heavy reply
         after prose drafts from its first copied tokens, not after the wait prose earned."""
         for source, s in self.sources.items():
-            s.asked = s.offered = 0
             s.probing = False  # a probe the last reply ended on was dropped unverified
             s.short, s.streak = True, 0  # a reply's opening is seldom a copy: its first draft is short
             if s.backed_off and self.worth_a_probe(source):
@@ -461,8 +459,7 @@ class DraftController:
 
     def proposed(self, source: object, tokens: int, seconds: float) -> None:
         s = self.state(source)
-        s.asked += 1
-        s.offered += tokens > 0
+        s.dry = 0 if tokens > 0 else s.dry + 1
         seconds = seconds if self.cost_model is None else 0.0
         if tokens <= 0:
             return  # nothing to verify: an armed probe waits for a step that has something
@@ -500,8 +497,7 @@ class DraftController:
         s = self.state(source)
         s.watched += 1  # asked: a source with nothing to propose would draft nothing either
         s.watched_offers += drafted > 0
-        s.asked += 1
-        s.offered += drafted > 0
+        s.dry = 0 if drafted > 0 else s.dry + 1
         if drafted <= 0:
             return
         s.record(drafted, accepted, self.decay)
@@ -537,8 +533,9 @@ class DraftController:
         that cannot be watched (a draft model, MTP) gets a probe when the pause ends, as before.
 
         Until a batch was measured a request keeps them, to learn what drafting costs here; but where
-        every source was asked through a whole reply (`watch_enough` steps) and proposed nothing (prompt
-        lookup on text with nothing to copy), there is nothing to learn from, and it pauses (watching)."""
+        every source was last asked `watch_enough` steps in a row (over replies) and proposed nothing
+        (prompt lookup on text with nothing to copy), there is nothing to learn from, and it pauses
+        (watching)."""
         overhead = self.overhead() if self.cost.knows_batches() else 1.0
         if self.pause_left:
             self.pause_left -= 1
@@ -555,8 +552,8 @@ class DraftController:
                     s.probe = s.probe or min(self.probe_length, self.max_draft)
             return True
         if not self.cost.knows_batches():
-            if self.sources and all(s.asked >= self.watch_enough and not s.offered for s in self.sources.values()):
-                return self._pause(overhead)  # a whole reply without a proposal: nothing to learn costs from
+            if self.sources and all(s.dry >= self.watch_enough for s in self.sources.values()):
+                return self._pause(overhead)  # no proposal in a long while: nothing to learn costs from
             return True  # nothing measured yet: draft, and learn what drafting costs here
         if self._pays(overhead):
             self.pauses = 0

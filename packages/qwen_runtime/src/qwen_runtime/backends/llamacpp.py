@@ -179,8 +179,8 @@ class LlamaCppRuntime(LocalRuntime):
         self._snapshots_later = False  # opened without them by choice: drafting_now reopens with them
         if (snapshots and info.hybrid and spec.kind != MTP and not info.nextn_layers
                 and self.verify_costs is not None):
-            policy = self.draft_controller()
-            if isinstance(policy, DraftController) and not policy.keeps_rollback_at_first():
+            ahead = DraftController(self.max_draft, verify_costs=self.verify_costs, overhead_prior=self.overhead_prior)
+            if not ahead.keeps_rollback_at_first():  # asked of a controller like the one made at first use
                 snapshots, self._snapshots_later = 0, True
         # llguidance's view of the vocabulary (a second of CPU, GIL held) builds from the saved tables
         # while llama.cpp loads (GIL released)
