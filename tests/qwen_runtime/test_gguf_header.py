@@ -191,3 +191,20 @@ def test_a_cache_folder_that_cannot_be_written_costs_only_the_saving(tiny_gguf: 
     assert read_gguf_info(tiny_gguf, blocked / "vocab") == read_gguf_info(tiny_gguf)
     with pytest.raises(ModelLoadError, match="is not a readable GGUF file"):
         read_gguf_info(tmp_path / "missing.gguf", tmp_path / "cache")
+
+
+def test_a_cache_write_that_fails_leaves_neither_half_a_file_nor_a_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from qwen_runtime import atomic_file
+
+    target = tmp_path / "cache" / "entry.json"
+    atomic_file.write_atomic(target, b"old")
+
+    def refuse(src: str, dst: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(atomic_file.os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        atomic_file.write_atomic(target, b"new")
+    assert target.read_bytes() == b"old" and [p.name for p in target.parent.iterdir()] == ["entry.json"]

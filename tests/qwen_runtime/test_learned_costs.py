@@ -4,7 +4,9 @@ damaged, foreign or other-setup records are not used."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,6 +38,20 @@ def path_for(model: Path, cache: Path, **kwargs: object) -> Path:
         return rt.learned_costs_path
     finally:
         rt.close()
+
+
+@contextlib.contextmanager
+def opened_where_nothing_pays(model: Path, tmp_path: Path) -> Iterator[tuple[LlamaCppRuntime, LlamaCppRuntime]]:
+    """The hybrid loaded where an earlier process measured that no draft pays, and the model undrafted."""
+    cache = tmp_path / "cache"
+    write_learned(path_for(model, cache), NOTHING_PAYS)
+    plain = LlamaCppRuntime(str(model), n_ctx=512, draft="none")
+    rt = hybrid(model, cache)
+    try:
+        yield rt, plain
+    finally:
+        rt.close()
+        plain.close()
 
 
 def test_what_a_process_measured_is_where_the_next_one_starts(tiny_hybrid_gguf: Path, tmp_path: Path) -> None:
@@ -81,20 +97,13 @@ def test_a_hybrid_whose_known_costs_say_no_draft_pays_opens_without_snapshots(
     tiny_hybrid_gguf: Path, tmp_path: Path
 ) -> None:
     """No request spent learning, and no reopening at the first request: the context opens without them."""
-    cache = tmp_path / "cache"
-    write_learned(path_for(tiny_hybrid_gguf, cache), NOTHING_PAYS)
-    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=512, draft="none")
-    rt = hybrid(tiny_hybrid_gguf, cache)
-    try:
+    with opened_where_nothing_pays(tiny_hybrid_gguf, tmp_path) as (rt, plain):
         assert rt.rollback_snapshots == 0 and rt.overhead_prior == pytest.approx(1.1)
         want = plain.complete(REWRITE).text
         for _ in range(3):
             reply = rt.complete(REWRITE)
             assert reply.text == want and reply.usage.drafted_tokens == 0 and reply.usage.draft_backed_off
             assert rt.rollback_snapshots == 0
-    finally:
-        rt.close()
-        plain.close()
 
 
 def test_where_known_costs_say_drafts_pay_the_hybrid_keeps_its_snapshots(
@@ -156,16 +165,9 @@ def test_an_unwritable_cache_folder_costs_only_the_saving(tiny_hybrid_gguf: Path
 def test_a_hybrid_opened_without_snapshots_gets_them_back_when_drafting_comes_to_pay(
     tiny_hybrid_gguf: Path, tmp_path: Path
 ) -> None:
-    cache = tmp_path / "cache"
-    write_learned(path_for(tiny_hybrid_gguf, cache), NOTHING_PAYS)
-    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=512, draft="none")
-    rt = hybrid(tiny_hybrid_gguf, cache)
-    try:
+    with opened_where_nothing_pays(tiny_hybrid_gguf, tmp_path) as (rt, plain):
         assert rt.rollback_snapshots == 0 and rt.draft_source is not None  # drafting off for now, not for good
         rt.draft_policy = DraftController(rt.max_draft, verify_costs=CHEAP.verify_costs)  # the machine freed up
         reply = rt.complete(COPY)
         assert rt.rollback_snapshots == HYBRID_MAX_DRAFT and reply.usage.drafted_tokens > 0
         assert reply.text == plain.complete(COPY).text
-    finally:
-        rt.close()
-        plain.close()

@@ -13,13 +13,12 @@ import dataclasses
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .atomic_file import write_atomic
 from .errors import ModelLoadError
 from .gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
 
@@ -133,14 +132,9 @@ def _load_saved(entry: Path, file: Path) -> GgufInfo | None:
 
 
 def _save(entry: Path, info: GgufInfo) -> None:
-    """Written atomically (a temporary file renamed): another process never reads half of one."""
     data = {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(info).items() if k != "path"}
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".header-")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f)
-        os.replace(tmp, entry)
+        write_atomic(entry, json.dumps(data).encode(), prefix=".header-")
     except OSError as exc:  # a cache that cannot be written costs the next start 40 ms, nothing else
         log.debug("cannot save header facts to %s: %s", entry, exc)
 

@@ -15,12 +15,12 @@ import hashlib
 import json
 import logging
 import math
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..atomic_file import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -73,16 +73,11 @@ def read_learned(path: Path) -> LearnedCosts | None:
 
 
 def write_learned(path: Path, costs: LearnedCosts) -> None:
-    """Written atomically (a temporary file renamed); a folder that cannot be written costs the next
-    process its measuring, nothing else."""
+    """A folder that cannot be written costs the next process its measuring, nothing else."""
     data = {"verify_costs": {str(n): round(c, 4) for n, c in sorted(costs.verify_costs.items())},
             "rollback_overhead": costs.rollback_overhead}
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".costs-")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
+        write_atomic(path, json.dumps(data).encode(), prefix=".costs-")
     except OSError as exc:
         log.debug("cannot save learned draft costs to %s: %s", path, exc)
 

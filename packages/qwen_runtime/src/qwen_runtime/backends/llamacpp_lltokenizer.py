@@ -21,13 +21,13 @@ from __future__ import annotations
 import ctypes
 import json
 import logging
-import os
-import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+from ..atomic_file import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -105,11 +105,7 @@ def load_record(path: Path) -> BuildRecord | None:
 def save_record(path: Path, record: BuildRecord) -> None:
     """Written atomically (a temporary file renamed); a cache that cannot be written costs time, nothing else."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".llg-")
-        with os.fdopen(fd, "w") as f:
-            f.write(record.to_json())
-        os.replace(tmp, path)
+        write_atomic(path, record.to_json().encode(), prefix=".llg-")
     except OSError as exc:
         log.debug("cannot save llguidance's build record to %s: %s", path, exc)
 

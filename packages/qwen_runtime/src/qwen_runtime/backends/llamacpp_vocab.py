@@ -17,7 +17,6 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..atomic_file import write_atomic
 from ..prompt_cache import model_identity
 from .llamacpp_lltokenizer import BuildRecord, DeferredTokenize, EarlyView, build_view, save_record
 
@@ -111,11 +111,8 @@ def save_tables(path: Path, tables: VocabTables) -> None:
     ends = np.zeros(len(tables.pieces) + 1, dtype=np.int64)
     np.cumsum([len(p) for p in tables.pieces], out=ends[1:])
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".vocab-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + len(head).to_bytes(4, "little") + head + ends.tobytes() + b"".join(tables.pieces))
-        os.replace(tmp, path)
+        write_atomic(path, _MAGIC + len(head).to_bytes(4, "little") + head + ends.tobytes()
+                     + b"".join(tables.pieces), prefix=".vocab-")
     except OSError as exc:  # a cache that cannot be written costs time next start, nothing else
         log.debug("cannot save vocabulary tables to %s: %s", path, exc)
 
