@@ -250,7 +250,7 @@ def _thread_candidates(logical: int, physical: int) -> list[int]:
 
 
 def _set_threads(rt: LlamaCppRuntime, decode: int, batch: int) -> None:
-    import llama_cpp
+    from .backends.llama_lib import llama_cpp
 
     llama_cpp.llama_set_n_threads(rt._llm.ctx, decode, batch)
 

@@ -212,7 +212,7 @@ class LlamaCppRuntime(LocalRuntime):
 
     def _start_from_learned(self, table_dir: Path) -> None:
         """Draft costs measured here by an earlier process with this model and setup, as priors."""
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         setup = {"threads": self.n_threads, "threads_batch": self.n_threads_batch, "n_batch": self.n_batch,
                  "n_ubatch": self.n_ubatch, "kv_cache_type": self.kv_cache_type, "gpu_layers": self.n_gpu_layers,
@@ -255,7 +255,7 @@ class LlamaCppRuntime(LocalRuntime):
 
     def _read_model(self, chat_template: str | None, cut_back: bool | None) -> None:
         """What the loaded model is: its context, architecture, template, and whether its state can be cut back."""
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         llm = self._llm
         self._n_ctx = int(llm.n_ctx())
@@ -555,7 +555,7 @@ class LlamaCppRuntime(LocalRuntime):
         want = policy.rollback_for_request() if isinstance(policy, DraftController) else True
         have = self.rollback_snapshots > 0
         if want != have and self._native.reopen(HYBRID_MAX_DRAFT if want else 0):
-            import llama_cpp
+            from .llama_lib import llama_cpp
 
             self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
             self._logits_view, self._logits_address = None, None
@@ -590,7 +590,7 @@ class LlamaCppRuntime(LocalRuntime):
     def truncate(self, n_tokens: int) -> bool:
         """Drop the cache after `n_tokens`. A hybrid model's recurrent state rolls back to a snapshot the
         last decode kept (at most `rollback_snapshots` tokens back, once per decode: what drafting needs)."""
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         llm = self._llm
         if n_tokens >= llm.n_tokens:
@@ -607,8 +607,7 @@ class LlamaCppRuntime(LocalRuntime):
         return True
 
     def _sampler_chain(self, sampling: Sampling) -> Any:
-        import llama_cpp
-        from llama_cpp import _internals
+        from .llama_lib import _internals, llama_cpp
 
         make_sampler: Any = _internals.LlamaSampler
         s: Any = make_sampler()

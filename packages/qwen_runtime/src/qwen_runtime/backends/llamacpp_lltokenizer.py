@@ -118,7 +118,7 @@ class DeferredTokenize:
     fails (0 tokens), which llguidance reports as an error instead of reading freed memory."""
 
     def __init__(self, known: Mapping[Call, tuple[int, ...]] | None = None) -> None:
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         self._llama_tokenize: Any = llama_cpp.llama_tokenize
         self._known = dict(known or {})

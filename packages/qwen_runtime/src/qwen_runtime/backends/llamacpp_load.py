@@ -88,14 +88,14 @@ class LlamaHandle:
     @property
     def recurrent(self) -> bool:
         """A recurrent or hybrid model (Qwen 3.5): its state cannot be cut back to a shorter prefix."""
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         return bool(llama_cpp.llama_model_is_recurrent(self.model) or llama_cpp.llama_model_is_hybrid(self.model))
 
     @property
     def n_layer_nextn(self) -> int:
         """Multi-token-prediction blocks loaded with the model (0 without `load_mtp` or in the file)."""
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         return int(llama_cpp.llama_model_n_layer_nextn(self.model))
 
@@ -104,9 +104,7 @@ class LlamaHandle:
         drops them while no draft pays), carrying the whole memory over (llama.cpp's sequence state is
         the same without snapshots); the model stays loaded. False, with the old context kept, when
         llama.cpp cannot make the new one or take the state."""
-        import llama_cpp
-        from llama_cpp import _internals
-
+        from .llama_lib import _internals, llama_cpp
         from .llamacpp_state import copy_state, restore_state
 
         llm = self.llm
@@ -173,7 +171,7 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
         raise ModelLoadError(f"KV cache type {kv_cache_type!r} is not one of {', '.join(KV_TYPES)}")
     kv = KV_TYPES[kv_cache_type]
     try:
-        from llama_cpp import Llama
+        from .llama_lib import llama
     except ImportError as exc:  # pragma: no cover - a declared dependency
         raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
     forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal (nothing silenced)
@@ -200,14 +198,14 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
             dropped = False
             try:
                 with quiet_llama_logs(quiet) as dropped:
-                    llm = Llama(**args)
+                    llm = llama.Llama(**args)
                 if dropped:
                     log.info("llama.cpp's load lines not logged (a thread held the GIL beside the load; "
                              "debug logging keeps them)")
             except (ValueError, RuntimeError, OSError):
                 if not dropped:
                     raise
-                llm = Llama(**args)  # once more with llama.cpp's lines, for its reason (or a passing failure)
+                llm = llama.Llama(**args)  # once more with llama.cpp's lines, for its reason (or a passing failure)
     except (ValueError, RuntimeError, OSError) as exc:
         why = "; ".join(errors.lines)  # llama.cpp's own reason ("K cache type q8_0 ... does not divide ...")
         raise ModelLoadError(f"llama.cpp cannot load {path}: {exc}" + (f" ({why})" if why else "")) from exc
@@ -242,7 +240,7 @@ def cpu_has_amx() -> bool:
     first decode with them on, even after the process asked the kernel for AMX tile data
     (`arch_prctl(ARCH_REQ_XCOMP_PERM)`): the repacked kernels are not usable there at all.
     """
-    import llama_cpp
+    from .llama_lib import llama_cpp
 
     info = llama_cpp.llama_print_system_info()
     text = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)

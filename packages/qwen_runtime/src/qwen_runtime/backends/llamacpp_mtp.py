@@ -43,8 +43,9 @@ class MtpDraft:
     """A `DraftSource` that follows the target `llm`'s decodes (the runtime calls the `after_*` hooks)."""
 
     def __init__(self, handle: LlamaHandle, n_threads: int, n_threads_batch: int) -> None:
-        import llama_cpp
-        from llama_cpp import llama_cpp_ext as ext
+        from .llama_lib import llama_cpp, llama_cpp_ext
+
+        ext = llama_cpp_ext()
 
         self._lib: Any = llama_cpp
         llm = handle.llm

@@ -82,9 +82,9 @@ class Vision:
         self, handle: LlamaHandle, path: Path, *, n_threads: int, use_gpu: bool,
         max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS,
     ) -> None:
-        from llama_cpp import mtmd_cpp
+        from . import llama_lib
 
-        self._mtmd: Any = mtmd_cpp
+        mtmd_cpp = self._mtmd = llama_lib.mtmd_cpp()
         self.path = path
         self.max_pixels = max_pixels
         self._handle = handle

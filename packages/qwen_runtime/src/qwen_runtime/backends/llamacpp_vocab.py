@@ -189,7 +189,7 @@ def start_early_view(model_path: Path, folder: Path | None) -> EarlyView | None:
     core to build it on (`spare_core`)."""
     if folder is None or not spare_core():
         return None
-    import llama_cpp
+    from .llama_lib import llama_cpp
 
     key = vocab_key(model_path, getattr(llama_cpp, "__version__", "?"))
     tables, record = table_path(folder, key), record_path(folder, key)
@@ -211,7 +211,7 @@ class LlamaVocab:
 
     def __init__(self, handle: LlamaHandle, model_path: Path, table_dir: Path | None,
                  early: EarlyView | None = None) -> None:
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         self._handle = handle
         self.vocab: Any = handle.vocab
@@ -246,7 +246,7 @@ class LlamaVocab:
         cached = self._pieces.get(token)
         if cached is not None:
             return cached
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         n = llama_cpp.llama_token_to_piece(self.vocab, token, self._piece_buf, len(self._piece_buf), 0, True)
         if n < 0:
@@ -270,7 +270,7 @@ class LlamaVocab:
     def scan(self, pieces: bool = False) -> tuple[frozenset[int], frozenset[int]]:
         """One walk over the vocabulary: (tokens llguidance treats as special, tokens that end a turn);
         with `pieces`, every token's bytes land in the piece cache on the way."""
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         control, user = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL), int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
         special: set[int] = set()
@@ -310,7 +310,7 @@ class LlamaVocab:
         return self._lltokenizer
 
     def _end_tokens(self) -> frozenset[int]:
-        import llama_cpp
+        from .llama_lib import llama_cpp
 
         llm = self._handle.llm
         ids = {llm.token_eos(), int(llama_cpp.llama_vocab_eot(self.vocab))}
