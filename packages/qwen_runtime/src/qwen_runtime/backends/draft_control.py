@@ -5,8 +5,8 @@ Verifying a draft is one forward pass over 1 + k tokens, and on few cores that i
 on 2 cores a batch of 9 costs 3.4-3.9 one-token steps on the Qwen 3.5 shapes (bench/results/hybrid.md).
 `DraftController` measures, while the runtime generates and across its requests:
 
-- what evaluating a batch of n tokens costs relative to a one-token step (smoothed seconds per batch
-  size, fitted by cost(n) = a + b (n - 1); prior points from `verify_costs`, e.g. what
+- what evaluating a batch of n tokens costs relative to a one-token step (the average of each batch
+  size's recent samples, fitted by cost(n) = a + b (n - 1); prior points from `verify_costs`, e.g. what
   `qwen-runtime tune` measured, or a default between the hybrid and small dense models),
 - per draft source, how often its drafts are right, as runs (below; counts that decay with each
   verified draft),
@@ -119,15 +119,22 @@ def check_verify_costs(verify_costs: Mapping[int, float] | None) -> dict[int, fl
 @dataclass
 class VerifyCost:
     """What a batch of n tokens costs in one-token steps: each timed batch is divided by the step time of
-    the moment (so a machine whose load changes moves both alike) and capped at n steps; a size's cost is
-    the median of its last `keep` samples taken in the last `max_age` evaluations (a load spike is one
-    sample among five, and a size not tried for long drops out of the fit instead of ruling it). The
-    first batch of each size is not counted (llama.cpp sizes its buffers for a new shape then)."""
+    the moment (the mean of the last `keep` one-token steps, so a machine whose load changes moves both
+    alike) and capped at n steps; a size's cost is the mean of its last `keep` samples taken in the last
+    `max_age` evaluations (a size not tried for long drops out of the fit instead of ruling it). The
+    first batch of each size is not counted (llama.cpp sizes its buffers for a new shape then).
+
+    Means, not medians: what a reply takes is the sum of its calls, stalls included. Where the cores are
+    busy some calls stall (a thread waits for the core its partner needs: with libgomp's default spin, a
+    Gemma step of 14-35 ms took 2.5 s now and then, bench/results/busy_machine.md), and a batch is one
+    call where its tokens one by one are many: there a batch of 13 averaged 1.9-3.0 steps while its
+    median said 5-5.7, and medians, which drop the stalls, backed drafting off where it paid most. On a
+    quiet machine the two agree."""
 
     priors: Mapping[int, float] | None = None
     """Batch size -> cost measured beforehand, weighed like two measurements each; None: the defaults,
     used only until a batch was measured."""
-    keep: int = 5
+    keep: int = 8
     max_age: int = 512
     recalibrate_every: int = 64
     """Evaluations after which a one-token step is timed again (the ratio needs a current step time)."""
@@ -178,8 +185,8 @@ class VerifyCost:
 
     @property
     def step_seconds(self) -> float | None:
-        """The time of a one-token step (the median of the last few); None before one was timed."""
-        return statistics.median(self._steps) if self._steps else None
+        """The time of a one-token step (the mean of the last few); None before one was timed."""
+        return statistics.fmean(self._steps) if self._steps else None
 
     def stale(self) -> bool:
         """True when no one-token step was timed yet, or none in `recalibrate_every` evaluations."""
@@ -193,11 +200,11 @@ class VerifyCost:
         if tokens == 1:
             return 1.0 if self._steps else None
         fresh = self._fresh(tokens)
-        return statistics.median(fresh) if fresh else None
+        return statistics.fmean(fresh) if fresh else None
 
     def measured_sizes(self) -> dict[int, float]:
         """Every batch size over one token measured lately, with its cost in one-token steps."""
-        return {n: statistics.median(f) for n in sorted(self._samples) if n > 1 and (f := self._fresh(n))}
+        return {n: statistics.fmean(f) for n in sorted(self._samples) if n > 1 and (f := self._fresh(n))}
 
     def knows_batches(self) -> bool:
         """True once a batch of more than one token was measured lately, or costs were given."""
@@ -218,7 +225,7 @@ class VerifyCost:
         prior points; the default priors only until a batch was measured. With one
         size known the line runs from a one-token step through it (the hopeful guess: longer batches
         get tried, and measured)."""
-        points = [(n - 1.0, statistics.median(f), float(len(f))) for n in self._samples if (f := self._fresh(n))]
+        points = [(n - 1.0, statistics.fmean(f), float(len(f))) for n in self._samples if (f := self._fresh(n))]
         if self.priors is not None:
             points += [(n - 1.0, r, 2.0) for n, r in self.priors.items() if n > 1]
         elif not points:
