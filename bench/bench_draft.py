@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from bench_runtime import Row, write_results
 from qwen_runtime.backends import _generation
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.testing.testmodel import write_test_gguf
 from qwen_runtime.types import (
     AssistantMessage,
     ChatRequest,

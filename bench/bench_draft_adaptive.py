@@ -5,7 +5,7 @@ drafts of a fixed 4 and 8 tokens (no adaptation), per shape, at 1 and 2 threads,
 on prose, with the claim "adaptive is never below none by more than noise" judged per row.
 
 - Gemma 3 270M (pretrained): real prompt lookup, bench_draft.py's copy-heavy rewrite and its prose.
-- The Qwen 3.5 0.8B and 4B shapes (random weights at real size, qwen_runtime.benchmodel): their verify
+- The Qwen 3.5 0.8B and 4B shapes (random weights at real size, qwen_runtime.testing.benchmodel): their verify
   costs are real, but random weights copy nothing, so acceptance is scripted: a source that proposes the
   undrafted run's own next tokens, each one right with probability 0.9 (copy-heavy) or 0.25 (prose) in a
   fixed evenly spread pattern; and a third task, "nothing to copy", with the runtime's own prompt lookup,
@@ -35,9 +35,9 @@ from typing import Any
 from bench_draft import COPY, GEMMA_TEMPLATE, PROSE
 from bench_runtime import Row, write_results
 from qwen_runtime.backends import _generation
-from qwen_runtime.backends.draft_control import DraftController, FixedDraftLength
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.benchmodel import bench_model_path
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.speed.draft_control import DraftController, FixedDraftLength
+from qwen_runtime.testing.benchmodel import bench_model_path
 from qwen_runtime.types import ChatRequest, Completion, Sampling
 
 RESULTS = Path(__file__).resolve().parent / "results" / "draft_adaptive.md"

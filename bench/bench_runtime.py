@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from qwen_runtime import constrain
-from qwen_runtime.backends import llamacpp
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime, model_params
-from qwen_runtime.cpus import cpu_budget
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.backends.llamacpp import runtime as llamacpp
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime, model_params
+from qwen_runtime.grammar import constrain
+from qwen_runtime.speed.cpus import cpu_budget
+from qwen_runtime.testing.testmodel import write_test_gguf
 from qwen_runtime.types import (
     ChatRequest,
     Message,
@@ -168,8 +168,8 @@ def constraint_ratio(label: str, path: Path, *, judged: bool, template: str | No
     tiny model a token costs well under a millisecond, so its ratio is shown but not judged.
     `template` names another chat template (bench_xml_calls: the template picks the call format).
     """
-    from qwen_runtime.templates import load_template
-    from qwen_runtime.toolformat import tool_call_format
+    from qwen_runtime.grammar.toolformat import tool_call_format
+    from qwen_runtime.models.templates import load_template
 
     rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=threads, draft="none",  # the grammar's cost alone
                          chat_template=load_template(template) if template else None)

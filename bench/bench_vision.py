@@ -17,11 +17,11 @@ from tempfile import TemporaryDirectory
 
 import numpy as np
 from PIL import Image as PILImage
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.images import DEFAULT_MAX_IMAGE_PIXELS, Image, prepare_pixels
-from qwen_runtime.testmodel import write_test_gguf
-from qwen_runtime.testmodel_qwen35 import SHAPE
-from qwen_runtime.testmodel_vision import QWEN35_08B, write_test_mmproj
+from qwen_runtime.testing.testmodel import write_test_gguf
+from qwen_runtime.testing.testmodel_qwen35 import SHAPE
+from qwen_runtime.testing.testmodel_vision import QWEN35_08B, write_test_mmproj
 
 RESULTS = Path(__file__).resolve().parent / "results" / "vision.md"
 REPEATS = 2

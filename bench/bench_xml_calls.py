@@ -18,11 +18,11 @@ from pathlib import Path
 
 from bench_runtime import ROUNDS, TOOLS, Row, constraint_ratio, write_results
 from bench_runtime import THREADS as RUNTIME_THREADS
-from qwen_runtime import constrain
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.templates import load_template
-from qwen_runtime.testmodel import write_test_gguf
-from qwen_runtime.toolformat import ToolCallFormat
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.grammar import constrain
+from qwen_runtime.grammar.toolformat import ToolCallFormat
+from qwen_runtime.models.templates import load_template
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 RESULTS = Path(__file__).resolve().parent / "results" / "xml_calls.md"
 #: BENCH_THREADS=1 on a shared, oversubscribed machine: llama.cpp's spinning threads then measure the

@@ -16,9 +16,9 @@ import sys
 import time
 
 import numpy as np
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.backends.llamacpp_state import copy_state, restore_state
-from qwen_runtime.benchmodel import bench_model_path
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.state import copy_state, restore_state
+from qwen_runtime.testing.benchmodel import bench_model_path
 
 
 def main(argv: list[str]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 from qwen_runtime.backends.scripted import ScriptedRuntime
-from qwen_runtime.testmodel import write_test_gguf, write_test_hf
+from qwen_runtime.testing.testmodel import write_test_gguf, write_test_hf
 
 # One llama.cpp thread per model, in this process and every `sigit` it starts: xdist runs more workers
 # than cores, and two threads meeting at a barrier after every operation on a busy machine spend most
@@ -58,8 +58,8 @@ def tiny_hybrid_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def tiny_vision_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny hybrid with its random vision projector beside it (`mmproj-tiny-qwen35.gguf`): it can see."""
-    from qwen_runtime.testmodel_qwen35 import SHAPE
-    from qwen_runtime.testmodel_vision import mmproj_path_for, write_test_mmproj
+    from qwen_runtime.testing.testmodel_qwen35 import SHAPE
+    from qwen_runtime.testing.testmodel_vision import mmproj_path_for, write_test_mmproj
 
     model = write_test_gguf(tmp_path_factory.mktemp("tiny-vision") / "tiny-qwen35.gguf", arch="qwen35")
     write_test_mmproj(mmproj_path_for(model), out_dim=SHAPE.n_embd)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from onde import ChatEngine, ChatMessage, GgufModelConfig, Inference, SamplingConfig
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 pytestmark = pytest.mark.slow
 

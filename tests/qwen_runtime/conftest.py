@@ -32,7 +32,7 @@ def fake_hub(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeH
 @pytest.fixture(scope="session")
 def xml_template_gguf(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     """The tiny dense model carrying another Qwen template (qwen3-coder, qwen3.5), built once each."""
-    from qwen_runtime.testmodel import write_test_gguf
+    from qwen_runtime.testing.testmodel import write_test_gguf
 
     built: dict[str, Path] = {}
 

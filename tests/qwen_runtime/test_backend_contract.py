@@ -38,11 +38,11 @@ from qwen_runtime import (
 )
 from qwen_runtime.backends import _generation
 from qwen_runtime.backends._generation import THINK_CLOSE_TEXT
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime, starts_in_think
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime, starts_in_think
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from qwen_runtime.backends.transformers_backend import TransformersRuntime
-from qwen_runtime.constrain import ToolCallConstraint
 from qwen_runtime.errors import ContextOverflowError
+from qwen_runtime.grammar.constrain import ToolCallConstraint
 from qwen_runtime.testing.server import ScriptedServer
 
 WEATHER = ToolSpec(

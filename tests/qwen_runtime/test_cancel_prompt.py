@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.runtime import CancelToken
 from qwen_runtime.types import ChatRequest, Finished, Sampling, SystemMessage, UserMessage
 

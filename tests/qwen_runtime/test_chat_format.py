@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from qwen_runtime.chat_format import _compile, compile_beside, render_prompt
 from qwen_runtime.errors import QwenRuntimeError
-from qwen_runtime.qwen3_template import QWEN3_CHAT_TEMPLATE
+from qwen_runtime.models.chat_format import _compile, compile_beside, render_prompt
+from qwen_runtime.models.qwen3_template import QWEN3_CHAT_TEMPLATE
 from qwen_runtime.types import (
     AssistantMessage,
     Message,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from qwen_runtime.cli import main
-from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY
+from qwen_runtime.models.registry import DEFAULT_MODEL, REGISTRY
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -285,7 +285,7 @@ def test_generate_drafts_by_default_and_says_so_with_verbose(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from qwen_runtime.backends import _generation
-    from qwen_runtime.backends.draft_control import DraftController
+    from qwen_runtime.speed.draft_control import DraftController
 
     # the controller measures on a scripted machine where batches cost little: on the real clock a loaded
     # machine can make drafting lose, and the controller then rightly drafts almost nothing

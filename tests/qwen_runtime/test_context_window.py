@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.context_window import MARGIN_BYTES, choose_context
-from qwen_runtime.gguf_info import GgufInfo, read_gguf_info
-from qwen_runtime.registry import USABLE_SHARE
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.models.gguf_info import GgufInfo, read_gguf_info
+from qwen_runtime.models.registry import USABLE_SHARE
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 MIB = 1024**2
 LONG = 262_144  # Qwen 3.5's trained length: no step is capped by it

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.cpus import THREADS_ENV, cpu_budget
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.errors import ModelLoadError
+from qwen_runtime.speed.cpus import THREADS_ENV, cpu_budget
 
 
 @pytest.fixture(autouse=True)

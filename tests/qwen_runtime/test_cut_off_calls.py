@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.backends.openai_compat import OpenAICompatRuntime
 from qwen_runtime.backends.scripted import ScriptedRuntime
 from qwen_runtime.scenario import ScriptedCall, ScriptedTurn

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from qwen_runtime.download import cached_path, download_model, hub_cache_dir
 from qwen_runtime.errors import ModelNotFoundError, QwenRuntimeError
+from qwen_runtime.models.download import cached_path, download_model, hub_cache_dir
 
 REPO = "someone/Tiny-GGUF"
 FILE = "tiny-Q4_K_M.gguf"

@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.drafting import LongestDraft, PromptLookup, draft_source
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.backends.llamacpp_mtp import MtpDraft
+from qwen_runtime.backends.llamacpp.mtp import MtpDraft
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.cli import main
-from qwen_runtime.draft_sources import SPELLINGS, DraftSourceError, DraftSpec, parse_draft
 from qwen_runtime.errors import ModelLoadError
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.speed.draft_sources import SPELLINGS, DraftSourceError, DraftSpec, parse_draft
+from qwen_runtime.speed.drafting import LongestDraft, PromptLookup, draft_source
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 NAMED = [
     ("prompt-lookup", "prompt-lookup"),

@@ -20,8 +20,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from qwen_runtime import ChatRequest, ModelLoadError, Sampling, Usage, UserMessage
 from qwen_runtime.backends._generation import LocalRuntime
-from qwen_runtime.backends.draft_control import SourceState, VerifyCost, expected_tokens
-from qwen_runtime.backends.drafting import DraftController, DraftLength, PromptLookup
+from qwen_runtime.speed.draft_control import SourceState, VerifyCost, expected_tokens
+from qwen_runtime.speed.drafting import DraftController, DraftLength, PromptLookup
 from qwen_runtime.types import Sampling as SamplingT
 
 END = 0

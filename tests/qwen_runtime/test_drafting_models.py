@@ -34,7 +34,12 @@ from qwen_runtime import (
     UserMessage,
 )
 from qwen_runtime.backends import _generation
-from qwen_runtime.backends.drafting import (
+from qwen_runtime.backends.llamacpp.mtp import MtpDraft
+from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT, LlamaCppRuntime
+from qwen_runtime.backends.transformers_backend import TransformersRuntime
+from qwen_runtime.errors import ModelLoadError
+from qwen_runtime.grammar.constrain import ToolCallConstraint
+from qwen_runtime.speed.drafting import (
     DraftController,
     DraftLength,
     DraftPolicy,
@@ -43,12 +48,7 @@ from qwen_runtime.backends.drafting import (
     ModelDraft,
     PromptLookup,
 )
-from qwen_runtime.backends.llamacpp import HYBRID_MAX_DRAFT, LlamaCppRuntime
-from qwen_runtime.backends.llamacpp_mtp import MtpDraft
-from qwen_runtime.backends.transformers_backend import TransformersRuntime
-from qwen_runtime.constrain import ToolCallConstraint
-from qwen_runtime.errors import ModelLoadError
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 LocalRuntime = LlamaCppRuntime | TransformersRuntime
 

@@ -17,9 +17,10 @@ import gguf
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from qwen_runtime import gguf_header, gguf_info, read_gguf_info
+from qwen_runtime import read_gguf_info
 from qwen_runtime.errors import ModelLoadError
-from qwen_runtime.gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
+from qwen_runtime.models import gguf_header, gguf_info
+from qwen_runtime.models.gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
 
 T = gguf.GGUFValueType
 INTS = {T.UINT8: (0, 255), T.INT8: (-128, 127), T.UINT16: (0, 65535), T.INT16: (-32768, 32767),

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from jsonschema import validate
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.templates import load_template
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.models.templates import load_template
+from qwen_runtime.testing.testmodel import write_test_gguf
 from qwen_runtime.types import ChatRequest, Sampling, ToolSpec, UserMessage
 
 CLI = str(Path(sys.executable).with_name("qwen-runtime"))

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.draft_control import DraftController
-from qwen_runtime.backends.learned_costs import LearnedCosts, read_learned, write_learned
-from qwen_runtime.backends.llamacpp import HYBRID_MAX_DRAFT, LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT, LlamaCppRuntime
+from qwen_runtime.speed.draft_control import DraftController
+from qwen_runtime.speed.learned_costs import LearnedCosts, read_learned, write_learned
 from qwen_runtime.types import ChatRequest, Sampling, UserMessage
 
 CALC = "".join(f'def {name}(a, b):\n    """The {what} of a and b."""\n    return a {op} b\n\n\n'

@@ -6,9 +6,9 @@ import logging
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.llama_build import LOGGER_NAME, LlamaBuild, _LineForwarder, llama_build, quiet_llama_logs
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.backends.llamacpp_load import Placement, open_llama
+from qwen_runtime.backends.llamacpp.build import LOGGER_NAME, LlamaBuild, _LineForwarder, llama_build, quiet_llama_logs
+from qwen_runtime.backends.llamacpp.load import Placement, open_llama
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.errors import ModelLoadError, QwenRuntimeError
 from qwen_runtime.types import ChatRequest, UserMessage
 

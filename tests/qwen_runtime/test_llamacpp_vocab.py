@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from qwen_runtime import ChatRequest, Sampling, ToolSpec, UserMessage
-from qwen_runtime.backends import llamacpp_vocab
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.backends.llamacpp_vocab import LlamaVocab
+from qwen_runtime.backends.llamacpp import vocab as llamacpp_vocab
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.vocab import LlamaVocab
 
 UNITS = ToolSpec(
     "set_unit",

@@ -12,10 +12,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from qwen_runtime import AssistantMessage, ChatRequest, Sampling, UserMessage
-from qwen_runtime.backends.draft_control import DraftController
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.backends.llamacpp_mtp import MtpDraft
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.backends.llamacpp.mtp import MtpDraft
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.speed.draft_control import DraftController
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -25,8 +25,8 @@ CALC = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n
 @pytest.fixture(scope="module")
 def mtp_vision_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`make-test-model --arch qwen35 --mtp` with the tiny projector beside it: it sees, and drafts itself."""
-    from qwen_runtime.testmodel_qwen35 import SHAPE
-    from qwen_runtime.testmodel_vision import mmproj_path_for, write_test_mmproj
+    from qwen_runtime.testing.testmodel_qwen35 import SHAPE
+    from qwen_runtime.testing.testmodel_vision import mmproj_path_for, write_test_mmproj
 
     model = write_test_gguf(tmp_path_factory.mktemp("mtp-vision") / "tiny-qwen35-mtp.gguf", arch="qwen35", mtp=True)
     write_test_mmproj(mmproj_path_for(model), out_dim=SHAPE.n_embd)

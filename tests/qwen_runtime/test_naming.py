@@ -12,10 +12,10 @@ from typing import Any, get_args
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from qwen_runtime import naming
 from qwen_runtime.errors import ModelNotFoundError
-from qwen_runtime.naming import RuntimeKind, RuntimeSpec, load_runtime, parse_runtime_name, resolve_gguf
-from qwen_runtime.registry import REGISTRY
+from qwen_runtime.models import naming
+from qwen_runtime.models.naming import RuntimeKind, RuntimeSpec, load_runtime, parse_runtime_name, resolve_gguf
+from qwen_runtime.models.registry import REGISTRY
 from qwen_runtime.runtime import CancelToken, Runtime
 from qwen_runtime.types import ChatRequest, Event, Finished, Sampling, UserMessage
 
@@ -200,7 +200,7 @@ def test_hf_names_download_through_the_hub(fake_hub: Any, hub_cache: Path) -> No
 
 def test_naming_does_not_import_heavy_backends() -> None:
     code = (
-        "import sys, qwen_runtime.naming, qwen_runtime.registry\n"
+        "import sys, qwen_runtime.models.naming, qwen_runtime.models.registry\n"
         "heavy = [m for m in ('torch', 'transformers', 'llama_cpp', 'huggingface_hub') if m in sys.modules]\n"
         "print(heavy)\n"
     )
@@ -209,7 +209,7 @@ def test_naming_does_not_import_heavy_backends() -> None:
 
 
 def test_hf_name_downloads_a_real_gguf_and_loads_it_with_llama_cpp(fake_hub: Any, tmp_path: Path) -> None:
-    from qwen_runtime.testmodel import write_test_gguf
+    from qwen_runtime.testing.testmodel import write_test_gguf
 
     gguf = write_test_gguf(tmp_path / "tiny.gguf", seed=1)
     fake_hub.add("someone/Tiny-GGUF", "tiny.gguf", gguf.read_bytes())
@@ -231,8 +231,8 @@ def test_registry_models_carry_whether_they_can_call_tools(
     key: str, tools: bool, fake_hub: Any, tmp_path: Path
 ) -> None:
     """A registry model that cannot call tools is never offered any (sigit and onde read this)."""
-    from qwen_runtime.registry import get_model
-    from qwen_runtime.testmodel import write_test_gguf
+    from qwen_runtime.models.registry import get_model
+    from qwen_runtime.testing.testmodel import write_test_gguf
 
     entry = get_model(key)
     fake_hub.add(entry.repo_id, entry.filename, write_test_gguf(tmp_path / "m.gguf").read_bytes())

@@ -12,7 +12,7 @@ from typing import Any
 
 import llguidance
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.types import ChatRequest, Sampling, SystemMessage, ToolSpec, UserMessage
 
 TOOLS = (ToolSpec("read_file", "Read a file.", {"type": "object", "properties": {"path": {"type": "string"}},

@@ -10,15 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends import llamacpp_vision
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp import vision as llamacpp_vision
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.cli import main
 from qwen_runtime.errors import ModelLoadError
-from qwen_runtime.naming import can_see, find_mmproj
-from qwen_runtime.projector import mismatch, model_base_name, named_for
-from qwen_runtime.testmodel import write_test_gguf
-from qwen_runtime.testmodel_qwen35 import SHAPE
-from qwen_runtime.testmodel_vision import write_test_mmproj
+from qwen_runtime.models.naming import can_see, find_mmproj
+from qwen_runtime.models.projector import mismatch, model_base_name, named_for
+from qwen_runtime.testing.testmodel import write_test_gguf
+from qwen_runtime.testing.testmodel_qwen35 import SHAPE
+from qwen_runtime.testing.testmodel_vision import write_test_mmproj
 
 
 @pytest.fixture(scope="module")

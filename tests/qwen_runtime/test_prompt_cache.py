@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.prompt_cache import DiskPromptCache, PromptCache, scope_key
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.speed.prompt_cache import DiskPromptCache, PromptCache, scope_key
 from qwen_runtime.types import (
     AssistantMessage,
     ChatRequest,

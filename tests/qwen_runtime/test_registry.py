@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from qwen_runtime.errors import ModelNotFoundError
-from qwen_runtime.registry import (
+from qwen_runtime.models.registry import (
     DEFAULT_MODEL,
     REGISTRY,
     default_model_for,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from jsonschema import validate
 from qwen_runtime.backends._generation import THINK_CLOSE_TEXT, default_thinking_budget
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.types import ChatRequest, Sampling, ToolSpec, UserMessage
 
 RUN = ToolSpec("run", "Run a command", {"type": "object", "properties": {"cmd": {"type": "string", "maxLength": 20}},

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.types import ChatRequest, Sampling, ToolSpec, UserMessage
 
 PATTERNS = ["^[a-z]{1,6}$", "^[A-Z]{2}[0-9]{1,3}$", "[0-9]", "^(red|green|blue)$"]

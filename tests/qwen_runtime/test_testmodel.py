@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from llama_cpp import Llama
-from qwen_runtime.chat_format import render_prompt
-from qwen_runtime.qwen3_template import QWEN3_CHAT_TEMPLATE
-from qwen_runtime.testmodel import MODEL_NAME, build_test_tokenizer, write_test_gguf
+from qwen_runtime.models.chat_format import render_prompt
+from qwen_runtime.models.qwen3_template import QWEN3_CHAT_TEMPLATE
+from qwen_runtime.testing.testmodel import MODEL_NAME, build_test_tokenizer, write_test_gguf
 from qwen_runtime.types import (
     AssistantMessage,
     Message,
@@ -188,7 +188,7 @@ def test_hf_model_generates_the_same_greedy_tokens_as_the_gguf(hf: tuple[Any, An
 
 def test_importing_the_builders_does_not_import_torch() -> None:
     code = (
-        "import sys, qwen_runtime.testmodel, qwen_runtime.chat_format; "
+        "import sys, qwen_runtime.testing.testmodel, qwen_runtime.models.chat_format; "
         "sys.exit(1 if {'torch', 'transformers'} & set(sys.modules) else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
@@ -200,7 +200,7 @@ def test_importing_the_builders_does_not_import_torch() -> None:
 @pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
 def test_make_test_model_with_another_template_embeds_it(template: str, tmp_path: Path) -> None:
     from qwen_runtime.cli import main
-    from qwen_runtime.templates import load_template
+    from qwen_runtime.models.templates import load_template
 
     out = tmp_path / "tiny.gguf"
     assert main(["make-test-model", "--template", template, str(out)]) == 0
@@ -215,7 +215,7 @@ def test_make_test_model_with_another_template_embeds_it(template: str, tmp_path
 @pytest.mark.slow  # imports transformers
 @pytest.mark.parametrize("template", ["qwen3-coder", "qwen3.5"])
 def test_xml_templates_render_like_transformers_apply_chat_template(template: str) -> None:
-    from qwen_runtime.templates import load_template
+    from qwen_runtime.models.templates import load_template
     from transformers import PreTrainedTokenizerFast
 
     fast = PreTrainedTokenizerFast(tokenizer_object=build_test_tokenizer(), eos_token="<|im_end|>")

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from llama_cpp import Llama
-from qwen_runtime.chat_format import render_prompt
 from qwen_runtime.cli import main
-from qwen_runtime.qwen3_template import QWEN3_CHAT_TEMPLATE
-from qwen_runtime.testmodel import TEST_ARCHS, build_test_tokenizer, default_chat_template, write_test_gguf
-from qwen_runtime.testmodel_qwen35 import ADDED_TOKENS, MODEL_NAME, SHAPE
+from qwen_runtime.models.chat_format import render_prompt
+from qwen_runtime.models.qwen3_template import QWEN3_CHAT_TEMPLATE
+from qwen_runtime.testing.testmodel import TEST_ARCHS, build_test_tokenizer, default_chat_template, write_test_gguf
+from qwen_runtime.testing.testmodel_qwen35 import ADDED_TOKENS, MODEL_NAME, SHAPE
 from qwen_runtime.types import UserMessage
 
 CONTROL = [t for t, special in ADDED_TOKENS if special]

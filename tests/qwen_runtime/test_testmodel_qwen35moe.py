@@ -7,10 +7,10 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.cli import main
-from qwen_runtime.templates import load_template
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.models.templates import load_template
+from qwen_runtime.testing.testmodel import write_test_gguf
 from qwen_runtime.types import (
     AssistantMessage,
     ChatRequest,

@@ -15,13 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.draft_control import DraftController
-from qwen_runtime.backends.drafting import describe
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.cli import main
-from qwen_runtime.cpus import cpu_budget
-from qwen_runtime.testmodel import write_test_gguf
-from qwen_runtime.tuning import (
+from qwen_runtime.speed.cpus import cpu_budget
+from qwen_runtime.speed.draft_control import DraftController
+from qwen_runtime.speed.drafting import describe
+from qwen_runtime.speed.tuning import (
     MachineId,
     ModelFile,
     TunedSettings,
@@ -30,6 +29,7 @@ from qwen_runtime.tuning import (
     tuned_settings,
     tuning_status,
 )
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 QWEN_RUNTIME = str(Path(sys.executable).parent / "qwen-runtime")
 
@@ -230,8 +230,8 @@ def test_tune_refuses_what_it_cannot_measure(tmp_path: Path, capsys: pytest.Capt
 def test_tune_on_a_hybrid_with_an_mtp_head_tries_every_draft_source_within_its_rollback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from qwen_runtime.backends.llamacpp import HYBRID_MAX_DRAFT
-    from qwen_runtime.calibration import calibrate
+    from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT
+    from qwen_runtime.speed.calibration import calibrate
 
     monkeypatch.setenv("QWEN_RUNTIME_TUNING_DIR", str(tmp_path / "tuning"))
     hybrid = write_test_gguf(tmp_path / "tiny-qwen35-mtp.gguf", arch="qwen35", mtp=True)

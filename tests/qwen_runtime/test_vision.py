@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.cli import main
 from qwen_runtime.images import Image, ImageError, fit_size, prepare_pixels
 from qwen_runtime.types import AssistantMessage, ChatRequest, Completion, Sampling, UserMessage
@@ -218,8 +218,8 @@ def test_the_openai_compatible_backend_sends_images_as_image_url_data_urls(make_
 def test_a_registry_models_projector_is_fetched_only_when_asked_for_then_used_from_the_cache(
     fake_hub: Any, tiny_vision_gguf: Path
 ) -> None:
-    from qwen_runtime.naming import load_runtime
-    from qwen_runtime.registry import get_model
+    from qwen_runtime.models.naming import load_runtime
+    from qwen_runtime.models.registry import get_model
 
     entry = get_model("qwen3.5-0.8b")
     assert entry.can_see and entry.mmproj == "mmproj-F16.gguf" and entry.mmproj_size_bytes > 100_000_000

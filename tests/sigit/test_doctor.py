@@ -130,7 +130,7 @@ def test_a_local_model_shows_what_the_runtime_detects_and_the_window_it_gets(
 
 
 def test_a_gguf_without_a_chat_template_runs_with_a_warning_naming_the_fallback(tmp_path: Path) -> None:
-    from qwen_runtime.testmodel import write_test_gguf
+    from qwen_runtime.testing.testmodel import write_test_gguf
 
     bare = write_test_gguf(tmp_path / "bare.gguf", chat_template="")
     (tmp_path / "config").mkdir()
@@ -149,7 +149,7 @@ def test_doctor_says_whether_the_local_model_was_tuned_here_and_how_to_tune_it(
     import dataclasses
     import time
 
-    from qwen_runtime.tuning import MachineId, ModelFile, TunedSettings, save_tuned
+    from qwen_runtime.speed.tuning import MachineId, ModelFile, TunedSettings, save_tuned
 
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "settings.toml").write_text(f'model = "{tiny_gguf}"\ngpu_layers = 0\n')

@@ -7,9 +7,9 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from qwen_runtime.backends.draft_control import DraftController
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.backends.scripted import ScriptedRuntime
+from qwen_runtime.speed.draft_control import DraftController
 from sigit.app import SessionHost
 from sigit.commands import status_markdown
 from sigit.events import TurnFinished

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from sigit.app import SessionHost
 from sigit.events import TurnFinished, Usage
 from sigit.options import HostOptions

@@ -9,7 +9,7 @@ from pathlib import Path
 import acp
 import pytest
 from acp.schema import ClientCapabilities, FileSystemCapabilities
-from qwen_runtime.registry import get_model
+from qwen_runtime.models.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 

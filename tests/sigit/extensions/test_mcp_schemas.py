@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from jsonschema import Draft202012Validator
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.testing.testmodel import write_test_gguf
 from qwen_runtime.types import ChatRequest, Sampling, UserMessage
 from sigit.extensions.mcp_client import McpManager, McpTool
 from sigit.tools.base import ToolContext

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from qwen_runtime.testmodel import write_test_gguf
+from qwen_runtime.testing.testmodel import write_test_gguf
 
 from .test_headless_cli import run_sigit
 

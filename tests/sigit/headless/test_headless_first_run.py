@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from qwen_runtime.registry import get_model
+from qwen_runtime.models.registry import get_model
 from qwen_runtime.testing.fake_hub import FakeHub, serve_fake_hub
 from sigit.config.settings import default_model
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from qwen_runtime.registry import get_model
+from qwen_runtime.models.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 from sigit.frontends.tui.app import create_app

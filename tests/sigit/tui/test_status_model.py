@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from sigit.commands import status_markdown
 from sigit.frontends.tui.app import create_app
 from sigit.frontends.tui.tabs import status_text

@@ -4,12 +4,12 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
-from qwen_runtime.draft_sources import DRAFT_CHOICES, DraftSourceError, DraftSpec, parse_draft
 from qwen_runtime.images import Image
-from qwen_runtime.prompt_cache import DiskPromptCache, PromptCacheEntry
-from qwen_runtime.registry import human_size
+from qwen_runtime.models.registry import human_size
 from qwen_runtime.runtime import Runtime
-from qwen_runtime.tuning import MachineId, TunedSettings, TuningStatus, tuned_settings
+from qwen_runtime.speed.draft_sources import DRAFT_CHOICES, DraftSourceError, DraftSpec, parse_draft
+from qwen_runtime.speed.prompt_cache import DiskPromptCache, PromptCacheEntry
+from qwen_runtime.speed.tuning import MachineId, TunedSettings, TuningStatus, tuned_settings
 from qwen_runtime.types import (
     AssistantMessage,
     Message,

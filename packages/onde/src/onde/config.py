@@ -10,9 +10,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from qwen_runtime.draft_sources import parse_draft
-from qwen_runtime.prompt_cache import DEFAULT_MAX_BYTES
-from qwen_runtime.registry import ModelEntry, get_model, human_size
+from qwen_runtime.models.registry import ModelEntry, get_model, human_size
+from qwen_runtime.speed.draft_sources import parse_draft
+from qwen_runtime.speed.prompt_cache import DEFAULT_MAX_BYTES
 from qwen_runtime.types import Sampling
 
 #: the reasoning efforts Qwen 3.8's template takes (it raises on any other)
@@ -208,7 +208,7 @@ class GgufModelConfig:
         """The local file: the given path, or the cached/downloaded hub file."""
         if self.path is not None:
             return Path(self.path)
-        from qwen_runtime.download import download_model
+        from qwen_runtime.models.download import download_model
 
         assert self.repo_id is not None and self.filename is not None  # checked in __post_init__
         return download_model(self.repo_id, self.filename)

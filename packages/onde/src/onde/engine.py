@@ -140,7 +140,7 @@ class ChatEngine:
             path: Path = config.resolve_path()
             if not path.is_file():
                 raise ModelBuild(f"model file not found: {path}")
-            from qwen_runtime.backends.llamacpp import LlamaCppRuntime
+            from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 
             runtime = LlamaCppRuntime(
                 str(path),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from qwen_runtime.images import Image, image_size, sniff_mime
-from qwen_runtime.registry import human_size
+from qwen_runtime.models.registry import human_size
 
 _EXTENSIONS = {"image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
                "image/bmp": ".bmp"}

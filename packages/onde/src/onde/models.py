@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from qwen_runtime.naming import RuntimeSpec, can_see, parse_runtime_name
-from qwen_runtime.naming import import_backend as import_named
-from qwen_runtime.naming import load_runtime as load_named
-from qwen_runtime.registry import DEFAULT_MODEL, REGISTRY, human_size
+from qwen_runtime.models.naming import RuntimeSpec, can_see, parse_runtime_name
+from qwen_runtime.models.naming import import_backend as import_named
+from qwen_runtime.models.naming import load_runtime as load_named
+from qwen_runtime.models.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
-from qwen_runtime.tuning import TuningStatus, tuning_status
+from qwen_runtime.speed.tuning import TuningStatus, tuning_status
 
 from .errors import BadModelName, InferenceError, ModelBuild
 
@@ -94,7 +94,7 @@ class ModelInfo:
 
 
 def _cached_file(repo_id: str, filename: str) -> Path | None:
-    from qwen_runtime.download import cached_path
+    from qwen_runtime.models.download import cached_path
 
     try:
         return cached_path(repo_id, filename)
@@ -158,7 +158,7 @@ def inspect_model(name: str, *, n_ctx: int | None = None) -> tuple[tuple[str, st
     the file's header only. Raises `BadModelName` for a malformed name, `InferenceError` for a file
     that is not a GGUF."""
     from qwen_runtime.errors import QwenRuntimeError
-    from qwen_runtime.model_report import inspect_gguf
+    from qwen_runtime.models.report import inspect_gguf
 
     path = local_model_file(name)
     if path is None:

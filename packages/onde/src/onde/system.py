@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qwen_runtime.backends.llama_build import LlamaBuild
-from qwen_runtime.backends.llama_build import llama_build as _llama_build
-from qwen_runtime.download import hub_cache_dir, hub_endpoint, is_offline
+from qwen_runtime.backends.llamacpp.build import LlamaBuild
+from qwen_runtime.backends.llamacpp.build import llama_build as _llama_build
+from qwen_runtime.models.download import hub_cache_dir, hub_endpoint, is_offline
+from qwen_runtime.models.registry import human_size
 from qwen_runtime.network import HubProbe, probe
-from qwen_runtime.registry import human_size
 
 __all__ = [
     "HubProbe",

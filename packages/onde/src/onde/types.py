@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from qwen_runtime.images import Image
-from qwen_runtime.registry import human_size
+from qwen_runtime.models.registry import human_size
 from qwen_runtime.types import (
     AssistantMessage,
     FinishReason,

@@ -3,10 +3,15 @@
 Backends (llama.cpp, transformers, OpenAI-compatible servers, scripted) implement
 `Runtime.stream(request, cancel)`; they are imported lazily (`load_runtime(name)`), so importing this
 package never loads torch or llama.cpp.
+
+Layout: `types`, `runtime`, `errors` (the protocol every backend meets) at the top with the command
+line (`cli`); `backends/` (llamacpp/, transformers, openai/, scripted); `parsing/` (reply and tool-call
+parsing); `grammar/` (constrained tool calls); `models/` (registry, download, GGUF, templates, names);
+`speed/` (threads, tuning, prompt cache, drafting); `testing/` (test models, scripted server).
 """
 
+from . import _moved
 from .context_window import ContextChoice, choose_context
-from .cpus import CpuBudget, cpu_budget
 from .errors import (
     BackendUnavailable,
     ContextOverflowError,
@@ -16,18 +21,19 @@ from .errors import (
     QwenRuntimeError,
     ServerError,
 )
-from .gguf_info import GgufInfo, read_gguf_info
+from .grammar.toolformat import ToolCallFormat
+from .grammar.toolschema import SchemaError, ToolSchema, tool_schema
 from .images import Image, ImageError
-from .model_report import ModelReport, inspect_gguf
-from .naming import RuntimeSpec, import_backend, load_runtime, parse_runtime_name
+from .models.gguf_info import GgufInfo, read_gguf_info
+from .models.naming import RuntimeSpec, import_backend, load_runtime, parse_runtime_name
+from .models.registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, get_model
+from .models.report import ModelReport, inspect_gguf
+from .models.templates import load_template
 from .parsing import ReplyParser, parse_reply, repair_json, validate_call
-from .prompt_cache import DiskPromptCache, PromptCache, PromptCacheEntry
-from .registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, get_model
 from .runtime import CancelToken, Runtime
-from .templates import load_template
-from .toolformat import ToolCallFormat
-from .toolschema import SchemaError, ToolSchema, tool_schema
-from .tuning import MachineId, TunedSettings, TuningStatus, tuned_settings, tuning_dir, tuning_status
+from .speed.cpus import CpuBudget, cpu_budget
+from .speed.prompt_cache import DiskPromptCache, PromptCache, PromptCacheEntry
+from .speed.tuning import MachineId, TunedSettings, TuningStatus, tuned_settings, tuning_dir, tuning_status
 from .types import (
     AssistantMessage,
     ChatRequest,
@@ -51,6 +57,8 @@ from .types import (
 )
 
 __version__ = "0.1.0"
+
+_moved.install(__name__)
 
 __all__ = [
     "DEFAULT_MODEL",

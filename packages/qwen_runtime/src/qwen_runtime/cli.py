@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import QwenRuntimeError
-from .registry import DEFAULT_MODEL, REGISTRY
-from .templates import TEMPLATE_NAMES
+from .models.registry import DEFAULT_MODEL, REGISTRY
+from .models.templates import TEMPLATE_NAMES
 
 if TYPE_CHECKING:
-    from .naming import RuntimeSpec
+    from .models.naming import RuntimeSpec
     from .types import ChatRequest, ToolSpec
 
 
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _make_test_model(args: argparse.Namespace) -> int:
-    from . import testmodel
+    from .testing import testmodel
 
     out = Path(args.out)
     if args.vision and (args.arch != "qwen35" or args.format != "gguf"):
@@ -185,15 +185,15 @@ def _make_test_model(args: argparse.Namespace) -> int:
                                "--format gguf")
     try:
         if args.shape != "tiny":
-            from .benchmodel import write_bench_gguf
+            from .testing.benchmodel import write_bench_gguf
 
             written = write_bench_gguf(out, args.shape, quant=args.quant, mtp=args.mtp)
         elif args.format == "gguf":
             written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template,
                                                 mtp=args.mtp)
             if args.vision:
-                from .testmodel_qwen35 import SHAPE
-                from .testmodel_vision import mmproj_path_for, write_test_mmproj
+                from .testing.testmodel_qwen35 import SHAPE
+                from .testing.testmodel_vision import mmproj_path_for, write_test_mmproj
 
                 print(written)
                 written = write_test_mmproj(mmproj_path_for(written), out_dim=SHAPE.n_embd)
@@ -210,8 +210,8 @@ def _make_test_model(args: argparse.Namespace) -> int:
 
 
 def _models() -> int:
-    from .download import cached_path, hub_cache_dir
-    from .registry import human_size, memory_bytes
+    from .models.download import cached_path, hub_cache_dir
+    from .models.registry import human_size, memory_bytes
 
     memory = memory_bytes()
     rows = [("KEY", "NAME", "SIZE", "NEEDS", "FITS", "TEMPLATE", "TOOLS", "IMAGES", "CACHED")]
@@ -234,7 +234,7 @@ def _models() -> int:
 
 
 def _inspect(args: argparse.Namespace) -> int:
-    from .model_report import inspect_gguf
+    from .models.report import inspect_gguf
 
     spec = _spec(args.model)
     if spec.kind not in ("registry", "hf", "gguf"):
@@ -252,8 +252,8 @@ def _inspect(args: argparse.Namespace) -> int:
 
 def _local_gguf(spec: RuntimeSpec) -> Path:
     """The file a gguf, registry or hf spec names, without downloading."""
-    from .download import cached_path
-    from .registry import get_model
+    from .models.download import cached_path
+    from .models.registry import get_model
 
     if spec.kind == "gguf":
         path = Path(str(spec.path)).expanduser()
@@ -273,7 +273,7 @@ def _pull_name(spec: RuntimeSpec) -> str:
 
 
 def _pull(name: str) -> int:
-    from .naming import resolve_gguf
+    from .models.naming import resolve_gguf
 
     spec = _spec(name)
     if spec.kind not in ("registry", "hf", "gguf"):
@@ -283,7 +283,7 @@ def _pull(name: str) -> int:
 
 
 def _tune(args: argparse.Namespace) -> int:
-    from . import tuning
+    from .speed import tuning
 
     if sum((args.show, args.reset, args.dry_run)) > 1:
         raise UsageError("--show, --reset and --dry-run are separate actions: give one")
@@ -300,7 +300,7 @@ def _tune(args: argparse.Namespace) -> int:
         return _show_tuning(tuning.tuning_status(path), as_json=args.json)
     import time
 
-    from .calibration import busy_warning, calibrate
+    from .speed.calibration import busy_warning, calibrate
 
     started = time.monotonic()
 
@@ -355,7 +355,7 @@ def _show_tuning(status: Any, *, as_json: bool) -> int:
 
 
 def _spec(name: str) -> RuntimeSpec:
-    from .naming import parse_runtime_name
+    from .models.naming import parse_runtime_name
 
     try:
         return parse_runtime_name(name)
@@ -364,8 +364,8 @@ def _spec(name: str) -> RuntimeSpec:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from .draft_sources import DraftSourceError, parse_draft
-    from .naming import load_runtime
+    from .models.naming import load_runtime
+    from .speed.draft_sources import DraftSourceError, parse_draft
 
     request = _build_request(args)
     _spec(args.model)  # a bad name is a usage error, before anything loads

@@ -1,1 +1,1 @@
-"""Backends, each imported lazily by `qwen_runtime.naming` so that heavy dependencies load on use."""
+"""Backends, each imported lazily by `qwen_runtime.models.naming` so that heavy dependencies load on use."""

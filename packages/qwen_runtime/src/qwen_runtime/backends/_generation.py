@@ -22,14 +22,17 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..chat_format import render_prompt
-from ..constrain import ToolCallConstraint
 from ..errors import ContextOverflowError, QwenRuntimeError
+from ..grammar.constrain import ToolCallConstraint
+from ..grammar.toolformat import template_traits, tool_call_format
 from ..images import ImageError
+from ..models.chat_format import render_prompt
 from ..parsing import ReplyParser
 from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
-from ..toolformat import template_traits, tool_call_format
+from ..speed.draft_control import DraftController, DraftPolicy
+from ..speed.drafting import Drafter, DraftLength, DraftReport, DraftSource, paused_report
+from ..speed.save_points import save_points
 from ..types import (
     ChatRequest,
     Event,
@@ -41,9 +44,6 @@ from ..types import (
     Usage,
     UserMessage,
 )
-from .draft_control import DraftController, DraftPolicy
-from .drafting import Drafter, DraftLength, DraftReport, DraftSource, paused_report
-from .save_points import save_points
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The OpenAI-compatible backend under the name `qwen_runtime.naming` loads; it lives in `.openai`."""
+"""The OpenAI-compatible backend under the name `qwen_runtime.models.naming` loads; it lives in `.openai`."""
 
 from .openai import OpenAICompatRuntime
 

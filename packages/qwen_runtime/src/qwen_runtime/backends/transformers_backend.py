@@ -23,17 +23,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cpus import thread_cap
-from ..draft_sources import PROMPT_LOOKUP, parse_draft
 from ..errors import BackendUnavailable, ModelLoadError, ModelNotFoundError, QwenRuntimeError
-from ..prompt_cache import DEFAULT_CHECKPOINTS
-from ..qwen3_template import QWEN3_CHAT_TEMPLATE
+from ..models.qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..runtime import CancelToken
+from ..speed.cpus import thread_cap
+from ..speed.draft_control import check_verify_costs
+from ..speed.draft_sources import PROMPT_LOOKUP, parse_draft
+from ..speed.drafting import describe, draft_source
+from ..speed.prompt_cache import DEFAULT_CHECKPOINTS
+from ..speed.save_points import eval_at_save_points
 from ..types import ChatRequest, Sampling
 from ._generation import LocalRuntime, Utf8Detokenizer
-from .draft_control import check_verify_costs
-from .drafting import describe, draft_source
-from .save_points import eval_at_save_points
 from .transformers_checkpoints import CacheCheckpoints
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..toolschema import SchemaError, allows_null, coerce, is_raw_string, tool_schema
+from ..grammar.toolschema import SchemaError, allows_null, coerce, is_raw_string, tool_schema
 from ..types import ToolCall, ToolCallError, ToolCallEvent, ToolSpec
 from .json_repair import JsonRepairError, repair_json
 from .validate import validate_call

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..toolschema import SchemaError, tool_schema
+from ..grammar.toolschema import SchemaError, tool_schema
 from ..types import ToolSpec
 from .json_repair import JsonRepairError, repair_json
 from .tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE

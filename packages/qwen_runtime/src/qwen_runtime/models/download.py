@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelNotFoundError, QwenRuntimeError
+from ..errors import ModelNotFoundError, QwenRuntimeError
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 _TRUE = {"1", "on", "yes", "true"}
@@ -78,7 +78,7 @@ def download_model(repo_id: str, filename: str, *, progress: bool | ProgressCall
 
     from huggingface_hub import constants, hf_hub_download
 
-    from .network import reach
+    from ..network import reach
 
     # huggingface_hub froze HF_HUB_OFFLINE when first imported; the environment now says online
     constants.HF_HUB_OFFLINE = False

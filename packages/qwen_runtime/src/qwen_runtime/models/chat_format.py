@@ -21,9 +21,9 @@ import jinja2.nodes
 import jinja2.parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from .errors import QwenRuntimeError
-from .toolformat import template_traits
-from .types import Message, ToolSpec, message_to_dict
+from ..errors import QwenRuntimeError
+from ..grammar.toolformat import template_traits
+from ..types import Message, ToolSpec, message_to_dict
 
 
 class _GenerationBlocks(jinja2.ext.Extension):

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..types import ToolSpec
 from .toolschema import (
     bounded_any,
     free_values,
@@ -28,7 +29,6 @@ from .toolschema import (
     tool_schema,
     with_any_defs,
 )
-from .types import ToolSpec
 
 PARAM_CLOSE = "\n</parameter>"
 #: a parameter name of a tool whose schema names none (any arguments allowed)

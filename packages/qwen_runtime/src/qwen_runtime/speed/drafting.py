@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..draft_sources import DRAFT_CHOICES, MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
 from ..errors import ModelLoadError
 from ..runtime import CancelToken
 from .draft_control import Clock, DraftController, DraftPolicy, FixedDraftLength
+from .draft_sources import DRAFT_CHOICES, MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
 
 if TYPE_CHECKING:
-    from ._generation import LocalRuntime
+    from ..backends._generation import LocalRuntime
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BackendUnavailable
+from ...errors import BackendUnavailable
 
 LOGGER_NAME = "qwen_runtime.llama_cpp"
 llama_log = logging.getLogger(LOGGER_NAME)
@@ -62,7 +62,7 @@ class LlamaBuild:
 def llama_build() -> LlamaBuild:
     """This process's llama.cpp build (loads the library once); BackendUnavailable if it cannot load."""
     try:
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
     except (ImportError, OSError) as exc:
         raise BackendUnavailable(f"llama-cpp-python cannot be imported: {exc}") from exc
     forward_llama_logs()
@@ -150,7 +150,7 @@ def keep_std_streams() -> None:
     lost, and a stream object taken in that window kept writing into /dev/null (`sigit -p`, whose model
     loads beside its start, printed no answer; an editor's ACP messages during a model switch). It hid
     llama.cpp's lines, which `forward_llama_logs` sends to logging already. Idempotent."""
-    from .llama_lib import _internals, llama, llama_chat_format
+    from .lib import _internals, llama, llama_chat_format
 
     for module in (_internals, llama, llama_chat_format):
         if hasattr(module, "suppress_stdout_stderr"):
@@ -159,7 +159,7 @@ def keep_std_streams() -> None:
 
 def _forward() -> None:
     global _callback
-    from .llama_lib import llama_cpp
+    from .lib import llama_cpp
 
     if _callback is None:
         _callback = llama_cpp.llama_log_callback(_forwarder)
@@ -181,7 +181,7 @@ def _c_no_op() -> Any | None:
     where there is no such C library (the forwarding callback stays)."""
     global _silent
     if _silent is None:
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         try:
             getpid = ctypes.CDLL(None).getpid
@@ -202,7 +202,7 @@ def quiet_llama_logs(enabled: bool = True) -> Iterator[bool]:
     to read all of them), nor where no C no-op exists. Nested and concurrent blocks forward again
     when the last one ends."""
     global _quiet_depth
-    from .llama_lib import llama_cpp
+    from .lib import llama_cpp
 
     silent = _c_no_op() if enabled and not llama_log.isEnabledFor(logging.DEBUG) else None
     if silent is None:

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ModelLoadError
+from ...errors import ModelLoadError
 
 if TYPE_CHECKING:
-    from .llamacpp_load import LlamaHandle
+    from .load import LlamaHandle
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class MtpDraft:
     """A `DraftSource` that follows the target `llm`'s decodes (the runtime calls the `after_*` hooks)."""
 
     def __init__(self, handle: LlamaHandle, n_threads: int, n_threads_batch: int) -> None:
-        from .llama_lib import llama_cpp, llama_cpp_ext
+        from .lib import llama_cpp, llama_cpp_ext
 
         ext = llama_cpp_ext()
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from .errors import QwenRuntimeError
-from .types import ToolSpec
+from ..errors import QwenRuntimeError
+from ..types import ToolSpec
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -614,7 +614,7 @@ def _decoded(value: str, schema: dict[str, Any]) -> Any:
     text = value.strip()
     if not text.startswith(("{", "[")):
         return value
-    from .parsing.json_repair import JsonRepairError, repair_json  # (parsing imports this module)
+    from ..parsing.json_repair import JsonRepairError, repair_json  # (parsing imports this module)
 
     try:
         decoded, _ = repair_json(text)

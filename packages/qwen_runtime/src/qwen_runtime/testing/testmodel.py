@@ -21,9 +21,9 @@ from typing import Any, Literal
 import numpy as np
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
+from ..models.templates import load_template
 from . import testmodel_qwen35 as qwen35
 from . import testmodel_qwen35moe as qwen35moe
-from .templates import load_template
 
 TestArch = Literal["qwen3", "qwen35", "qwen35moe"]
 """Which architecture the tiny model has: Qwen 3 (dense), Qwen 3.5 (hybrid Gated DeltaNet) or the

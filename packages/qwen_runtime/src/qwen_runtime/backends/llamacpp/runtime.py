@@ -24,15 +24,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..chat_format import compile_beside
-from ..draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
-from ..errors import ModelLoadError, QwenRuntimeError
-from ..gguf_info import read_gguf_info
-from ..images import DEFAULT_MAX_IMAGE_PIXELS
-from ..model_report import build_report
-from ..naming import find_mmproj
-from ..projector import TEXT_ONLY_ARCHS, check_projector
-from ..prompt_cache import (
+from ...errors import ModelLoadError, QwenRuntimeError
+from ...images import DEFAULT_MAX_IMAGE_PIXELS
+from ...models.chat_format import compile_beside
+from ...models.gguf_info import read_gguf_info
+from ...models.naming import find_mmproj
+from ...models.projector import TEXT_ONLY_ARCHS, check_projector
+from ...models.qwen3_template import QWEN3_CHAT_TEMPLATE
+from ...models.registry import memory_bytes
+from ...models.report import build_report
+from ...runtime import CancelToken
+from ...speed.draft_control import DraftController, check_verify_costs
+from ...speed.draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
+from ...speed.drafting import LongestDraft, PromptLookup, describe, draft_source
+from ...speed.learned_costs import LearnedCosts, learned_path, read_learned, write_learned
+from ...speed.prompt_cache import (
     DEFAULT_CHECKPOINTS,
     DEFAULT_MAX_BYTES,
     DiskPromptCache,
@@ -40,17 +46,12 @@ from ..prompt_cache import (
     model_identity,
     scope_key,
 )
-from ..qwen3_template import QWEN3_CHAT_TEMPLATE
-from ..registry import memory_bytes
-from ..runtime import CancelToken
-from ..tuning import TunedSettings, tuned_settings
-from ..types import ChatRequest, Sampling
-from ._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
-from .draft_control import DraftController, check_verify_costs
-from .drafting import LongestDraft, PromptLookup, describe, draft_source
-from .learned_costs import LearnedCosts, learned_path, read_learned, write_learned
-from .llamacpp_lltokenizer import EarlyView
-from .llamacpp_load import (
+from ...speed.save_points import PointKind, eval_at_save_points
+from ...speed.tuning import TunedSettings, tuned_settings
+from ...types import ChatRequest, Sampling
+from .._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
+from .lltokenizer import EarlyView
+from .load import (
     DEFAULT_N_BATCH,
     Placement,
     cpu_has_amx,
@@ -59,11 +60,10 @@ from .llamacpp_load import (
     model_params,
     open_llama,
 )
-from .llamacpp_mtp import MtpDraft
-from .llamacpp_state import copy_state, describe_state, restore_state
-from .llamacpp_vision import TextOnlyDrafts, Vision, image_boundary
-from .llamacpp_vocab import LlamaVocab, start_early_view
-from .save_points import PointKind, eval_at_save_points
+from .mtp import MtpDraft
+from .state import copy_state, describe_state, restore_state
+from .vision import TextOnlyDrafts, Vision, image_boundary
+from .vocab import LlamaVocab, start_early_view
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +212,7 @@ class LlamaCppRuntime(LocalRuntime):
 
     def _start_from_learned(self, table_dir: Path) -> None:
         """Draft costs measured here by an earlier process with this model and setup, as priors."""
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         setup = {"threads": self.n_threads, "threads_batch": self.n_threads_batch, "n_batch": self.n_batch,
                  "n_ubatch": self.n_ubatch, "kv_cache_type": self.kv_cache_type, "gpu_layers": self.n_gpu_layers,
@@ -255,7 +255,7 @@ class LlamaCppRuntime(LocalRuntime):
 
     def _read_model(self, chat_template: str | None, cut_back: bool | None) -> None:
         """What the loaded model is: its context, architecture, template, and whether its state can be cut back."""
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         llm = self._llm
         self._n_ctx = int(llm.n_ctx())
@@ -555,7 +555,7 @@ class LlamaCppRuntime(LocalRuntime):
         want = policy.rollback_for_request() if isinstance(policy, DraftController) else True
         have = self.rollback_snapshots > 0
         if want != have and self._native.reopen(HYBRID_MAX_DRAFT if want else 0):
-            from .llama_lib import llama_cpp
+            from .lib import llama_cpp
 
             self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
             self._logits_view, self._logits_address = None, None
@@ -590,7 +590,7 @@ class LlamaCppRuntime(LocalRuntime):
     def truncate(self, n_tokens: int) -> bool:
         """Drop the cache after `n_tokens`. A hybrid model's recurrent state rolls back to a snapshot the
         last decode kept (at most `rollback_snapshots` tokens back, once per decode: what drafting needs)."""
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         llm = self._llm
         if n_tokens >= llm.n_tokens:
@@ -607,7 +607,7 @@ class LlamaCppRuntime(LocalRuntime):
         return True
 
     def _sampler_chain(self, sampling: Sampling) -> Any:
-        from .llama_lib import _internals, llama_cpp
+        from .lib import _internals, llama_cpp
 
         make_sampler: Any = _internals.LlamaSampler
         s: Any = make_sampler()

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from urllib.parse import urlparse
 
-from .errors import BackendUnavailable, ModelNotFoundError
+from ..errors import BackendUnavailable, ModelNotFoundError
+from ..runtime import Runtime
 from .registry import REGISTRY, get_model
-from .runtime import Runtime
 
 if TYPE_CHECKING:
     from .download import ProgressCallback
@@ -124,7 +124,7 @@ def _parse_prefixed(name: str, kind: str, rest: str) -> RuntimeSpec:
 # ---------------------------------------------------------------- loading
 
 _BACKENDS: dict[str, str] = {
-    "llamacpp": "qwen_runtime.backends.llamacpp:LlamaCppRuntime",
+    "llamacpp": "qwen_runtime.backends.llamacpp.runtime:LlamaCppRuntime",
     "transformers": "qwen_runtime.backends.transformers_backend:TransformersRuntime",
     "openai": "qwen_runtime.backends.openai_compat:OpenAICompatRuntime",
     "scripted": "qwen_runtime.backends.scripted:ScriptedRuntime",

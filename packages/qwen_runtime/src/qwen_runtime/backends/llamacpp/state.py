@@ -18,7 +18,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from ..prompt_cache import StateBuffer, model_identity, new_buffer
+from ...speed.prompt_cache import StateBuffer, model_identity, new_buffer
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ _CONTEXT_FIELDS = (
 def describe_state(llm: Any, model_path: Path, n_gpu_layers: int) -> dict[str, Any]:
     """Everything a saved state depends on besides its tokens: the model file, the context settings
     that shape the KV cache (size, types, rope), where layers run, and llama.cpp's version."""
-    from .llama_lib import llama_cpp
+    from .lib import llama_cpp
 
     params = llm.context_params
     context = {name: getattr(params, name) for name in _CONTEXT_FIELDS if hasattr(params, name)}
@@ -49,7 +49,7 @@ def describe_state(llm: Any, model_path: Path, n_gpu_layers: int) -> dict[str, A
 def copy_state(ctx: Any, *, partial: bool = False) -> StateBuffer | None:
     """The context's sequence state as a new buffer (None if llama.cpp would not give it); `partial`:
     only the part that cannot be cut back (recurrent layers)."""
-    from .llama_lib import llama_cpp
+    from .lib import llama_cpp
 
     flags = llama_cpp.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY if partial else 0
     size = int(llama_cpp.llama_state_seq_get_size_ext(ctx, _SEQ, flags))
@@ -67,7 +67,7 @@ def restore_state(ctx: Any, data: StateBuffer, *, partial_at: int | None = None)
 
     With `partial_at`, `data` is a partial state of that many tokens, restored over the live cache
     (which must hold those tokens), whose attention part is then cut back to them."""
-    from .llama_lib import llama_cpp
+    from .lib import llama_cpp
 
     memory = llama_cpp.llama_get_memory(ctx)
     flags = llama_cpp.LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY if partial_at is not None else 0

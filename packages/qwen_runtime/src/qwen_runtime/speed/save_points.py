@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Literal
 from ..types import ChatRequest, SystemMessage, UserMessage
 
 if TYPE_CHECKING:
+    from ..backends._generation import LocalRuntime
     from ..runtime import CancelToken
-    from ._generation import LocalRuntime
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic_file import write_atomic
-from .errors import ModelLoadError
+from ..atomic_file import write_atomic
+from ..errors import ModelLoadError
 from .gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
 
 log = logging.getLogger(__name__)

@@ -12,11 +12,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .context_window import choose_context
+from ..context_window import choose_context
+from ..grammar.toolformat import template_traits
 from .gguf_info import GgufInfo, read_gguf_info
 from .registry import human_size, memory_bytes
 from .templates import TEMPLATE_NAMES, load_template
-from .toolformat import template_traits
 
 FALLBACK_TEMPLATE = "qwen3"
 """What a GGUF without a chat template is rendered with (Qwen 3's ChatML)."""

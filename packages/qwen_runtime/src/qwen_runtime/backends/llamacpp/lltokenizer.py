@@ -3,7 +3,7 @@
 `LLTokenizer.from_llamacpp` takes every token's bytes, the end-of-sequence token and a llama.cpp
 tokenize function with the vocabulary it works on, then spends about a second with the GIL held
 (Gemma's 262,144 tokens) on its token trie and slices. The bytes are in the vocabulary tables an
-earlier process saved (`llamacpp_vocab`); only the tokenize function needs the loaded model, and
+earlier process saved (`vocab`); only the tokenize function needs the loaded model, and
 llguidance calls it while building just for what a fixed text tokenizes to (1.9: "a", to learn how the
 tokenizer treats a prefix). So the build gets a tokenize function of ours (`DeferredTokenize`, a
 ctypes callback): it answers what an earlier build asked from that build's record (`BuildRecord`,
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..atomic_file import write_atomic
+from ...atomic_file import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class DeferredTokenize:
     fails (0 tokens), which llguidance reports as an error instead of reading freed memory."""
 
     def __init__(self, known: Mapping[Call, tuple[int, ...]] | None = None) -> None:
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         self._llama_tokenize: Any = llama_cpp.llama_tokenize
         self._known = dict(known or {})

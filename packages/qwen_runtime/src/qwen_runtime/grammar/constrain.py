@@ -30,13 +30,13 @@ import numpy as np
 import numpy.typing as npt
 from llguidance import LLMatcher, LLTokenizer
 
-from .constrain_budget import BudgetWatch, Cut, plan_prefix
-from .constrain_xml import xml_call_rules
-from .errors import QwenRuntimeError
-from .parsing.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
+from ..errors import QwenRuntimeError
+from ..parsing.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
+from ..types import ToolSpec
+from .budget import BudgetWatch, Cut, plan_prefix
 from .toolformat import ToolCallFormat
 from .toolschema import SchemaError, tool_schema, with_any_defs
-from .types import ToolSpec
+from .xml_form import xml_call_rules
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelLoadError
+from ..errors import ModelLoadError
 from .gguf_header import GgufHeaderError, read_gguf_metadata
 
 log = logging.getLogger(__name__)

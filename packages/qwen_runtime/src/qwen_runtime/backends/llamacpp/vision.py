@@ -30,14 +30,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ModelLoadError, QwenRuntimeError
-from ..images import DEFAULT_MAX_IMAGE_PIXELS, Image, ImageError, prepare_pixels
-from ..runtime import CancelToken
-from ..types import ChatRequest, Message, ToolMessage, UserMessage
+from ...errors import ModelLoadError, QwenRuntimeError
+from ...images import DEFAULT_MAX_IMAGE_PIXELS, Image, ImageError, prepare_pixels
+from ...runtime import CancelToken
+from ...types import ChatRequest, Message, ToolMessage, UserMessage
 
 if TYPE_CHECKING:
-    from .llamacpp_load import LlamaHandle
-    from .llamacpp_mtp import MtpDraft
+    from .load import LlamaHandle
+    from .mtp import MtpDraft
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ class Vision:
         self, handle: LlamaHandle, path: Path, *, n_threads: int, use_gpu: bool,
         max_pixels: int = DEFAULT_MAX_IMAGE_PIXELS,
     ) -> None:
-        from . import llama_lib
+        from . import lib as llama_lib
 
         mtmd_cpp = self._mtmd = llama_lib.mtmd_cpp()
         self.path = path
@@ -91,7 +91,7 @@ class Vision:
         self._llm = handle.llm
         if not path.is_file():
             raise ModelLoadError(f"projector (mmproj) file not found: {path}")
-        from . import llama_build
+        from . import build as llama_build
 
         llama_build.forward_llama_logs()  # mtmd and clip log through the same forwarder, not to stderr
         mtmd_cpp.mtmd_log_set(llama_build._callback, ctypes.c_void_p(0))
@@ -310,7 +310,7 @@ class TextOnlyDrafts:
         self.inner = inner
 
     def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
-        from .drafting import ModelDraft
+        from ...speed.drafting import ModelDraft
 
         if isinstance(self.inner, ModelDraft) and bool((np.asarray(context) < 0).any()):
             return []  # a draft model cannot read the images

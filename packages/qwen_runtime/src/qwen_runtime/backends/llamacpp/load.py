@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..cpus import cpu_budget
-from ..errors import ModelLoadError, ModelNotFoundError
-from .llama_build import default_gpu_layers, forward_llama_logs, llama_log, quiet_llama_logs
+from ...errors import ModelLoadError, ModelNotFoundError
+from ...speed.cpus import cpu_budget
+from .build import default_gpu_layers, forward_llama_logs, llama_log, quiet_llama_logs
 
 log = logging.getLogger(__name__)
 
@@ -88,14 +88,14 @@ class LlamaHandle:
     @property
     def recurrent(self) -> bool:
         """A recurrent or hybrid model (Qwen 3.5): its state cannot be cut back to a shorter prefix."""
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         return bool(llama_cpp.llama_model_is_recurrent(self.model) or llama_cpp.llama_model_is_hybrid(self.model))
 
     @property
     def n_layer_nextn(self) -> int:
         """Multi-token-prediction blocks loaded with the model (0 without `load_mtp` or in the file)."""
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         return int(llama_cpp.llama_model_n_layer_nextn(self.model))
 
@@ -104,8 +104,8 @@ class LlamaHandle:
         drops them while no draft pays), carrying the whole memory over (llama.cpp's sequence state is
         the same without snapshots); the model stays loaded. False, with the old context kept, when
         llama.cpp cannot make the new one or take the state."""
-        from .llama_lib import _internals, llama_cpp
-        from .llamacpp_state import copy_state, restore_state
+        from .lib import _internals, llama_cpp
+        from .state import copy_state, restore_state
 
         llm = self.llm
         old = llm._ctx
@@ -171,7 +171,7 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
         raise ModelLoadError(f"KV cache type {kv_cache_type!r} is not one of {', '.join(KV_TYPES)}")
     kv = KV_TYPES[kv_cache_type]
     try:
-        from .llama_lib import llama
+        from .lib import llama
     except ImportError as exc:  # pragma: no cover - a declared dependency
         raise ModelLoadError(f"llama-cpp-python is not importable: {exc}") from exc
     forward_llama_logs()  # llama.cpp's own lines go to logging, not to the user's terminal (nothing silenced)
@@ -240,7 +240,7 @@ def cpu_has_amx() -> bool:
     first decode with them on, even after the process asked the kernel for AMX tile data
     (`arch_prctl(ARCH_REQ_XCOMP_PERM)`): the repacked kernels are not usable there at all.
     """
-    from .llama_lib import llama_cpp
+    from .lib import llama_cpp
 
     info = llama_cpp.llama_print_system_info()
     text = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)

@@ -45,7 +45,7 @@ class LearnedCosts:
 
 def learned_path(folder: Path, model_path: Path, setup: Mapping[str, Any]) -> Path:
     """The file for `model_path` run with `setup` (threads, batch sizes, ...) on this machine."""
-    from ..tuning import MachineId
+    from .tuning import MachineId
 
     stat = model_path.stat()
     text = json.dumps({"format": _FORMAT, "model": [str(model_path.resolve()), stat.st_size, stat.st_mtime_ns],

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from llguidance import LLMatcher, LLTokenizer
 
-from .constrain_xml import PARAM_CLOSE
-from .parsing.tags import CALL_CLOSE, CALL_OPEN
+from ..parsing.tags import CALL_CLOSE, CALL_OPEN
+from .xml_form import PARAM_CLOSE
 
 CLOSE_MARGIN = 8
 """Tokens kept in hand beyond the plan: one sampled token can open a structure that needs more to close."""

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..atomic_file import write_atomic
-from ..prompt_cache import model_identity
-from .llamacpp_lltokenizer import BuildRecord, DeferredTokenize, EarlyView, build_view, save_record
+from ...atomic_file import write_atomic
+from ...speed.prompt_cache import model_identity
+from .lltokenizer import BuildRecord, DeferredTokenize, EarlyView, build_view, save_record
 
 if TYPE_CHECKING:
-    from .llamacpp_load import LlamaHandle
+    from .load import LlamaHandle
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,7 @@ def table_path(folder: Path, key: str) -> Path:
 
 
 def record_path(folder: Path, key: str) -> Path:
-    """llguidance's build record (`llamacpp_lltokenizer.BuildRecord`) beside the tables."""
+    """llguidance's build record (`lltokenizer.BuildRecord`) beside the tables."""
     return folder / f"{key}.llguidance.json"
 
 
@@ -189,7 +189,7 @@ def start_early_view(model_path: Path, folder: Path | None) -> EarlyView | None:
     core to build it on (`spare_core`)."""
     if folder is None or not spare_core():
         return None
-    from .llama_lib import llama_cpp
+    from .lib import llama_cpp
 
     key = vocab_key(model_path, getattr(llama_cpp, "__version__", "?"))
     tables, record = table_path(folder, key), record_path(folder, key)
@@ -211,7 +211,7 @@ class LlamaVocab:
 
     def __init__(self, handle: LlamaHandle, model_path: Path, table_dir: Path | None,
                  early: EarlyView | None = None) -> None:
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         self._handle = handle
         self.vocab: Any = handle.vocab
@@ -246,7 +246,7 @@ class LlamaVocab:
         cached = self._pieces.get(token)
         if cached is not None:
             return cached
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         n = llama_cpp.llama_token_to_piece(self.vocab, token, self._piece_buf, len(self._piece_buf), 0, True)
         if n < 0:
@@ -270,7 +270,7 @@ class LlamaVocab:
     def scan(self, pieces: bool = False) -> tuple[frozenset[int], frozenset[int]]:
         """One walk over the vocabulary: (tokens llguidance treats as special, tokens that end a turn);
         with `pieces`, every token's bytes land in the piece cache on the way."""
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         control, user = int(llama_cpp.LLAMA_TOKEN_ATTR_CONTROL), int(llama_cpp.LLAMA_TOKEN_ATTR_USER_DEFINED)
         special: set[int] = set()
@@ -310,7 +310,7 @@ class LlamaVocab:
         return self._lltokenizer
 
     def _end_tokens(self) -> frozenset[int]:
-        from .llama_lib import llama_cpp
+        from .lib import llama_cpp
 
         llm = self._handle.llm
         ids = {llm.token_eos(), int(llama_cpp.llama_vocab_eot(self.vocab))}

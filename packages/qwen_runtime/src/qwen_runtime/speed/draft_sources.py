@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
-from .errors import ModelLoadError
+from ..errors import ModelLoadError
 
 DraftKind = Literal["prompt-lookup", "mtp", "none", "model"]
 PROMPT_LOOKUP: Final = "prompt-lookup"
