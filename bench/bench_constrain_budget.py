@@ -28,9 +28,9 @@ import numpy as np
 from bench_runtime import Row, write_results
 from llguidance import LLTokenizer
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.calls.toolformat import ToolCallFormat
 from qwen_runtime.grammar.budget import BudgetWatch
 from qwen_runtime.grammar.constrain import ToolCallConstraint
-from qwen_runtime.grammar.toolformat import ToolCallFormat
 from qwen_runtime.models.templates import load_template
 from qwen_runtime.types import ChatRequest, Sampling, ToolSpec, UserMessage
 

@@ -168,7 +168,7 @@ def constraint_ratio(label: str, path: Path, *, judged: bool, template: str | No
     tiny model a token costs well under a millisecond, so its ratio is shown but not judged.
     `template` names another chat template (bench_xml_calls: the template picks the call format).
     """
-    from qwen_runtime.grammar.toolformat import tool_call_format
+    from qwen_runtime.calls.toolformat import tool_call_format
     from qwen_runtime.models.templates import load_template
 
     rt = LlamaCppRuntime(str(path), n_ctx=2048, n_threads=threads, draft="none",  # the grammar's cost alone

@@ -23,8 +23,8 @@ from bench_runtime import SAMPLING, TOOLS, Row, write_results
 from bench_runtime import THREADS as RUNTIME_THREADS
 from pydantic import BaseModel, Field
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.calls.toolformat import ToolCallFormat
 from qwen_runtime.grammar import constrain
-from qwen_runtime.grammar.toolformat import ToolCallFormat
 from qwen_runtime.models.templates import load_template
 from qwen_runtime.types import ChatRequest, ToolSpec, UserMessage
 

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from qwen_runtime.backends.llamacpp.calibration import COPY_PROMPT, calibrate
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
-from qwen_runtime.speed.calibration import COPY_PROMPT, calibrate
 from qwen_runtime.speed.cpus import cpu_budget
 from qwen_runtime.speed.tuning import MachineId, TunedSettings
 from qwen_runtime.testing.benchmodel import bench_model_path

@@ -19,8 +19,8 @@ from pathlib import Path
 from bench_runtime import ROUNDS, TOOLS, Row, constraint_ratio, write_results
 from bench_runtime import THREADS as RUNTIME_THREADS
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.calls.toolformat import ToolCallFormat
 from qwen_runtime.grammar import constrain
-from qwen_runtime.grammar.toolformat import ToolCallFormat
 from qwen_runtime.models.templates import load_template
 from qwen_runtime.testing.testmodel import write_test_gguf
 

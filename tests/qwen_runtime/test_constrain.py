@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from llguidance import LLTokenizer
+from qwen_runtime.calls.toolschema import tool_schema
 from qwen_runtime.grammar.constrain import ConstraintError, Phase, ToolCallConstraint, call_schema
-from qwen_runtime.grammar.toolschema import tool_schema
 from qwen_runtime.testing.testmodel import build_test_tokenizer
 from qwen_runtime.types import ToolSpec
 

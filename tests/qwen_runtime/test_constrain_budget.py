@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from llguidance import LLTokenizer
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.calls.toolformat import ToolCallFormat
 from qwen_runtime.grammar.budget import CLOSE_MARGIN, CallScanner, closing_plan
 from qwen_runtime.grammar.constrain import ToolCallConstraint
-from qwen_runtime.grammar.toolformat import ToolCallFormat
 from qwen_runtime.parsing import parse_reply
 from qwen_runtime.testing.testmodel import build_test_tokenizer
 from qwen_runtime.types import ChatRequest, Completion, Sampling, ToolSpec, UserMessage

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from llguidance import LLTokenizer
+from qwen_runtime.calls.toolformat import ToolCallFormat
 from qwen_runtime.grammar.constrain import Phase, ToolCallConstraint
-from qwen_runtime.grammar.toolformat import ToolCallFormat
 from qwen_runtime.parsing import parse_reply
 from qwen_runtime.testing.testmodel import build_test_tokenizer
 from qwen_runtime.types import Completion, ToolSpec

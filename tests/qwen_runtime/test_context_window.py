@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
-from qwen_runtime.context_window import MARGIN_BYTES, choose_context
+from qwen_runtime.models.context_window import MARGIN_BYTES, choose_context
 from qwen_runtime.models.gguf_info import GgufInfo, read_gguf_info
 from qwen_runtime.models.registry import USABLE_SHARE
 from qwen_runtime.testing.testmodel import write_test_gguf

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from qwen_runtime.grammar.toolformat import ToolCallFormat, template_traits, tool_call_format
+from qwen_runtime.calls.toolformat import ToolCallFormat, template_traits, tool_call_format
 from qwen_runtime.models.chat_format import render_prompt
 from qwen_runtime.models.qwen3_template import QWEN3_CHAT_TEMPLATE
 from qwen_runtime.models.templates import TEMPLATE_NAMES, load_template
@@ -58,12 +58,12 @@ def test_the_tool_call_format_is_read_from_the_template(name: str, tool_format: 
 
 def test_an_unknown_template_falls_back_to_json_and_says_so_once(caplog: pytest.LogCaptureFixture) -> None:
     template = "{% for m in messages %}{{ m.content }}{% endfor %} (unknown-format test)"
-    with caplog.at_level(logging.WARNING, logger="qwen_runtime.grammar.toolformat"):
+    with caplog.at_level(logging.WARNING, logger="qwen_runtime.calls.toolformat"):
         assert tool_call_format(template) is ToolCallFormat.JSON
         assert tool_call_format(template) is ToolCallFormat.JSON
     assert len([r for r in caplog.records if "no tool-call format" in r.getMessage()]) == 1
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="qwen_runtime.grammar.toolformat"):
+    with caplog.at_level(logging.WARNING, logger="qwen_runtime.calls.toolformat"):
         assert tool_call_format(load_template("qwen3.5")) is ToolCallFormat.XML
     assert not caplog.records
 

@@ -8,8 +8,8 @@ import hashlib
 from typing import Any
 
 import pytest
+from qwen_runtime.calls.toolformat import ToolCallFormat, template_traits
 from qwen_runtime.errors import QwenRuntimeError
-from qwen_runtime.grammar.toolformat import ToolCallFormat, template_traits
 from qwen_runtime.models.chat_format import render_prompt
 from qwen_runtime.models.templates import TEMPLATE_NAMES, load_template
 from qwen_runtime.testing.testmodel import build_test_tokenizer

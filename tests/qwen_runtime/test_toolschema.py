@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from llguidance import LLTokenizer
+from qwen_runtime.calls.toolformat import ToolCallFormat
+from qwen_runtime.calls.toolschema import MAX_REF_DEPTH, resolve_refs, tool_schema
 from qwen_runtime.grammar.constrain import ConstraintError, Phase, ToolCallConstraint
-from qwen_runtime.grammar.toolformat import ToolCallFormat
-from qwen_runtime.grammar.toolschema import MAX_REF_DEPTH, resolve_refs, tool_schema
 from qwen_runtime.parsing import parse_reply
 from qwen_runtime.testing.testmodel import build_test_tokenizer
 from qwen_runtime.types import Completion, ToolSpec
@@ -115,7 +115,7 @@ def test_all_of_is_merged_and_what_cannot_be_enforced_is_logged_once_at_info(
             },
         },
     )
-    with caplog.at_level(logging.INFO, logger="qwen_runtime.grammar.toolschema"):
+    with caplog.at_level(logging.INFO, logger="qwen_runtime.calls.toolschema"):
         view = tool_schema(odd)
         tool_schema(odd)
     lines = [r.getMessage() for r in caplog.records if "odd_tool_for_logging" in r.getMessage()]

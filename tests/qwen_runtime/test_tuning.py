@@ -230,8 +230,8 @@ def test_tune_refuses_what_it_cannot_measure(tmp_path: Path, capsys: pytest.Capt
 def test_tune_on_a_hybrid_with_an_mtp_head_tries_every_draft_source_within_its_rollback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from qwen_runtime.backends.llamacpp.calibration import calibrate
     from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT
-    from qwen_runtime.speed.calibration import calibrate
 
     monkeypatch.setenv("QWEN_RUNTIME_TUNING_DIR", str(tmp_path / "tuning"))
     hybrid = write_test_gguf(tmp_path / "tiny-qwen35-mtp.gguf", arch="qwen35", mtp=True)

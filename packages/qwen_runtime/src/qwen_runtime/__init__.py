@@ -11,7 +11,8 @@ parsing); `grammar/` (constrained tool calls); `models/` (registry, download, GG
 """
 
 from . import _moved
-from .context_window import ContextChoice, choose_context
+from .calls.toolformat import ToolCallFormat
+from .calls.toolschema import SchemaError, ToolSchema, tool_schema
 from .errors import (
     BackendUnavailable,
     ContextOverflowError,
@@ -21,9 +22,8 @@ from .errors import (
     QwenRuntimeError,
     ServerError,
 )
-from .grammar.toolformat import ToolCallFormat
-from .grammar.toolschema import SchemaError, ToolSchema, tool_schema
 from .images import Image, ImageError
+from .models.context_window import ContextChoice, choose_context
 from .models.gguf_info import GgufInfo, read_gguf_info
 from .models.naming import RuntimeSpec, import_backend, load_runtime, parse_runtime_name
 from .models.registry import DEFAULT_MODEL, REGISTRY, ModelEntry, default_model_for, get_model

@@ -1,6 +1,6 @@
 """Old module paths of a regrouped package, kept importable for a release with a DeprecationWarning.
 
-qwen_runtime's modules moved into `grammar/`, `models/`, `speed/`, `testing/` and
+qwen_runtime's modules moved into `calls/`, `grammar/`, `models/`, `speed/`, `testing/` and
 `backends/llamacpp/` (0.2); `import qwen_runtime.toolschema` and `from qwen_runtime.backends.llamacpp_vocab
 import X` still work: a finder on `sys.meta_path` answers an old name with the module at its new path
 (the same module object, so patches and `isinstance` agree).
@@ -21,8 +21,8 @@ MOVED: Final[dict[str, str]] = {
     "constrain": "grammar.constrain",
     "constrain_budget": "grammar.budget",
     "constrain_xml": "grammar.xml_form",
-    "toolschema": "grammar.toolschema",
-    "toolformat": "grammar.toolformat",
+    "toolschema": "calls.toolschema",
+    "toolformat": "calls.toolformat",
     "registry": "models.registry",
     "download": "models.download",
     "gguf_info": "models.gguf_info",
@@ -33,8 +33,11 @@ MOVED: Final[dict[str, str]] = {
     "qwen3_template": "models.qwen3_template",
     "model_report": "models.report",
     "templates": "models.templates",
+    "context_window": "models.context_window",
+    "parsing.tags": "calls.tags",
+    "parsing.json_repair": "calls.json_repair",
     "tuning": "speed.tuning",
-    "calibration": "speed.calibration",
+    "calibration": "backends.llamacpp.calibration",
     "prompt_cache": "speed.prompt_cache",
     "draft_sources": "speed.draft_sources",
     "cpus": "speed.cpus",

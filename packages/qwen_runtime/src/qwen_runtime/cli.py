@@ -300,7 +300,7 @@ def _tune(args: argparse.Namespace) -> int:
         return _show_tuning(tuning.tuning_status(path), as_json=args.json)
     import time
 
-    from .speed.calibration import busy_warning, calibrate
+    from .backends.llamacpp.calibration import busy_warning, calibrate
 
     started = time.monotonic()
 

@@ -22,13 +22,13 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ..calls.tags import THINK_CLOSE, THINK_OPEN
+from ..calls.toolformat import template_traits, tool_call_format
 from ..errors import ContextOverflowError, QwenRuntimeError
 from ..grammar.constrain import ToolCallConstraint
-from ..grammar.toolformat import template_traits, tool_call_format
 from ..images import ImageError
 from ..models.chat_format import render_prompt
 from ..parsing import ReplyParser
-from ..parsing.tags import THINK_CLOSE, THINK_OPEN
 from ..runtime import CancelToken, Runtime, cancelled_event
 from ..speed.draft_control import DraftController, DraftPolicy
 from ..speed.drafting import Drafter, DraftLength, DraftReport, DraftSource, paused_report

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from llguidance import LLMatcher, LLTokenizer
 
-from ..parsing.tags import CALL_CLOSE, CALL_OPEN
+from ..calls.tags import CALL_CLOSE, CALL_OPEN
 from .xml_form import PARAM_CLOSE
 
 CLOSE_MARGIN = 8

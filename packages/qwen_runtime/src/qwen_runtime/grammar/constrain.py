@@ -30,12 +30,12 @@ import numpy as np
 import numpy.typing as npt
 from llguidance import LLMatcher, LLTokenizer
 
+from ..calls.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
+from ..calls.toolformat import ToolCallFormat
+from ..calls.toolschema import SchemaError, tool_schema, with_any_defs
 from ..errors import QwenRuntimeError
-from ..parsing.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE, THINK_OPEN
 from ..types import ToolSpec
 from .budget import BudgetWatch, Cut, plan_prefix
-from .toolformat import ToolCallFormat
-from .toolschema import SchemaError, tool_schema, with_any_defs
 from .xml_form import xml_call_rules
 
 log = logging.getLogger(__name__)

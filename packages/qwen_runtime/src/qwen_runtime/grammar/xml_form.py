@@ -19,8 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..types import ToolSpec
-from .toolschema import (
+from ..calls.toolschema import (
     bounded_any,
     free_values,
     pattern_supported,
@@ -29,6 +28,7 @@ from .toolschema import (
     tool_schema,
     with_any_defs,
 )
+from ..types import ToolSpec
 
 PARAM_CLOSE = "\n</parameter>"
 #: a parameter name of a tool whose schema names none (any arguments allowed)

@@ -21,8 +21,8 @@ import jinja2.nodes
 import jinja2.parser
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from ..calls.toolformat import template_traits
 from ..errors import QwenRuntimeError
-from ..grammar.toolformat import template_traits
 from ..types import Message, ToolSpec, message_to_dict
 
 

@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..context_window import choose_context
-from ..grammar.toolformat import template_traits
+from ..calls.toolformat import template_traits
+from .context_window import choose_context
 from .gguf_info import GgufInfo, read_gguf_info
 from .registry import human_size, memory_bytes
 from .templates import TEMPLATE_NAMES, load_template

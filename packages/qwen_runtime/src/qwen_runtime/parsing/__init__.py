@@ -1,6 +1,6 @@
 """Reply parsing: reasoning, text and tool calls out of decoded model text, damage included."""
 
-from .json_repair import JsonRepairError, repair_json
+from ..calls.json_repair import JsonRepairError, repair_json
 from .reply import ReplyParser, new_call_id, parse_reply
 from .validate import validate_call
 

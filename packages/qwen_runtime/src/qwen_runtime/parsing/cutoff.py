@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
+from ..calls.tags import CALL_CLOSE
 from ..types import ToolCallError
-from .tags import CALL_CLOSE
 from .toolcalls import guess_name
 from .xmlreading import FUNCTION_CLOSE, FUNCTION_OPEN, PARAM_CLOSE, PARAM_OPEN, canonical_name
 

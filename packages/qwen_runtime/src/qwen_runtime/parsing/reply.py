@@ -15,10 +15,10 @@ import secrets
 from collections.abc import Callable, Sequence
 from enum import Enum
 
+from ..calls.tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from ..types import Event, ReasoningDelta, TextDelta, ToolCallError, ToolCallEvent, ToolSpec
 from .cutoff import call_name, cut_off_error, open_xml_value, unclosed_error
 from .prose import Channel, reasoning_channel, text_channel
-from .tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
 from .wrappers import WRAPPER_PARTIAL, wrapper_close, wrapper_open
 from .xmlcalls import CallEnds, interpret_xml_call

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from ..calls.json_repair import JsonRepairError, repair_json
 from ..types import ToolCall, ToolCallError, ToolCallEvent, ToolSpec
-from .json_repair import JsonRepairError, repair_json
 from .validate import json_type, validate_call
 from .xmlcalls import canonical_name, coerce_arguments
 

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..grammar.toolschema import SchemaError, tool_schema
+from ..calls.toolschema import SchemaError, tool_schema
 from ..types import ToolSpec
 
 if TYPE_CHECKING:  # jsonschema costs ~150 ms to import: loaded on the first validation only

@@ -17,9 +17,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..grammar.toolschema import SchemaError, allows_null, coerce, is_raw_string, tool_schema
+from ..calls.json_repair import JsonRepairError, repair_json
+from ..calls.toolschema import SchemaError, allows_null, coerce, is_raw_string, tool_schema
 from ..types import ToolCall, ToolCallError, ToolCallEvent, ToolSpec
-from .json_repair import JsonRepairError, repair_json
 from .validate import validate_call
 from .xmlreading import FUNCTION_OPEN, CallEnds, canonical_name, read_xml_call
 

@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..grammar.toolschema import SchemaError, tool_schema
+from ..calls.json_repair import JsonRepairError, repair_json
+from ..calls.tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE
+from ..calls.toolschema import SchemaError, tool_schema
 from ..types import ToolSpec
-from .json_repair import JsonRepairError, repair_json
-from .tags import CALL_CLOSE, CALL_OPEN, THINK_CLOSE
 
 FUNCTION_OPEN = "<function="
 FUNCTION_CLOSE = "</function>"

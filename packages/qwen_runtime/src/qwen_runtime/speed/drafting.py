@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -38,9 +38,6 @@ from ..errors import ModelLoadError
 from ..runtime import CancelToken
 from .draft_control import Clock, DraftController, DraftPolicy, FixedDraftLength
 from .draft_sources import DRAFT_CHOICES, MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
-
-if TYPE_CHECKING:
-    from ..backends._generation import LocalRuntime
 
 log = logging.getLogger(__name__)
 
@@ -110,11 +107,29 @@ class PromptLookup:
         pass
 
 
+class DraftModel(Protocol):
+    """What a draft model must offer to draft (an in-process backend's runtime, `LocalRuntime`, does):
+    its KV cache reused by prefix, tokens evaluated, the last logits, its end tokens."""
+
+    @property
+    def context_size(self) -> int: ...
+
+    def reuse_prefix(self, tokens: Sequence[int]) -> int: ...
+
+    def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool: ...
+
+    def logits(self) -> npt.NDArray[np.float32]: ...
+
+    def is_end(self, token: int) -> bool: ...
+
+    def close(self) -> None: ...
+
+
 class ModelDraft:
     """A small model with the same tokenizer drafting greedily; its own KV cache follows the context
     by prefix reuse, so only new tokens are evaluated on each proposal."""
 
-    def __init__(self, runtime: LocalRuntime) -> None:
+    def __init__(self, runtime: DraftModel) -> None:
         self.runtime = runtime
 
     def propose(self, context: npt.NDArray[np.int32], k: int) -> list[int]:
@@ -441,7 +456,7 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 def draft_source(
-    draft: str | DraftSpec | None, load_model: Callable[[Path], LocalRuntime] | None = None
+    draft: str | DraftSpec | None, load_model: Callable[[Path], DraftModel] | None = None
 ) -> DraftSource | None:
     """The source a `draft` setting names (read by `parse_draft`): prompt lookup (also None), none, or a
     draft model's path, loaded with `load_model` (a backend without one rejects a path). "mtp" needs the

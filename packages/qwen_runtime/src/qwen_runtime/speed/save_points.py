@@ -15,17 +15,27 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
+from ..runtime import CancelToken
 from ..types import ChatRequest, SystemMessage, UserMessage
-
-if TYPE_CHECKING:
-    from ..backends._generation import LocalRuntime
-    from ..runtime import CancelToken
 
 log = logging.getLogger(__name__)
 
 PointKind = Literal["stable", "reply", "turn", "round"]
+
+
+class PromptModel(Protocol):
+    """What finding and evaluating save points needs of an in-process model (`LocalRuntime` has it):
+    the template's prefixes rendered, text tokenized, tokens evaluated."""
+
+    def prefix_text(self, request: ChatRequest) -> str: ...
+
+    def next_turn_text(self, request: ChatRequest) -> str | None: ...
+
+    def prompt_tokens(self, prompt: str) -> list[int]: ...
+
+    def eval_tokens(self, tokens: Sequence[int], cancel: CancelToken | None = None) -> bool: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,7 +47,7 @@ class SavePoint:
     turn: up to the last user message; round: the whole conversation."""
 
 
-def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -> list[SavePoint]:
+def save_points(rt: PromptModel, request: ChatRequest, tokens: Sequence[int]) -> list[SavePoint]:
     """The save points inside `tokens` (the rendered `request`), shortest first, one per position."""
     messages = request.messages
     prefixes: list[tuple[PointKind, tuple[object, ...]]] = []
@@ -71,7 +81,7 @@ def save_points(rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int]) -
 
 
 def eval_at_save_points(
-    rt: LocalRuntime, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None,
+    rt: PromptModel, request: ChatRequest, tokens: Sequence[int], start: int, cancel: CancelToken | None,
     keep: Callable[[Sequence[int], PointKind], None],
 ) -> bool:
     """Evaluate `tokens[start:]` in pieces that end at the prompt's save points, calling `keep(prefix,

@@ -9,14 +9,12 @@ from __future__ import annotations
 import itertools
 import json
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..scenario import ScriptedTurn
 from . import replies
-
-if TYPE_CHECKING:
-    from .server import ScriptedServer
 
 _REASONS = {400: "Bad Request", 401: "Unauthorized", 429: "Too Many Requests", 500: "Internal Server Error"}
 
@@ -25,7 +23,28 @@ class Dropped(Exception):
     """The scripted fault: stop writing and cut the connection."""
 
 
-def handler_class(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
+class Script(Protocol):
+    """What the HTTP side needs of the server it answers for (`ScriptedServer` is one): the served
+    model's facts, the scripted faults' settings, and the script itself."""
+
+    model: str
+    context_size: int
+    ollama: bool
+    chunk_delay: float
+    retry_after: float | None
+    requests: list[dict[str, Any]]
+    turns: list[ScriptedTurn]
+
+    def log_request(self, body: dict[str, Any]) -> None: ...
+
+    def take_turn(self, messages: list[Any]) -> tuple[ScriptedTurn | None, bool, int]: ...
+
+    def parts_of(self, turn: ScriptedTurn) -> Iterator[replies.Part]: ...
+
+    def wait(self, seconds: float) -> None: ...
+
+
+def handler_class(server: Script) -> type[BaseHTTPRequestHandler]:
     """A request handler bound to `server` (http.server wants a class, not an instance)."""
 
     class Handler(BaseHTTPRequestHandler):
@@ -73,9 +92,9 @@ def handler_class(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             if not isinstance(body, dict):
                 self._error(400, "request body must be a JSON object")
                 return
-            server._record(body)
+            server.log_request(body)
             messages = body.get("messages")
-            turn, faulty, cached = server._take(messages if isinstance(messages, list) else [])
+            turn, faulty, cached = server.take_turn(messages if isinstance(messages, list) else [])
             if turn is None:
                 self._error(
                     500,
@@ -89,7 +108,7 @@ def handler_class(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 self._error(turn.error, f"scripted fault: HTTP {turn.error}")
                 return
             drop_after = turn.drop_after if faulty else None
-            args = (body, turn, cached, server._parts(turn), server.model)
+            args = (body, turn, cached, server.parts_of(turn), server.model)
             try:
                 if path == "/api/chat":
                     self._start_stream("application/x-ndjson")

@@ -114,14 +114,14 @@ class ScriptedServer:
 
     # ------------------------------------------------------------ script
 
-    def _record(self, body: dict[str, Any]) -> None:
+    def log_request(self, body: dict[str, Any]) -> None:
         with self._lock:
             self.requests.append(body)
             if self.record is not None:
                 with self.record.open("a", encoding="utf-8") as fh:
                     fh.write(json.dumps(body, ensure_ascii=False) + "\n")
 
-    def _take(self, messages: list[Any]) -> tuple[ScriptedTurn | None, bool, int]:
+    def take_turn(self, messages: list[Any]) -> tuple[ScriptedTurn | None, bool, int]:
         """The turn this request gets, whether it gets the turn's fault, and the cached prefix."""
         with self._lock:
             cached = 0
@@ -141,7 +141,7 @@ class ScriptedServer:
             self._faults_done = 0
             return turn, False, cached
 
-    def _parts(self, turn: ScriptedTurn) -> Iterator[Part]:
+    def parts_of(self, turn: ScriptedTurn) -> Iterator[Part]:
         return reply_parts(turn, self.chunk_size, lambda: f"call_{next(self._ids)}", self.tool_call_ids)
 
     def wait(self, seconds: float) -> None:

@@ -614,7 +614,7 @@ def _decoded(value: str, schema: dict[str, Any]) -> Any:
     text = value.strip()
     if not text.startswith(("{", "[")):
         return value
-    from ..parsing.json_repair import JsonRepairError, repair_json  # (parsing imports this module)
+    from .json_repair import JsonRepairError, repair_json  # (parsing imports this module)
 
     try:
         decoded, _ = repair_json(text)

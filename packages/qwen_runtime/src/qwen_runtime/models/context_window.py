@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models.gguf_info import GgufInfo
-from .models.registry import USABLE_SHARE, human_size
+from .gguf_info import GgufInfo
+from .registry import USABLE_SHARE, human_size
 
 STEPS = (16_384, 32_768, 65_536, 131_072)
 MARGIN_BYTES = 1024**3

@@ -30,14 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import QwenRuntimeError
-from ..types import ChatRequest, Completion, Sampling, ToolSpec, UserMessage
-from .cpus import cpu_budget
-from .draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP
-from .tuning import MachineId, ModelFile, TunedSettings
+from ...errors import QwenRuntimeError
+from ...speed.cpus import cpu_budget
+from ...speed.draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP
+from ...speed.tuning import MachineId, ModelFile, TunedSettings
+from ...types import ChatRequest, Completion, Sampling, ToolSpec, UserMessage
 
 if TYPE_CHECKING:
-    from ..backends.llamacpp.runtime import LlamaCppRuntime
+    from .runtime import LlamaCppRuntime
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +221,7 @@ def _load_average() -> float | None:
 
 def _open(path: Path, **options: Any) -> LlamaCppRuntime:
     """The model as the runtime loads it, with no tuned settings, projector or checkpoints."""
-    from ..backends.llamacpp.runtime import LlamaCppRuntime
+    from .runtime import LlamaCppRuntime
 
     return LlamaCppRuntime(str(path), n_ctx=N_CTX, tuned=False, mmproj="none", checkpoints=0, **options)
 
@@ -250,7 +250,7 @@ def _thread_candidates(logical: int, physical: int) -> list[int]:
 
 
 def _set_threads(rt: LlamaCppRuntime, decode: int, batch: int) -> None:
-    from ..backends.llamacpp.lib import llama_cpp
+    from .lib import llama_cpp
 
     llama_cpp.llama_set_n_threads(rt._llm.ctx, decode, batch)
 
@@ -312,7 +312,7 @@ def _verify_times(rt: LlamaCppRuntime, material: Sequence[int], sizes: Sequence[
                   effort: Effort) -> dict[int, float]:
     """Milliseconds of one pass over n tokens with a logit row each (a draft being verified), after a
     128-token prompt, rolled back after each pass (cut back, or a hybrid's saved recurrent state)."""
-    from ..backends.llamacpp.state import copy_state, restore_state
+    from .state import copy_state, restore_state
 
     prompt = list(material[:128])
     rt.clear_cache_unlocked()
@@ -442,7 +442,7 @@ def _expected_tokens(k: int, acceptance: float) -> float:
     """Tokens one verify pass yields with a draft of k, each accepted with probability `acceptance`
     (the first miss ends it; the pass always yields one token of its own): the runtime's own formula
     (`draft_control.expected_tokens`) with one rate, all the calibration measures."""
-    from .draft_control import expected_tokens
+    from ...speed.draft_control import expected_tokens
 
     return expected_tokens(k, acceptance, acceptance)
 
