@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from qwen_runtime.backends.llamacpp import runtime as llamacpp
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime, model_params
+from qwen_runtime.backends.llamacpp.sampling import LlamaSampler
 from qwen_runtime.grammar import constrain
 from qwen_runtime.speed.cpus import cpu_budget
 from qwen_runtime.testing.testmodel import write_test_gguf
@@ -275,7 +275,7 @@ def constraint_profile(label: str, path: Path) -> list[Row]:
     splits.wrap(constrain.ToolCallConstraint, "_fill_mask", "mask", after=splits.keep_mask)
     splits.wrap(constrain.ToolCallConstraint, "apply", "apply")
     splits.wrap(constrain.ToolCallConstraint, "consume", "consume")
-    splits.wrap(llamacpp._LlamaSampler, "sample", "sample")
+    splits.wrap(LlamaSampler, "sample", "sample")
     splits.wrap(LlamaCppRuntime, "eval_tokens", "eval")
     profile = cProfile.Profile()
     tokens = 0

@@ -15,30 +15,30 @@ consumer reads the schema through `tool_schema(tool)`:
   (listed in `dropped`, logged once per tool at INFO).
 - `validate`: the original schema, checked with jsonschema when a call is parsed (so whatever the
   grammar dropped is still checked).
+
+Resolving lives in `schema_refs`, what a written value means under a schema in `values`; their
+names are re-exported here.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import re
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from ..errors import QwenRuntimeError
 from ..types import ToolSpec
+from .schema_refs import ANNOTATIONS, MAX_REF_DEPTH, SchemaError, resolve_refs, types_of
+from .values import allows_null, coerce, is_raw_string, raw_string, schema_types
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 log = logging.getLogger(__name__)
 
-MAX_REF_DEPTH = 3
-"""How many times one recursive `$ref` is unrolled inside itself before the branch is cut."""
 INT_BOUND = 10**18 - 1
 """Integers without bounds are kept within +-INT_BOUND (inside int64) while generating."""
 NUMBER_BOUND = 10**15
@@ -48,32 +48,7 @@ ANY_STRING_MAX = 256
 ANY_ITEMS_MAX = 8
 ANY_KEY = "^[A-Za-z0-9_.-]{1,64}$"
 """The keys a free-form map is offered while generating (llguidance has no `propertyNames`)."""
-MAX_NODES = 20_000
-"""A resolved schema larger than this (exponential `$ref` fan-out) unrolls recursion less deeply."""
 
-_ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "default",
-        "examples",
-        "example",
-        "$schema",
-        "$id",
-        "$comment",
-        "$anchor",
-        "readOnly",
-        "writeOnly",
-        "deprecated",
-        "discriminator",
-        "nullable",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-        "$dynamicAnchor",
-        "$vocabulary",
-    }
-)
 #: keywords llguidance 1.9 rejects: removed from the grammar and checked when the call is parsed
 _UNSUPPORTED = frozenset(
     {
@@ -98,192 +73,7 @@ _UNSUPPORTED = frozenset(
 )
 _FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"})
 _LOOKAROUND = re.compile(r"\(\?<?[=!]|\\[1-9]|\\k<|\(\?P[=>]|\\[AZzbBG]")
-_SCHEMA_MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
-_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SCHEMA_ONE = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "additionalItems",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-)
 _NUMERIC = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-
-
-class SchemaError(QwenRuntimeError, ValueError):
-    """A tool schema that cannot be turned into a grammar (named tool, named keyword)."""
-
-
-# ---------------------------------------------------------------- resolving $ref
-
-
-class _Resolver:
-    def __init__(self, root: Any, depth: int) -> None:
-        self.root = root
-        self.depth = depth
-        self.nodes = 0
-        self.remote: set[str] = set()
-
-    def pointer(self, ref: str) -> Any:
-        if not ref.startswith("#"):
-            self.remote.add(ref)
-            return True  # a remote document we do not fetch: anything, checked on parse
-        node = self.root
-        for part in ref[1:].split("/")[1:] if ref != "#" else []:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, dict) and part in node:
-                node = node[part]
-            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            else:
-                raise SchemaError(f"$ref {ref!r} points at nothing in the schema")
-        return node
-
-    def resolve(self, node: Any, stack: tuple[str, ...] = ()) -> Any:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise _TooBig
-        if not isinstance(node, dict):
-            return node
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            if stack.count(ref) >= self.depth:
-                return False  # recursion cut: nothing more of this shape
-            target = self.resolve(self.pointer(ref), (*stack, ref))
-            rest = {k: v for k, v in node.items() if k != "$ref" and k not in _ANNOTATIONS}
-            if not rest:
-                return target
-            return _merge_all([target, self.resolve(rest, stack)])
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key in ("$defs", "definitions"):
-                continue
-            if key in _SCHEMA_MAPS and isinstance(value, dict):
-                out[key] = {name: self.resolve(sub, stack) for name, sub in value.items()}
-            elif key in _SCHEMA_LISTS and isinstance(value, list):
-                out[key] = [self.resolve(sub, stack) for sub in value]
-            elif key in _SCHEMA_ONE or (key == "items" and isinstance(value, list)):
-                out[key] = (
-                    [self.resolve(sub, stack) for sub in value]
-                    if isinstance(value, list)
-                    else (self.resolve(value, stack))
-                )
-            else:
-                out[key] = value
-        if isinstance(out.get("allOf"), list):
-            parts = out.pop("allOf")
-            out = _merge_all([out, *parts]) if out else _merge_all(parts)
-            if not isinstance(out, dict):
-                return out
-        return _prune(out)
-
-
-class _TooBig(Exception):
-    pass
-
-
-def _prune(node: dict[str, Any]) -> Any:
-    """Take out the branches a recursion cut left impossible (`False`); False when the node needs one."""
-    required = set(node.get("required") or ())
-    props = node.get("properties")
-    if isinstance(props, dict):
-        for name, sub in list(props.items()):
-            if sub is False:
-                if name in required:
-                    return False
-                props = {k: v for k, v in props.items() if k != name}
-        node["properties"] = props
-    items = node.get("items")
-    if items is False:
-        if (node.get("minItems") or 0) > 0:
-            return False
-        node["maxItems"] = 0
-        node.pop("items")
-    for key in ("anyOf", "oneOf"):
-        branches = node.get(key)
-        if isinstance(branches, list):
-            kept = [b for b in branches if b is not False]
-            if not kept and branches:
-                return False
-            node[key] = kept
-    prefix = node.get("prefixItems")
-    if isinstance(prefix, list) and False in prefix:
-        cut = prefix.index(False)
-        if (node.get("minItems") or 0) > cut:
-            return False
-        node["prefixItems"] = prefix[:cut]
-        node["maxItems"] = min(cut, node.get("maxItems", cut))
-    return node
-
-
-def _types_of(node: dict[str, Any]) -> set[str] | None:
-    kind = node.get("type")
-    if isinstance(kind, str):
-        return {kind}
-    if isinstance(kind, list):
-        return {k for k in kind if isinstance(k, str)}
-    return None
-
-
-def _merge_all(parts: Iterable[Any]) -> Any:
-    """`allOf` as one schema: properties and required united, bounds tightened, types intersected.
-
-    Keywords that conflict in a way this cannot express stay in an `allOf` of the rest."""
-    merged: dict[str, Any] = {}
-    leftover: list[Any] = []
-    for part in parts:
-        if part is True or part == {}:
-            continue
-        if part is False:
-            return False
-        if not isinstance(part, dict):
-            continue
-        for key, value in part.items():
-            if key not in merged:
-                merged[key] = copy.deepcopy(value)
-            elif key == "properties" and isinstance(value, dict):
-                props = merged[key]
-                for name, sub in value.items():
-                    props[name] = _merge_all([props[name], sub]) if name in props else sub
-            elif key == "required" and isinstance(value, list):
-                merged[key] = list(dict.fromkeys([*merged[key], *value]))
-            elif key == "type":
-                old, new = _types_of(merged) or set(), _types_of(part) or set()
-                both = old & new
-                if ("number" in old and "integer" in new) or ("integer" in old and "number" in new):
-                    both.add("integer")  # an integer is a number
-                if not both:
-                    return False
-                merged[key] = sorted(both) if len(both) > 1 else next(iter(both))
-            elif key in ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"):
-                merged[key] = max(merged[key], value)
-            elif key in ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"):
-                merged[key] = min(merged[key], value)
-            elif key == "enum" and isinstance(value, list):
-                merged[key] = [v for v in merged[key] if v in value]
-            elif merged[key] != value:
-                leftover.append({key: value})
-    if leftover:
-        merged["allOf"] = leftover
-    return merged
-
-
-def resolve_refs(schema: Any, depth: int = MAX_REF_DEPTH) -> tuple[Any, set[str]]:
-    """`schema` with local `$ref`s inlined (recursion unrolled `depth` times), and the remote refs left."""
-    while True:
-        resolver = _Resolver(schema, depth)
-        try:
-            return resolver.resolve(schema), resolver.remote
-        except _TooBig:
-            if depth <= 1:
-                raise SchemaError(f"the schema inlines to more than {MAX_NODES} nodes") from None
-            depth -= 1
 
 
 # ---------------------------------------------------------------- what the grammar enforces
@@ -360,7 +150,7 @@ def _step_ok(step: Any) -> bool:
 
 
 def _implied_types(node: dict[str, Any]) -> set[str] | None:
-    kinds = _types_of(node)
+    kinds = types_of(node)
     if kinds is not None:
         return kinds
     if any(k in node for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
@@ -391,7 +181,7 @@ class _Enforcer:
             return node
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key in _ANNOTATIONS or key.startswith("x-"):
+            if key in ANNOTATIONS or key.startswith("x-"):
                 continue
             if key in _UNSUPPORTED:
                 self.drop(key)
@@ -541,116 +331,15 @@ def _build(name: str, params: dict[str, Any]) -> ToolSchema:
         raise SchemaError(f"tool {name!r}: the schema allows no arguments at all ($ref recursion without end?)")
     if not isinstance(resolved, dict):
         resolved = {}
-    if _types_of(resolved) is None and "properties" not in resolved:
+    if types_of(resolved) is None and "properties" not in resolved:
         resolved = {**resolved, "type": "object"}
     enforcer = _Enforcer()
     if remote:
         enforcer.drop("$ref (remote: " + ", ".join(sorted(remote)) + ")")
     grammar = enforcer.schema(resolved)
-    if isinstance(grammar, dict) and "anyOf" in grammar and _types_of(grammar) is None:
+    if isinstance(grammar, dict) and "anyOf" in grammar and types_of(grammar) is None:
         grammar = {**grammar, "type": "object"}
     return ToolSchema(name, params, resolved, grammar, tuple(enforcer.dropped))
-
-
-# ---------------------------------------------------------------- values
-
-
-def schema_types(schema: Any) -> set[str]:
-    """The simple `type`s a schema names (empty when it names none)."""
-    return (_types_of(schema) or set()) if isinstance(schema, dict) else set()
-
-
-def raw_string(schema: Any) -> dict[str, Any] | None:
-    """The string schema an XML parameter's raw text keeps to, when it is written raw: its type
-    allows a string, or it is pydantic's `Optional[str]` (`anyOf` of a string and null, written raw
-    as the template writes strings). None when the value is written as JSON."""
-    if not isinstance(schema, dict):
-        return None
-    if "string" in schema_types(schema):
-        return schema
-    branches = schema.get("anyOf", schema.get("oneOf"))
-    if isinstance(branches, list) and all(k in ("anyOf", "oneOf") or k in _ANNOTATIONS for k in schema):
-        strings = [b for b in branches if isinstance(b, dict) and schema_types(b) == {"string"}]
-        others = [b for b in branches if b not in strings]
-        if len(strings) == 1 and all(isinstance(b, dict) and schema_types(b) == {"null"} for b in others):
-            return strings[0]
-    return None
-
-
-def is_raw_string(schema: Any) -> bool:
-    """Whether an XML parameter under `schema` is written as raw text (see `raw_string`)."""
-    return raw_string(schema) is not None
-
-
-def allows_null(schema: Any) -> bool:
-    """Whether a schema lets a value be null (`type` naming "null", or an `anyOf`/`oneOf` branch)."""
-    if not isinstance(schema, dict):
-        return False
-    if "null" in schema_types(schema):
-        return True
-    branches = schema.get("anyOf", schema.get("oneOf"))
-    return isinstance(branches, list) and any(allows_null(branch) for branch in branches)
-
-
-def _container_types(schema: dict[str, Any]) -> set[str]:
-    """The types a schema allows, its `anyOf`/`oneOf` branches included (empty: no simple types)."""
-    types = set(schema_types(schema))
-    branches = schema.get("anyOf", schema.get("oneOf"))
-    if isinstance(branches, list):
-        for branch in branches:
-            found = _container_types(branch) if isinstance(branch, dict) else set()
-            if not found:
-                return set()
-            types |= found
-    return types
-
-
-def _decoded(value: str, schema: dict[str, Any]) -> Any:
-    """A string that holds the object or array the schema wants (double-encoded JSON, or a Python
-    dict's repr: `"{'key': 'value'}"`), decoded; the string itself otherwise."""
-    types = _container_types(schema)
-    if not types & {"object", "array"} or not types <= {"object", "array", "null"}:
-        return value
-    text = value.strip()
-    if not text.startswith(("{", "[")):
-        return value
-    from .json_repair import JsonRepairError, repair_json  # (parsing imports this module)
-
-    try:
-        decoded, _ = repair_json(text)
-    except (JsonRepairError, RecursionError):
-        return value
-    wanted = "object" if isinstance(decoded, dict) else "array" if isinstance(decoded, list) else None
-    return decoded if wanted in types else value
-
-
-def coerce(value: Any, schema: Any) -> Any:
-    """`value` with integral floats where the schema wants integers (`10.0000` -> 10), and objects or
-    arrays that arrived as a string of themselves decoded, recursively."""
-    if not isinstance(schema, dict):
-        return value
-    if isinstance(value, str):
-        decoded = _decoded(value, schema)
-        if decoded is not value:
-            return coerce(decoded, schema)
-        return value
-    if isinstance(value, float) and value.is_integer() and "integer" in schema_types(schema) and abs(value) < 2**63:
-        return int(value)
-    if isinstance(value, dict):
-        props = schema.get("properties")
-        props = props if isinstance(props, dict) else {}
-        extra = schema.get("additionalProperties")
-        return {k: coerce(v, props.get(k, extra)) for k, v in value.items()}
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [coerce(v, schema["items"]) for v in value]
-    for key in ("anyOf", "oneOf"):
-        branches = schema.get(key)
-        if isinstance(value, float) and isinstance(branches, list):
-            for branch in branches:
-                changed = coerce(value, branch)
-                if changed is not value:
-                    return changed
-    return value
 
 
 __all__ = [

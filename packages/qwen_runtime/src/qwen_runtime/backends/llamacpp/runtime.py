@@ -11,6 +11,11 @@ the prompt's save points (see `save_points`).
 llama.cpp's log lines go to logging (`forward_llama_logs`); llama-cpp-python's own silencing, which
 pointed the whole process's stdout and stderr at /dev/null while a model loaded, is turned off
 (`keep_std_streams`): other threads print and speak protocols on them meanwhile.
+
+Long because: `LlamaCppRuntime` is one object over one llama.cpp context, and the primitives the
+token loop asks of it (tokens, KV cache reuse and truncation, logits rows, drafts, saved states) all
+read and move that same native state; what stands apart lives beside it (`load`, `state`, `vocab`,
+`sampling`, `mtp`, `vision`).
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ from .load import (
     open_llama,
 )
 from .mtp import MtpDraft
+from .sampling import LlamaSampler, sampler_chain
 from .state import copy_state, describe_state, restore_state
 from .vision import TextOnlyDrafts, Vision, image_boundary
 from .vocab import LlamaVocab, start_early_view
@@ -507,8 +513,9 @@ class LlamaCppRuntime(LocalRuntime):
             self._logits_address = address
         return self._logits_view
 
-    def new_sampler(self, sampling: Sampling) -> _LlamaSampler:
-        return _LlamaSampler(self._sampler_chain(sampling), self._native.sampler_ctx, self)
+    def new_sampler(self, sampling: Sampling) -> LlamaSampler:
+        chain = sampler_chain(sampling, self._n_vocab, int(self._llm.last_n_tokens_size))
+        return LlamaSampler(chain, self._native.sampler_ctx, lambda: self._row)
 
     # ---------------------------------------------------------------- drafts (see drafting.py)
 
@@ -605,51 +612,6 @@ class LlamaCppRuntime(LocalRuntime):
         if self._mtp is not None:
             self._mtp.after_truncate(n_tokens, self._position(n_tokens))
         return True
-
-    def _sampler_chain(self, sampling: Sampling) -> Any:
-        from .lib import _internals, llama_cpp
-
-        make_sampler: Any = _internals.LlamaSampler
-        s: Any = make_sampler()
-        if sampling.repeat_penalty != 1.0 or sampling.frequency_penalty or sampling.presence_penalty:
-            s.add_penalties(
-                n_vocab=self._n_vocab,
-                penalty_last_n=int(self._llm.last_n_tokens_size),
-                penalty_repeat=sampling.repeat_penalty,
-                penalty_freq=sampling.frequency_penalty,
-                penalty_present=sampling.presence_penalty,
-            )
-        if sampling.temperature <= 0:
-            s.add_greedy()
-            return s
-        if sampling.top_k > 0:
-            s.add_top_k(sampling.top_k)
-        if sampling.top_p < 1.0:
-            s.add_top_p(sampling.top_p, 1)
-        if sampling.min_p > 0:
-            s.add_min_p(sampling.min_p, 1)
-        s.add_temp(sampling.temperature)
-        seed = llama_cpp.LLAMA_DEFAULT_SEED if sampling.seed is None else sampling.seed & 0xFFFFFFFF
-        s.add_dist(seed)
-        return s
-
-
-class _LlamaSampler:
-    """llama.cpp's sampler chain, sampling the context's last logits."""
-
-    def __init__(self, chain: Any, ctx: Any, runtime: LlamaCppRuntime) -> None:
-        self._chain = chain
-        self._ctx = ctx
-        self._runtime = runtime
-
-    def accept(self, token: int) -> None:
-        self._chain.accept(token)
-
-    def sample(self) -> int:
-        return int(self._chain.sample(self._ctx, self._runtime._row))
-
-    def close(self) -> None:
-        self._chain.close()
 
 
 __all__ = [

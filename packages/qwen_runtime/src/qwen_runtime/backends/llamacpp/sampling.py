@@ -1,0 +1,60 @@
+"""Sampling with llama.cpp's own sampler chain: what a request's `Sampling` becomes, in C."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...types import Sampling
+
+
+def sampler_chain(sampling: Sampling, n_vocab: int, last_n: int) -> Any:
+    """llama.cpp's sampler chain for `sampling`: penalties, then greedy, or top-k, top-p, min-p,
+    temperature and a seeded draw."""
+    from .lib import _internals, llama_cpp
+
+    make_sampler: Any = _internals.LlamaSampler
+    s: Any = make_sampler()
+    if sampling.repeat_penalty != 1.0 or sampling.frequency_penalty or sampling.presence_penalty:
+        s.add_penalties(
+            n_vocab=n_vocab,
+            penalty_last_n=last_n,
+            penalty_repeat=sampling.repeat_penalty,
+            penalty_freq=sampling.frequency_penalty,
+            penalty_present=sampling.presence_penalty,
+        )
+    if sampling.temperature <= 0:
+        s.add_greedy()
+        return s
+    if sampling.top_k > 0:
+        s.add_top_k(sampling.top_k)
+    if sampling.top_p < 1.0:
+        s.add_top_p(sampling.top_p, 1)
+    if sampling.min_p > 0:
+        s.add_min_p(sampling.min_p, 1)
+    s.add_temp(sampling.temperature)
+    seed = llama_cpp.LLAMA_DEFAULT_SEED if sampling.seed is None else sampling.seed & 0xFFFFFFFF
+    s.add_dist(seed)
+    return s
+
+
+class LlamaSampler:
+    """llama.cpp's sampler chain, sampling the context's last logits."""
+
+    def __init__(self, chain: Any, ctx: Any, row: Callable[[], int]) -> None:
+        self._chain = chain
+        self._ctx = ctx
+        self._row = row
+        """The logits row to sample (a draft's verify batch has one per position)."""
+
+    def accept(self, token: int) -> None:
+        self._chain.accept(token)
+
+    def sample(self) -> int:
+        return int(self._chain.sample(self._ctx, self._row()))
+
+    def close(self) -> None:
+        self._chain.close()
+
+
+__all__ = ["LlamaSampler", "sampler_chain"]
