@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from sigit.config.rules import Rule, RuleSyntaxError, parse_rule, pattern_matches
-from sigit.permissions.shell_grammar import ShellLine, SimpleCommand, parse_line
+from sigit.permissions.shell_grammar import parse_line
+from sigit.permissions.shell_line import ShellLine, SimpleCommand
 from sigit.permissions.shell_patterns import CommandPattern
 from sigit.tools.subjects import PreparedCall
 

@@ -5,7 +5,7 @@ against raw text: `ls*` (or Claude Code's `ls:*`) covers `ls` and `ls -la`, not 
 is wider than allow matching: it also sees the command word without its directory (`/bin/rm`), the
 commands a command runs from its arguments (`sudo rm`, `xargs rm`, `sh -c "rm ..."`), and common
 flag spellings (`rm -r -f`, `rm -fr`, `rm --recursive --force` all match `rm -rf*`).
-Imports nothing from sigit but its siblings `shell_grammar` and `shell_programs`.
+Imports nothing from sigit but its siblings `shell_grammar`, `shell_line` and `shell_programs`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sigit.permissions.shell_grammar import ShellLine, SimpleCommand, parse_line
+from sigit.permissions.shell_grammar import parse_line
+from sigit.permissions.shell_line import ShellLine, SimpleCommand
 from sigit.permissions.shell_programs import (
     DANGEROUS_OPTIONS,
     SHELLS,

@@ -1,7 +1,7 @@
 """What shell programs do with their arguments: wrappers that run a command, shells that run a script.
 
-Word-level knowledge for `shell_grammar` (which finds the commands a command runs) and `shell_patterns`
-(which decides what a grant may cover). Imports nothing from sigit.
+Word-level knowledge for `shell_grammar` and `shell_inner` (which find the commands a command runs)
+and `shell_patterns` (which decides what a grant may cover). Imports nothing from sigit.
 """
 
 from __future__ import annotations
