@@ -35,7 +35,7 @@ from qwen_runtime.types import (
 )
 
 from .config import SamplingConfig
-from .errors import Inference, translate_generation_error
+from .errors import Cancelled, Inference, translate_generation_error
 from .events import Done, GuardNotice, StreamEvent, ToolCallFailed, ToolCallReady
 from .repetition import Loop, RepetitionGuard
 from .types import ToolAwareResult, ToolCallRequest
@@ -202,6 +202,19 @@ class Generation:
         # one copy of a loop the guard stopped: the history must not teach the model the loop
         text = result.text[: len(result.text) - self.text_loop.surplus] if self.text_loop else result.text
         return AssistantMessage(content=text, reasoning=result.reasoning or None, tool_calls=tuple(part.tool_calls))
+
+
+async def collect(events: AsyncIterator[StreamEvent]) -> ToolAwareResult:
+    """The result a generation's events end with (`Done`); `Cancelled`, carrying it, when it was cancelled."""
+    result: ToolAwareResult | None = None
+    async for event in events:
+        if isinstance(event, Done):
+            result = event.result
+    if result is None:  # a generation always ends with Done
+        raise Inference("the generation ended without a result")
+    if result.finish_reason == "cancelled":
+        raise Cancelled(partial=result)
+    return result
 
 
 async def _drain_usage(events: AsyncIterator[Event], part: Completion) -> None:

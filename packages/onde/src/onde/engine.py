@@ -9,20 +9,22 @@ History rules: the input of a turn (user text, tool results) is recorded when th
 stays even when the generation is cancelled or fails; the reply is recorded only when it completes.
 A cancelled turn leaves no assistant message (its partial reply rides on `Cancelled.partial` and
 on the stream's last event, `Done`). Thinking is dropped from recorded replies unless `keep_thinking`.
+
+Beside it: `_arguments` converts what the methods accept, `_prefill` warms a local model's cache,
+`models.load_gguf_runtime` builds a runtime from a `GgufModelConfig`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from qwen_runtime.images import Image, ImageError
-from qwen_runtime.runtime import CancelToken, Runtime
+from qwen_runtime.runtime import Runtime
 from qwen_runtime.types import (
     AssistantMessage,
     ChatRequest,
@@ -33,36 +35,23 @@ from qwen_runtime.types import (
     UserMessage,
 )
 
-from ._generation import Generation, InFlight, Turn
+from ._arguments import Images, Tools, runtime_message, tool_specs
+from ._generation import Generation, InFlight, Turn, collect
 from ._loop import iterate_sync, run_sync
+from ._prefill import aprefill_next_turn, prefill, prefill_next_turn, prefill_request
 from .config import GgufModelConfig, SamplingConfig
-from .errors import (
-    Busy,
-    Cancelled,
-    ImageRejected,
-    Inference,
-    ModelBuild,
-    NoModelLoaded,
-    translate_generation_error,
-    translate_load_error,
-)
-from .events import Done, StreamEvent
+from .errors import Busy, ImageRejected, Inference, NoModelLoaded
+from .events import StreamEvent
 from .history import ChatHistory
-from .models import load_runtime
+from .models import load_gguf_runtime, load_runtime
 from .types import (
     ChatMessage,
     EngineInfo,
     ToolAwareResult,
-    ToolDefinition,
     ToolResult,
 )
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
-Tools = Sequence[ToolDefinition | ToolSpec]
-Images = Sequence["Image | str | bytes | Path"]
-"""Images for a turn: files (paths), the bytes of files, data: URLs or `Image`s."""
+__all__ = ["ChatEngine", "Images", "Tools"]
 
 
 class ChatEngine:
@@ -136,23 +125,7 @@ class ChatEngine:
         Replaces any loaded model and resets history.
         """
         started = time.perf_counter()
-        try:
-            path: Path = config.resolve_path()
-            if not path.is_file():
-                raise ModelBuild(f"model file not found: {path}")
-            from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
-
-            runtime = LlamaCppRuntime(
-                str(path),
-                n_ctx=config.n_ctx,
-                n_threads=config.n_threads,
-                n_gpu_layers=config.n_gpu_layers,
-                prompt_cache_dir=config.prompt_cache_dir,
-                prompt_cache_max_bytes=config.prompt_cache_max_bytes,
-                **{"draft": config.draft, **config.options},
-            )
-        except Exception as exc:
-            raise translate_load_error(exc) from exc
+        runtime = load_gguf_runtime(config)
         self._install(runtime, config.name, config, system_prompt, sampling)
         return time.perf_counter() - started
 
@@ -305,12 +278,12 @@ class ChatEngine:
 
     def push_history(self, message: ChatMessage | Message) -> None:
         """Append a message as is (works with no model loaded)."""
-        converted = _to_runtime_message(message)
+        converted = runtime_message(message)
         with self._exclusive():
             self._history.append(converted)
 
     def set_history(self, messages: Sequence[ChatMessage | Message]) -> None:
-        converted = [_to_runtime_message(m) for m in messages]
+        converted = [runtime_message(m) for m in messages]
         with self._exclusive():
             self._history.replace(converted)
 
@@ -372,25 +345,25 @@ class ChatEngine:
     # ------------------------------------------------------------ conversation: async
 
     async def asend_message(self, text: str, images: Images = ()) -> ToolAwareResult:
-        return await _collect(self.astream_message(text, images))
+        return await collect(self.astream_message(text, images))
 
     async def asend_message_with_tools(
         self, text: str, tools: Tools, *, tool_choice: str = "auto", images: Images = ()
     ) -> ToolAwareResult:
-        return await _collect(self.astream_message_with_tools(text, tools, tool_choice=tool_choice, images=images))
+        return await collect(self.astream_message_with_tools(text, tools, tool_choice=tool_choice, images=images))
 
     async def asend_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
     ) -> ToolAwareResult:
-        return await _collect(self.astream_tool_results(results, tools, tool_choice=tool_choice))
+        return await collect(self.astream_tool_results(results, tools, tool_choice=tool_choice))
 
     async def acontinue_reply(self, tools: Tools | None, *, tool_choice: str = "auto") -> ToolAwareResult:
-        return await _collect(self.astream_continue_reply(tools, tool_choice=tool_choice))
+        return await collect(self.astream_continue_reply(tools, tool_choice=tool_choice))
 
     async def agenerate(
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
     ) -> ToolAwareResult:
-        return await _collect(self.astream_generate(messages, sampling))
+        return await collect(self.astream_generate(messages, sampling))
 
     def astream_message(self, text: str, images: Images = ()) -> AsyncIterator[StreamEvent]:
         return self._run(lambda: self._user_turn(text, (), "auto", images))
@@ -398,7 +371,7 @@ class ChatEngine:
     def astream_message_with_tools(
         self, text: str, tools: Tools, *, tool_choice: str = "auto", images: Images = ()
     ) -> AsyncIterator[StreamEvent]:
-        return self._run(lambda: self._user_turn(text, _specs(tools), tool_choice, images))
+        return self._run(lambda: self._user_turn(text, tool_specs(tools), tool_choice, images))
 
     def astream_tool_results(
         self, results: Sequence[ToolResult], tools: Tools | None, *, tool_choice: str = "auto"
@@ -417,7 +390,7 @@ class ChatEngine:
         self, messages: Sequence[ChatMessage | Message], sampling: SamplingConfig | None = None
     ) -> AsyncIterator[StreamEvent]:
         def turn() -> Turn:
-            converted = tuple(_to_runtime_message(m) for m in messages)
+            converted = tuple(runtime_message(m) for m in messages)
             if not converted:
                 raise ValueError("generate() needs at least one message")
             return Turn(converted, (), "auto", sampling or self._sampling, record=False)
@@ -445,17 +418,10 @@ class ChatEngine:
         if runtime is None:
             raise NoModelLoaded()
         system = (SystemMessage(self._system_prompt),) if self._system_prompt else ()
-        specs = _specs(tools)
+        specs = tool_specs(tools)
         if not system and not specs:
             return 0
-        thinking = self._sampling.enable_thinking
-        request = ChatRequest(system, tools=specs, enable_thinking=thinking if thinking is not None else True,
-                              preserve_thinking=self._sampling.preserve_thinking,
-                              reasoning_effort=self._sampling.reasoning_effort)
-        try:
-            return runtime.prefill(request)
-        except Exception as exc:
-            raise translate_generation_error(exc) from exc
+        return prefill(runtime, prefill_request(system, specs, self._sampling))
 
     async def aprefill(self, tools: Tools = ()) -> int:
         return await asyncio.to_thread(self.prefill, tools)
@@ -474,12 +440,9 @@ class ChatEngine:
         if runtime is None:
             raise NoModelLoaded()
         request = self._next_turn_request(tools)
-        if request is None or not _takes_next_turn(runtime):
+        if request is None:
             return 0
-        try:
-            return runtime.prefill(request, next_turn=True)
-        except Exception as exc:
-            raise translate_generation_error(exc) from exc
+        return prefill_next_turn(runtime, request)
 
     async def aprefill_next_turn(self, tools: Tools | None = None) -> int:
         """`prefill_next_turn` in a worker thread; cancelling the task stops it between batches (the
@@ -488,35 +451,15 @@ class ChatEngine:
         if runtime is None:
             raise NoModelLoaded()
         request = self._next_turn_request(tools)  # the history now: a turn sent meanwhile adds to it
-        if request is None or not _takes_next_turn(runtime):
+        if request is None:
             return 0
-        stop = CancelToken()
-
-        def run() -> int:
-            try:
-                return runtime.prefill(request, next_turn=True, cancel=stop)
-            except Exception as exc:
-                raise translate_generation_error(exc) from exc
-
-        running = asyncio.ensure_future(asyncio.to_thread(run))
-        try:
-            return await asyncio.shield(running)
-        except asyncio.CancelledError:
-            stop.cancel()
-            await asyncio.wait((running,))  # it stops at its next batch: then nothing touches the model
-            if not running.cancelled():
-                running.exception()  # retrieved: an error of its own goes nowhere once cancelled
-            raise
+        return await aprefill_next_turn(runtime, request)
 
     def _next_turn_request(self, tools: Tools | None) -> ChatRequest | None:
         messages = self._prompt()
         if not self._history.messages():
             return None
-        thinking = self._sampling.enable_thinking
-        return ChatRequest(messages, tools=self._last_tools if tools is None else _specs(tools),
-                           enable_thinking=thinking if thinking is not None else True,
-                           preserve_thinking=self._sampling.preserve_thinking,
-                           reasoning_effort=self._sampling.reasoning_effort)
+        return prefill_request(messages, self._last_tools if tools is None else tool_specs(tools), self._sampling)
 
     # ------------------------------------------------------------ turns
 
@@ -603,7 +546,7 @@ class ChatEngine:
         (its prefix, and the KV cache, stay valid) but offers none: the model must answer in text."""
         if tools is None:
             return self._last_tools, "none"
-        specs = _specs(tools)
+        specs = tool_specs(tools)
         self._check_tools(specs, tool_choice)
         self._last_tools = specs
         return specs, tool_choice
@@ -649,52 +592,4 @@ class _Exclusive:
 
     def __exit__(self, *exc: object) -> None:
         self._lock.release()
-
-
-async def _collect(events: AsyncIterator[StreamEvent]) -> ToolAwareResult:
-    result: ToolAwareResult | None = None
-    async for event in events:
-        if isinstance(event, Done):
-            result = event.result
-    if result is None:  # a generation always ends with Done
-        raise Inference("the generation ended without a result")
-    if result.finish_reason == "cancelled":
-        raise Cancelled(partial=result)
-    return result
-
-
-def _specs(tools: Tools) -> tuple[ToolSpec, ...]:
-    if isinstance(tools, ToolDefinition | ToolSpec | str | dict):
-        raise TypeError("tools must be a sequence of ToolDefinition, not a single tool")
-    specs = []
-    for tool in tools:
-        if isinstance(tool, ToolDefinition):
-            specs.append(tool.to_spec())
-        elif isinstance(tool, ToolSpec):
-            specs.append(tool)
-        else:
-            raise TypeError(f"tools must be ToolDefinition (or ToolSpec), not {type(tool).__name__}")
-    names = [s.name for s in specs]
-    if duplicates := sorted({n for n in names if names.count(n) > 1}):
-        raise ValueError(f"tool names must be unique; repeated: {', '.join(duplicates)}")
-    return tuple(specs)
-
-
-def _to_runtime_message(message: ChatMessage | Message) -> Message:
-    if isinstance(message, ChatMessage):
-        return message.to_runtime()
-    if isinstance(message, SystemMessage | UserMessage | AssistantMessage | ToolMessage):
-        return message
-    raise TypeError(f"expected a ChatMessage (or a qwen_runtime message), not {type(message).__name__}")
-
-
-def _takes_next_turn(runtime: Runtime) -> bool:
-    """Whether `runtime.prefill` takes `next_turn` and `cancel`: a runtime written before them (its own
-    `prefill(request)`) has no turn-end prefill, and is not called with arguments it would refuse."""
-    try:
-        parameters = inspect.signature(runtime.prefill).parameters
-    except (TypeError, ValueError):  # pragma: no cover - a builtin or C callable
-        return False
-    return {"next_turn", "cancel"} <= parameters.keys() or any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 

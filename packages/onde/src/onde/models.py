@@ -18,7 +18,8 @@ from qwen_runtime.models.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
 from qwen_runtime.speed.tuning import TuningStatus, tuning_status
 
-from .errors import BadModelName, InferenceError, ModelBuild
+from .config import GgufModelConfig
+from .errors import BadModelName, InferenceError, ModelBuild, translate_load_error
 
 
 def load_runtime(name: str, **options: Any) -> Runtime:
@@ -34,6 +35,31 @@ def load_runtime(name: str, **options: Any) -> Runtime:
         return load_named(name, **options)
     except Exception as exc:
         raise ModelBuild(str(exc)) from exc
+
+
+def load_gguf_runtime(config: GgufModelConfig) -> Runtime:
+    """A llama.cpp runtime for `config` (downloading a registry model into the HF cache if needed).
+
+    Raises onde's load errors (`ModelBuild` when the file is missing); the runtime's error is the `__cause__`.
+    """
+    try:
+        path: Path = config.resolve_path()
+        if not path.is_file():
+            raise ModelBuild(f"model file not found: {path}")
+        from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+
+        runtime = LlamaCppRuntime(
+            str(path),
+            n_ctx=config.n_ctx,
+            n_threads=config.n_threads,
+            n_gpu_layers=config.n_gpu_layers,
+            prompt_cache_dir=config.prompt_cache_dir,
+            prompt_cache_max_bytes=config.prompt_cache_max_bytes,
+            **{"draft": config.draft, **config.options},
+        )
+    except Exception as exc:
+        raise translate_load_error(exc) from exc
+    return runtime
 
 
 def import_backend(name: str) -> None:
