@@ -1,8 +1,8 @@
 """The ACP agent: sessions, prompts, permissions and modes over the shared agent core.
 
 Every session has its own cwd, history, permission policy and file system view; nothing here uses
-the process's cwd. The editor is asked through `session/request_permission`, and file reads and
-writes go through it when it offers `fs`.
+the process's cwd. The editor is asked through `session/request_permission` (the questions and what
+their answers mean are in `permission_requests`), and file reads and writes go through it when it offers `fs`.
 
 A folder that is not trusted yet but whose project files want to run code or loosen safety is asked
 about after session/new (or load) is answered, since the editor can show a permission request
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp import RequestError, text_block, tool_content, tool_diff_content
-from acp.helpers import start_tool_call, update_available_commands, update_current_mode, update_tool_call
+from acp import RequestError
+from acp.helpers import update_available_commands, update_current_mode
 from acp.schema import (
     ClientCapabilities,
     ConfigOptionUpdate,
@@ -30,7 +30,6 @@ from acp.schema import (
     ListSessionsResponse,
     LoadSessionResponse,
     NewSessionResponse,
-    PermissionOption,
     PromptResponse,
     ResumeSessionResponse,
     SessionConfigOptionSelect,
@@ -40,7 +39,6 @@ from acp.schema import (
     SessionModeState,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
-    ToolCallUpdate,
 )
 from acp.schema import Usage as AcpUsage
 from onde import Image
@@ -58,8 +56,9 @@ from .client_fs import ClientFileSystem, RecordingFileSystem
 from .commands import available_commands
 from .content import prompt_images, prompt_text
 from .handshake import initialize_result, model_sees, version_problem
+from .permission_requests import ask_permission, ask_trust
 from .terminal import TerminalCalls, terminal_run_command
-from .updates import SessionUpdate, UpdateMapper, as_kind, replay_updates
+from .updates import SessionUpdate, UpdateMapper, replay_updates
 
 log = logging.getLogger("sigit.acp")
 
@@ -394,50 +393,9 @@ class SigitAcpAgent:
 
     def _trust_asker(self, session_id: str) -> AskTrust:
         async def ask(root: Path, requests: ProjectRequests) -> bool:
-            return await self._ask_trust(session_id, root, requests)
+            return await ask_trust(self._conn, session_id, root, requests)
 
         return ask
-
-    async def _ask_trust(self, session_id: str, root: Path, requests: ProjectRequests) -> bool:
-        """`session/request_permission` listing what the folder wants: trust it, or run without those parts."""
-        wants = "\n".join(f"- {line}" for line in requests.lines)
-        text = (f"This folder's project files (.sigit/settings.toml, .mcp.json) want to:\n{wants}\n\n"
-                "Trust the folder to apply them? Otherwise the session uses your own settings only "
-                "(the project's deny rules still apply).")
-        tool_call = ToolCallUpdate(
-            tool_call_id=f"trust-folder-{session_id}", title=f"Trust the folder {root}?", status="pending",
-            kind="other", content=[tool_content(text_block(text))],
-            raw_input={"folder": str(root), "wants": list(requests.lines)},
-        )
-        options = [
-            PermissionOption(option_id="trust", name="Trust this folder", kind="allow_always"),
-            PermissionOption(option_id="dont_trust", name="Don't trust", kind="reject_once"),
-        ]
-        # a card first, as for any tool call, so the editor has something to hang the question on
-        card_id = tool_call.tool_call_id
-        await self._send(session_id, start_tool_call(card_id, tool_call.title or "", kind="other", status="pending",
-                                                     content=tool_call.content, raw_input=tool_call.raw_input))
-        choice, _failure = await self._choose(session_id, tool_call, options)
-        trusted = choice == "trust"
-        verdict = ("Trusted: the project's settings apply." if trusted
-                   else "Not trusted: the project's settings are off.")
-        await self._send(session_id, update_tool_call(card_id, status="completed" if trusted else "failed",
-                                                      content=[tool_content(text_block(verdict))]))
-        return trusted
-
-    async def _choose(self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption]
-                      ) -> tuple[str | None, str | None]:
-        """One `session/request_permission`: (the option picked or None if dismissed, why it failed or None)."""
-        try:
-            response = await self._conn.request_permission(session_id=session_id, tool_call=tool_call,
-                                                           options=options)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.warning("permission request failed: %s", exc)
-            return None, str(exc)
-        outcome = response.outcome
-        return (outcome.option_id if outcome.outcome == "selected" else None), None
 
     def _file_system(self, session_id: str) -> RecordingFileSystem:
         """The session's files: through the editor when it offers fs, recorded for diff cards."""
@@ -505,73 +463,10 @@ class SigitAcpAgent:
 
     def _approver(self, session_id: str) -> Any:
         async def approve(request: PermissionAsked) -> PermissionReply:
-            return await self._ask_permission(session_id, request)
+            live = self._sessions.get(session_id)
+            return await ask_permission(self._conn, session_id, request, live.session if live is not None else None)
 
         return approve
-
-    async def _ask_permission(self, session_id: str, request: PermissionAsked) -> PermissionReply:
-        live = self._sessions.get(session_id)
-        rule = request.suggested_rule
-        content: list[Any] = []
-        args = request.arguments
-        if request.change is not None:
-            change = request.change
-            content.append(tool_diff_content(change.path, change.new_text, change.old_text))
-        elif request.preview:
-            content.append(tool_content(text_block(request.preview)))
-        if request.reason:
-            content.append(tool_content(text_block(request.reason)))
-        if request.purpose == "leave_sandbox":
-            return await self._ask_leave_sandbox(session_id, request, content)
-        tool_call = ToolCallUpdate(
-            tool_call_id=request.call_id, title=request.title, status="pending", raw_input=args,
-            kind=as_kind(request.kind), content=content or None,
-        )
-        options = [
-            PermissionOption(option_id="allow_once", name="Allow once", kind="allow_once"),
-            PermissionOption(option_id="allow_always", name=f"Always allow {rule} (this session)",
-                             kind="allow_always"),
-            PermissionOption(option_id="allow_project", name=f"Always allow {rule} in this project",
-                             kind="allow_always"),
-            PermissionOption(option_id="reject_once", name="Reject", kind="reject_once"),
-            PermissionOption(option_id="reject_always", name=f"Always reject {rule} (this session)",
-                             kind="reject_always"),
-        ]
-        choice, failure = await self._choose(session_id, tool_call, options)
-        if failure is not None:
-            return PermissionReply(False, reason=f"the permission request failed: {failure}")
-        if choice is None:
-            return PermissionReply(False, reason="the user dismissed the permission request")
-        if choice == "allow_once":
-            return PermissionReply(True, "once")
-        if choice == "allow_always":
-            return PermissionReply(True, "session")
-        if choice == "allow_project":
-            return PermissionReply(True, "project")
-        if choice == "reject_always" and live is not None:
-            live.session.deny(rule)
-            return PermissionReply(False, reason=f"The user denied {rule} for the rest of this session.")
-        return PermissionReply(False)
-
-    async def _ask_leave_sandbox(self, session_id: str, request: PermissionAsked, content: list[Any]
-                                 ) -> PermissionReply:
-        """The sandbox refused a command: run it once without the sandbox, or keep it in (no "always")."""
-        content.append(tool_content(text_block(f"To allow such commands for good: {request.suggested_rule}.")))
-        tool_call = ToolCallUpdate(
-            tool_call_id=request.call_id, title=request.title, status="pending", raw_input=request.arguments,
-            kind=as_kind(request.kind), content=content,
-        )
-        options = [
-            PermissionOption(option_id="run_unsandboxed_once", name="Run once without the sandbox",
-                             kind="allow_once"),
-            PermissionOption(option_id="keep_sandbox", name="Keep the sandbox", kind="reject_once"),
-        ]
-        choice, failure = await self._choose(session_id, tool_call, options)
-        if failure is not None:
-            return PermissionReply(False, reason=f"the permission request failed: {failure}")
-        if choice == "run_unsandboxed_once":
-            return PermissionReply(True, "once")
-        return PermissionReply(False, reason="The user chose to keep it in the sandbox; do not retry it.")
 
     def _set_mode(self, live: LiveSession, mode_id: str) -> None:
         try:
