@@ -6,22 +6,23 @@ at once and an unknown key named with the nearest known one), folder trust (`unt
 the same classes to tell what a project's file may set untrusted) and the rest of sigit (typed
 attributes). `[hooks]` entries and `[mcp.servers]` entries are checked here too, key by key, with
 the same errors; only the sandbox's values are left to the sandbox (`SandboxPolicy.from_settings`).
+
+The model is in four modules: `schema_keys` (`Key` and the shared value types), `schema_mcp` (`[mcp]`),
+`schema_hooks` (`[hooks]`) and this one (the rest, `Settings` itself, and the two readers that walk it:
+reading one file, and `untrusted_split`). Every name of the four is importable from here.
 """
 
 import copy
 import difflib
-import math
 import re
 import typing
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, Required, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     PlainValidator,
@@ -34,7 +35,68 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 from typing_extensions import TypedDict, is_typeddict
 
-from sigit.config.rules import RuleSyntaxError, parse_rule
+from sigit.config.schema_hooks import (
+    DEFAULT_HOOK_TIMEOUT_SECS,
+    HOOK_EVENTS,
+    MAX_HOOK_TIMEOUT_SECS,
+    TOOL_HOOK_EVENTS,
+    EventHook,
+    EventHooks,
+    HooksTable,
+    ToolHook,
+    ToolHooks,
+    matcher_alternatives,
+)
+from sigit.config.schema_keys import ANY, TRUSTED, Key, PositiveInt, Rule, Text, choices, finite
+from sigit.config.schema_mcp import MCP_TRANSPORTS, McpServer, McpTable, McpTransport, mcp_transport
+
+__all__ = [
+    "ANY",
+    "DEFAULT_ATTRIBUTION",
+    "DEFAULT_COMPACTION_THRESHOLD",
+    "DEFAULT_HOOK_TIMEOUT_SECS",
+    "DEFAULT_MAX_TOKENS",
+    "DEFAULT_PROMPT_CACHE_GB",
+    "DOWNLOAD_POLICIES",
+    "DRAFT_SOURCES",
+    "HOOK_EVENTS",
+    "MAX_HOOK_TIMEOUT_SECS",
+    "MCP_TRANSPORTS",
+    "MODE_ALIASES",
+    "PERMISSION_DEFAULTS",
+    "PERMISSION_MODES",
+    "REASONING_EFFORTS",
+    "SAFE_MODES",
+    "TOOL_HOOK_EVENTS",
+    "TRUSTED",
+    "DownloadPolicy",
+    "EventHook",
+    "EventHooks",
+    "HooksTable",
+    "Key",
+    "McpServer",
+    "McpTable",
+    "McpTransport",
+    "PermissionDefault",
+    "PermissionMode",
+    "PermissionSettings",
+    "PositiveInt",
+    "ReasoningEffort",
+    "Rule",
+    "RuleLists",
+    "SandboxTable",
+    "Settings",
+    "SettingsFileError",
+    "Text",
+    "ToolHook",
+    "ToolHooks",
+    "default_model",
+    "matcher_alternatives",
+    "mcp_transport",
+    "parse_settings_file",
+    "setting_keys",
+    "untrusted_split",
+]
 
 DEFAULT_MAX_TOKENS = 8192
 DEFAULT_COMPACTION_THRESHOLD = 0.8
@@ -73,42 +135,7 @@ def default_model() -> str:
     return registry_default()
 
 
-# ---------------------------------------------------------------- what each key says about itself
-
-
-@dataclass(frozen=True)
-class Key:
-    """A settings key: `says` completes "`key` must be ..." in an error; `untrusted` says whether a
-    project file may set it in a folder the user has not trusted (True, False, or a test of the
-    value: True when that value loosens nothing). With `each`, the test judges each entry of the
-    key's table on its own. A key without `untrusted` is a table whose own keys say."""
-
-    says: str
-    untrusted: bool | Callable[[Any], bool] | None = None
-    each: bool = False
-
-    def allows(self, value: Any) -> bool:
-        return self.untrusted(value) if callable(self.untrusted) else bool(self.untrusted)
-
-
-ANY = True
-"""A project may set this key in any folder: it loosens nothing."""
-TRUSTED = False
-"""Only a trusted folder's project file may set this key: it runs code, picks a model or loosens."""
-
-
-# ---------------------------------------------------------------- value types
-
-
-def _choices(options: tuple[str, ...]) -> str:
-    return "one of " + ", ".join(f'"{option}"' for option in options)
-
-
-def _rule(text: str) -> str:
-    try:
-        return parse_rule(text).text
-    except RuleSyntaxError as exc:
-        raise ValueError(str(exc)) from None
+# ---------------------------------------------------------------- values of Settings' own keys
 
 
 def _attribution(value: Any) -> bool | str:
@@ -117,18 +144,6 @@ def _attribution(value: Any) -> bool | str:
     if isinstance(value, str) and _TRAILER_RE.match(value.strip()):
         return value.strip()
     raise PydanticCustomError("attribution", "not a trailer")
-
-
-def _finite(value: float) -> float:
-    if not math.isfinite(value):
-        raise PydanticCustomError("finite_number", "not finite")
-    return value
-
-
-def _stripped(value: str) -> str:
-    if not value.strip():
-        raise PydanticCustomError("string_too_short", "empty")
-    return value.strip()
 
 
 def _draft(value: str) -> str:
@@ -154,10 +169,6 @@ def _loads_a_model(value: object) -> bool:
 
 DRAFT_SOURCES = '"prompt-lookup" (or "ngram"), "mtp", "none" or a draft model\'s .gguf path'
 
-Text = Annotated[str, AfterValidator(_stripped)]
-PositiveInt = Annotated[int, Field(gt=0)]
-Rule = Annotated[str, AfterValidator(_rule)]
-
 
 class _Table(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -173,13 +184,13 @@ class RuleLists(_Table):
 class PermissionSettings(_Table):
     """`[permissions]`. `allow` and `deny` are the rule lists (`[permissions.rules]`)."""
 
-    default: Annotated[PermissionDefault, Key(_choices(PERMISSION_DEFAULTS), lambda v: v == "deny")] = "ask"
+    default: Annotated[PermissionDefault, Key(choices(PERMISSION_DEFAULTS), lambda v: v == "deny")] = "ask"
     mode: Annotated[
-        PermissionMode, Key(_choices(PERMISSION_MODES), lambda v: not isinstance(v, str) or v in SAFE_MODES)
+        PermissionMode, Key(choices(PERMISSION_MODES), lambda v: not isinstance(v, str) or v in SAFE_MODES)
     ] = "default"
     tools: Annotated[
         dict[str, PermissionDefault],
-        Key(f"a table of tool names to {_choices(PERMISSION_DEFAULTS)}", lambda v: v == "deny", each=True),
+        Key(f"a table of tool names to {choices(PERMISSION_DEFAULTS)}", lambda v: v == "deny", each=True),
     ] = Field(default_factory=dict)
     rules: Annotated[RuleLists, Key("a table with `allow` and `deny` lists")] = Field(default_factory=RuleLists)
     additional_directories: Annotated[list[Text], Key("a list of directory paths", TRUSTED)] = Field(
@@ -208,145 +219,6 @@ class PermissionSettings(_Table):
         return self.rules.deny
 
 
-# ---------------------------------------------------------------- [mcp.servers]
-
-McpTransport = Literal["stdio", "http", "sse", "streamable-http"]
-MCP_TRANSPORTS: tuple[str, ...] = get_args(McpTransport)
-_ENV_REFERENCE = "${"
-
-
-def mcp_transport(entry: Mapping[str, Any]) -> str:
-    """How a server entry (Claude Code's shape) is reached: its `type` (or `transport`), else `http`
-    when it has a `url` and no `command`, else `stdio`; `streamable-http` is `http`."""
-    kind = entry.get("type", entry.get("transport"))
-    if kind is None:
-        kind = "http" if "url" in entry and "command" not in entry else "stdio"
-    return "http" if kind == "streamable-http" else str(kind)
-
-
-@with_config(ConfigDict(extra="forbid"))
-class McpServer(TypedDict, total=False):
-    """`[mcp.servers.NAME]`: a local server started as a command, or a remote one at a URL.
-    `${VAR}` and `${VAR:-default}` in strings are expanded when the server starts."""
-
-    type: Annotated[McpTransport, Key(_choices(MCP_TRANSPORTS))]
-    transport: Annotated[McpTransport, Key(_choices(MCP_TRANSPORTS))]
-    command: Annotated[Text, Key("a non-empty command")]
-    args: Annotated[list[str], Key("a list of strings")]
-    env: Annotated[dict[str, str], Key("a table of strings")]
-    url: Annotated[Text, Key("an http:// or https:// address")]
-    headers: Annotated[dict[str, str], Key("a table of strings")]
-
-
-def _server(entry: McpServer) -> McpServer:
-    if mcp_transport(entry) == "stdio":
-        if "command" not in entry:
-            raise ValueError('a server needs `command` (or `type = "http"` with a `url`)')
-    elif not entry.get("url", "").startswith(("http://", "https://", _ENV_REFERENCE)):
-        raise ValueError(f"a server of type {mcp_transport(entry)} needs `url`, an http:// or https:// address")
-    return entry
-
-
-@with_config(ConfigDict(extra="forbid"))
-class McpTable(TypedDict, total=False):
-    """`[mcp]`: the servers and the timeouts."""
-
-    servers: Annotated[dict[str, Annotated[McpServer, AfterValidator(_server)]], Key("a table of servers", TRUSTED)]
-    handshake_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("seconds above 0", ANY)]
-    call_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("seconds above 0", ANY)]
-
-
-# ---------------------------------------------------------------- [hooks]
-
-DEFAULT_HOOK_TIMEOUT_SECS = 30.0
-MAX_HOOK_TIMEOUT_SECS = 3600.0
-
-
-def matcher_alternatives(matcher: str) -> list[str]:
-    """`edit_file|create_file` -> two rules; a `|` inside `(...)` belongs to the pattern; `*` (every tool) is
-    left out, so an empty list means every tool."""
-    parts: list[str] = []
-    depth = start = 0
-    for i, char in enumerate(matcher):
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        elif char == "|" and depth == 0:
-            parts.append(matcher[start:i])
-            start = i + 1
-    parts.append(matcher[start:])
-    return [part.strip() for part in parts if part.strip() != "*"]
-
-
-def _matcher(value: str) -> str:
-    if not value.strip():
-        raise PydanticCustomError("string_too_short", "empty")
-    for alternative in matcher_alternatives(value):
-        _rule(alternative)
-    return value
-
-
-def _one_or_many(value: Any) -> Any:
-    """`[hooks.stop]` (one table) is the same as `[[hooks.stop]]` (a list of one)."""
-    return [value] if isinstance(value, dict) else value
-
-
-@with_config(ConfigDict(extra="forbid"))
-class EventHook(TypedDict, total=False):
-    """A `[[hooks.EVENT]]` entry of an event without a tool call (session_start, user_prompt_submit, stop)."""
-
-    command: Required[Annotated[Text, Key("a non-empty shell command")]]
-    timeout_secs: NotRequired[
-        Annotated[
-            float, Field(gt=0, le=MAX_HOOK_TIMEOUT_SECS), AfterValidator(_finite),
-            Key(f"seconds above 0 and at most {MAX_HOOK_TIMEOUT_SECS:g}"),
-        ]
-    ]
-
-
-@with_config(ConfigDict(extra="forbid"))
-class ToolHook(EventHook, total=False):
-    """A `[[hooks.pre_tool_use]]` or `[[hooks.post_tool_use]]` entry: `matcher` picks the calls it runs for."""
-
-    matcher: NotRequired[
-        Annotated[str, AfterValidator(_matcher), Key("a tool name or rule pattern such as `run_command(git *)`")]
-    ]
-
-
-_HOOK_LIST = "a list of tables, each with a `command` (`[[hooks.EVENT]]`)"
-EventHooks = Annotated[list[EventHook], BeforeValidator(_one_or_many), Key(_HOOK_LIST)]
-ToolHooks = Annotated[list[ToolHook], BeforeValidator(_one_or_many), Key(_HOOK_LIST)]
-
-
-@with_config(ConfigDict(extra="forbid"))
-class HooksTable(TypedDict, total=False):
-    """`[hooks]`: shell commands run at points of a session, per event (see `sigit.extensions.hooks`)."""
-
-    session_start: EventHooks
-    user_prompt_submit: EventHooks
-    pre_tool_use: ToolHooks
-    post_tool_use: ToolHooks
-    stop: EventHooks
-
-
-HOOK_EVENTS: tuple[str, ...] = tuple(HooksTable.__annotations__)
-TOOL_HOOK_EVENTS = frozenset({"pre_tool_use", "post_tool_use"})
-"""The events whose entries are `ToolHook`s (a `matcher` picks the calls)."""
-
-_TABLE_SAYS: dict[type, str] = {
-    EventHook: "a table with a `command`",
-    ToolHook: "a table with a `command`",
-    McpServer: "a table with a `command` or a `url`",
-}
-"""What an entry of a list or table of tables must be, for errors about the entry itself."""
-
-_NOT_HERE: dict[tuple[type, str], str] = {
-    (EventHook, "matcher"): "a matcher only applies to pre_tool_use and post_tool_use",
-}
-"""Why a key that belongs elsewhere is unknown in this table."""
-
-
 @with_config(ConfigDict(extra="forbid"))
 class SandboxTable(TypedDict, total=False):
     """`[sandbox]` as written: its keys are known here; the sandbox checks their values when it is
@@ -370,18 +242,18 @@ class Settings(_Table):
     thinking: Annotated[bool, Key("true or false", ANY)] = True
     preserve_thinking: Annotated[bool | None, Key("true or false", ANY)] = None
     """Keep earlier turns' reasoning in the prompt (Qwen 3.6 / 3.8 templates); None: the model's default."""
-    reasoning_effort: Annotated[ReasoningEffort | None, Key(_choices(REASONING_EFFORTS), ANY)] = None
+    reasoning_effort: Annotated[ReasoningEffort | None, Key(choices(REASONING_EFFORTS), ANY)] = None
     """Qwen 3.8's reasoning effort: "low" (short thinking, what a CPU wants), "medium" or "xhigh"."""
     prompt_cache: Annotated[bool, Key("true or false", ANY)] = True
     """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
-    prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(_finite), Key("a positive number", ANY)] = (
+    prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(finite), Key("a positive number", ANY)] = (
         DEFAULT_PROMPT_CACHE_GB
     )
     gpu_layers: Annotated[
         int | None, Field(ge=-1), Key("-1 (all layers on the GPU), 0 (none) or a number of layers", ANY)
     ] = None
     """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
-    download: Annotated[DownloadPolicy, Key(_choices(DOWNLOAD_POLICIES), lambda v: v == "ask")] = "ask"
+    download: Annotated[DownloadPolicy, Key(choices(DOWNLOAD_POLICIES), lambda v: v == "ask")] = "ask"
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
     offline: Annotated[bool, Key("true or false", lambda v: v is True)] = False
     """No network request but to the configured model endpoint: no download, no hub, no web tools, MCP
@@ -402,7 +274,7 @@ class Settings(_Table):
         Key('true, false or a one-line trailer such as "Co-Authored-By: Name <email>"', ANY),
     ] = True
     compaction_threshold: Annotated[
-        float, Field(gt=0, le=1), AfterValidator(_finite), Key("a number above 0 and at most 1", ANY)
+        float, Field(gt=0, le=1), AfterValidator(finite), Key("a number above 0 and at most 1", ANY)
     ] = DEFAULT_COMPACTION_THRESHOLD
     hooks: Annotated[HooksTable, Key("a table of events", TRUSTED)] = Field(default_factory=lambda: HooksTable())
     """`[[hooks.EVENT]]` entries, checked here; `sigit.extensions.hooks` runs them."""
@@ -434,6 +306,18 @@ class Settings(_Table):
 
 
 # ---------------------------------------------------------------- reading one file
+
+_TABLE_SAYS: dict[type, str] = {
+    EventHook: "a table with a `command`",
+    ToolHook: "a table with a `command`",
+    McpServer: "a table with a `command` or a `url`",
+}
+"""What an entry of a list or table of tables must be, for errors about the entry itself."""
+
+_NOT_HERE: dict[tuple[type, str], str] = {
+    (EventHook, "matcher"): "a matcher only applies to pre_tool_use and post_tool_use",
+}
+"""Why a key that belongs elsewhere is unknown in this table."""
 
 
 class SettingsFileError(ValueError):

@@ -12,7 +12,7 @@ Events: session_start, user_prompt_submit, pre_tool_use, post_tool_use, stop. Ea
 `SIGIT_HOOK_*` variables. Exit 0 is success; exit 2 from pre_tool_use or user_prompt_submit blocks
 the call or prompt and its stderr is the reason; any other status is a warning only. A hook that
 runs past its timeout has its whole process group killed. Entries are checked with the other settings
-(`sigit.config.schema`): a bad one is an error naming its key, before anything runs.
+(`sigit.config.schema_hooks`): a bad one is an error naming its key, before anything runs.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from sigit.config.rules import Rule, parse_rule
-from sigit.config.schema import (
+from sigit.config.schema_hooks import (
     DEFAULT_HOOK_TIMEOUT_SECS,
     HOOK_EVENTS,
     TOOL_HOOK_EVENTS,
@@ -92,7 +92,7 @@ class HookOutcome:
 
 
 def hook_configs(table: Mapping[str, Any]) -> dict[str, list[HookConfig]]:
-    """The `[hooks]` table (as the settings model checked it: `sigit.config.schema.HooksTable`) as
+    """The `[hooks]` table (as the settings model checked it: `sigit.config.schema_hooks.HooksTable`) as
     hooks per event."""
     hooks: dict[str, list[HookConfig]] = {event: [] for event in EVENTS}
     for event, entries in table.items():

@@ -33,7 +33,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sigit.config.paths import project_root
-from sigit.config.schema import McpTable, mcp_transport
+from sigit.config.schema_mcp import McpTable, mcp_transport
 from sigit.errors import UsageError
 from sigit.fileio import read_bounded
 from sigit.offline import REASON, is_loopback_url
