@@ -7,7 +7,7 @@ endif
 PY := .venv/bin/python
 TORCH_WHEEL := $(firstword $(wildcard /opt/wheels/torch-2.13.0+cpu-cp311-*.whl))
 
-.PHONY: setup test pytest lint fmt bench test-fast dist
+.PHONY: setup test pytest lint fmt bench test-fast dist docs
 
 setup:
 	@$(UV) --version >/dev/null 2>&1 || python3 -m pip install --user uv || python3 -m pip install --user --break-system-packages uv || python3 -m pip install uv
@@ -22,8 +22,14 @@ setup:
 lint:
 	$(PY) -m ruff check packages tests bench examples
 	$(PY) -m mypy packages/qwen_runtime/src packages/onde/src packages/sigit/src
-	# layer contracts (pyproject's [tool.importlinter]): nothing imports upwards
+	# layer contracts (pyproject's [tool.importlinter]): nothing imports upwards, no import circles
 	.venv/bin/lint-imports --no-cache
+	# the manual: a strict build fails on a broken link or anchor
+	NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet
+
+# the manual (docs/) as a site in build/site
+docs:
+	NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
 
 # lint beside the suite: ruff, mypy and import-linter run one process at a time on one core (a minute on
 # a clean clone, with no mypy cache), while the suite keeps both busy; side by side the minute fits into

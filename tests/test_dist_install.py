@@ -54,7 +54,7 @@ def cached_llama_wheel() -> Path:
 
 
 def readme_install_line() -> list[str]:
-    """The first install line of README's "first five minutes" (`uv tool install NAME`), as words."""
+    """README's install line (`uv tool install ./packages/sigit --with ...`, run in a clone), as words."""
     for line in (ROOT / "README.md").read_text().splitlines():
         command = line.split("#")[0].split()
         if command[:3] == ["uv", "tool", "install"]:
@@ -69,20 +69,24 @@ def built_distributions() -> set[str]:
     return {tomllib.loads(path.read_text())["project"]["name"] for path in ROOT.glob("packages/*/pyproject.toml")}
 
 
-def test_readme_installs_a_distribution_we_build() -> None:
-    """README's install line and the packages' names agree, and none is a name the index gives another
-    project (`sigit`, `onde` and `sigit-code` belong to others)."""
-    names = built_distributions()
-    assert names == {"sigit-agent", "onde-sdk", "qwen-runtime"}
-    assert readme_install_line()[-1] in names
+def test_readme_installs_the_packages_of_this_clone() -> None:
+    """README's install line names the three packages' folders in this clone (the package index has
+    none of them yet, so a name there would fail), and no name the index gives another project
+    (`sigit`, `onde` and `sigit-code` belong to others)."""
+    assert built_distributions() == {"sigit-agent", "onde-sdk", "qwen-runtime"}
+    words = readme_install_line()
+    folders = [w for w in words[3:] if not w.startswith("-")]
+    assert sorted(folders) == ["./packages/onde", "./packages/qwen_runtime", "./packages/sigit"]
+    assert all((ROOT / folder / "pyproject.toml").is_file() for folder in folders)
     readme = (ROOT / "README.md").read_text()
     for taken in ("uv tool install sigit ", "pipx install sigit\n", "pip install sigit\n", "pip install onde\n"):
         assert taken not in readme + "\n", taken
 
 
 def test_wheels_install_into_a_fresh_venv_and_run(tmp_path: Path, tiny_gguf: Path) -> None:
-    """README's install line, run against a folder of `make dist`'s wheels (and the uv cache for the
-    rest), installs the `sigit` command; everything below runs from that install."""
+    """README's install line, run in this clone as README says (llama.cpp's wheel and the locked
+    versions from the uv cache), installs the `sigit` command; everything below runs from that
+    install. `make dist`'s wheels and sdists are built too."""
     dist = tmp_path / "dist"
     run([*uv(), "build", "--all-packages", "--offline", "--out-dir", str(dist)], ROOT)
     wheels = sorted(dist.glob("*.whl"))
@@ -96,12 +100,13 @@ def test_wheels_install_into_a_fresh_venv_and_run(tmp_path: Path, tiny_gguf: Pat
     tools, bin_dir = tmp_path / "tools", tmp_path / "bin"
     words = readme_install_line()
     install = [*uv(), *words[1:], "-q", "--python", sys.executable, "--find-links", str(dist), "-c", str(constraints)]
+    # a clone's own folders: the install runs from the repository root, as README's `cd sigit` leaves it
     where_to = {"UV_TOOL_DIR": str(tools), "UV_TOOL_BIN_DIR": str(bin_dir)}
-    offline = subprocess.run([*install, "--offline"], cwd=tmp_path, env=clean_env(**where_to), capture_output=True,
+    offline = subprocess.run([*install, "--offline"], cwd=ROOT, env=clean_env(**where_to), capture_output=True,
                              text=True, timeout=300)
     if offline.returncode != 0:  # a uv cache filled by `uv sync` from the lock file has no index pages:
-        run(install, tmp_path, **where_to)  # resolve the same locked versions on the package index
-    venv = tools / words[-1]
+        run(install, ROOT, **where_to)  # resolve the same locked versions on the package index
+    venv = tools / "sigit-agent"
     python = venv / "bin" / "python"
     assert (bin_dir / "sigit").is_file()  # the command keeps its name
 

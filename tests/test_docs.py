@@ -1,0 +1,83 @@
+"""README is the start page and docs/ the manual: every link README gives leads somewhere, README
+stays a start page, and the commands the manual shows name flags the commands have. (The manual's
+own links and anchors are checked by its strict build, `mkdocs build --strict`, in `make lint`.)"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _anchors(page: Path) -> set[str]:
+    """The ids mkdocs (Python-Markdown's toc) gives the page's headings."""
+    out, fence = set(), False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and (m := re.match(r"^#{1,6} (.*)$", line)):
+            title = re.sub(r"[`*]", "", m.group(1)).lower()
+            out.add(re.sub(r"[\s]+", "-", re.sub(r"[^\w\- ]", "", title).strip()))
+    return out
+
+
+def test_every_link_in_readme_leads_to_a_file_or_heading_that_exists() -> None:
+    broken = []
+    for target in LINK.findall(README.read_text(encoding="utf-8")):
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = target.partition("#")
+        page = ROOT / path if path else README
+        if not page.exists() or (anchor and anchor not in _anchors(page)):
+            broken.append(target)
+    assert broken == []
+
+
+def test_readme_is_a_start_page_not_the_manual() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    for start in ("## Install", "## The first five minutes", "## Four ways to run it", "## Where to read more"):
+        assert start in text
+    assert all((ROOT / "docs" / page).is_file() for page in re.findall(r"\(docs/([\w-]+\.md)", text))
+
+
+def _flags_shown(command: str) -> set[tuple[str, str]]:
+    """(subcommand, --flag) pairs that docs' shell blocks use with `command`."""
+    shown = set()
+    for page in [README, *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```(?:sh|bash|shell)\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                words = line.split("#")[0].split()
+                if command not in words:
+                    continue
+                args = words[words.index(command) + 1 :]
+                sub = args[0] if args and re.fullmatch(r"[a-z][a-z-]*", args[0]) else ""
+                shown |= {(sub, w.split("=")[0]) for w in args if w.startswith("--")}
+    return shown
+
+
+@pytest.mark.parametrize("command", ["sigit", "qwen-runtime"])
+def test_flags_the_docs_show_are_flags_the_command_takes(command: str) -> None:
+    shown = _flags_shown(command)
+    assert shown, f"no {command} command in the docs' shell blocks"
+    helps: dict[str, str] = {}
+    missing = []
+    for sub, flag in sorted(shown):
+        if sub not in helps:
+            argv = [sys.executable, "-m", "sigit.cli" if command == "sigit" else "qwen_runtime.cli"]
+            done = subprocess.run([*argv, *([sub] if sub else []), "--help"], capture_output=True, text=True,
+                                  timeout=60)
+            helps[sub] = done.stdout + done.stderr
+            if sub and done.returncode != 0:  # a word that is not a subcommand: the command's own flags
+                top = subprocess.run([*argv, "--help"], capture_output=True, text=True, timeout=60)
+                helps[sub] = top.stdout + top.stderr
+        if flag not in helps[sub]:
+            missing.append(f"{command} {sub} {flag}".replace("  ", " "))
+    assert missing == []
