@@ -12,10 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .base import Tool
+from typing import Any, Protocol
 
 Convert = Callable[[dict[str, Any]], None]
 """Changes a renamed argument dict in place (what a key rename alone cannot say)."""
@@ -43,40 +40,60 @@ EDIT_RULE = "Edit"
 NO_CLAUDE_FORM = ClaudeForm()
 
 
-def _known(tools: Iterable[Tool[Any]] | None) -> list[Tool[Any]]:
+class ClaudeNamed(Protocol):
+    """What the translations below read of a tool: its names and its `ClaudeForm` (`Tool` has them all)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Claude Code's names for the tool, the one Claude Code shows first."""
+        ...
+
+    @property
+    def claude(self) -> ClaudeForm: ...
+
+    @property
+    def rule_names(self) -> tuple[str, ...]:
+        """Its aliases and the Claude Code rule names that also cover it (`Tool.rule_names`)."""
+        ...
+
+
+def _known(tools: Iterable[ClaudeNamed] | None) -> list[ClaudeNamed]:
     if tools is None:
         from . import all_tools  # the built-in tools; a session passes its own (task, skill, MCP)
 
-        return all_tools()
+        return list(all_tools())
     return list(tools)
 
 
-def _by_claude(claude: str, tools: Iterable[Tool[Any]] | None) -> Tool[Any] | None:
+def _by_claude(claude: str, tools: Iterable[ClaudeNamed] | None) -> ClaudeNamed | None:
     return next((tool for tool in _known(tools) if claude in tool.aliases), None)
 
 
-def _ruled_by(claude: str, tools: Iterable[Tool[Any]] | None) -> list[Tool[Any]]:
+def _ruled_by(claude: str, tools: Iterable[ClaudeNamed] | None) -> list[ClaudeNamed]:
     """The tools a Claude Code rule named `claude` covers (`Edit`: every file edit)."""
     return [tool for tool in _known(tools) if claude in tool.rule_names]
 
 
-def _by_ours(ours: str, tools: Iterable[Tool[Any]] | None) -> Tool[Any] | None:
+def _by_ours(ours: str, tools: Iterable[ClaudeNamed] | None) -> ClaudeNamed | None:
     return next((tool for tool in _known(tools) if tool.name == ours), None)
 
 
-def claude_name(ours: str, tools: Iterable[Tool[Any]] | None = None) -> str:
+def claude_name(ours: str, tools: Iterable[ClaudeNamed] | None = None) -> str:
     """The name Claude Code shows for our tool `ours` (ours when it has none)."""
     tool = _by_ours(ours, tools)
     return tool.aliases[0] if tool is not None and tool.aliases else ours
 
 
-def our_name(claude: str, tools: Iterable[Tool[Any]] | None = None) -> str:
+def our_name(claude: str, tools: Iterable[ClaudeNamed] | None = None) -> str:
     tool = _by_claude(claude, tools)
     return tool.name if tool is not None else claude
 
 
 def to_claude(
-    ours: str, arguments: Mapping[str, Any], tools: Iterable[Tool[Any]] | None = None
+    ours: str, arguments: Mapping[str, Any], tools: Iterable[ClaudeNamed] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """Our call as Claude Code would show it: its name and input."""
     tool = _by_ours(ours, tools)
@@ -91,7 +108,7 @@ def to_claude(
 
 
 def from_claude(
-    claude: str, arguments: Mapping[str, Any], tools: Iterable[Tool[Any]] | None = None
+    claude: str, arguments: Mapping[str, Any], tools: Iterable[ClaudeNamed] | None = None
 ) -> tuple[str, dict[str, Any]]:
     """A call (or an input an app edited) in Claude Code's words, as our tool takes it."""
     tool = _by_claude(claude, tools)
@@ -110,7 +127,7 @@ def from_claude(
 _RULE_RE = re.compile(r"^\s*(?P<tool>[^\s(]+)\s*(?:\((?P<pattern>.*)\))?\s*$", re.DOTALL)
 
 
-def rules_from_claude(rule: str, tools: Iterable[Tool[Any]] | None = None) -> list[str]:
+def rules_from_claude(rule: str, tools: Iterable[ClaudeNamed] | None = None) -> list[str]:
     """`Bash(git *)` as our rules (`run_command(git *)`); an `Edit` rule covers every file edit, as
     the same rule in our settings does (each tool's `rule_names` says). A name we do not know stays as
     it is (an MCP tool's name is the same in both)."""
@@ -123,7 +140,7 @@ def rules_from_claude(rule: str, tools: Iterable[Tool[Any]] | None = None) -> li
     return [f"{ours}({pattern})" if pattern is not None else ours for ours in names]
 
 
-def rule_to_claude(rule: str, tools: Iterable[Tool[Any]] | None = None) -> str:
+def rule_to_claude(rule: str, tools: Iterable[ClaudeNamed] | None = None) -> str:
     """Our suggested rule (`run_command(git *)`) in Claude Code's words (`Bash(git *)`)."""
     match = _RULE_RE.match(rule)
     if match is None:
