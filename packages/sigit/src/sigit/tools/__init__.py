@@ -8,6 +8,7 @@ from sigit.tools.base import (
     DEFAULT_ATTRIBUTION,
     FileSystem,
     LocalFileSystem,
+    Todo,
     Tool,
     ToolArgs,
     ToolContext,
@@ -21,7 +22,7 @@ from sigit.tools.memory import REMEMBER
 from sigit.tools.processes import ProcessManager
 from sigit.tools.search import GLOB, SEARCH_FILES
 from sigit.tools.shell import COMMAND_OUTPUT, KILL_COMMAND, RUN_COMMAND
-from sigit.tools.todos import WRITE_TODOS, Todo
+from sigit.tools.todos import WRITE_TODOS
 from sigit.tools.web import READ_WEBSITE
 
 __all__ = [

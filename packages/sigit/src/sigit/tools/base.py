@@ -18,19 +18,16 @@ import stat
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from onde import Image, ToolSpec
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sigit.fileio import FileTooLargeError, check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
 from sigit.sandbox import Denial, RepositoryGuard, Sandbox
 from sigit.tools.claude import NO_CLAUDE_FORM, ClaudeForm
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import PreparedCall, Preview, Subjects
-
-if TYPE_CHECKING:
-    from sigit.tools.todos import Todo
 
 DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
 
@@ -204,6 +201,39 @@ class ToolArgs(BaseModel):
     """Base of every tool's argument model: unknown keys are ignored (small models add extras)."""
 
     model_config = ConfigDict(extra="ignore")
+
+
+# ---------------------------------------------------------------- the session's todo list
+# `ToolContext.todos` holds these items; `write_todos` (tools/todos.py) takes and writes them.
+
+Status = Literal["pending", "in_progress", "completed"]
+_SYNONYMS = {
+    "done": "completed",
+    "complete": "completed",
+    "finished": "completed",
+    "in progress": "in_progress",
+    "in-progress": "in_progress",
+    "inprogress": "in_progress",
+    "active": "in_progress",
+    "doing": "in_progress",
+    "todo": "pending",
+    "open": "pending",
+    "not_started": "pending",
+    "not started": "pending",
+}
+
+
+class Todo(ToolArgs):
+    content: str = Field(min_length=1, description="What to do.")
+    status: Status = Field("pending", description="pending, in_progress or completed.")
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _synonyms(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            key = value.strip().lower()
+            return _SYNONYMS.get(key, key)
+        return value
 
 
 P = TypeVar("P", bound=BaseModel)

@@ -3,42 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field, field_validator
 
+from sigit.tools.base import Status as Status  # the todo item lives with the context that holds the list
+from sigit.tools.base import Todo as Todo
 from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput
 from sigit.tools.claude import ClaudeForm, keep_item_keys
 
-Status = Literal["pending", "in_progress", "completed"]
 MARKS: dict[str, str] = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
-_SYNONYMS = {
-    "done": "completed",
-    "complete": "completed",
-    "finished": "completed",
-    "in progress": "in_progress",
-    "in-progress": "in_progress",
-    "inprogress": "in_progress",
-    "active": "in_progress",
-    "doing": "in_progress",
-    "todo": "pending",
-    "open": "pending",
-    "not_started": "pending",
-    "not started": "pending",
-}
-
-
-class Todo(ToolArgs):
-    content: str = Field(min_length=1, description="What to do.")
-    status: Status = Field("pending", description="pending, in_progress or completed.")
-
-    @field_validator("status", mode="before")
-    @classmethod
-    def _synonyms(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            key = value.strip().lower()
-            return _SYNONYMS.get(key, key)
-        return value
 
 
 class WriteTodosArgs(ToolArgs):
