@@ -49,7 +49,7 @@ def main() -> int:
     from sigit.permissions.policy import PermissionPolicy
     from sigit.permissions.shell_grammar import parse_line
     from sigit.tools import ToolContext, default_registry
-    from sigit.tools.subjects import PreparedCall
+    from sigit.tools.base import PreparedCall
 
     registry = default_registry()
     with tempfile.TemporaryDirectory() as tmp:

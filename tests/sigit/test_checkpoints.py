@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from sigit.checkpoints import CheckpointError, CheckpointStore, paths_touched
 from sigit.tools import ToolContext, default_registry
-from sigit.tools.subjects import PreparedCall
+from sigit.tools.base import PreparedCall
 
 REGISTRY = default_registry()
 FILLER: dict[str, object] = {

@@ -16,7 +16,7 @@ from sigit.config.settings import PermissionSettings, Settings, SettingsError, l
 from sigit.extensions.hooks import HookRunner, hook_configs
 from sigit.permissions.policy import PermissionPolicy
 from sigit.tools import ToolContext, default_registry
-from sigit.tools.subjects import PreparedCall
+from sigit.tools.base import PreparedCall
 
 REGISTRY = default_registry()
 FILLER = {"old_text": "a", "new_text": "b", "content": ""}  # what the file tools need besides `path`

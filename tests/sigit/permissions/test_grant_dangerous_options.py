@@ -9,8 +9,7 @@ import pytest
 from sigit.config.settings import PermissionSettings, Settings
 from sigit.permissions import PermissionPolicy
 from sigit.tools import default_registry
-from sigit.tools.base import ToolContext
-from sigit.tools.subjects import PreparedCall
+from sigit.tools.base import PreparedCall, ToolContext
 
 
 def _call(cwd: Path, line: str) -> PreparedCall:

@@ -16,9 +16,8 @@ from sigit.config.settings import PermissionSettings, Settings
 from sigit.permissions import PermissionPolicy
 from sigit.permissions.shell_programs import awk_runs_or_writes, sed_runs_or_writes
 from sigit.tools import default_registry
-from sigit.tools.base import ToolContext
+from sigit.tools.base import PreparedCall, ToolContext
 from sigit.tools.processes import shell_argv, shell_env
-from sigit.tools.subjects import PreparedCall
 
 GRANTS = ["find", "sed", "awk", "tar", "man", "mapfile", "printf", "test", "env", "xargs", "echo", "cat", "declare"]
 

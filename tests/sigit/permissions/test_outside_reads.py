@@ -9,7 +9,7 @@ from sigit.config.settings import PermissionSettings, Settings, SettingsError, l
 from sigit.extensions.locations import search_roots
 from sigit.permissions.policy import PermissionPolicy, readable_config_folders
 from sigit.tools import ToolContext, default_registry
-from sigit.tools.subjects import PreparedCall
+from sigit.tools.base import PreparedCall
 
 REGISTRY = default_registry()
 

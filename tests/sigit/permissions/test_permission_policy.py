@@ -6,7 +6,7 @@ from sigit.config.settings import PermissionSettings, Settings
 from sigit.extensions.mcp_client import McpTool
 from sigit.permissions.policy import PermissionPolicy, parse_mode
 from sigit.tools import Tool, ToolArgs, ToolContext, ToolOutput, default_registry
-from sigit.tools.subjects import PreparedCall
+from sigit.tools.base import PreparedCall
 
 REGISTRY = default_registry()
 FILLER = {"old_text": "a", "new_text": "b", "content": ""}  # what the file tools need besides `path`

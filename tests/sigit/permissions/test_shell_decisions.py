@@ -11,7 +11,7 @@ import pytest
 from sigit.config.settings import PermissionSettings, Settings
 from sigit.permissions.policy import PermissionPolicy
 from sigit.tools import ToolContext, default_registry
-from sigit.tools.subjects import PreparedCall
+from sigit.tools.base import PreparedCall
 
 ALLOW = [f"run_command({rule})" for rule in
          ("git status*", "git log*", "ls*", "cat*", "grep*", "echo*", "make test*", "wc*")]

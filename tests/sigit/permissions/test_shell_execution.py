@@ -19,9 +19,8 @@ from sigit.permissions import PermissionPolicy
 from sigit.permissions.rules import deny_parts
 from sigit.permissions.shell_grammar import parse_line
 from sigit.tools import default_registry
-from sigit.tools.base import ToolContext
+from sigit.tools.base import PreparedCall, ToolContext
 from sigit.tools.processes import run_shell, shell_argv, shell_env, spawn, wait_exit
-from sigit.tools.subjects import PreparedCall
 
 ALLOW = ["run_command(echo*)", "run_command(cat*)"]
 DENY = ["run_command(touch*)", "run_command(rm*)"]

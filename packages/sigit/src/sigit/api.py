@@ -43,7 +43,8 @@ from sigit.permissions import Decision, PermissionPolicy
 from sigit.sessions import Session, SessionError, SessionStore
 from sigit.status import SessionStatus
 from sigit.tools import Tool, ToolArgs, ToolContext, ToolError, ToolOutput, ToolRegistry, default_registry
-from sigit.tools.subjects import PreparedCall, Preview, Subjects
+from sigit.tools.base import PreparedCall
+from sigit.tools.subjects import Preview, Subjects
 
 __all__ = [
     "Agent",

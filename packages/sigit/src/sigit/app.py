@@ -68,7 +68,7 @@ from .tools import (
     ToolRegistry,
     default_registry,
 )
-from .tools.subjects import PreparedCall
+from .tools.base import PreparedCall
 
 if TYPE_CHECKING:
     from .early_load import EarlyLoad

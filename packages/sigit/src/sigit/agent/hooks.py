@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
 
 from ..events import TurnFinished
-from ..tools.subjects import PreparedCall
+from ..tools.base import PreparedCall
 
 HookPoint: TypeAlias = Literal["session_start", "prompt_submit", "pre_tool", "post_tool", "stop"]
 HOOK_POINTS: Final[tuple[HookPoint, ...]] = ("session_start", "prompt_submit", "pre_tool", "post_tool", "stop")

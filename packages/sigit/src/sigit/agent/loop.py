@@ -54,8 +54,9 @@ from ..events import (
 )
 from ..permissions import PermissionPolicy
 from ..tools import ToolContext, ToolOutput, ToolRegistry
+from ..tools.base import PreparedCall
 from ..tools.shell import unsandboxed_hint
-from ..tools.subjects import PreparedCall, Preview, Subjects
+from ..tools.subjects import Preview, Subjects
 from .compaction import Compactor
 from .hooks import HookPipeline
 

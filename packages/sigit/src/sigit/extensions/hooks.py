@@ -37,8 +37,8 @@ from sigit.config.schema_hooks import (
 )
 from sigit.permissions.rules import CallSubject, subject_matches
 from sigit.tools import reaper
+from sigit.tools.base import PreparedCall
 from sigit.tools.processes import OutputBuffer, kill_group, pump, wait_exit
-from sigit.tools.subjects import PreparedCall
 
 log = logging.getLogger(__name__)
 

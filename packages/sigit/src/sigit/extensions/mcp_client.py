@@ -37,8 +37,8 @@ from sigit.config.schema_mcp import McpTable, mcp_transport
 from sigit.errors import UsageError
 from sigit.fileio import read_bounded
 from sigit.offline import REASON, is_loopback_url
-from sigit.tools.base import Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
-from sigit.tools.subjects import UNKNOWN, PreparedCall
+from sigit.tools.base import PreparedCall, Tool, ToolArgs, ToolContext, ToolOutput, decode_arguments, truncate
+from sigit.tools.subjects import UNKNOWN
 
 from .mcp_relay import Relay, relay_transport
 

@@ -56,8 +56,8 @@ from sigit.permissions.rules import (
 )
 from sigit.permissions.shell_grammar import parse_line
 from sigit.permissions.shell_patterns import CommandPattern, commands_allowed, grant_prefix
+from sigit.tools.base import PreparedCall
 from sigit.tools.processes import runs_bash
-from sigit.tools.subjects import PreparedCall
 from sigit.tools.web import url_host
 
 DecisionKind = Literal["allow", "deny", "ask"]

@@ -19,7 +19,7 @@ from sigit.config.rules import Rule, RuleSyntaxError, parse_rule, pattern_matche
 from sigit.permissions.shell_grammar import parse_line
 from sigit.permissions.shell_line import ShellLine, SimpleCommand
 from sigit.permissions.shell_patterns import CommandPattern
-from sigit.tools.subjects import PreparedCall
+from sigit.tools.base import PreparedCall
 
 __all__ = [
     "CallSubject",

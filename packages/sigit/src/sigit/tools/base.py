@@ -27,7 +27,7 @@ from sigit.fileio import FileTooLargeError, check_regular, has_lone_surrogate, n
 from sigit.sandbox import Denial, RepositoryGuard, Sandbox
 from sigit.tools.claude import NO_CLAUDE_FORM, ClaudeForm
 from sigit.tools.processes import ProcessManager
-from sigit.tools.subjects import PreparedCall, Preview, Subjects
+from sigit.tools.subjects import Preview, Subjects
 
 DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
 
@@ -345,6 +345,30 @@ class Tool(Generic[P]):
         if isinstance(call, ToolOutput):
             return call
         return await self.execute(call, ctx)
+
+
+@dataclass(frozen=True)
+class PreparedCall:
+    """A validated call, made once: the policy, hooks, checkpoints, preview and execution all use it.
+
+    It lives beside `Tool`, which makes it (`Tool.prepare`) and runs it (`Tool.execute`)."""
+
+    tool: Tool[Any]
+    arguments: dict[str, Any]
+    """The decoded arguments as the model sent them (hook payloads, saved history)."""
+    params: BaseModel
+    """The same arguments validated by the tool's parameter model."""
+    subjects: Subjects
+    title: str
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    @property
+    def read_only(self) -> bool:
+        """Read-only as declared, and only when the tool knows what the call touches."""
+        return self.tool.read_only and self.subjects.known
 
 
 def truncate(text: str, limit: int, note: Callable[[int], str], *, note_inside: bool = False) -> str:

@@ -1,4 +1,4 @@
-"""What one tool call touches, declared by the tool itself, and the call as it will run.
+"""What one tool call touches, declared by the tool itself, and what its permission prompt shows.
 
 Every decision about a call (permission policy, hook matchers, checkpoints, permission prompts,
 editor cards) reads these declarations instead of switching on the tool's name, so what is judged is
@@ -10,12 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
-
-if TYPE_CHECKING:
-    from sigit.tools.base import Tool
 
 
 @dataclass(frozen=True)
@@ -50,25 +44,3 @@ class Preview:
     path: Path | None = None
     old_text: str | None = None
     new_text: str | None = None
-
-
-@dataclass(frozen=True)
-class PreparedCall:
-    """A validated call, made once: the policy, hooks, checkpoints, preview and execution all use it."""
-
-    tool: Tool[Any]
-    arguments: dict[str, Any]
-    """The decoded arguments as the model sent them (hook payloads, saved history)."""
-    params: BaseModel
-    """The same arguments validated by the tool's parameter model."""
-    subjects: Subjects
-    title: str
-
-    @property
-    def name(self) -> str:
-        return self.tool.name
-
-    @property
-    def read_only(self) -> bool:
-        """Read-only as declared, and only when the tool knows what the call touches."""
-        return self.tool.read_only and self.subjects.known
