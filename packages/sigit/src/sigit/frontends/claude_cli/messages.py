@@ -21,6 +21,11 @@ RESULT_SUBTYPES = {"end_turn": "success", "max_tokens": "success", "permission_d
 in `permission_denials`); anything else (loop guard, error, a refused prompt, cancel) is `error_during_execution`."""
 
 
+def mcp_state(state: str) -> str:
+    """An MCP server's state (ours: connecting, connected, failed, closed) as Claude Code names it."""
+    return {"connected": "connected", "failed": "failed"}.get(state, "pending")
+
+
 def new_uuid() -> str:
     return str(uuid.uuid4())
 

@@ -5,21 +5,36 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ...app import DONT_ASK, AgentSession
+from ...app import DONT_ASK, AgentSession, SessionHost
 from ...errors import UsageError
 from ...extensions import CommandSet, discover_commands
 from .detect import CLAUDE_MODES
-from .flags import claude_mode_name
-from .hooks import HOOK_EVENTS
-from .setup import is_claude_model
-
-if TYPE_CHECKING:
-    from .run import ClaudeRun
+from .flags import ClaudeArgs, claude_mode_name
+from .hooks import HOOK_EVENTS, SdkHooks
+from .messages import mcp_state
+from .setup import Setup, is_claude_model
 
 
-async def answer_control_request(run: ClaudeRun, session: AgentSession, request: dict[str, Any]) -> dict[str, Any]:
+class ControlledRun(Protocol):
+    """What the control requests read and change of the run that receives them (`run.ClaudeRun`)."""
+
+    args: ClaudeArgs
+    setup: Setup
+    host: SessionHost
+    hooks: SdkHooks
+    session: AgentSession | None
+    """The open session (None until it opens); `set_model` replaces it."""
+
+    def cancel(self) -> None: ...
+
+    def claude_mode(self, session: AgentSession) -> str: ...
+
+    def set_mode(self, session: AgentSession, mode: str) -> str: ...
+
+
+async def answer_control_request(run: ControlledRun, session: AgentSession, request: dict[str, Any]) -> dict[str, Any]:
     """The `response` object for one request; raises (an error response) for what cannot be done."""
     subtype = request.get("subtype")
     if subtype == "initialize":
@@ -43,7 +58,7 @@ async def answer_control_request(run: ClaudeRun, session: AgentSession, request:
     raise UsageError(f"Unsupported control request subtype: {subtype}")
 
 
-async def initialize(run: ClaudeRun, session: AgentSession | None, request: dict[str, Any]) -> dict[str, Any]:
+async def initialize(run: ControlledRun, session: AgentSession | None, request: dict[str, Any]) -> dict[str, Any]:
     """Register the app's hooks and say what we offer; before the session is open (the model may take
     minutes to load), the commands and the model come from the settings files."""
     run.hooks.register(request.get("hooks"))
@@ -69,13 +84,13 @@ async def initialize(run: ClaudeRun, session: AgentSession | None, request: dict
     }
 
 
-def _before_open(run: ClaudeRun) -> tuple[CommandSet, str]:
+def _before_open(run: ControlledRun) -> tuple[CommandSet, str]:
     cwd = run.setup.cwd
     commands = discover_commands(cwd, run.host.config_dir)
     return commands, run.host.model_name(run.host.settings(cwd))
 
 
-async def _set_model(run: ClaudeRun, model: Any) -> dict[str, Any]:
+async def _set_model(run: ControlledRun, model: Any) -> dict[str, Any]:
     live = run.session
     if live is None:
         raise UsageError("no session yet")
@@ -91,8 +106,6 @@ async def _set_model(run: ClaudeRun, model: Any) -> dict[str, Any]:
 
 
 def _server(status: Any) -> dict[str, Any]:
-    from .run import mcp_state
-
     entry: dict[str, Any] = {"name": status.name, "status": mcp_state(status.state),
                              "config": {"type": status.transport}, "scope": status.source or "project"}
     if status.error:

@@ -28,6 +28,7 @@ from . import messages
 from .control import ControlChannel, ControlError, LineWriter, start_stdin_reader
 from .flags import ClaudeArgs, FlagError, claude_mode_name, parse
 from .hooks import SdkHooks
+from .messages import mcp_state as mcp_state  # its old home
 from .requests import answer_control_request, initialize
 from .setup import Setup, SetupError, prepare
 from .tool_names import claude_name, from_claude, rule_to_claude, rules_from_claude, to_claude
@@ -404,6 +405,3 @@ def user_text(message: dict[str, Any]) -> str:
         return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
     return ""
 
-
-def mcp_state(state: str) -> str:
-    return {"connected": "connected", "failed": "failed"}.get(state, "pending")
