@@ -35,10 +35,9 @@ from ..events import (
 from ..fileio import json_text
 from ..prompt.init_prompt import INIT_PROMPT
 from .adapter import Printer
-from .claude_cli.messages import RESULT_SUBTYPES
 from .host_args import headless_host_options
 from .host_args import host_options as host_options  # its old home: TUI and MCP imported it from here
-from .usage import claude_usage
+from .usage import RESULT_SUBTYPES, claude_usage
 
 if TYPE_CHECKING:
     from ..early_load import EarlyLoad

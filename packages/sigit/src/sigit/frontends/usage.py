@@ -1,8 +1,14 @@
-"""Our `Usage` in Claude Code's names: the headless JSON result and the Claude CLI's speak them."""
+"""A turn's result in Claude Code's names (its `subtype`, our `Usage`): the headless JSON result and the
+Claude CLI's speak them."""
 
 from __future__ import annotations
 
 from ..events import Usage
+
+RESULT_SUBTYPES = {"end_turn": "success", "max_tokens": "success", "permission_denied": "success",
+                   "max_rounds": "error_max_turns"}
+"""A turn's `subtype` by stop reason, as Claude Code reports it (refused calls end `success` and are listed
+in `permission_denials`); anything else (loop guard, error, a refused prompt, cancel) is `error_during_execution`."""
 
 
 def claude_usage(usage: Usage) -> dict[str, int | float | bool]:

@@ -13,12 +13,8 @@ from typing import Any
 
 from ... import __version__
 from ...events import TurnFinished
+from ..usage import RESULT_SUBTYPES as RESULT_SUBTYPES  # re-exported: it lives beside claude_usage, for headless too
 from ..usage import claude_usage
-
-RESULT_SUBTYPES = {"end_turn": "success", "max_tokens": "success", "permission_denied": "success",
-                   "max_rounds": "error_max_turns"}
-"""A turn's `subtype` by stop reason, as Claude Code reports it (refused calls end `success` and are listed
-in `permission_denials`); anything else (loop guard, error, a refused prompt, cancel) is `error_during_execution`."""
 
 
 def mcp_state(state: str) -> str:
