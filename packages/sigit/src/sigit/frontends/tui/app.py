@@ -26,7 +26,7 @@ from ...options import HostOptions
 from . import commands
 from .chat import ChatLog
 from .input import PromptInput
-from .session_view import SessionView
+from .session_view import SessionTabs, SessionView
 
 if TYPE_CHECKING:
     from onde import Runtime
@@ -440,3 +440,10 @@ def create_app(
     host = HostOptions(model=model, permission_mode=permission_mode, allow_tools=allow_tools,
                        deny_tools=deny_tools, config_dir=config_dir, sandbox_mode=sandbox_mode, trust=trust)
     return SigitApp(TuiOptions(Path(cwd).resolve(), host, resume, continue_last, fork), runtime=runtime)
+
+
+if TYPE_CHECKING:
+
+    def _holds_session_tabs(app: SigitApp) -> SessionTabs:
+        """A session tab takes its app for `SessionTabs` (a cast): mypy checks here that it is one."""
+        return app

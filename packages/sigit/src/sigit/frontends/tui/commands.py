@@ -3,12 +3,13 @@ and modals."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ...commands import CommandResult, builtins
 
 if TYPE_CHECKING:
-    from .app import SigitApp
+    from .chat import ChatLog
+    from .session_view import SessionView
 
 KEYS_HELP = "\n".join([
     "Keys:", "",
@@ -25,7 +26,44 @@ def command_list() -> list[tuple[str, str]]:
     return [(c.name, c.help) for c in builtins("tui")]
 
 
-async def show(app: SigitApp, result: CommandResult) -> None:
+class CommandUI(Protocol):
+    """What a command's result may ask of the app (`SigitApp`): its chat, tabs, model and turns."""
+
+    @property
+    def tools_expanded(self) -> bool: ...
+
+    @property
+    def view(self) -> SessionView: ...
+
+    @property
+    def chat(self) -> ChatLog: ...
+
+    async def notice(self, message: str, level: str = "info") -> None: ...
+
+    def action_toggle_tools(self) -> None: ...
+
+    async def new_session(self, *, resume: str | None = None) -> SessionView: ...
+
+    async def action_close_session(self) -> None: ...
+
+    async def open_saved(self, session_id: str) -> None: ...
+
+    def show_tab(self, tab: str) -> None: ...
+
+    def show_tab_named(self, which: str) -> str | None: ...
+
+    def action_models(self) -> None: ...
+
+    def switch_model(self, name: str) -> None: ...
+
+    def start_turn(self, text: str, shown: str | None = None) -> None: ...
+
+    def refresh_status(self) -> None: ...
+
+    def exit(self, result: int | None = None) -> None: ...
+
+
+async def show(app: CommandUI, result: CommandResult) -> None:
     """Do what a command's result asks of the UI, and show its text in the chat."""
     action = result.action
     if action == "clear_chat":

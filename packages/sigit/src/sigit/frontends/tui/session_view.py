@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual import work
 from textual.app import ComposeResult
@@ -25,7 +25,7 @@ from .input import PromptArea, PromptInput
 if TYPE_CHECKING:
     from textual.worker import Worker
 
-    from ...app import AgentSession
+    from ...app import AgentSession, SessionHost
     from ...config.trust import ProjectRequests
     from ...errors import ModelNotDownloadedError
     from ...events import (
@@ -43,8 +43,21 @@ if TYPE_CHECKING:
         UsageUpdated,
     )
     from ...sessions import Session
-    from .app import SigitApp
     from .reply import AssistantMessage
+
+
+class SessionTabs(Protocol):
+    """What a session tab needs of the app that holds the tabs (`SigitApp`): the shared host, the status
+    bar, the tool-call setting, and word that its session opened."""
+
+    @property
+    def tools_expanded(self) -> bool: ...
+
+    async def load_host(self) -> SessionHost: ...
+
+    def refresh_status(self) -> None: ...
+
+    def session_opened(self, view: SessionView) -> None: ...
 
 
 class SessionView(Vertical):
@@ -83,8 +96,8 @@ class SessionView(Vertical):
         self._turn: Worker[None] | None = None
 
     @property
-    def sigit(self) -> SigitApp:
-        return cast("SigitApp", self.app)
+    def sigit(self) -> SessionTabs:
+        return cast("SessionTabs", self.app)
 
     def compose(self) -> ComposeResult:
         yield ChatLog(classes="chat")
@@ -231,7 +244,7 @@ class SessionView(Vertical):
             self.model = self.model_name = key
             self.open_session(session, remember=key)
 
-        self.sigit.push_screen(FirstRunPicker(needed.name, reason), callback=picked)
+        self.app.push_screen(FirstRunPicker(needed.name, reason), callback=picked)
 
     async def _remember_model(self, config_dir: Path, key: str) -> None:
         from ...config.settings import SettingsError, save_user_setting
