@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from .tasks import Task, TaskFormatError, files_under
+from .task_model import Task, TaskFormatError, files_under
 
 TEST_COMMANDS: dict[str, tuple[str, ...]] = {
     "python": ("{python}", "-m", "unittest", "discover", "-s", ".", "-p", "*_test.py"),

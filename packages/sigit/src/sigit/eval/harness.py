@@ -33,7 +33,7 @@ from .agent_run import AgentStats, peak_rss_mb, run_agent
 from .grading import CheckRun, check_environment, run_check
 from .results import ResultsFile, RunRecord, TaskResult, classify
 from .slots import Slots
-from .tasks import Task
+from .task_model import Task
 from .workspace import WorkspaceError, agent_changes, prepare, remove, restore_check
 
 EVAL_ALLOW = tuple(tool.name for tool in (RUN_COMMAND, COMMAND_OUTPUT, KILL_COMMAND))

@@ -1,4 +1,4 @@
-"""Eval tasks and packs: the folder format, the built-in packs by name, and picking tasks by glob.
+"""Eval tasks and packs: siGit's folder format, the built-in packs by name, and picking tasks by glob.
 
 A pack is a folder of task folders; a task folder `<id>/` holds `task.toml` (id, family, language,
 prompt, check, optional timeout_s, max_turns, check_timeout_s), `repo/` (the starting files the agent
@@ -11,13 +11,22 @@ from __future__ import annotations
 
 import fnmatch
 import tomllib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageError
+from .exercism import is_exercism, load_exercism
+
+# `Task` and what the readers share live in task_model.py (exercism.py reads into them too); re-exported here
+from .task_model import DEFAULT_CHECK_TIMEOUT_S as DEFAULT_CHECK_TIMEOUT_S
+from .task_model import DEFAULT_MAX_TURNS as DEFAULT_MAX_TURNS
+from .task_model import DEFAULT_TIMEOUT_S as DEFAULT_TIMEOUT_S
+from .task_model import IGNORED_NAMES as IGNORED_NAMES
+from .task_model import Files as Files
+from .task_model import Task as Task
+from .task_model import TaskFormatError as TaskFormatError
+from .task_model import files_under as files_under
 
 FAMILIES = (
     "fix-test",
@@ -31,53 +40,6 @@ FAMILIES = (
     "tool-syntax",
     "other",
 )
-DEFAULT_TIMEOUT_S = 600.0
-DEFAULT_MAX_TURNS = 30
-DEFAULT_CHECK_TIMEOUT_S = 60.0
-IGNORED_NAMES = frozenset({"__pycache__", ".DS_Store", ".pytest_cache", ".mypy_cache", "node_modules", ".git"})
-"""Never copied from a pack: caches a test run of the pack itself may leave beside its files."""
-
-Files = Mapping[str, "Path | bytes"]
-"""Relative POSIX path -> the file on disk, or its content (a check file the loader rewrote)."""
-
-
-class TaskFormatError(UsageError):
-    """A task folder or pack that does not follow the format; the message names the file and the fault."""
-
-
-@dataclass(frozen=True)
-class Task:
-    id: str
-    family: str
-    language: str
-    prompt: str
-    check: tuple[str, ...]
-    """The grading command, `{python}` and `{node}` still in it (`check_argv` fills them)."""
-    repo: Files
-    check_files: Files
-    solution: Files = field(default_factory=dict)
-    timeout_s: float = DEFAULT_TIMEOUT_S
-    max_turns: int = DEFAULT_MAX_TURNS
-    check_timeout_s: float = DEFAULT_CHECK_TIMEOUT_S
-    source: str = ""
-    """Where the task was read from (a folder), for messages."""
-
-    def check_argv(self, python: str, node: str = "node") -> list[str]:
-        return [part.replace("{python}", python).replace("{node}", node) for part in self.check]
-
-
-def files_under(root: Path) -> dict[str, Path | bytes]:
-    """Every file under `root` by relative POSIX path (symlinks kept as the files they name; caches left out)."""
-    found: dict[str, Path | bytes] = {}
-    if not root.is_dir():
-        return found
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root)
-        if any(part in IGNORED_NAMES for part in relative.parts) or path.suffix == ".pyc":
-            continue
-        if path.is_file():
-            found[relative.as_posix()] = path
-    return found
 
 
 def load_task(folder: Path) -> Task:
@@ -149,8 +111,6 @@ def builtin_pack_path(name: str) -> Path | None:
 def load_tasks(source: str | Path) -> list[Task]:
     """The tasks a name or path stands for: a built-in pack's name, a pack folder, one task folder, or an
     Exercism checkout (a track's `exercises/practice`, a track, or the polyglot benchmark's root)."""
-    from .exercism import is_exercism, load_exercism
-
     text = str(source)
     path = Path(text).expanduser()
     if not path.exists():

@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .tasks import Files, Task
+from .task_model import Files, Task
 
 GIT = (
     "git",
