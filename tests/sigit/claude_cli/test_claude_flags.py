@@ -16,7 +16,9 @@ from sigit.frontends.claude_cli.tool_names import (
     split_rules,
     to_claude,
 )
+from sigit.tools import all_tools
 
+BUILTIN = all_tools()
 PYTHON_SDK_LINE = ["--output-format", "stream-json", "--verbose", "--system-prompt", "", "--model", "qwen3-8b",
                    "--permission-prompt-tool", "stdio", "--resume=abc123", "--setting-sources=user,project",
                    "--input-format", "stream-json"]
@@ -54,25 +56,25 @@ def test_bad_values_of_flags_we_implement_are_clear_errors() -> None:
 
 def test_rules_in_claude_code_words_become_ours_and_back() -> None:
     assert split_rules(["Read,Bash(git log:*) Edit", "WebFetch"]) == ["Read", "Bash(git log:*)", "Edit", "WebFetch"]
-    assert rules_from_claude("Bash(git *)") == ["run_command(git *)"]
-    assert rules_from_claude("Edit(src/*)") == ["edit_file(src/*)", "create_file(src/*)", "multi_edit(src/*)",
+    assert rules_from_claude("Bash(git *)", BUILTIN) == ["run_command(git *)"]
+    assert rules_from_claude("Edit(src/*)", BUILTIN) == ["edit_file(src/*)", "create_file(src/*)", "multi_edit(src/*)",
                                                 "delete_file(src/*)"]
-    assert rules_from_claude("mcp__github__search") == ["mcp__github__search"]
-    assert rule_to_claude("run_command(npm test*)") == "Bash(npm test*)"
+    assert rules_from_claude("mcp__github__search", BUILTIN) == ["mcp__github__search"]
+    assert rule_to_claude("run_command(npm test*)", BUILTIN) == "Bash(npm test*)"
 
 
 def test_tool_inputs_in_claude_code_words_both_ways() -> None:
-    assert to_claude("read_file", {"path": "a.py", "start_line": 10, "end_line": 19}) == (
+    assert to_claude("read_file", {"path": "a.py", "start_line": 10, "end_line": 19}, BUILTIN) == (
         "Read", {"file_path": "a.py", "offset": 10, "limit": 10})
-    assert from_claude("Read", {"file_path": "a.py", "offset": 10, "limit": 10}) == (
+    assert from_claude("Read", {"file_path": "a.py", "offset": 10, "limit": 10}, BUILTIN) == (
         "read_file", {"path": "a.py", "start_line": 10, "end_line": 19})
     edit = {"file_path": "a.py", "old_string": "x", "new_string": "y", "replace_all": True}
-    assert from_claude("Edit", edit) == ("edit_file", {"path": "a.py", "old_text": "x", "new_text": "y",
+    assert from_claude("Edit", edit, BUILTIN) == ("edit_file", {"path": "a.py", "old_text": "x", "new_text": "y",
                                                        "replace_all": True})
-    assert to_claude(*from_claude("Edit", edit)) == ("Edit", edit)
-    assert to_claude("multi_edit", {"path": "a", "edits": [{"old_text": "1", "new_text": "2"}]}) == (
+    assert to_claude(*from_claude("Edit", edit, BUILTIN), BUILTIN) == ("Edit", edit)
+    assert to_claude("multi_edit", {"path": "a", "edits": [{"old_text": "1", "new_text": "2"}]}, BUILTIN) == (
         "MultiEdit", {"file_path": "a", "edits": [{"old_string": "1", "new_string": "2"}]})
-    assert to_claude("remember", {"note": "n"}) == ("remember", {"note": "n"})  # no counterpart: ours
+    assert to_claude("remember", {"note": "n"}, BUILTIN) == ("remember", {"note": "n"})  # no counterpart: ours
 
 
 def test_settings_json_brings_rules_mode_and_model(workdir: Path) -> None:

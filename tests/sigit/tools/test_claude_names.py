@@ -5,21 +5,23 @@ from __future__ import annotations
 from sigit.tools import all_tools
 from sigit.tools.claude import claude_name, from_claude, our_name, rules_from_claude, to_claude
 
+BUILTIN = all_tools()
+
 
 def test_every_claude_name_a_tool_declares_leads_back_to_it() -> None:
-    for tool in all_tools():
+    for tool in BUILTIN:
         for alias in tool.aliases:
-            assert our_name(alias) == tool.name, alias
+            assert our_name(alias, BUILTIN) == tool.name, alias
         if tool.aliases:
-            assert claude_name(tool.name) == tool.aliases[0]
-            assert to_claude(tool.name, {})[0] == tool.aliases[0]
+            assert claude_name(tool.name, BUILTIN) == tool.aliases[0]
+            assert to_claude(tool.name, {}, BUILTIN)[0] == tool.aliases[0]
 
 
 def test_kill_bash_names_kill_command_as_its_alias_says() -> None:
-    assert from_claude("KillBash", {"shell_id": "t1"}) == ("kill_command", {"task_id": "t1"})
-    assert from_claude("KillShell", {"shell_id": "t1"}) == ("kill_command", {"task_id": "t1"})
-    assert to_claude("kill_command", {"task_id": "t1"}) == ("KillShell", {"shell_id": "t1"})
-    assert rules_from_claude("KillBash") == ["kill_command"]
+    assert from_claude("KillBash", {"shell_id": "t1"}, BUILTIN) == ("kill_command", {"task_id": "t1"})
+    assert from_claude("KillShell", {"shell_id": "t1"}, BUILTIN) == ("kill_command", {"task_id": "t1"})
+    assert to_claude("kill_command", {"task_id": "t1"}, BUILTIN) == ("KillShell", {"shell_id": "t1"})
+    assert rules_from_claude("KillBash", BUILTIN) == ["kill_command"]
 
 
 def test_a_session_s_own_tools_are_translated_by_their_declarations() -> None:
@@ -29,5 +31,5 @@ def test_a_session_s_own_tools_are_translated_by_their_declarations() -> None:
 
     skill = make_skill_tool(SkillSet([], []))
     assert from_claude("Skill", {"skill": "pdf"}, [skill]) == ("skill", {"name": "pdf"})
-    assert from_claude("Skill", {"skill": "pdf"}) == ("Skill", {"skill": "pdf"})  # unknown without it
+    assert from_claude("Skill", {"skill": "pdf"}, BUILTIN) == ("Skill", {"skill": "pdf"})  # not a built-in
     assert to_claude("mcp__github__search", {"q": 1}, [skill]) == ("mcp__github__search", {"q": 1})

@@ -3,8 +3,9 @@
 An app written for Claude Code checks `tool_name == "Bash"` and reads `input["command"]`; it allows
 `Bash(git *)`. Each `Tool` declares its Claude Code names (`aliases`, the first the one Claude Code
 shows) and here, in `ClaudeForm`, how its arguments are spelt there; the functions below translate
-a call, an input an app edited, or a rule, given the tools in play. Tools without a counterpart
-(`mcp__…`, `remember`, ...) keep our name and arguments.
+a call, an input an app edited, or a rule, given the tools in play: a session's, or the built-in
+`sigit.tools.all_tools()` before one opens (the caller passes them: those tools import this module).
+Tools without a counterpart (`mcp__…`, `remember`, ...) keep our name and arguments.
 """
 
 from __future__ import annotations
@@ -60,40 +61,32 @@ class ClaudeNamed(Protocol):
         ...
 
 
-def _known(tools: Iterable[ClaudeNamed] | None) -> list[ClaudeNamed]:
-    if tools is None:
-        from . import all_tools  # the built-in tools; a session passes its own (task, skill, MCP)
-
-        return list(all_tools())
-    return list(tools)
+def _by_claude(claude: str, tools: Iterable[ClaudeNamed]) -> ClaudeNamed | None:
+    return next((tool for tool in tools if claude in tool.aliases), None)
 
 
-def _by_claude(claude: str, tools: Iterable[ClaudeNamed] | None) -> ClaudeNamed | None:
-    return next((tool for tool in _known(tools) if claude in tool.aliases), None)
-
-
-def _ruled_by(claude: str, tools: Iterable[ClaudeNamed] | None) -> list[ClaudeNamed]:
+def _ruled_by(claude: str, tools: Iterable[ClaudeNamed]) -> list[ClaudeNamed]:
     """The tools a Claude Code rule named `claude` covers (`Edit`: every file edit)."""
-    return [tool for tool in _known(tools) if claude in tool.rule_names]
+    return [tool for tool in tools if claude in tool.rule_names]
 
 
-def _by_ours(ours: str, tools: Iterable[ClaudeNamed] | None) -> ClaudeNamed | None:
-    return next((tool for tool in _known(tools) if tool.name == ours), None)
+def _by_ours(ours: str, tools: Iterable[ClaudeNamed]) -> ClaudeNamed | None:
+    return next((tool for tool in tools if tool.name == ours), None)
 
 
-def claude_name(ours: str, tools: Iterable[ClaudeNamed] | None = None) -> str:
+def claude_name(ours: str, tools: Iterable[ClaudeNamed]) -> str:
     """The name Claude Code shows for our tool `ours` (ours when it has none)."""
     tool = _by_ours(ours, tools)
     return tool.aliases[0] if tool is not None and tool.aliases else ours
 
 
-def our_name(claude: str, tools: Iterable[ClaudeNamed] | None = None) -> str:
+def our_name(claude: str, tools: Iterable[ClaudeNamed]) -> str:
     tool = _by_claude(claude, tools)
     return tool.name if tool is not None else claude
 
 
 def to_claude(
-    ours: str, arguments: Mapping[str, Any], tools: Iterable[ClaudeNamed] | None = None
+    ours: str, arguments: Mapping[str, Any], tools: Iterable[ClaudeNamed]
 ) -> tuple[str, dict[str, Any]]:
     """Our call as Claude Code would show it: its name and input."""
     tool = _by_ours(ours, tools)
@@ -108,7 +101,7 @@ def to_claude(
 
 
 def from_claude(
-    claude: str, arguments: Mapping[str, Any], tools: Iterable[ClaudeNamed] | None = None
+    claude: str, arguments: Mapping[str, Any], tools: Iterable[ClaudeNamed]
 ) -> tuple[str, dict[str, Any]]:
     """A call (or an input an app edited) in Claude Code's words, as our tool takes it."""
     tool = _by_claude(claude, tools)
@@ -127,7 +120,7 @@ def from_claude(
 _RULE_RE = re.compile(r"^\s*(?P<tool>[^\s(]+)\s*(?:\((?P<pattern>.*)\))?\s*$", re.DOTALL)
 
 
-def rules_from_claude(rule: str, tools: Iterable[ClaudeNamed] | None = None) -> list[str]:
+def rules_from_claude(rule: str, tools: Iterable[ClaudeNamed]) -> list[str]:
     """`Bash(git *)` as our rules (`run_command(git *)`); an `Edit` rule covers every file edit, as
     the same rule in our settings does (each tool's `rule_names` says). A name we do not know stays as
     it is (an MCP tool's name is the same in both)."""
@@ -140,7 +133,7 @@ def rules_from_claude(rule: str, tools: Iterable[ClaudeNamed] | None = None) -> 
     return [f"{ours}({pattern})" if pattern is not None else ours for ours in names]
 
 
-def rule_to_claude(rule: str, tools: Iterable[ClaudeNamed] | None = None) -> str:
+def rule_to_claude(rule: str, tools: Iterable[ClaudeNamed]) -> str:
     """Our suggested rule (`run_command(git *)`) in Claude Code's words (`Bash(git *)`)."""
     match = _RULE_RE.match(rule)
     if match is None:

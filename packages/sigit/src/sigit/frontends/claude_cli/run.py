@@ -23,6 +23,7 @@ from ...attachments import image_block
 from ...errors import SigitError, UsageError
 from ...events import PermissionAsked, PermissionReply, TurnFinished
 from ...sessions import Session
+from ...tools import all_tools
 from ..headless import refuse_trust
 from . import messages
 from .control import ControlChannel, ControlError, LineWriter, start_stdin_reader
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from onde import Image
 
     from ...extensions.mcp_client import McpServerConfig
-    from ...tools import ToolRegistry
+    from ...tools import Tool, ToolRegistry
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 SIGIT_VERSION_AS_CLAUDE = "2.1.0"
@@ -307,8 +308,9 @@ class ClaudeRun:
 
     # ------------------------------------------------------------------ permissions
 
-    def _tools(self) -> ToolRegistry | None:
-        return self.session.tools if self.session is not None else None
+    def _tools(self) -> ToolRegistry | list[Tool[Any]]:
+        """The session's tools, or the built-in ones before it opens."""
+        return self.session.tools if self.session is not None else all_tools()
 
     async def _refuse_unasked(self, request: PermissionAsked) -> PermissionReply:
         """dontAsk mode: what would ask is refused, in Claude Code's words."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...app import AgentSession
 from ...options import HostOptions
+from ...tools import all_tools
 from .flags import ClaudeArgs
 from .tool_names import rules_from_claude, split_rules
 
@@ -61,15 +62,18 @@ def prepare(args: ClaudeArgs) -> Setup:
     for directory in args.add_dir:
         if not os.path.isdir(os.path.expanduser(directory)):
             raise SetupError(f"--add-dir {directory} is not a directory")
-    allow = [*args.allow_tool, *(r for rule in split_rules(args.allowed_tools) for r in rules_from_claude(rule))]
-    deny = [*args.deny_tool, *(r for rule in split_rules(args.disallowed_tools) for r in rules_from_claude(rule))]
+    builtin = all_tools()  # no session yet: rules name the built-in tools (others keep Claude's name)
+    allow = [*args.allow_tool,
+             *(r for rule in split_rules(args.allowed_tools) for r in rules_from_claude(rule, builtin))]
+    deny = [*args.deny_tool,
+            *(r for rule in split_rules(args.disallowed_tools) for r in rules_from_claude(rule, builtin))]
     model, mode = args.model, args.permission_mode
     if args.settings:
         settings = _json_or_file(args.settings, "--settings", cwd)
         found = settings.get("permissions")
         permissions: dict[str, Any] = found if isinstance(found, dict) else {}
-        allow += [r for rule in _strings(permissions.get("allow")) for r in rules_from_claude(rule)]
-        deny += [r for rule in _strings(permissions.get("deny")) for r in rules_from_claude(rule)]
+        allow += [r for rule in _strings(permissions.get("allow")) for r in rules_from_claude(rule, builtin)]
+        deny += [r for rule in _strings(permissions.get("deny")) for r in rules_from_claude(rule, builtin)]
         if mode is None and isinstance(permissions.get("defaultMode"), str):
             mode = permissions["defaultMode"]
         if model is None and isinstance(settings.get("model"), str):

@@ -18,7 +18,7 @@ from ...events import (
     TurnFinished,
     UsageUpdated,
 )
-from ...tools import Tool
+from ...tools import Tool, all_tools
 from ..adapter import Printer
 from . import messages
 from .tool_names import to_claude
@@ -34,7 +34,7 @@ class TurnWriter(Printer):
                  tools: Iterable[Tool[Any]] | None = None, progress: Callable[[str], None] | None = None,
                  show_calls: bool = False) -> None:
         self._emit = emit
-        self.tools = list(tools) if tools is not None else None
+        self.tools = list(tools) if tools is not None else all_tools()
         self.progress = progress
         self.show_calls = show_calls
         self.finished: TurnFinished | None = None
