@@ -19,8 +19,10 @@ setup:
 	@if [ -n "$(TORCH_WHEEL)" ]; then $(UV) pip install --compile-bytecode --python $(PY) "$(TORCH_WHEEL)"; \
 	else $(UV) pip install --python $(PY) pip && $(PY) -m pip install torch==2.13.0; fi
 
+# ruff reads our code by location: packages' src/ trees, tests, bench, examples. What lies elsewhere is
+# data (packages/sigit/eval_packs: `sigit eval`'s task repositories, broken code on purpose), never linted.
 lint:
-	$(PY) -m ruff check packages tests bench examples
+	$(PY) -m ruff check packages/*/src tests bench examples
 	$(PY) -m mypy packages/qwen_runtime/src packages/onde/src packages/sigit/src
 	# layer contracts (pyproject's [tool.importlinter]): nothing imports upwards, no import circles
 	.venv/bin/lint-imports --no-cache
@@ -54,8 +56,8 @@ dist:
 	$(UV) build --all-packages --out-dir dist
 
 fmt:
-	$(PY) -m ruff check --fix packages tests bench examples
-	$(PY) -m ruff format packages tests bench examples
+	$(PY) -m ruff check --fix packages/*/src tests bench examples
+	$(PY) -m ruff format packages/*/src tests bench examples
 
 bench:
 	$(PY) bench/run.py

@@ -113,12 +113,16 @@ def test_wheels_install_into_a_fresh_venv_and_run(tmp_path: Path, tiny_gguf: Pat
     where = run([str(python), "-c", "import sigit, onde, qwen_runtime; "
                  "print(sigit.__file__, onde.__file__, qwen_runtime.__file__)"], tmp_path).stdout.split()
     assert all(path.startswith(str(venv)) for path in where), where  # installed, not the workspace's sources
-    # `sigit eval`'s task packs are package data: every file ships, dotfiles (.github/, .delete) included
+    # `sigit eval`'s task packs are data beside src/ in the checkout (packages/sigit/eval_packs), shipped
+    # inside the package as sigit/eval/packs: every file, dotfiles (.github/, .delete) included
     packs = Path(where[0]).parent / "eval" / "packs"
-    source_packs = ROOT / "packages" / "sigit" / "src" / "sigit" / "eval" / "packs"
+    source_packs = ROOT / "packages" / "sigit" / "eval_packs"
     shipped = sorted(p.relative_to(packs) for p in packs.rglob("*") if p.is_file() and p.suffix != ".pyc")
     assert shipped == sorted(p.relative_to(source_packs) for p in source_packs.rglob("*")
                              if p.is_file() and "__pycache__" not in p.parts)
+    found = run([str(python), "-c", "from sigit.eval import builtin_pack_names, packs_root; "
+                 "print(packs_root()); print(*builtin_pack_names())"], tmp_path).stdout.splitlines()
+    assert found == [str(packs.resolve()), "smoke standard"]  # the installed copy, by name
     missing = run([str(python), "-c", "import importlib.util as u; print(u.find_spec('torch') is None)"], tmp_path)
     assert missing.stdout.strip() == "True"
 

@@ -19,6 +19,7 @@ from sigit.eval import (
     load_all,
     load_tasks,
     markdown,
+    packs_root,
     run_eval,
     summarize,
 )
@@ -98,6 +99,9 @@ async def test_a_smoke_task_through_real_llama_cpp(
 
 
 def test_the_built_in_packs_load_by_name() -> None:
+    """In a checkout (the editable install imports from it) the packs are its eval_packs/ folder;
+    tests/test_dist_install.py proves an installed wheel finds its own copy."""
+    assert packs_root() == Path(__file__).resolve().parents[3] / "packages" / "sigit" / "eval_packs"
     assert builtin_pack_names() == ["smoke", "standard"]
     smoke = load_tasks("smoke")
     assert len(smoke) == 10 and len({t.family for t in smoke}) == 9

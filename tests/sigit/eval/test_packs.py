@@ -26,7 +26,7 @@ from sigit.eval import tasks as eval_tasks
 # the checks run side by side on every core (below): keep this file's tests on one xdist worker
 pytestmark = pytest.mark.xdist_group("eval-packs")
 
-PACKS = Path(__file__).resolve().parents[3] / "packages" / "sigit" / "src" / "sigit" / "eval" / "packs"
+PACKS = Path(__file__).resolve().parents[3] / "packages" / "sigit" / "eval_packs"  # data, outside the import package
 PACK_NAMES = ("smoke", "standard")
 FAMILIES = set(eval_tasks.FAMILIES)  # the harness's list: one place
 LANGUAGES = {"python", "javascript", "shell"}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import fnmatch
 import tomllib
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -92,20 +91,38 @@ def load_task(folder: Path) -> Task:
     )
 
 
+def packs_root() -> Path | None:
+    """The folder that holds the built-in packs, or None where none are installed.
+
+    The packs are data, kept outside the import package. In a source checkout, and in an editable
+    install (which imports from the checkout), they are `packages/sigit/eval_packs/`, beside `src/`;
+    a wheel ships that folder as `sigit/eval/packs/` inside the installed package (hatchling's
+    `force-include`, in packages/sigit/pyproject.toml). Either way it is a real folder on disk. The
+    checkout's folder is looked for first, so a stale `src/sigit/eval/packs/` an older checkout left
+    behind (caches, after the move) is never read.
+    """
+    eval_dir = Path(__file__).resolve().parent  # .../sigit/eval
+    src = eval_dir.parent.parent
+    if src.name == "src" and (checkout := src.parent / "eval_packs").is_dir():
+        return checkout
+    installed = eval_dir / "packs"
+    return installed if installed.is_dir() else None
+
+
 def builtin_pack_names() -> list[str]:
-    """The packs shipped inside sigit (`sigit eval smoke`)."""
-    packs = resources.files("sigit.eval") / "packs"
-    if not packs.is_dir():
+    """The packs shipped with sigit (`sigit eval smoke`)."""
+    packs = packs_root()
+    if packs is None:
         return []
     return sorted(entry.name for entry in packs.iterdir() if entry.is_dir() and not entry.name.startswith(("_", ".")))
 
 
 def builtin_pack_path(name: str) -> Path | None:
-    """The folder of the built-in pack `name`, or None. The packs ship as files of the package (a wheel
-    unpacks them to disk), so the path is a real folder."""
-    if name not in builtin_pack_names():
+    """The folder of the built-in pack `name`, or None."""
+    packs = packs_root()
+    if packs is None or name not in builtin_pack_names():
         return None
-    return Path(str(resources.files("sigit.eval") / "packs" / name))
+    return packs / name
 
 
 def load_tasks(source: str | Path) -> list[Task]:
