@@ -81,3 +81,20 @@ def test_flags_the_docs_show_are_flags_the_command_takes(command: str) -> None:
         if flag not in helps[sub]:
             missing.append(f"{command} {sub} {flag}".replace("  ", " "))
     assert missing == []
+
+
+def test_the_tool_table_in_the_docs_is_the_tools_as_declared() -> None:
+    """docs/agent.md lists each built-in tool with its arguments as the model must write them; a tool
+    or argument added, renamed or made optional shows here or this fails."""
+    from sigit.tools import all_tools
+
+    text = (ROOT / "docs" / "agent.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.*) \| (?:yes|no) \|$", text, re.M))
+    expected = {}
+    for tool in all_tools():
+        schema = tool.parameters_schema()
+        required = set(schema.get("required", []))
+        expected[tool.name] = ", ".join(
+            f"`{name}`" if name in required else f"`{name}`?" for name in schema.get("properties", {})
+        )
+    assert rows == expected
