@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from sigit.config.schema import Settings, setting_keys
+from sigit.config.schema import UNTRUSTED_MAY_SET, Settings, setting_keys
 from sigit.config.settings import SettingsError, load_settings
-from sigit.config.trust import split_project_settings
+from sigit.config.trust import project_requests, split_project_settings
 
 SIGIT = str(Path(sys.executable).parent / "sigit")
 
@@ -98,11 +98,23 @@ def test_an_untrusted_project_file_is_checked_whole(dirs: tuple[Path, Path]) -> 
     ]
 
 
-def test_every_key_says_whether_an_untrusted_project_may_set_it() -> None:
+def _nested(dotted: str, value: object) -> dict[str, object]:
+    """`{"a": {"b": value}}` for `a.b`: the key as a project file would set it."""
+    *tables, leaf = dotted.split(".")
+    out: dict[str, object] = {leaf: value}
+    for table in reversed(tables):
+        out = {table: out}
+    return out
+
+
+def test_every_key_is_either_let_through_untrusted_or_waits_for_trust(tmp_path: Path) -> None:
+    """Walks the whole settings model: a key the one table (`UNTRUSTED_MAY_SET`) does not name, a key
+    added tomorrow included, is held back in an untrusted folder and makes the folder ask for trust,
+    whatever its value; the table names only keys the model has."""
     keys = dict(setting_keys())
-    assert all(key is not None and key.untrusted is not None for key in keys.values()), keys
-    trusted_only = {name for name, key in keys.items() if key is not None and key.untrusted is False}
-    assert trusted_only == {
+    assert set(UNTRUSTED_MAY_SET) <= set(keys), set(UNTRUSTED_MAY_SET) - set(keys)
+    held = {name for name in keys if name not in UNTRUSTED_MAY_SET}
+    assert held >= {
         "model",
         "hooks",
         "mcp.servers",
@@ -111,7 +123,18 @@ def test_every_key_says_whether_an_untrusted_project_may_set_it() -> None:
         "sandbox.writable_dirs",
         "sandbox.cache_dirs",
     }
-    assert set(keys) >= {"permissions.tools", "permissions.rules.deny", "mcp.call_timeout_secs", "sandbox.mode"}
+    (tmp_path / ".git").mkdir()
+    for name in held:
+        for value in ("x", 1, True, False, [], ["x"], {"x": "y"}):
+            always, gated = split_project_settings(_nested(name, value))
+            assert always == {} and gated == _nested(name, value), name
+            assert project_requests(tmp_path, _nested(name, value)), (name, value)
+    # a key with a test: the value that loosens is held back and asked about too
+    for name, loosening in (("offline", False), ("mmproj", "vision.gguf"), ("download", "auto"),
+                            ("permissions.mode", "accept-edits"), ("sandbox.network", True)):
+        assert name in UNTRUSTED_MAY_SET
+        assert split_project_settings(_nested(name, loosening))[1] == _nested(name, loosening)
+        assert project_requests(tmp_path, _nested(name, loosening))
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,12 @@
-"""The settings model: every key of settings.toml, its type, what an error says about it, and whether a
-project file may set it in a folder the user has not trusted.
+"""The settings model: every key of settings.toml, its type, what an error says about it, and (one
+table, `UNTRUSTED_MAY_SET`) which keys a project file may set in a folder the user has not trusted.
 
 One description serves three readers: the loader (validation, with every problem of a file reported
 at once and an unknown key named with the nearest known one), folder trust (`untrusted_split` walks
-the same classes to tell what a project's file may set untrusted) and the rest of sigit (typed
-attributes). `[hooks]` entries and `[mcp.servers]` entries are checked here too, key by key, with
-the same errors; only the sandbox's values are left to the sandbox (`SandboxPolicy.from_settings`).
+the same classes and lets through only what `UNTRUSTED_MAY_SET` names: every other key waits for
+trust) and the rest of sigit (typed attributes). `[hooks]` entries and `[mcp.servers]` entries are
+checked here too, key by key, with the same errors; only the sandbox's values are left to the
+sandbox (`SandboxPolicy.from_settings`).
 
 The model is in four modules: `schema_keys` (`Key` and the shared value types), `schema_mcp` (`[mcp]`),
 `schema_hooks` (`[hooks]`) and this one (the rest, `Settings` itself, and the two readers that walk it:
@@ -16,9 +17,11 @@ import copy
 import difflib
 import re
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, NotRequired, Required, get_args, get_origin
+from types import MappingProxyType
+from typing import Annotated, Any, Final, Literal, NotRequired, Required, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -47,7 +50,7 @@ from sigit.config.schema_hooks import (
     ToolHooks,
     matcher_alternatives,
 )
-from sigit.config.schema_keys import ANY, TRUSTED, Key, PositiveInt, Rule, Text, choices, finite
+from sigit.config.schema_keys import Key, PositiveInt, Rule, Text, choices, finite
 from sigit.config.schema_mcp import MCP_TRANSPORTS, McpServer, McpTable, McpTransport, mcp_transport
 
 __all__ = [
@@ -68,8 +71,9 @@ __all__ = [
     "REASONING_EFFORTS",
     "SAFE_MODES",
     "TOOL_HOOK_EVENTS",
-    "TRUSTED",
+    "UNTRUSTED_MAY_SET",
     "DownloadPolicy",
+    "Each",
     "EventHook",
     "EventHooks",
     "HooksTable",
@@ -95,6 +99,7 @@ __all__ = [
     "mcp_transport",
     "parse_settings_file",
     "setting_keys",
+    "table_splits",
     "untrusted_split",
 ]
 
@@ -177,23 +182,21 @@ class _Table(BaseModel):
 class RuleLists(_Table):
     """`[permissions.rules]`: a project's deny rules apply anywhere, its allow rules once trusted."""
 
-    allow: Annotated[list[Rule], Key("a list of rules", TRUSTED)] = Field(default_factory=list)
-    deny: Annotated[list[Rule], Key("a list of rules", ANY)] = Field(default_factory=list)
+    allow: Annotated[list[Rule], Key("a list of rules")] = Field(default_factory=list)
+    deny: Annotated[list[Rule], Key("a list of rules")] = Field(default_factory=list)
 
 
 class PermissionSettings(_Table):
     """`[permissions]`. `allow` and `deny` are the rule lists (`[permissions.rules]`)."""
 
-    default: Annotated[PermissionDefault, Key(choices(PERMISSION_DEFAULTS), lambda v: v == "deny")] = "ask"
-    mode: Annotated[
-        PermissionMode, Key(choices(PERMISSION_MODES), lambda v: not isinstance(v, str) or v in SAFE_MODES)
-    ] = "default"
+    default: Annotated[PermissionDefault, Key(choices(PERMISSION_DEFAULTS))] = "ask"
+    mode: Annotated[PermissionMode, Key(choices(PERMISSION_MODES))] = "default"
     tools: Annotated[
         dict[str, PermissionDefault],
-        Key(f"a table of tool names to {choices(PERMISSION_DEFAULTS)}", lambda v: v == "deny", each=True),
+        Key(f"a table of tool names to {choices(PERMISSION_DEFAULTS)}"),
     ] = Field(default_factory=dict)
     rules: Annotated[RuleLists, Key("a table with `allow` and `deny` lists")] = Field(default_factory=RuleLists)
-    additional_directories: Annotated[list[Text], Key("a list of directory paths", TRUSTED)] = Field(
+    additional_directories: Annotated[list[Text], Key("a list of directory paths")] = Field(
         default_factory=list
     )
     """Directories the file tools may read besides the working directory (`~` and relative paths allowed)."""
@@ -224,59 +227,59 @@ class SandboxTable(TypedDict, total=False):
     """`[sandbox]` as written: its keys are known here; the sandbox checks their values when it is
     built (`SandboxPolicy.from_settings`, which also serves `--sandbox`)."""
 
-    mode: Annotated[Any, Key("a sandbox mode", lambda v: v == "read-only")]
-    network: Annotated[Any, Key("true or false", lambda v: v is not True)]
-    loopback: Annotated[Any, Key("true or false", lambda v: v is not True)]
-    writable_dirs: Annotated[Any, Key("a list of paths", TRUSTED)]
-    cache_dirs: Annotated[Any, Key("a list of paths", TRUSTED)]
+    mode: Annotated[Any, Key("a sandbox mode")]
+    network: Annotated[Any, Key("true or false")]
+    loopback: Annotated[Any, Key("true or false")]
+    writable_dirs: Annotated[Any, Key("a list of paths")]
+    cache_dirs: Annotated[Any, Key("a list of paths")]
 
 
 class Settings(_Table):
     """Every setting: the user's file, then the project's on top (see `sigit.config.settings`)."""
 
-    model: Annotated[Text, Key("a non-empty string", TRUSTED)] = Field(default_factory=default_model)
-    n_ctx: Annotated[PositiveInt | None, Key("a positive integer", ANY)] = None
-    max_tokens: Annotated[PositiveInt, Key("a positive integer", ANY)] = DEFAULT_MAX_TOKENS
-    thinking_budget: Annotated[PositiveInt | None, Key("a positive integer", ANY)] = None
+    model: Annotated[Text, Key("a non-empty string")] = Field(default_factory=default_model)
+    n_ctx: Annotated[PositiveInt | None, Key("a positive integer")] = None
+    max_tokens: Annotated[PositiveInt, Key("a positive integer")] = DEFAULT_MAX_TOKENS
+    thinking_budget: Annotated[PositiveInt | None, Key("a positive integer")] = None
     """Reasoning tokens before `<think>` is closed and the model must answer (None: half of max_tokens)."""
-    thinking: Annotated[bool, Key("true or false", ANY)] = True
-    preserve_thinking: Annotated[bool | None, Key("true or false", ANY)] = None
+    thinking: Annotated[bool, Key("true or false")] = True
+    preserve_thinking: Annotated[bool | None, Key("true or false")] = None
     """Keep earlier turns' reasoning in the prompt (Qwen 3.6 / 3.8 templates); None: the model's default."""
-    reasoning_effort: Annotated[ReasoningEffort | None, Key(choices(REASONING_EFFORTS), ANY)] = None
+    reasoning_effort: Annotated[ReasoningEffort | None, Key(choices(REASONING_EFFORTS))] = None
     """Qwen 3.8's reasoning effort: "low" (short thinking, what a CPU wants), "medium" or "xhigh"."""
-    prompt_cache: Annotated[bool, Key("true or false", ANY)] = True
+    prompt_cache: Annotated[bool, Key("true or false")] = True
     """Save evaluated prompt states on disk (local GGUF models), so a new session restores them."""
-    prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(finite), Key("a positive number", ANY)] = (
+    prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(finite), Key("a positive number")] = (
         DEFAULT_PROMPT_CACHE_GB
     )
     gpu_layers: Annotated[
-        int | None, Field(ge=-1), Key("-1 (all layers on the GPU), 0 (none) or a number of layers", ANY)
+        int | None, Field(ge=-1), Key("-1 (all layers on the GPU), 0 (none) or a number of layers")
     ] = None
     """Layers of a local GGUF model offloaded to the GPU: -1 all, 0 none; None all when llama.cpp has a GPU backend."""
-    download: Annotated[DownloadPolicy, Key(choices(DOWNLOAD_POLICIES), lambda v: v == "ask")] = "ask"
+    download: Annotated[DownloadPolicy, Key(choices(DOWNLOAD_POLICIES))] = "ask"
     """"ask": a model that is not cached is downloaded only when the user says so; "auto": whenever needed."""
-    offline: Annotated[bool, Key("true or false", lambda v: v is True)] = False
+    offline: Annotated[bool, Key("true or false")] = False
     """No network request but to the configured model endpoint: no download, no hub, no web tools, MCP
     servers only over stdio or loopback, commands' network off (`--offline`; a project may turn it on)."""
     draft: Annotated[
-        str, AfterValidator(_draft), Key(f"a draft source: {DRAFT_SOURCES}", lambda v: not _loads_a_model(v))
+        str, AfterValidator(_draft), Key(f"a draft source: {DRAFT_SOURCES}")
     ] = "prompt-lookup"
     """Speculative decoding for local models: "prompt-lookup" (or "ngram"), "mtp" (the model's own
     multi-token-prediction head), "none", or a draft model's .gguf path (only a trusted project may name
     one); read by the runtime's one parser (`onde.parse_draft`), as the `--draft` flag is."""
-    mmproj: Annotated[Text | None, Key("a non-empty string", lambda v: v == "none")] = None
+    mmproj: Annotated[Text | None, Key("a non-empty string")] = None
     """The vision projector a local GGUF model sees with (an mmproj .gguf path, or "none"); by default the
     one beside the model, or a registry model's once downloaded."""
     permissions: Annotated[PermissionSettings, Key("a table")] = Field(default_factory=PermissionSettings)
     attribution: Annotated[
         bool | str,
         PlainValidator(_attribution),
-        Key('true, false or a one-line trailer such as "Co-Authored-By: Name <email>"', ANY),
+        Key('true, false or a one-line trailer such as "Co-Authored-By: Name <email>"'),
     ] = True
     compaction_threshold: Annotated[
-        float, Field(gt=0, le=1), AfterValidator(finite), Key("a number above 0 and at most 1", ANY)
+        float, Field(gt=0, le=1), AfterValidator(finite), Key("a number above 0 and at most 1")
     ] = DEFAULT_COMPACTION_THRESHOLD
-    hooks: Annotated[HooksTable, Key("a table of events", TRUSTED)] = Field(default_factory=lambda: HooksTable())
+    hooks: Annotated[HooksTable, Key("a table of events")] = Field(default_factory=lambda: HooksTable())
     """`[[hooks.EVENT]]` entries, checked here; `sigit.extensions.hooks` runs them."""
     mcp: Annotated[McpTable, Key("a table")] = Field(default_factory=lambda: McpTable())
     sandbox: Annotated[SandboxTable, Key("a table")] = Field(default_factory=lambda: SandboxTable())
@@ -458,46 +461,115 @@ def _fields(table: type) -> dict[str, tuple[Any, Key | None]]:
 
 # ---------------------------------------------------------------- what an untrusted project may set
 
+ANY: Final = True
+"""A project may set this key in any folder: it loosens nothing."""
+
+
+@dataclass(frozen=True)
+class Each:
+    """A table key whose entries are judged one by one (`permissions.tools`): `test` says, per entry,
+    whether its value loosens nothing."""
+
+    test: Callable[[Any], bool]
+
+
+UntrustedTest = bool | Callable[[Any], bool] | Each
+
+UNTRUSTED_MAY_SET: Final[Mapping[str, UntrustedTest]] = MappingProxyType({
+    # the model's own behaviour: a project may tune it anywhere
+    "n_ctx": ANY,
+    "max_tokens": ANY,
+    "thinking_budget": ANY,
+    "thinking": ANY,
+    "preserve_thinking": ANY,
+    "reasoning_effort": ANY,
+    "prompt_cache": ANY,
+    "prompt_cache_max_gb": ANY,
+    "gpu_layers": ANY,
+    "attribution": ANY,
+    "compaction_threshold": ANY,
+    "mcp.handshake_timeout_secs": ANY,
+    "mcp.call_timeout_secs": ANY,
+    "permissions.rules.deny": ANY,
+    # only a value that tightens (or loosens nothing)
+    "download": lambda v: v == "ask",
+    "offline": lambda v: v is True,
+    "draft": lambda v: not _loads_a_model(v),
+    "mmproj": lambda v: v == "none",
+    "permissions.default": lambda v: v == "deny",
+    "permissions.mode": lambda v: not isinstance(v, str) or v in SAFE_MODES,  # bypass: refused by the loader
+    "permissions.tools": Each(lambda v: v == "deny"),
+    "sandbox.mode": lambda v: v == "read-only",
+    "sandbox.network": lambda v: v is not True,
+    "sandbox.loopback": lambda v: v is not True,
+})
+"""The one table of what a project's `.sigit/settings.toml` may set in a folder the user has not trusted,
+by dotted key: `ANY` (any value), a test of the value (True when that value loosens nothing) or `Each`
+(a test per entry of the key's table). Every key it does not name (`model`, `hooks`, `mcp.servers`,
+`permissions.rules.allow`, `permissions.additional_directories`, `sandbox.writable_dirs`, a key added
+tomorrow...) waits for trust, and a project file that sets one makes its folder ask for trust. A table
+is split key by key only where this table names a key inside it; otherwise it waits whole (`hooks`)."""
+
+
+def table_splits(dotted: str) -> bool:
+    """Whether the table at `dotted` is split key by key (the table above names a key inside it)."""
+    return any(name.startswith(dotted + ".") for name in UNTRUSTED_MAY_SET)
+
+
+def untrusted_may_set(dotted: str, value: Any) -> bool:
+    """Whether a project file may set the (leaf) key `dotted` to `value` in an untrusted folder."""
+    test = UNTRUSTED_MAY_SET.get(dotted, False)
+    if isinstance(test, Each):
+        return isinstance(value, dict) and all(test.test(entry) for entry in value.values())
+    return test(value) if callable(test) else bool(test)
+
 
 def setting_keys(table: type = Settings, prefix: str = "") -> list[tuple[str, Key | None]]:
     """Every key a settings file may hold, dotted (`permissions.rules.allow`), with its `Key`: the
-    keys of the tables inside, not the tables themselves."""
+    keys of the tables inside where the table is split for trust (`UNTRUSTED_MAY_SET`), else the
+    table itself (`hooks`, `mcp.servers`)."""
     out: list[tuple[str, Key | None]] = []
     for name, (annotation, key) in _fields(table).items():
         nested = _table_of(annotation)
-        if nested is not None and (key is None or key.untrusted is None):
+        if nested is not None and table_splits(prefix + name):
             out += setting_keys(nested, f"{prefix}{name}.")
         else:
             out.append((prefix + name, key))
     return out
 
 
-def untrusted_split(raw: Mapping[str, Any], table: type = Settings) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(applies anywhere, applies only in a trusted folder): a project settings table split by each
-    key's `Key.untrusted`, both halves keeping the file's shape. Unknown keys and values of the wrong
-    type go to the first half, where the loader reports them."""
+def untrusted_split(
+    raw: Mapping[str, Any], table: type = Settings, prefix: str = ""
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(applies anywhere, applies only in a trusted folder): a project settings table split by
+    `UNTRUSTED_MAY_SET`, both halves keeping the file's shape. Unknown keys and a table of the wrong
+    type go to the first half, where the loader reports them; a known key the table does not let
+    through goes to the second, whatever its value."""
     always: dict[str, Any] = {}
     gated: dict[str, Any] = {}
     fields = _fields(table)
     for name, value in raw.items():
-        annotation, key = fields.get(name, (None, None))
-        nested = _table_of(annotation)
-        is_table = isinstance(value, dict)
-        if key is None or ((key.untrusted is None or key.each) and not is_table):  # the loader reports it
+        dotted = prefix + name
+        if name not in fields:  # the loader reports it
             always[name] = copy.deepcopy(value)
-        elif key.untrusted is None:
-            assert nested is not None
-            _add(always, gated, name, *untrusted_split(value, nested))
-        elif key.each:
+            continue
+        nested = _table_of(fields[name][0])
+        test = UNTRUSTED_MAY_SET.get(dotted)
+        if nested is not None and test is None and table_splits(dotted):
+            if isinstance(value, dict):
+                _add(always, gated, name, *untrusted_split(value, nested, dotted + "."))
+            else:
+                always[name] = copy.deepcopy(value)  # not a table: the loader reports it
+        elif isinstance(test, Each) and isinstance(value, dict):
             _add(
                 always,
                 gated,
                 name,
-                {k: copy.deepcopy(v) for k, v in value.items() if key.allows(v)},
-                {k: copy.deepcopy(v) for k, v in value.items() if not key.allows(v)},
+                {k: copy.deepcopy(v) for k, v in value.items() if test.test(v)},
+                {k: copy.deepcopy(v) for k, v in value.items() if not test.test(v)},
             )
         else:
-            (always if key.allows(value) else gated)[name] = copy.deepcopy(value)
+            (always if untrusted_may_set(dotted, value) else gated)[name] = copy.deepcopy(value)
     return always, gated
 
 

@@ -1,42 +1,29 @@
 """What a settings key says about itself (`Key`), and the value types the settings tables share.
 
 Every table of the settings model (`schema`, `schema_mcp`, `schema_hooks`) annotates each key with a
-`Key`: the words an error completes, and whether a project file may set it in a folder the user has
-not trusted. The loader and folder trust read those annotations; this module is what they all build on.
+`Key`: the words an error completes. (What a project may set untrusted is one table in `schema`.)
+The loader reads those annotations; this module is what the tables all build on.
 """
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from sigit.config.rules import RuleSyntaxError, parse_rule
 
-__all__ = ["ANY", "TRUSTED", "Key", "PositiveInt", "Rule", "Text", "choices", "finite", "stripped", "valid_rule"]
+__all__ = ["Key", "PositiveInt", "Rule", "Text", "choices", "finite", "stripped", "valid_rule"]
 
 
 @dataclass(frozen=True)
 class Key:
-    """A settings key: `says` completes "`key` must be ..." in an error; `untrusted` says whether a
-    project file may set it in a folder the user has not trusted (True, False, or a test of the
-    value: True when that value loosens nothing). With `each`, the test judges each entry of the
-    key's table on its own. A key without `untrusted` is a table whose own keys say."""
+    """A settings key: `says` completes "`key` must be ..." in an error. Whether a project file may set
+    the key in a folder the user has not trusted is not said here but in one table,
+    `schema.UNTRUSTED_MAY_SET`: a key it does not name waits for trust."""
 
     says: str
-    untrusted: bool | Callable[[Any], bool] | None = None
-    each: bool = False
-
-    def allows(self, value: Any) -> bool:
-        return self.untrusted(value) if callable(self.untrusted) else bool(self.untrusted)
-
-
-ANY = True
-"""A project may set this key in any folder: it loosens nothing."""
-TRUSTED = False
-"""Only a trusted folder's project file may set this key: it runs code, picks a model or loosens."""
 
 
 # ---------------------------------------------------------------- value types

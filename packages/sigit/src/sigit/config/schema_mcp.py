@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import AfterValidator, ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
-from sigit.config.schema_keys import ANY, TRUSTED, Key, Text, choices, finite
+from sigit.config.schema_keys import Key, Text, choices, finite
 
 __all__ = ["MCP_TRANSPORTS", "McpServer", "McpTable", "McpTransport", "mcp_transport"]
 
@@ -54,6 +54,6 @@ def _server(entry: McpServer) -> McpServer:
 class McpTable(TypedDict, total=False):
     """`[mcp]`: the servers and the timeouts."""
 
-    servers: Annotated[dict[str, Annotated[McpServer, AfterValidator(_server)]], Key("a table of servers", TRUSTED)]
-    handshake_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(finite), Key("seconds above 0", ANY)]
-    call_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(finite), Key("seconds above 0", ANY)]
+    servers: Annotated[dict[str, Annotated[McpServer, AfterValidator(_server)]], Key("a table of servers")]
+    handshake_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(finite), Key("seconds above 0")]
+    call_timeout_secs: Annotated[float, Field(gt=0), AfterValidator(finite), Key("seconds above 0")]

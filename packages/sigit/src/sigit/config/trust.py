@@ -23,7 +23,7 @@ from typing import Any, Final, TypeVar
 
 from sigit.config.paths import config_dir as default_config_dir
 from sigit.config.paths import project_root, project_settings_path
-from sigit.config.schema import untrusted_split
+from sigit.config.schema import setting_keys, untrusted_split
 from sigit.errors import UsageError
 from sigit.fileio import FileTooLargeError, NotRegularFileError, read_bounded, write_atomic
 
@@ -108,6 +108,14 @@ def _read_bytes(path: Path) -> bytes | None:
         raise TrustStoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+_OWN_SENTENCE = frozenset({
+    "model", "draft", "download", "offline", "mmproj", "hooks", "mcp.servers", "permissions.mode",
+    "permissions.default", "permissions.rules.allow", "permissions.tools", "permissions.additional_directories",
+})
+"""Gated keys `_describe_settings` has a sentence for (and every `sandbox.*` key); any other gated key
+gets a plain one, so a key added to the settings model still makes its folder ask."""
+
+
 def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     model = gated.get("model")
@@ -118,6 +126,10 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
         lines.append(f"loads the draft model {gated['draft']}")
     if "download" in gated:
         lines.append(f"downloads models without asking (`download = {gated['download']!r}`)")
+    if "offline" in gated:
+        lines.append(f"turns offline mode off (`offline = {json.dumps(gated['offline'])}`)")
+    if "mmproj" in gated:  # a binary to load, like `draft`
+        lines.append(f"loads the vision projector {gated['mmproj']}")
     hooks = gated.get("hooks")
     if isinstance(hooks, dict):
         for event, entries in hooks.items():
@@ -144,9 +156,28 @@ def _describe_settings(gated: Mapping[str, Any]) -> list[str]:
     if directories:
         shown = ", ".join(map(str, directories)) if isinstance(directories, list) else str(directories)
         lines.append(f"reads files in: {shown}")
-    for key, value in gated.get("sandbox", {}).items():
-        lines.append(f"loosens the sandbox: {key} = {json.dumps(value)}")
+    sandbox = gated.get("sandbox", {})
+    for key, value in sandbox.items() if isinstance(sandbox, dict) else []:
+        lines.append(f"loosens the sandbox: {key} = {json.dumps(value, default=str)}")
+    for key, value in _leaves(gated):
+        if key not in _OWN_SENTENCE and not key.startswith("sandbox."):
+            lines.append(f"sets `{key} = {json.dumps(value, default=str)}`")
+    if gated and not lines:  # a gated key whose sentence came out empty (`allow = []`): still asked about
+        lines.append("sets " + ", ".join(f"`{key}`" for key, _ in _leaves(gated)))
     return lines
+
+
+def _leaves(table: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """The settings keys a (gated) table sets, dotted, as the settings model names them."""
+    keys = {name for name, _ in setting_keys()}
+    out: list[tuple[str, Any]] = []
+    for name, value in table.items():
+        dotted = prefix + name
+        if isinstance(value, Mapping) and dotted not in keys:
+            out += _leaves(value, dotted + ".")
+        else:
+            out.append((dotted, value))
+    return out
 
 
 def _describe_server(name: str, entry: Any, where: str) -> str:
