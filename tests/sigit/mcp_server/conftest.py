@@ -3,27 +3,47 @@ stdio servers where the transport itself is tested."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 SIGIT = str(Path(sys.executable).parent / "sigit")
 PLANTED_MCP = Path(__file__).resolve().parents[1] / "extensions" / "mcp_server_fixture.py"
 
 
 def server_env(config: Path) -> dict[str, str]:
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
+    """The server's environment: its config dir, and its state dir (logs, the HTTP token) beside it."""
+    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "SIGIT_STATE_DIR": str(config.parent / "state"),
+           "HF_HUB_OFFLINE": "1"}
     env.pop("SIGIT_PERMISSION_DEFAULT", None)
     return env
+
+
+def token_of(config: Path) -> str:
+    """The bearer token an HTTP server with this config dir made (in its state dir)."""
+    return (config.parent / "state" / "mcp-token").read_text().strip()
+
+
+@contextlib.asynccontextmanager
+async def http_client(url: str, token: str | None, **options: Any) -> AsyncIterator[Client]:
+    """The mcp SDK's client over streamable HTTP, sending `Authorization: Bearer TOKEN` (None: no header)."""
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else None
+    http = create_mcp_http_client(headers=headers)
+    async with http, Client(streamable_http_client(url, http_client=http), **options) as client:
+        yield client
 
 
 def scripted(folder: Path, turns: list[Any]) -> str:
@@ -41,9 +61,14 @@ class HttpServer:
     stderr: list[str] = field(default_factory=list)
 
     def workspace(self, name: str) -> Path:
-        path = self.root / name
+        """A folder inside the server's root (`--cwd ROOT/home`): a call may name it as its workspace."""
+        path = self.root / "home" / name
         path.mkdir()
         return path
+
+    def client(self, **options: Any) -> contextlib.AbstractAsyncContextManager[Client]:
+        """A client that sends the server's bearer token."""
+        return http_client(self.url, token_of(self.root / "config"), **options)
 
 
 @pytest.fixture(scope="module")

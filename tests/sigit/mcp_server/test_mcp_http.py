@@ -12,7 +12,6 @@ from typing import Any
 import anyio
 import mcp_types as types
 import pytest
-from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from .conftest import PLANTED_MCP, SIGIT, HttpServer, running_sleeps, scripted, server_env, wait_until
@@ -44,7 +43,7 @@ async def test_an_edit_that_would_ask_comes_back_refused_when_the_client_cannot_
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         progress.append(message or "")
 
-    async with Client(http_server.url) as client:  # the 2026-07-28 protocol: no elicitation there
+    async with http_server.client() as client:  # the 2026-07-28 protocol: no elicitation there
         assert client.protocol_version == "2026-07-28"
         result = await client.call_tool(
             "run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model}, progress_callback=on_progress
@@ -79,7 +78,7 @@ async def test_permission_questions_go_to_the_caller_as_elicitations(
     work = http_server.workspace(f"asked-{decision}")
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Done."}])
     asked: list[str] = []
-    async with Client(http_server.url, mode="legacy", elicitation_callback=answering(decision, asked)) as client:
+    async with http_server.client(mode="legacy", elicitation_callback=answering(decision, asked)) as client:
         result = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
     assert len(asked) == 1 and "create_file made.txt" in asked[0]
     assert "+++ made.txt\nmade" in asked[0]  # the change itself is shown
@@ -101,7 +100,7 @@ async def test_a_cancel_stops_the_task_and_its_command_and_the_server_keeps_serv
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         messages.append(message or "")
 
-    async with Client(http_server.url, mode="legacy", elicitation_callback=answering("allow_once", [])) as client:
+    async with http_server.client(mode="legacy", elicitation_callback=answering("allow_once", [])) as client:
         async with anyio.create_task_group() as group:
 
             async def call() -> None:
@@ -143,7 +142,7 @@ async def test_an_untrusted_folder_s_planted_settings_hooks_and_servers_have_no_
         )
     )
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Could not."}])
-    async with Client(http_server.url) as client:
+    async with http_server.client() as client:
         result = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
         plain = await client.call_tool("create_file", {"path": "plain.txt", "content": "x", "workspace": str(work)})
     report = result.structured_content
@@ -162,7 +161,7 @@ async def test_an_untrusted_folder_s_planted_settings_hooks_and_servers_have_no_
     )
     assert trust.returncode == 0, trust.stderr
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Made it."}])
-    async with Client(http_server.url) as client:
+    async with http_server.client() as client:
         trusted = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
     assert trusted.structured_content["files_changed"] == ["made.txt"]
     assert hook_marker.exists() and mcp_marker.exists()
@@ -172,7 +171,7 @@ async def test_the_plain_tools_read_search_and_edit_under_the_same_rules(http_se
     work = http_server.workspace("plain")
     (work / "app.py").write_text("def main():\n    return 1\n")
     asked: list[str] = []
-    async with Client(http_server.url, mode="legacy", elicitation_callback=answering("allow_once", asked)) as client:
+    async with http_server.client(mode="legacy", elicitation_callback=answering("allow_once", asked)) as client:
         listing = {tool.name: tool for tool in (await client.list_tools()).tools}
         assert {"read_file", "search_files", "edit_file", "run_command"} <= set(listing)
         assert "workspace" in listing["edit_file"].input_schema["properties"]
@@ -189,7 +188,7 @@ async def test_the_plain_tools_read_search_and_edit_under_the_same_rules(http_se
         assert (work / "app.py").read_text() == "def main():\n    return 2\n"
         with pytest.raises(MCPError, match="unknown tool 'task'"):  # the model's own tools are not offered
             await client.call_tool("task", {"description": "x", "prompt": "y"})
-        (http_server.root / "outside.txt").write_text("elsewhere\n")
+        (work.parent / "outside.txt").write_text("elsewhere\n")
         outside = await client.call_tool("read_file", {"path": "../outside.txt", "workspace": str(work)})
         assert not outside.is_error and "elsewhere" in outside.content[0].text  # type: ignore[union-attr]
         assert len(asked) == 2 and "outside the working directory" in asked[1]  # a read outside asks

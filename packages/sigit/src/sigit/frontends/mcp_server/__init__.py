@@ -1,9 +1,11 @@
 """`sigit mcp`: siGit as an MCP server, so another agent (Claude Code, Codex, Zed) hands it work.
 
 stdio by default; `--port N` serves streamable HTTP on 127.0.0.1 instead (`/mcp`; 0 picks a free port,
-and a line on stderr says which). Only protocol messages go to stdout; logs go to the log file (and
-stderr with --verbose). The flags are `sigit -p`'s: the model, the permission mode (also the loosest a
-caller may ask for), `--allow-tool`/`--deny-tool` rules, the sandbox, `--trust`.
+and a line on stderr says which), behind a bearer token (`--no-auth`: none, with a warning). Only
+protocol messages go to stdout; logs go to the log file (and stderr with --verbose). The flags are
+`sigit -p`'s: the model, the permission mode (also the loosest a caller may ask for),
+`--allow-tool`/`--deny-tool` rules, the sandbox, `--trust`. The server's roots are fixed at start
+(`--cwd` and `--add-dir`): a call's `workspace` or `cwd` may only name a folder inside one.
 """
 
 from __future__ import annotations
@@ -42,7 +44,17 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: any free port, named on stderr)",
     )
-    parser.add_argument("--cwd", default=None, help="the workspace of calls that name none (default: here)")
+    parser.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="with --port: accept requests without the bearer token (any local user reaches the tools)",
+    )
+    parser.add_argument(
+        "--cwd",
+        default=None,
+        help="the workspace of calls that name none, and a root: a call's workspace must lie inside "
+        "it or an --add-dir (default: here)",
+    )
     parser.add_argument("--model", default=None, help="the model run_task uses unless a call names one")
     parser.add_argument(
         "--permission-mode",
@@ -66,7 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--deny-tool", action="append", default=[], metavar="RULE")
     parser.add_argument(
-        "--add-dir", action="append", default=[], metavar="DIR", help="let the file tools read DIR too (repeatable)"
+        "--add-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="let the file tools read DIR too, and let calls name a workspace inside it (repeatable)",
     )
     parser.add_argument(
         "--max-turns", type=int, default=24, help="rounds of tool calls per task (a call may ask for another number)"
@@ -110,6 +126,8 @@ def _check(args: argparse.Namespace) -> str | None:
         return "--max-turns must be at least 1"
     if args.port is not None and not 0 <= args.port <= 65535:
         return f"--port must be between 0 and 65535, not {args.port}"
+    if args.no_auth and args.port is None:
+        return "--no-auth applies to HTTP only (--port); stdio has no one else to keep out"
     args.cwd = os.path.abspath(args.cwd or os.getcwd())
     if not os.path.isdir(args.cwd):
         return f"--cwd {args.cwd} is not a directory"
@@ -125,7 +143,8 @@ async def _serve(args: argparse.Namespace) -> None:
     from .server import SigitMcp
 
     args.image = []
-    frontend = SigitMcp(host_options(args), Path(args.cwd).resolve())
+    roots = [Path(args.cwd).resolve(), *(Path(directory).resolve() for directory in args.add_dir)]
+    frontend = SigitMcp(host_options(args), roots[0], roots=roots)
     server = frontend.server()
     try:
         if args.port is None:
@@ -136,6 +155,6 @@ async def _serve(args: argparse.Namespace) -> None:
         else:
             from .http_transport import serve_http
 
-            await serve_http(server, args.port)
+            await serve_http(server, args.port, auth=not args.no_auth)
     finally:
         await frontend.close()

@@ -14,6 +14,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -94,9 +95,11 @@ class NoModel(Runtime):
 class SigitMcp:
     """The state behind the handlers: the hosts, the open sessions, the workspace default."""
 
-    def __init__(self, options: HostOptions, default_cwd: Path) -> None:
+    def __init__(self, options: HostOptions, default_cwd: Path, roots: Sequence[Path] = ()) -> None:
         self.options = options
         self.default_cwd = default_cwd
+        self.roots = tuple(roots) or (default_cwd,)
+        """The folders fixed at start (`--cwd`, `--add-dir`): a call's workspace may only narrow them."""
         self.host = SessionHost(options)
         self.tools_host = SessionHost(options, runtime=NoModel())
         self.tools = {tool.name: tool for tool in plain_tools()}
@@ -246,7 +249,7 @@ class SigitMcp:
 
     async def _task_session(self, args: RunTaskArgs) -> AgentSession:
         """The session for a task: a continued one (open here, or saved), or a new one in the workspace."""
-        cwd = _workspace(args.cwd, self.default_cwd) if args.cwd is not None else None
+        cwd = _workspace(args.cwd, self.default_cwd, self.roots) if args.cwd is not None else None
         if args.session_id is not None:
             session = self._tasks.get(args.session_id)
             if session is None:
@@ -256,6 +259,7 @@ class SigitMcp:
                     raise UsageError(f"cannot continue session {args.session_id!r}: {exc}") from None
                 if cwd is not None and cwd != saved.cwd.resolve():
                     raise UsageError(f"session {args.session_id} works in {saved.cwd}, not {cwd}")
+                _inside_roots(saved.cwd, self.roots, f"session {args.session_id} works in {saved.cwd}, which")
                 session = await self.host.open(saved.cwd, session=saved, approver=approve, model=args.model)
                 self._keep(session)
             elif cwd is not None and cwd != session.cwd.resolve():
@@ -288,7 +292,7 @@ class SigitMcp:
         where = arguments.pop(WORKSPACE_ARG, None)
         if where is not None and not isinstance(where, str):
             return _error(f"`{WORKSPACE_ARG}` must be a string (an absolute path), got {type(where).__name__}")
-        session = await self._workspace_session(_workspace(where, self.default_cwd))
+        session = await self._workspace_session(_workspace(where, self.default_cwd, self.roots))
         call_id = f"mcp_{next(self._ids)}"
         finished: ToolFinished | None = None
         try:
@@ -356,8 +360,10 @@ class _Progress:
                 await self.send("still working")
 
 
-def _workspace(where: str | None, default: Path) -> Path:
-    """A workspace argument as a folder (UsageError for a relative path or one that is no folder)."""
+def _workspace(where: str | None, default: Path, roots: Sequence[Path]) -> Path:
+    """A workspace argument as a folder inside one of the server's roots (UsageError for a relative
+    path, one that is no folder, or one outside the roots, links resolved: a call may only narrow
+    what the server was started on, never widen it)."""
     if where is None or where == "":
         return default
     path = Path(where).expanduser()
@@ -365,7 +371,18 @@ def _workspace(where: str | None, default: Path) -> Path:
         raise UsageError(f"the workspace must be an absolute path, got {where!r}")
     if not path.is_dir():
         raise UsageError(f"the workspace {where} is not a directory")
-    return path.resolve()
+    return _inside_roots(path.resolve(), roots, f"the workspace {where}")
+
+
+def _inside_roots(path: Path, roots: Sequence[Path], what: str) -> Path:
+    resolved = path.resolve()
+    if any(resolved.is_relative_to(root) for root in roots):
+        return resolved
+    served = ", ".join(str(root) for root in roots)
+    raise UsageError(
+        f"{what} is outside the folders this server serves ({served}); a call may only name a folder "
+        "inside them. Start `sigit mcp --cwd DIR` (or add `--add-dir DIR`) to serve another."
+    )
 
 
 def _error(text: str) -> types.CallToolResult:
