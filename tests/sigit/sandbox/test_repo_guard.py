@@ -186,6 +186,25 @@ def test_a_git_file_pointing_outside_is_reported_not_changed(ws: Path, tmp_path:
         ("core.fsmonitor", "./watch", True),
         ("alias.st", "status -s", False),
         ("alias.st", " !rm -rf x", True),
+        # aliases without `!` that still run programs (issue 49, family 8)
+        ("alias.up", "fetch --upload-pack=x .", True),
+        ("alias.up", "fetch --upload-p=x .", True),  # git takes an unambiguous prefix
+        ("alias.up", "push --receive-pack x", True),
+        ("alias.gr", "grep -Ox hi", True),
+        ("alias.gr", "grep -nOx hi", True),
+        ("alias.mon", "-c core.fsmonitor=x status", True),
+        ("alias.mon", "--exec-path=/tmp log", True),
+        ("alias.rb", "rebase -x make", True),
+        ("alias.rb", "rebase --exec=make", True),
+        ("alias.cl", "clone --config core.sshCommand=x u", True),
+        ("alias.cl", "clone -u x u", True),
+        ("alias.b", "bisect run make", True),
+        ("alias.status", "log", True),  # shadows a git command
+        ("alias.x", "y", True),  # another alias, or a `git-y` program on PATH
+        ("alias.lg", "log --oneline --graph", False),
+        ("alias.co", "checkout", False),
+        ("alias.d", "diff --no-ext-diff", False),
+        ("alias.p", "--no-pager log", False),
         ("pager.log", "false", False),
         ("pager.log", "touch x", True),
         ("protocol.ext.allow", "always", True),
@@ -201,6 +220,12 @@ def test_a_git_file_pointing_outside_is_reported_not_changed(ws: Path, tmp_path:
 )
 def test_which_keys_run_code(key: str, value: str, runs: bool) -> None:
     assert runs_code(key, value) is runs
+
+
+def test_an_alias_that_overrides_the_users_own_runs_code() -> None:
+    """The repository's config wins over `~/.gitconfig`: `git st` would run the repository's `st`."""
+    assert runs_code("alias.st", "status -s") is False
+    assert runs_code("alias.st", "status -s", user_aliases={"st"}) is True
 
 
 def test_a_git_file_pointing_into_a_place_commands_may_write_is_neutralised(

@@ -1,14 +1,16 @@
 """After every command and file write, no git repository in the workspace keeps what makes git run code.
 
 A command can `git init sub && git -C sub config core.fsmonitor '…'`, add a hook, a filter driver or
-a `!` alias: nothing runs then, but the user's own `git status` in `sub` afterwards runs it, outside
-any sandbox. So after each step the agent calls `RepositoryGuard.check`: it finds every repository
-under the workspace roots (nested ones, bare ones, linked worktrees' and submodules' git dirs, the
-common dir a `commondir` names, the files `include.path`/`includeIf.*.path` pull in when they lie
-inside the roots), and for each config key that runs a program and each executable hook that was not
-there, with that value or content, when the session started, it copies the file to
-`<git dir>/sigit-quarantine/<time>/`, removes the key (`git config --file`, never the repository's
-own git) or moves the hook there, and returns a sentence saying what and how to restore it.
+an alias (a `!` one, or one that passes `--upload-pack=cmd`, `-c core.pager=cmd`, or overrides the
+user's own alias: `alias_danger`): nothing runs then, but the user's own `git status` in `sub`
+afterwards runs it, outside any sandbox. So after each step the agent calls `RepositoryGuard.check`:
+it finds every repository under the workspace roots (nested ones, bare ones, linked worktrees' and
+submodules' git dirs, the common dir a `commondir` names, the files
+`include.path`/`includeIf.*.path` pull in when they lie inside the roots), and for each config key
+that runs a program and each executable hook that was not there, with that value or content, when
+the session started, it copies the file to `<git dir>/sigit-quarantine/<time>/`, removes the key
+(`git config --file`, never the repository's own git) or moves the hook there, and returns a
+sentence saying what and how to restore it.
 
 What existed when the guard was made (the session's start) is the user's and is approved: it is
 never changed, even in nested repositories. A `.git` file naming a git dir outside the roots is
@@ -19,14 +21,16 @@ reported, not followed. Everything is read without running the repository's git:
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +49,39 @@ _RUNS_CODE = re.compile(
     re.IGNORECASE,
 )
 # Keys that run a shell command only when the value starts with `!`.
-_BANG = re.compile(r"^(alias\..+|submodule\..+\.update)$", re.IGNORECASE)
+_BANG = re.compile(r"^submodule\..+\.update$", re.IGNORECASE)
+_ALIAS = re.compile(r"^alias\.(.+)$", re.IGNORECASE)
+# An alias's expansion runs programs without `!` when it passes these (git takes any unambiguous
+# prefix of a long option: `--upload-p=cmd` is `--upload-pack=cmd`).
+_ALIAS_RISKY_LONG = (
+    "upload-pack", "receive-pack", "exec", "extcmd", "open-files-in-pager", "config", "config-env", "template",
+    "ext-diff", "textconv", "output", "exec-path", "git-dir", "work-tree", "tool", "strategy", "sendmail-cmd",
+    "smtp-server", "to-cmd", "cc-cmd", "header-cmd",
+)
+# Short options that do, per command (`-c` for every command: `git -c core.pager=cmd` and `clone -c`).
+_ALIAS_RISKY_SHORT = {
+    "grep": "O", "rebase": "xs", "clone": "u", "ls-remote": "u", "merge": "s", "pull": "s",
+    "cherry-pick": "s", "revert": "s", "difftool": "xt", "mergetool": "t",
+}
+# Commands that run programs by what they are (`bisect run`, `submodule foreach`, a diff or merge tool...).
+_ALIAS_RUNS_PROGRAMS = frozenset({
+    "bisect", "submodule", "filter-branch", "hook", "instaweb", "daemon", "difftool", "mergetool", "send-email",
+    "web--browse", "credential", "upload-pack", "receive-pack", "upload-archive", "remote-ext", "remote-fd",
+    "shell", "fsmonitor--daemon", "difftool--helper", "for-each-repo", "maintenance", "quiltimport",
+})
+# Global options that change nothing git runs (any other before the command counts as running code).
+_ALIAS_SAFE_GLOBALS = frozenset({
+    "-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--literal-pathspecs", "--glob-pathspecs",
+    "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-lazy-fetch", "--no-advice",
+})
+_FALLBACK_COMMANDS = frozenset({
+    "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file", "checkout",
+    "cherry", "cherry-pick", "clean", "clone", "commit", "config", "describe", "diff", "difftool", "fetch",
+    "format-patch", "fsck", "gc", "grep", "help", "init", "log", "ls-files", "ls-remote", "ls-tree", "merge",
+    "mergetool", "mv", "notes", "pull", "push", "rebase", "reflog", "remote", "reset", "restore", "revert", "rm",
+    "shortlog", "show", "stash", "status", "submodule", "switch", "tag", "worktree",
+})
+"""Commands every git has: what `git_commands` falls back on where `--list-cmds` is missing."""
 _BOOLEANS = {"", "true", "false", "yes", "no", "on", "off", "1", "0"}
 QUARANTINE = "sigit-quarantine"
 SCAN_LIMIT = 100_000  # directory entries looked at per root, per check
@@ -53,9 +89,70 @@ _INCLUDE_DEPTH = 10  # git's own limit
 _GIT_TIMEOUT_S = 5.0
 
 
-def runs_code(key: str, value: str) -> bool:
-    """Whether config `key = value` in a repository makes git run a program."""
+@functools.cache
+def git_commands() -> frozenset[str]:
+    """The commands this git has (built-ins and its exec-path's), which an alias cannot shadow."""
+    try:
+        done = subprocess.run(
+            [git_executable(), "--list-cmds=builtins,main"], capture_output=True, timeout=_GIT_TIMEOUT_S,
+            check=False, stdin=subprocess.DEVNULL, env=_git_env(),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return _FALLBACK_COMMANDS
+    found = frozenset(done.stdout.decode("utf-8", "replace").split()) if done.returncode == 0 else frozenset()
+    return found | _FALLBACK_COMMANDS
+
+
+def alias_danger(name: str, value: str, user_aliases: Collection[str] = ()) -> str | None:
+    """Why `alias.NAME = value` in a repository may make the user's git run a program, or None.
+
+    With or without `!`: an alias named like a git command or like one of the user's own aliases
+    (the repository's wins over theirs: `git st` would run this), one that expands to another alias
+    or to a `git-WORD` program on PATH, one that passes global options (`-c core.pager=cmd`), or
+    options that run programs (`fetch --upload-pack=cmd`, `grep -Ocmd`, `rebase -x`...)."""
+    name = name.lower()
+    if value.lstrip().startswith("!"):
+        return "runs a shell command"
+    if name in git_commands():
+        return f"shadows the git command `{name}`"
+    if name in user_aliases:
+        return f"overrides your own alias `{name}`"
+    try:
+        words = shlex.split(value)
+    except ValueError:
+        return "cannot be read as git reads it"
+    at = 0
+    while at < len(words) and words[at].startswith("-"):
+        if words[at] not in _ALIAS_SAFE_GLOBALS:
+            return f"passes `{words[at]}` to git"
+        at += 1
+    if at == len(words):
+        return None
+    command, rest = words[at], words[at + 1 :]
+    if command not in git_commands():
+        return f"runs `{command}`, another alias or a program on PATH"
+    if command in _ALIAS_RUNS_PROGRAMS:
+        return f"runs `git {command}`, which runs programs"
+    short = "c" + _ALIAS_RISKY_SHORT.get(command, "")
+    for word in rest:
+        if word == "--":
+            break
+        if word.startswith("--"):
+            option = word[2:].split("=", 1)[0].lower()
+            if option and not option.startswith("no-") and any(r.startswith(option) for r in _ALIAS_RISKY_LONG):
+                return f"passes `{word}`"
+        elif word.startswith("-") and len(word) > 1 and any(char in short for char in word[1:]):
+            return f"passes `{word}`"
+    return None
+
+
+def runs_code(key: str, value: str, user_aliases: Collection[str] = ()) -> bool:
+    """Whether config `key = value` in a repository makes git run a program (`user_aliases`: the
+    names of the user's own aliases, which a repository's alias of the same name overrides)."""
     lowered = key.lower()
+    alias = _ALIAS.match(lowered)
+    if alias is not None:
+        return alias_danger(alias.group(1), value, user_aliases) is not None
     if _BANG.match(lowered):
         return value.lstrip().startswith("!")
     if not _RUNS_CODE.match(lowered):
@@ -92,6 +189,8 @@ class RepositoryGuard:
         self.roots = tuple(dict.fromkeys(Path(os.path.realpath(r)) for r in roots if os.path.isdir(r)))
         self.reachable = tuple(dict.fromkeys(Path(os.path.realpath(r)) for r in reachable if os.path.isdir(r)))
         self._parsed: dict[Path, tuple[tuple[int, ...], list[tuple[str, str]] | None]] = {}
+        self.user_aliases = _user_aliases()
+        """The user's own alias names (global config): a repository's alias of the same name would win."""
         survey = self._survey()
         self._approved: set[tuple[Path, str, str]] = set()
         self._approved_odd: dict[Path, str] = {}  # config that is not a regular file, or git cannot read
@@ -102,7 +201,7 @@ class RepositoryGuard:
                 self._approved_odd[config.path] = odd
                 continue
             for key, value in self._entries(config.path) or []:
-                if runs_code(key, value):
+                if runs_code(key, value, self.user_aliases):
                     self._approved.add((config.path, key, value))
         for git_dir in survey.git_dirs:
             self._approved_hooks.update(_hooks(git_dir))
@@ -131,7 +230,8 @@ class RepositoryGuard:
         for dot_git, target in survey.outside.items():
             if dot_git not in self._reported:
                 self._reported.add(dot_git)
-                armed = [k for k, v in _read_config(target / "config", self.roots) or [] if runs_code(k, v)]
+                armed = [k for k, v in _read_config(target / "config", self.roots) or []
+                         if runs_code(k, v, self.user_aliases)]
                 armed += [f"hooks/{hook.name}" for hook in _hooks(target)]
                 what = f" (it sets {', '.join(dict.fromkeys(armed))}, which git would run)" if armed else ""
                 sentences.append(
@@ -259,10 +359,13 @@ class RepositoryGuard:
                 f"restore it with `mv {backup} {path}` if you trust it"
             )
         entries = self._entries(path) or []
-        planted = [(k, v) for k, v in entries if runs_code(k, v) and (path, k, v) not in self._approved]
+        planted = [
+            (k, v) for k, v in entries if runs_code(k, v, self.user_aliases) and (path, k, v) not in self._approved
+        ]
         if not planted:
             return None
         keys = list(dict.fromkeys(k for k, _ in planted))
+        why = {k: alias_danger(k.split(".", 1)[1], v, self.user_aliases) for k, v in planted if _ALIAS.match(k)}
         backup = self._backup_dir(config.git_dir, stamp)
         copied = backup / _backup_name(path, config.git_dir) if backup is not None else None
         try:
@@ -280,7 +383,7 @@ class RepositoryGuard:
             if not _unset(path, key, [v for (p, k, v) in self._approved if p == path and k == key], self.roots)
         ]
         self._parsed.pop(path, None)
-        done = [key for key in keys if key not in failed]
+        done = [f"{key} ({why[key]})" if why.get(key) else key for key in keys if key not in failed]
         sentence = (
             (
                 f"siGit removed {', '.join(done)} from {self._shown(path)} (they make git run programs; "
@@ -441,6 +544,19 @@ def _git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_CONFIG_NOSYSTEM="1", LC_ALL="C")
     return env
+
+
+def _user_aliases() -> frozenset[str]:
+    """The names of the aliases in the user's global git config (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`)."""
+    try:
+        done = subprocess.run(
+            [git_executable(), "config", "--global", "--name-only", "--get-regexp", r"^alias\."],
+            capture_output=True, timeout=_GIT_TIMEOUT_S, check=False, stdin=subprocess.DEVNULL, env=_git_env(),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    names = done.stdout.decode("utf-8", "replace").split() if done.returncode == 0 else []
+    return frozenset(name.split(".", 1)[1].lower() for name in names if "." in name)
 
 
 def _read_config(path: Path, roots: tuple[Path, ...]) -> list[tuple[str, str]] | None:
