@@ -37,6 +37,7 @@ from ..prompt.init_prompt import INIT_PROMPT
 from .adapter import Printer
 from .host_args import headless_host_options
 from .host_args import host_options as host_options  # its old home: TUI and MCP imported it from here
+from .terminal_text import terminal_safe, terminal_safe_json
 from .usage import RESULT_SUBTYPES, claude_usage
 
 if TYPE_CHECKING:
@@ -95,11 +96,11 @@ async def _run(args: argparse.Namespace, prompt: str, early: EarlyLoad | None = 
             startup_gc.resume()  # the start is over: collect as usual for the rest of the run
     except UsageError as exc:
         # what the user asked for is wrong: a session, a settings file, a checkpoint, a model name, a cwd
-        print(f"sigit: {exc}", file=sys.stderr)
+        print(f"sigit: {terminal_safe(str(exc))}", file=sys.stderr)
         out.result(None, "error", str(exc), started, session_id="", is_error=True)
         return EXIT_USAGE
     except SigitError as exc:  # the model could not be loaded: a clear line, not a traceback
-        print(f"sigit: {exc}", file=sys.stderr)
+        print(f"sigit: {terminal_safe(str(exc))}", file=sys.stderr)
         out.result(None, "error", str(exc), started, session_id="", is_error=True)
         return EXIT_ERROR
     command = await _command(agent_session, host, prompt)
@@ -113,7 +114,7 @@ async def _run(args: argparse.Namespace, prompt: str, early: EarlyLoad | None = 
     try:
         images = prompt_images(getattr(args, "image", []) or [], prompt, agent_session.cwd)
     except UsageError as exc:
-        print(f"sigit: {exc}", file=sys.stderr)
+        print(f"sigit: {terminal_safe(str(exc))}", file=sys.stderr)
         out.result(None, "error", str(exc), started, session_id=agent_session.id, is_error=True)
         await agent_session.close()
         return EXIT_USAGE
@@ -166,12 +167,12 @@ class _Output(Printer):
         """Calls whose refusal was shown (their "Not run" result is not shown again)."""
 
     def _emit(self, obj: dict[str, Any]) -> None:
-        self.stdout.write(json_text(obj) + "\n")  # a lone surrogate from the model must not end the run
+        self.stdout.write(terminal_safe_json(json_text(obj)) + "\n")  # a lone surrogate must not end the run
         self.stdout.flush()
 
     def _progress(self, line: str) -> None:
         if not self.quiet:
-            self.stderr.write(line + "\n")
+            self.stderr.write(terminal_safe(line) + "\n")  # a file's or command's escapes do nothing
             self.stderr.flush()
 
     def init(self, session: AgentSession, host: SessionHost) -> None:
@@ -237,7 +238,7 @@ class _Output(Printer):
         """What a slash command answered (`sigit -p /status`): its text, or a result object."""
         if self.fmt == "text":
             stream = self.stderr if is_error else self.stdout
-            stream.write(text.rstrip("\n") + "\n")
+            stream.write(terminal_safe(text.rstrip("\n")) + "\n")
             stream.flush()
             return
         self.result(None, "error_during_execution" if is_error else "success", text, started, session_id,
@@ -271,11 +272,11 @@ class _Output(Printer):
         # text: stdout carries the answer only; errors and why the turn stopped go to stderr
         answer = finished.text if finished is not None else ("" if is_error else text)
         if answer:
-            self.stdout.write(answer.rstrip("\n") + "\n")
+            self.stdout.write(terminal_safe(answer.rstrip("\n")) + "\n")
             self.stdout.flush()
         why = None
         if finished is not None and finished.stop_reason != "cancelled":
             why = finished.error if finished.stop_reason == "error" else stop_sentence(finished)
         if why:
-            self.stderr.write(f"sigit: {why}\n")
+            self.stderr.write(f"sigit: {terminal_safe(why)}\n")
             self.stderr.flush()

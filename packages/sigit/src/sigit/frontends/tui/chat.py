@@ -17,8 +17,11 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.widget import Widget
 from textual.widgets import Button, Collapsible, Static
+
+from ..terminal_text import terminal_safe
 
 if TYPE_CHECKING:
     from onde import Message
@@ -40,7 +43,19 @@ class UserMessage(Static):
 def markdown_renderable(text: str) -> RenderableType:
     from rich.markdown import Markdown  # markdown-it loads with the first reply, not before first paint
 
-    return Markdown(text, code_theme="ansi_dark", inline_code_theme="ansi_dark")
+    return Markdown(shown(text), code_theme="ansi_dark", inline_code_theme="ansi_dark")
+
+
+def shown(text: str) -> str:
+    """Untrusted text (a file, a command's output, the model's words) as the screen may draw it: every
+    control character a terminal would act on shown as an escape (`terminal_safe`)."""
+    return terminal_safe(text, keep_sgr=False)
+
+
+def plain_title(text: str) -> str:
+    """A title Textual reads as markup (a Collapsible's), from untrusted text: one line, no control
+    character, and `[` escaped, so `[@click=app.quit]` in a file's first line is text, not an action."""
+    return escape(terminal_safe(text, keep_sgr=False, newlines=False))
 
 
 class PastReply(Static):
@@ -62,19 +77,19 @@ class ThinkingBlock(Collapsible):
     def add(self, fragment: str) -> None:
         self.thought += fragment
         tail = "\n".join(self.thought.rstrip().splitlines()[-THINKING_TAIL_LINES:])
-        self._body.update(Text(tail, style="italic"))
+        self._body.update(Text(shown(tail), style="italic"))
 
     def finish(self) -> None:
         lines = len(self.thought.strip().splitlines())
         self.title = f"Thought ({lines} line{'s' if lines != 1 else ''})"
-        self._body.update(Text(self.thought.strip(), style="italic"))
+        self._body.update(Text(shown(self.thought.strip()), style="italic"))
         self.collapsed = True
 
 
 def syntax(code: str, lexer: str) -> Syntax:
     from rich.syntax import Syntax  # pygments loads with the first tool call
 
-    return Syntax(code, lexer, theme="ansi_dark", word_wrap=True, background_color="default")
+    return Syntax(shown(code), lexer, theme="ansi_dark", word_wrap=True, background_color="default")
 
 
 def diff_renderable(diff: str) -> Syntax:
@@ -118,7 +133,7 @@ class ToolCallBlock(Collapsible):
         super()._watch_collapsed(collapsed)
 
     def _line(self, mark: str, suffix: str = "") -> str:
-        return f"{mark} {self.call_title}{suffix}"
+        return plain_title(f"{mark} {self.call_title}{suffix}")
 
     def mark(self, state: str, note: str = "") -> None:
         self.status = state
@@ -131,7 +146,7 @@ class ToolCallBlock(Collapsible):
         self.diff = diff
         if self.status != "denied":
             self.mark("error" if is_error else "done", summary_line(output))
-        self._result.update(Text(output[:20_000]))
+        self._result.update(Text.from_ansi(terminal_safe(output[:20_000])))  # colour kept, nothing else
         if diff:
             self._diff.update(diff_renderable(diff))
         self._diff.display = bool(diff)
@@ -154,7 +169,7 @@ class NoticeLine(Static):
     """A line from the app, not the model: plain text, or Markdown (a slash command's result)."""
 
     def __init__(self, message: str, level: str = "info", *, markdown: bool = False) -> None:
-        super().__init__(markdown_renderable(message) if markdown else Text(message),
+        super().__init__(markdown_renderable(message) if markdown else Text(shown(message)),
                          classes=f"notice notice-{level}")
         self.message = message
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownStream
 
+from ..terminal_text import terminal_safe
+
 
 class AssistantMessage(Markdown):
     """A reply, streamed into Markdown as it arrives."""
 
     def __init__(self, text: str = "") -> None:
-        super().__init__(text, classes="assistant-message")
+        super().__init__(terminal_safe(text, keep_sgr=False), classes="assistant-message")
         self._stream: MarkdownStream | None = None
         self.content_text = text
 
@@ -22,7 +24,7 @@ class AssistantMessage(Markdown):
         self.content_text += fragment
         if self._stream is None:
             self._stream = Markdown.get_stream(self)
-        await self._stream.write(fragment)
+        await self._stream.write(terminal_safe(fragment, keep_sgr=False))  # the model's escapes do nothing
 
     async def finish(self) -> None:
         if self._stream is not None:

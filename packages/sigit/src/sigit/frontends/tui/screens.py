@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from ...config.trust import ProjectRequests
 from ...events import PermissionAsked, PermissionReply
-from .chat import diff_renderable
+from .chat import diff_renderable, shown
 
 ANSWERS: dict[str, PermissionReply] = {
     "once": PermissionReply(True, "once"),
@@ -36,10 +36,10 @@ LEAVE_SANDBOX_ANSWERS: dict[str, PermissionReply] = {
 def preview_renderable(request: PermissionAsked) -> Syntax | Text:
     preview = request.preview or ""
     if request.command is not None:
-        return Syntax(preview, "bash", theme="ansi_dark", word_wrap=True, background_color="default")
+        return Syntax(shown(preview), "bash", theme="ansi_dark", word_wrap=True, background_color="default")
     if preview.startswith(("---", "+++")):
         return diff_renderable(preview)
-    return Text(preview)
+    return Text(shown(preview))
 
 
 class PermissionScreen(ModalScreen[PermissionReply]):
@@ -70,9 +70,9 @@ class PermissionScreen(ModalScreen[PermissionReply]):
             yield from self._compose_leave_sandbox()
             return
         with Vertical(id="permission-dialog"):
-            yield Static(Text(f"Allow {req.title}?", style="bold"), id="permission-title")
+            yield Static(Text(shown(f"Allow {req.title}?"), style="bold"), id="permission-title")
             if req.reason:
-                yield Static(Text(req.reason, style="dim"))
+                yield Static(Text(shown(req.reason), style="dim"))
             if req.preview:
                 with VerticalScroll(id="permission-preview"):
                     yield Static(preview_renderable(req))
@@ -85,8 +85,8 @@ class PermissionScreen(ModalScreen[PermissionReply]):
     def _compose_leave_sandbox(self) -> ComposeResult:
         req = self.request
         with Vertical(id="permission-dialog"):
-            yield Static(Text(req.title, style="bold"), id="permission-title")
-            yield Static(Text(req.reason, style="yellow"))
+            yield Static(Text(shown(req.title), style="bold"), id="permission-title")
+            yield Static(Text(shown(req.reason), style="yellow"))
             if req.preview:
                 with VerticalScroll(id="permission-preview"):
                     yield Static(preview_renderable(req))
