@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "qwen-runtime and llama.cpp, and exit")
     parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
                         metavar="PROMPT", help="run one prompt headless and print the result "
-                        "(the prompt may also come on stdin)")
+                        "(no PROMPT: the prompt comes on stdin; with one, text piped on stdin follows it)")
     parser.add_argument("-i", "--image", action="append", default=[], metavar="FILE",
                         help="attach an image to the prompt (repeatable; `@shot.png` in the prompt does the same); "
                         "needs a model that can see")
@@ -231,28 +231,38 @@ def _headless(args: argparse.Namespace) -> int:
 
 
 def _headless_run(args: argparse.Namespace) -> int:
+    from .frontends.headless_stdin import read_stdin, stdin_is_terminal
+
+    args.stdin_follows = False
     if args.prompt is None:  # piped: stdin is the prompt
-        args.prompt = sys.stdin.read()
+        args.prompt = read_stdin()
         if not args.prompt.strip():
             return _usage_error("no prompt (use -p PROMPT, or run in a terminal for the app)")
         return _run_headless(args)
     if args.prompt == "":
-        if sys.stdin.isatty():
+        if stdin_is_terminal():
             return _usage_error("-p needs a prompt (an argument or on stdin)")
-        args.prompt = sys.stdin.read()
+        args.prompt = read_stdin()
+    else:  # `git diff | sigit -p "review this"`: what is piped follows the prompt, as with `claude -p`
+        args.stdin_follows = True
     if not args.prompt.strip():
         return _usage_error("the prompt is empty")
     return _run_headless(args)
 
 
 def _run_headless(args: argparse.Namespace) -> int:
-    """The model starts loading first (early_load.py), then the headless frontend is imported beside it."""
+    """The model starts loading first (early_load.py), then stdin piped beside a prompt is read and the
+    headless frontend is imported, beside it."""
     from pathlib import Path
 
     from .early_load import EarlyLoad
     from .frontends.host_args import headless_host_options
 
     early = EarlyLoad.start(headless_host_options(args), Path(args.cwd))
+    if args.stdin_follows:
+        from .frontends.headless_stdin import with_piped_input
+
+        args.prompt = with_piped_input(args.prompt)
     from .frontends.headless import run_headless
 
     return run_headless(args, early)

@@ -25,6 +25,7 @@ from ...events import PermissionAsked, PermissionReply, TurnFinished
 from ...sessions import Session
 from ...tools import all_tools
 from ..headless import refuse_trust
+from ..headless_stdin import read_stdin, stdin_is_terminal, with_piped_input
 from . import messages
 from .control import ControlChannel, ControlError, LineWriter, start_stdin_reader
 from .flags import ClaudeArgs, FlagError, claude_mode_name, parse
@@ -58,8 +59,10 @@ def run(argv: list[str]) -> int:
         print(f"sigit: {line}", file=sys.stderr, flush=True)
     if args.input_format == "text":
         prompt = args.prompt
-        if prompt is None and not sys.stdin.isatty():
-            prompt = sys.stdin.read()
+        if prompt is None and not stdin_is_terminal():
+            prompt = read_stdin()
+        elif prompt is not None and prompt.strip():  # `git diff | sigit --claude -p "review"`: as `claude -p`
+            prompt = with_piped_input(prompt)
         if not prompt or not prompt.strip():
             print("sigit: no prompt (give one as an argument or on stdin, or use --input-format stream-json)",
                   file=sys.stderr)
