@@ -3,6 +3,7 @@ was sent read back from the scripted OpenAI-compatible server."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -118,3 +119,86 @@ def test_p_without_a_prompt_still_reads_the_prompt_from_stdin(dirs: tuple[Path, 
         bodies = server.requests
     assert proc.returncode == 0, proc.stderr
     assert last_user_text(bodies[0]) == "explain app.py"
+
+
+# ---------------------------------------------------------------- item 8: ACP's stdin, flags, help, doctor
+
+
+@pytest.mark.parametrize("stdin", ["devnull", "closed", "empty pipe"])
+def test_acp_with_stdin_at_its_end_exits_at_once_without_a_traceback(dirs: tuple[Path, Path], stdin: str) -> None:
+    work, config = dirs
+    options: dict[str, Any] = {"stdin": subprocess.DEVNULL}
+    if stdin == "closed":  # `sigit acp <&-`
+        options["preexec_fn"] = lambda: os.close(0)
+    elif stdin == "empty pipe":
+        options = {"input": ""}
+    started = time.monotonic()
+    proc = subprocess.run([SIGIT, "acp", "--model", "scripted:/nonexistent.json"], cwd=work, env=sigit_env(config),
+                          capture_output=True, text=True, timeout=30, **options)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "Error" not in proc.stderr
+    assert len(proc.stderr.splitlines()) <= 1 and proc.stdout == ""
+    assert time.monotonic() - started < 20
+
+
+CONTRADICTIONS = [
+    (["acp", "-p", "hi"], "-p"),
+    (["--acp", "-p", "hi"], "-p"),
+    (["acp", "--resume", "abc"], "--resume"),
+    (["acp", "--output-format", "json"], "--output-format"),
+    (["-p", "hi", "--fork-session"], "--fork-session"),
+    (["-p", "hi", "--resume", "abc", "--continue"], "--continue"),
+    (["init", "-p", "hi"], "-p"),
+]
+
+
+@pytest.mark.parametrize(("argv", "flag"), CONTRADICTIONS, ids=[" ".join(argv) for argv, _ in CONTRADICTIONS])
+def test_contradictory_flags_are_refused_with_one_line(dirs: tuple[Path, Path], argv: list[str], flag: str) -> None:
+    work, config = dirs
+    proc = run_sigit([*argv, "--model", "scripted:/nonexistent.json"], work, config, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == "" and "Traceback" not in proc.stderr
+    [line] = proc.stderr.splitlines()  # one line: why, and what to do
+    assert line.startswith("sigit: ") and flag in line
+
+
+def test_claude_mode_has_its_own_help(dirs: tuple[Path, Path]) -> None:
+    work, config = dirs
+    proc = run_sigit(["--claude", "--help"], work, config, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert "not implemented" not in proc.stderr + proc.stdout
+    for flag in ("--input-format", "--allowedTools", "--permission-prompt-tool", "--system-prompt", "--cwd"):
+        assert flag in proc.stdout
+    assert proc.stdout.startswith("usage: sigit --claude")
+
+
+def test_acp_mcp_and_eval_each_have_their_own_help(dirs: tuple[Path, Path]) -> None:
+    work, config = dirs
+    acp = run_sigit(["acp", "--help"], work, config, timeout=30)
+    assert acp.returncode == 0, acp.stderr
+    assert acp.stdout.startswith("usage: sigit acp") and "Agent Client Protocol" in acp.stdout
+    assert "--model" in acp.stdout and "--permission-mode" in acp.stdout and "--offline" in acp.stdout
+    for headless_only in ("--print", "--output-format", "--resume", "--image", "--claude"):
+        assert headless_only not in acp.stdout
+    mcp = run_sigit(["mcp", "--help"], work, config, timeout=30)
+    assert mcp.stdout.startswith("usage: sigit mcp") and "--port" in mcp.stdout
+    evals = run_sigit(["eval", "--help"], work, config, timeout=30)
+    assert evals.stdout.startswith("usage: sigit eval") and "--repeat" in evals.stdout
+
+
+def test_doctor_checks_the_model_named_by_model(dirs: tuple[Path, Path], tmp_path: Path, tiny_gguf: Path) -> None:
+    work, config = dirs
+    env = {"QWEN_RUNTIME_TUNING_DIR": str(tmp_path / "tuning"), "HF_HUB_CACHE": str(tmp_path / "hub-cache")}
+    proc = subprocess.run([SIGIT, "doctor", "--json", "--model", str(tiny_gguf)], cwd=work,
+                          env=sigit_env(config, **env), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    report = json.loads(proc.stdout)
+    model = next(c for c in report["checks"] if c["name"] == "model")
+    assert model["details"]["model"] == str(tiny_gguf) and model["details"]["from_flag"] is True
+    assert report["ready"] is True
+    missing = subprocess.run([SIGIT, "doctor", "--model", str(tmp_path / "nope.gguf")], cwd=work,
+                             env=sigit_env(config, **env), stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                             timeout=60)
+    assert missing.returncode == 1, missing.stderr
+    assert "nope.gguf: no such file" in missing.stdout and "pass --model an existing .gguf file" in missing.stdout

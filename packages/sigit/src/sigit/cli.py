@@ -10,7 +10,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .startup_gc import held_off
 
@@ -32,67 +32,86 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="sigit",
-        description="siGit Code: a local-first coding agent. With no arguments in a terminal, opens the app.",
-        epilog="Subcommands: `sigit acp` serves the Agent Client Protocol on stdio (for Zed); "
-        "`sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` manages "
-        "saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project settings "
-        "apply; `sigit sandbox check` shows what the OS sandbox enforces here; `sigit doctor [--json]` "
-        "checks what this machine can run; `sigit cache [list|clear]` shows or clears the prompt cache of "
-        "local models; `sigit mcp [--port N]` serves siGit as an MCP server (run_task and its tools); "
-        "`sigit eval [PACK ...]` runs coding tasks through the agent and reports how many it solved.",
-    )
-    parser.add_argument("--version", action=_VersionAction, help="show the versions of sigit, onde, "
-                        "qwen-runtime and llama.cpp, and exit")
-    parser.add_argument("-p", "--print", dest="prompt", nargs="?", const="", default=None,
-                        metavar="PROMPT", help="run one prompt headless and print the result "
-                        "(no PROMPT: the prompt comes on stdin; with one, text piped on stdin follows it)")
-    parser.add_argument("-i", "--image", action="append", default=[], metavar="FILE",
-                        help="attach an image to the prompt (repeatable; `@shot.png` in the prompt does the same); "
-                        "needs a model that can see")
-    parser.add_argument("--cwd", default=None, help="working directory (default: the current one)")
-    parser.add_argument("--model", default=None, help="a registry name (qwen3-8b), a .gguf path, "
-                        "hf:REPO/FILE, transformers:PATH, openai:BASE_URL#MODEL or scripted:FILE")
-    parser.add_argument("--permission-mode", choices=PERMISSION_MODES, default=None)
-    parser.add_argument("--sandbox", dest="sandbox", choices=SANDBOX_MODES, default=None, metavar="MODE",
-                        help="where commands may write: read-only, workspace-write (the default) or off "
-                        "(no OS sandbox); overrides [sandbox] mode. --permission-mode bypass leaves it on")
-    parser.add_argument("--allow-tool", action="append", default=[], metavar="RULE",
-                        help="allow a tool or rule pattern, e.g. run_command or 'run_command(git *)'")
-    parser.add_argument("--deny-tool", action="append", default=[], metavar="RULE")
-    parser.add_argument("--add-dir", action="append", default=[], metavar="DIR",
-                        help="let the file tools read DIR too (repeatable); the working directory is always readable")
-    parser.add_argument("--max-turns", type=int, default=24, help="rounds of tool calls per prompt")
-    parser.add_argument("--output-format", choices=("text", "json", "stream-json"), default="text")
-    parser.add_argument("--resume", metavar="ID", default=None, help="continue a saved session")
-    parser.add_argument("--continue", dest="continue_last", action="store_true",
-                        help="continue the latest session of this directory")
-    parser.add_argument("--fork-session", action="store_true",
-                        help="with --resume/--continue: continue in a new copy, leaving the original as it was")
-    parser.add_argument("--no-think", action="store_true", help="turn the model's thinking off")
-    parser.add_argument("--draft", default=None, metavar="SOURCE",
-                        help="speculative decoding for a local model: prompt-lookup (or ngram), mtp (the model's "
-                        "own multi-token-prediction head), none, or a draft model's .gguf path; overrides the "
-                        "`draft` setting")
-    parser.add_argument("--trust", action="store_true",
-                        help="trust this folder for this run: its project hooks, MCP servers, model and "
-                        "permission settings apply (`sigit trust` records it)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
-    parser.add_argument("--verbose", action="store_true",
-                        help="also show the log (llama.cpp, libraries; SIGIT_LOG sets the level) on stderr")
-    parser.add_argument("--download", action="store_true",
-                        help="download the model for this run if it is not cached yet (nothing "
-                        "multi-gigabyte is downloaded without it, or `download = \"auto\"` in settings)")
-    parser.add_argument("--offline", action="store_true",
-                        help="make no network request but to the model's endpoint: no download or hub, web "
-                        "tools refused, MCP servers only over stdio or loopback, commands' network off "
-                        "(`offline = true` in settings)")
-    parser.add_argument("--acp", action="store_true", help="serve ACP on stdio (same as `sigit acp`)")
-    parser.add_argument("--claude", action="store_true", help="speak Claude Code's CLI dialect (its flags and "
-                        "stream-json, as the Claude Agent SDKs read them); also chosen by --output-format "
-                        "stream-json with --input-format stream-json, or when an Agent SDK starts sigit")
+def build_parser(*, acp: bool = False) -> argparse.ArgumentParser:
+    """`sigit`'s flags; `acp`: `sigit acp`'s, where the flags that do not apply to serving an editor are
+    still parsed (to say why they do not go with it) but left out of the help."""
+    if acp:
+        parser = argparse.ArgumentParser(
+            prog="sigit acp",
+            description="Serve the Agent Client Protocol on stdin/stdout for Zed and other ACP editors: the "
+            "editor opens, prompts and resumes the sessions. Logs go to stderr, or to the file SIGIT_ACP_LOG "
+            "names. The server exits when stdin closes.",
+        )
+    else:
+        parser = argparse.ArgumentParser(
+            prog="sigit",
+            description="siGit Code: a local-first coding agent. With no arguments in a terminal, opens the app.",
+            epilog="Subcommands (each with its own --help): `sigit acp` serves the Agent Client Protocol on "
+            "stdio (for Zed); `sigit init` writes AGENTS.md for the repository; `sigit sessions [list|delete ID]` "
+            "manages saved sessions; `sigit trust [DIR|--list|--revoke DIR]` records which folders' project "
+            "settings apply; `sigit sandbox check` shows what the OS sandbox enforces here; `sigit doctor "
+            "[--json] [--model M]` checks what this machine can run; `sigit cache [list|clear]` shows or clears "
+            "the prompt cache of local models; `sigit mcp [--port N]` serves siGit as an MCP server (run_task "
+            "and its tools); `sigit eval [PACK ...]` runs coding tasks through the agent and reports how many "
+            "it solved. `sigit --claude --help` lists the flags of Claude Code's dialect.",
+        )
+
+    def add(*names: str, serves: bool = True, **options: Any) -> None:
+        """A flag; `serves`: it applies to `sigit acp` too (else it is hidden from that help)."""
+        if acp and not serves:
+            options["help"] = argparse.SUPPRESS
+        parser.add_argument(*names, **options)
+
+    add("--version", action=_VersionAction, help="show the versions of sigit, onde, qwen-runtime and llama.cpp, "
+        "and exit")
+    add("-p", "--print", dest="prompt", nargs="?", const="", default=None, metavar="PROMPT", serves=False,
+        help="run one prompt headless and print the result (no PROMPT: the prompt comes on stdin; with one, "
+        "text piped on stdin follows it)")
+    add("-i", "--image", action="append", default=[], metavar="FILE", serves=False,
+        help="attach an image to the prompt (repeatable; `@shot.png` in the prompt does the same); "
+        "needs a model that can see")
+    add("--cwd", default=None, serves=False, help="working directory (default: the current one)")
+    add("--model", default=None, help="a registry name (qwen3-8b), a .gguf path, hf:REPO/FILE, "
+        "transformers:PATH, openai:BASE_URL#MODEL or scripted:FILE")
+    add("--permission-mode", choices=PERMISSION_MODES, default=None)
+    add("--sandbox", dest="sandbox", choices=SANDBOX_MODES, default=None, metavar="MODE",
+        help="where commands may write: read-only, workspace-write (the default) or off (no OS sandbox); "
+        "overrides [sandbox] mode. --permission-mode bypass leaves it on")
+    add("--allow-tool", action="append", default=[], metavar="RULE",
+        help="allow a tool or rule pattern, e.g. run_command or 'run_command(git *)'")
+    add("--deny-tool", action="append", default=[], metavar="RULE")
+    add("--add-dir", action="append", default=[], metavar="DIR",
+        help="let the file tools read DIR too (repeatable); the working directory is always readable")
+    add("--max-turns", type=int, default=24, help="rounds of tool calls per prompt")
+    add("--output-format", choices=("text", "json", "stream-json"), default=None, serves=False,
+        help="text (the default), or Claude Code's json or stream-json shapes")
+    add("--resume", metavar="ID", default=None, serves=False, help="continue a saved session")
+    add("--continue", dest="continue_last", action="store_true", serves=False,
+        help="continue the latest session of this directory")
+    add("--fork-session", action="store_true", serves=False,
+        help="with --resume/--continue: continue in a new copy, leaving the original as it was")
+    add("--no-think", action="store_true", help="turn the model's thinking off")
+    add("--draft", default=None, metavar="SOURCE",
+        help="speculative decoding for a local model: prompt-lookup (or ngram), mtp (the model's own "
+        "multi-token-prediction head), none, or a draft model's .gguf path; overrides the `draft` setting")
+    add("--trust", action="store_true",
+        help="trust this folder for this run: its project hooks, MCP servers, model and permission settings "
+        "apply (`sigit trust` records it)")
+    add("--quiet", "-q", action="store_true",
+        help="log warnings only" if acp else "no progress on stderr")
+    add("--verbose", action="store_true", serves=False,
+        help="also show the log (llama.cpp, libraries; SIGIT_LOG sets the level) on stderr")
+    add("--download", action="store_true",
+        help="download the model for this run if it is not cached yet (nothing multi-gigabyte is downloaded "
+        "without it, or `download = \"auto\"` in settings)")
+    add("--offline", action="store_true",
+        help="make no network request but to the model's endpoint: no download or hub, web tools refused, MCP "
+        "servers only over stdio or loopback, commands' network off (`offline = true` in settings)")
+    add("--acp", action="store_true", serves=False, help="serve ACP on stdio (same as `sigit acp`)")
+    add("--claude", action="store_true", serves=False,
+        help="speak Claude Code's CLI dialect (its flags and stream-json, as the Claude Agent SDKs read them; "
+        "`sigit --claude --help` lists them); also chosen by --output-format stream-json with --input-format "
+        "stream-json, or when an Agent SDK starts sigit")
     return parser
 
 
@@ -121,8 +140,8 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
         return _claude_cli(args_list)
     if (notice := dialect_notice(args_list)) is not None:
         print(notice, file=sys.stderr)
-    init = args_list[:1] == ["init"]
-    args = _parse(["--acp", *args_list[1:]] if args_list[:1] == ["acp"] else args_list[1:] if init else args_list)
+    init, acp = args_list[:1] == ["init"], args_list[:1] == ["acp"]
+    args = _parse(args_list[1:] if init or acp else args_list, acp=acp, init=init)
     if isinstance(args, int):
         return args
     args.process_ends = process_ends
@@ -160,12 +179,17 @@ def _usage_error(message: str) -> int:
     return EXIT_USAGE
 
 
-def _parse(args_list: list[str]) -> argparse.Namespace | int:
-    """The parsed flags, with `--cwd` and `--add-dir` made absolute and checked; an exit code if bad."""
+def _parse(args_list: list[str], *, acp: bool = False, init: bool = False) -> argparse.Namespace | int:
+    """The parsed flags, with `--cwd` and `--add-dir` made absolute and checked; an exit code if bad
+    (`acp`: `sigit acp`'s; `init`: `sigit init`'s)."""
     try:
-        args = build_parser().parse_args(args_list)
+        args = build_parser(acp=acp).parse_args(args_list)
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
+    args.acp = args.acp or acp
+    if (contradiction := _contradiction(args, init=init)) is not None:
+        return _usage_error(contradiction)
+    args.output_format = args.output_format or "text"
     if args.max_turns < 1:
         return _usage_error("--max-turns must be at least 1")
     cwd = os.path.abspath(args.cwd or os.getcwd())
@@ -185,6 +209,30 @@ def _parse(args_list: list[str]) -> argparse.Namespace | int:
         except DraftSourceError as exc:
             return _usage_error(f"--{exc}")
     return args
+
+
+def _contradiction(args: argparse.Namespace, *, init: bool) -> str | None:
+    """Why flags given together cannot all be obeyed (one line), or None."""
+    if args.acp:
+        for given, flag, why in (
+            (args.prompt is not None, "-p", "runs one prompt and exits"),
+            (bool(args.image), "--image", "attaches an image to a -p prompt"),
+            (args.resume is not None, "--resume", "picks a session for -p or the app"),
+            (args.continue_last, "--continue", "picks a session for -p or the app"),
+            (args.fork_session, "--fork-session", "forks a session for -p or the app"),
+            (args.output_format is not None, "--output-format", "shapes what -p prints"),
+            (args.claude, "--claude", "speaks Claude Code's CLI dialect"),
+        ):
+            if given:
+                return (f"{flag} {why}, but `sigit acp` serves an editor over ACP (the editor opens, resumes and "
+                        "prompts its sessions): use one or the other")
+    if init and args.prompt is not None:
+        return "`sigit init` runs its own prompt (it writes AGENTS.md): leave out -p, or run `sigit -p` instead"
+    if args.resume is not None and args.continue_last:
+        return "--resume ID and --continue each pick the session to continue: give one of them"
+    if args.fork_session and args.resume is None and not args.continue_last:
+        return "--fork-session copies the session that --resume ID or --continue picks: give one of them too"
+    return None
 
 
 def run() -> NoReturn:

@@ -72,11 +72,13 @@ def run_doctor(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the checks as one JSON object")
     parser.add_argument("--cwd", default=None, help="the project whose settings apply (default: here)")
     parser.add_argument("--offline", action="store_true", help="ask no server (as `offline = true` does)")
+    parser.add_argument("--model", default=None, metavar="M",
+                        help="check this model instead of the configured one (any name `sigit --model` takes)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code in (0, None) else 2
-    report = diagnose(Path(args.cwd or os.getcwd()).resolve(), offline=args.offline)
+    report = diagnose(Path(args.cwd or os.getcwd()).resolve(), offline=args.offline, model=args.model)
     if args.json:
         print(json.dumps(report.to_json(), indent=2, default=str))
     else:
@@ -88,18 +90,20 @@ def render(report: Report) -> str:
     width = max(len(c.name) for c in report.checks)
     lines = [f"{MARKS[c.status]}  {c.name:<{width}}  {c.summary}" for c in report.checks]
     if report.ready:
-        lines.append("\nsigit can run its model here.")
+        lines.append(f"\nsigit can run {report.model_check.details.get('model', 'its model')} here.")
     else:
         lines.append(f"\nsigit cannot run a model yet. Next step: {report.next_step}")
     return "\n".join(lines)
 
 
-def diagnose(cwd: Path, *, offline: bool = False) -> Report:
-    """Every check, in the order a reader wants them."""
+def diagnose(cwd: Path, *, offline: bool = False, model: str | None = None) -> Report:
+    """Every check, in the order a reader wants them; `model`: the one to check (`--model`), else the
+    configured one."""
     from onde import system
 
     config = config_dir()
     settings, settings_check = _settings(cwd, config)
+    name = model or settings.model
     if offline or settings.offline:
         go_offline()  # the hub check below asks nothing
     build_check, build = _llama(settings)
@@ -112,9 +116,9 @@ def diagnose(cwd: Path, *, offline: bool = False) -> Report:
         _cache(system.cache_dir()),
     ]
     hub = _hub()
-    model = _model(settings.model, build is not None, hub, ram, settings.n_ctx)
-    checks += [_disk(settings.model, system.cache_dir()), hub, settings_check, _dirs(config), _mcp_server(), model]
-    if (tuning := _tuning(settings.model)) is not None:
+    model_check = _model(name, build is not None, hub, ram, settings.n_ctx, flag=model is not None)
+    checks += [_disk(name, system.cache_dir()), hub, settings_check, _dirs(config), _mcp_server(), model_check]
+    if (tuning := _tuning(name)) is not None:
         checks.append(tuning)
     return Report(checks)
 
@@ -284,16 +288,19 @@ def _mcp_server() -> Check:
                  "cancellation", {**offered, "sdk_version": sdk})
 
 
-def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | None = None) -> Check:
+def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | None = None, *,
+           flag: bool = False) -> Check:
+    """`flag`: the model is `--model`'s, not the configured one (the next steps say so)."""
     from onde import BadModelName, download_needed, is_gguf_model
 
+    where = "pass --model" if flag else "set `model` in settings to"
     try:
         local = is_gguf_model(name)
         needed = download_needed(name)
     except BadModelName as exc:
-        return Check("model", "fail", str(exc).splitlines()[0], {"model": name},
-                     next_step="set `model` in settings to a registry model, a .gguf path or KIND:VALUE")
-    details: dict[str, Any] = {"model": name, "local": local, "cached": needed is None}
+        return Check("model", "fail", str(exc).splitlines()[0], {"model": name, "from_flag": flag},
+                     next_step=f"{where} a registry model, a .gguf path or KIND:VALUE")
+    details: dict[str, Any] = {"model": name, "local": local, "cached": needed is None, "from_flag": flag}
     if needed is not None:
         if hub.details.get("reachable") is False:
             step = (f"connect to the network (or fix HF_ENDPOINT: {hub.details.get('endpoint')}) and run "
@@ -311,7 +318,7 @@ def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | 
                      next_step="reinstall llama-cpp-python")
     if local and name.lower().endswith(".gguf") and not Path(name).expanduser().is_file():
         return Check("model", "fail", f"{name}: no such file", details,
-                     next_step=f"set `model` to an existing .gguf file (not {name})")
+                     next_step=f"{where} an existing .gguf file (not {name})")
     summary = f"{name} is ready" + ("" if local else " (not a local model: not loaded here)")
     status: Status = "ok"
     if local and llama_ok:

@@ -1,7 +1,8 @@
 """`sigit acp`: the Agent Client Protocol on stdio, for Zed and other ACP editors.
 
 Only protocol messages go to stdout (on a private duplicate of fd 1); logs go to stderr, or to the
-file named by `SIGIT_ACP_LOG`. The server exits when stdin closes.
+file named by `SIGIT_ACP_LOG`. The server exits when stdin closes (at once, with 0, when it is at its end
+before any request: `sigit acp < /dev/null`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ EXIT_OK, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 130
 
 
 def serve(args: argparse.Namespace) -> int:
-    from .transport import isolate_stdout
+    from .transport import isolate_stdout, stdin_closed
 
+    if stdin_closed():  # `sigit acp <&-`: no client can ever write; fd 0 would be reused below
+        print("sigit: stdin is closed, so no ACP client can talk to `sigit acp`", file=sys.stderr)
+        return EXIT_OK
     protocol_fd = isolate_stdout()
     _setup_logging(quiet=bool(getattr(args, "quiet", False)))
     try:

@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import os
+import stat
 import sys
 import threading
 from typing import IO, Any, Protocol
@@ -204,15 +205,25 @@ class JsonRpcStdioTransport:
 
 
 
+def stdin_closed() -> bool:
+    """Whether fd 0 is not open at all (`sigit acp <&-`)."""
+    try:
+        os.fstat(0)
+    except OSError:
+        return True
+    return False
+
+
 async def open_stdio(protocol_fd: int, limit: int = LINE_LIMIT) -> JsonRpcStdioTransport:
-    """Streams on stdin and the private protocol fd (a thread reads stdin when it is not a pipe)."""
+    """Streams on stdin and the private protocol fd (a thread reads stdin when it is not a pipe or a socket:
+    a regular file, /dev/null or a terminal, which the event loop cannot watch everywhere; epoll refuses
+    /dev/null, and the reader then waited forever)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=limit)
     stdin: IO[bytes] = os.fdopen(os.dup(0), "rb", buffering=0)
-    try:
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), stdin)
-    except ValueError:  # a regular file: no pipe transport, so a thread copies it into a pipe
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), _pipe_from_thread(stdin))
+    mode = os.fstat(stdin.fileno()).st_mode
+    source = stdin if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else _pipe_from_thread(stdin)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), source)
     out: IO[bytes] = os.fdopen(protocol_fd, "wb", buffering=0)
     writer: ByteWriter
     try:

@@ -59,6 +59,8 @@ class ClaudeArgs:
     sandbox: str | None = None
     trust: bool = False
     quiet: bool = False
+    download: bool = False
+    offline: bool = False
     allow_tool: list[str] = field(default_factory=list)
     deny_tool: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
@@ -75,45 +77,82 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sigit", add_help=False, allow_abbrev=False)
+    parser = _Parser(
+        prog="sigit --claude", add_help=False, allow_abbrev=False,
+        description="sigit in Claude Code's CLI dialect: its flags, tool names and stream-JSON, as the Claude "
+        "Agent SDKs and `claude -p` scripts use them, on a local model. Chosen by --claude, by --output-format "
+        "stream-json with --input-format stream-json, by a flag only Claude Code has, or when an Agent SDK "
+        "starts sigit.",
+        epilog="Any other Claude Code flag is accepted with one warning naming it, never a usage error. "
+        "`sigit --help` lists sigit's own mode.",
+    )
     add = parser.add_argument
-    add("prompt", nargs="*")
-    add("-p", "--print", action="store_true")
-    add("--output-format", choices=("text", "json", "stream-json"), default="text")
-    add("--input-format", choices=("text", "stream-json"), default="text")
-    add("--verbose", action="store_true")
-    add("--include-partial-messages", action="store_true")
-    add("--system-prompt")
-    add("--system-prompt-file")
-    add("--append-system-prompt", action="append", default=[])
-    add("--append-system-prompt-file", dest="append_system_prompt_file", action="append", default=[])
-    add("--tools", action="append")
-    add("--allowedTools", "--allowed-tools", dest="allowed_tools", action="append", default=[])
-    add("--disallowedTools", "--disallowed-tools", dest="disallowed_tools", action="append", default=[])
-    add("--max-turns", type=int)
-    add("--model")
-    add("--permission-mode", choices=(*CLAUDE_MODES, *OUR_MODES))
-    add("--permission-prompt-tool")
-    add("--dangerously-skip-permissions", action="store_true")
-    add("-c", "--continue", dest="continue_last", action="store_true")
-    add("-r", "--resume")
-    add("--session-id")
-    add("--fork-session", action="store_true")
-    add("--settings")
-    add("--add-dir", action="append", default=[])
-    add("--mcp-config", action="append", default=[])
-    add("--setting-sources")
-    add("--max-thinking-tokens", type=int)
-    add("--thinking", choices=("adaptive", "enabled", "disabled"))
-    add("--cwd")
-    add("--sandbox", choices=("read-only", "workspace-write", "off"))
-    add("--trust", action="store_true")
-    add("-q", "--quiet", action="store_true")
-    add("--allow-tool", action="append", default=[])
-    add("--deny-tool", action="append", default=[])
-    add("--no-think", action="store_true")
-    add("--claude", action="store_true")  # asked for this dialect explicitly (detect.py); nothing more to do
+    add("prompt", nargs="*", help="the prompt (text piped on stdin follows it; with none, stdin is the prompt)")
+    add("-h", "--help", action="store_true", help="show this help and exit")
+    add("-p", "--print", action="store_true", help="print the response and exit")
+    add("--output-format", choices=("text", "json", "stream-json"), default="text",
+        help="text (default), json (one result) or stream-json (every message as a JSON line)")
+    add("--input-format", choices=("text", "stream-json"), default="text",
+        help="stream-json: user messages and control requests as JSON lines on stdin, until it closes")
+    add("--verbose", action="store_true", help="accepted (stream-json always carries every message)")
+    add("--include-partial-messages", action="store_true", help="also stream_event lines as the reply streams")
+    add("--system-prompt", metavar="TEXT", help="replace the system prompt (empty: keep ours)")
+    add("--system-prompt-file", metavar="FILE", help="replace the system prompt with a file's text")
+    add("--append-system-prompt", action="append", default=[], metavar="TEXT",
+        help="append to the system prompt")
+    add("--append-system-prompt-file", dest="append_system_prompt_file", action="append", default=[],
+        metavar="FILE", help="append a file's text to the system prompt")
+    add("--tools", action="append", metavar="LIST", help="the built-in tools offered, e.g. Read,Bash "
+        "(default: all; empty: none)")
+    add("--allowedTools", "--allowed-tools", dest="allowed_tools", action="append", default=[], metavar="RULES",
+        help="Claude Code rules allowed without asking, e.g. 'Bash(git *)' Read")
+    add("--disallowedTools", "--disallowed-tools", dest="disallowed_tools", action="append", default=[],
+        metavar="RULES", help="Claude Code rules refused")
+    add("--max-turns", type=int, metavar="N", help="rounds of tool calls per prompt (default 24)")
+    add("--model", help="a local model (sigit's names); a Claude model name means the configured one")
+    add("--permission-mode", choices=(*CLAUDE_MODES, *OUR_MODES), metavar="MODE",
+        help=f"one of {', '.join((*CLAUDE_MODES, *OUR_MODES))}")
+    add("--permission-prompt-tool", metavar="stdio",
+        help="stdio: ask the SDK app (can_use_tool) about calls that need permission")
+    add("--dangerously-skip-permissions", action="store_true", help="the bypassPermissions mode")
+    add("-c", "--continue", dest="continue_last", action="store_true",
+        help="continue the latest session of this directory")
+    add("-r", "--resume", metavar="ID", help="continue a saved session")
+    add("--session-id", metavar="ID", help="a new session with this id")
+    add("--fork-session", action="store_true", help="with --resume/--continue: continue in a new copy")
+    add("--settings", metavar="JSON|FILE", help="its permissions (allow, deny, defaultMode) and model")
+    add("--add-dir", action="append", default=[], metavar="DIR", help="let the file tools read DIR too")
+    add("--mcp-config", action="append", default=[], metavar="JSON|FILE", help='{"mcpServers": {...}}')
+    add("--setting-sources", metavar="LIST", help="accepted; sigit reads its own settings files")
+    add("--max-thinking-tokens", type=int, metavar="N", help="0: thinking off; more: on")
+    add("--thinking", choices=("adaptive", "enabled", "disabled"), help="thinking on or off")
+    add("--cwd", metavar="DIR", help="sigit's: the working directory (default: the current one)")
+    add("--sandbox", choices=("read-only", "workspace-write", "off"), metavar="MODE",
+        help="sigit's: where commands may write: read-only, workspace-write (default) or off")
+    add("--trust", action="store_true", help="sigit's: trust this folder's project settings for this run")
+    add("-q", "--quiet", action="store_true", help="sigit's: no progress on stderr")
+    add("--allow-tool", action="append", default=[], metavar="RULE", help="sigit's: allow a rule (sigit's names)")
+    add("--deny-tool", action="append", default=[], metavar="RULE", help="sigit's: refuse a rule (sigit's names)")
+    add("--no-think", action="store_true", help="sigit's: turn the model's thinking off")
+    add("--download", action="store_true", help="sigit's: download the model for this run if it is not cached")
+    add("--offline", action="store_true", help="sigit's: no network request but to the model's endpoint")
+    add("--claude", action="store_true", help="speak this dialect (also chosen as described above)")
     return parser
+
+
+def help_text() -> str:
+    """`sigit --claude --help`."""
+    return build_parser().format_help()
+
+
+def wants_help(argv: list[str]) -> bool:
+    """`-h` or `--help` among the flags (before `--`)."""
+    for token in argv:
+        if token == "--":
+            return False
+        if token in ("-h", "--help"):
+            return True
+    return False
 
 
 def parse(argv: list[str]) -> ClaudeArgs:
@@ -135,7 +174,8 @@ def parse(argv: list[str]) -> ClaudeArgs:
         setting_sources=ns.setting_sources, max_thinking_tokens=ns.max_thinking_tokens,
         thinking="disabled" if ns.no_think else ns.thinking,
         dangerously_skip_permissions=ns.dangerously_skip_permissions, cwd=ns.cwd, sandbox=ns.sandbox,
-        trust=ns.trust, quiet=ns.quiet, allow_tool=ns.allow_tool, deny_tool=ns.deny_tool, ignored=ignored,
+        trust=ns.trust, quiet=ns.quiet, download=ns.download, offline=ns.offline, allow_tool=ns.allow_tool,
+        deny_tool=ns.deny_tool, ignored=ignored,
     )
     if args.max_turns is not None and args.max_turns < 1:
         raise FlagError("--max-turns must be at least 1")

@@ -28,7 +28,7 @@ from ..headless import refuse_trust
 from ..headless_stdin import read_stdin, stdin_is_terminal, with_piped_input
 from . import messages
 from .control import ControlChannel, ControlError, LineWriter, start_stdin_reader
-from .flags import ClaudeArgs, FlagError, claude_mode_name, parse
+from .flags import ClaudeArgs, FlagError, claude_mode_name, help_text, parse, wants_help
 from .hooks import SdkHooks
 from .messages import mcp_state as mcp_state  # its old home
 from .requests import answer_control_request, initialize
@@ -49,6 +49,9 @@ SIGIT_VERSION_AS_CLAUDE = "2.1.0"
 
 
 def run(argv: list[str]) -> int:
+    if wants_help(argv):  # `sigit --claude --help`: this dialect's flags
+        sys.stdout.write(help_text())
+        return EXIT_OK
     try:
         args = parse(argv)
         setup = prepare(args)

@@ -56,6 +56,9 @@ def prepare(args: ClaudeArgs) -> Setup:
     if args.permission_prompt_tool not in (None, "stdio"):
         warnings.append(f"--permission-prompt-tool {args.permission_prompt_tool}: only `stdio` (the SDK's "
                         "can_use_tool) is supported, so calls that need permission are refused")
+    if args.fork_session and not (args.resume or args.continue_last):  # as Claude Code: nothing to fork
+        warnings.append("--fork-session copies the session --resume or --continue picks; with neither it does "
+                        "nothing")
     cwd = Path(os.path.abspath(args.cwd or os.getcwd()))
     if not cwd.is_dir():
         raise SetupError(f"--cwd {cwd} is not a directory")
@@ -128,7 +131,8 @@ def host_options_for(args: ClaudeArgs, allow: list[str], deny: list[str], model:
     return HostOptions(
         model=model, permission_mode=mode, sandbox_mode=args.sandbox, allow_tools=tuple(allow),
         deny_tools=tuple(deny), add_dirs=tuple(os.path.abspath(os.path.expanduser(d)) for d in args.add_dir),
-        max_rounds=args.max_turns or 24, thinking=thinking, trust=args.trust,
+        max_rounds=args.max_turns or 24, thinking=thinking, trust=args.trust, download=args.download,
+        offline=args.offline,
         # a prompt given at once (text input) is one turn and the process ends: nothing to prepare; a
         # stream of user messages (the SDK's client) has a next turn
         prefill=args.input_format == "stream-json",
