@@ -100,7 +100,8 @@ def test_text_output_says_the_next_step(tmp_path: Path) -> None:
     proc = subprocess.run([SIGIT, "doctor"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "not asked (HF_HUB_OFFLINE is set)" in proc.stdout
-    assert f"Next step: unset HF_HUB_OFFLINE and run `qwen-runtime pull {default_model()}`" in proc.stdout
+    assert "Next step: pass --model PATH.gguf to use a local .gguf file" in proc.stdout  # no network needed
+    assert f"or unset HF_HUB_OFFLINE and run `qwen-runtime pull {default_model()}`" in proc.stdout
 
 
 def test_a_local_model_shows_what_the_runtime_detects_and_the_window_it_gets(

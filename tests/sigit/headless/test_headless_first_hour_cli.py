@@ -202,3 +202,33 @@ def test_doctor_checks_the_model_named_by_model(dirs: tuple[Path, Path], tmp_pat
                              timeout=60)
     assert missing.returncode == 1, missing.stderr
     assert "nope.gguf: no such file" in missing.stdout and "pass --model an existing .gguf file" in missing.stdout
+
+
+# ---------------------------------------------------------------- item 10: offline with no model
+
+
+@pytest.mark.parametrize("mode", [[], ["--claude"]], ids=["sigit", "claude"])
+@pytest.mark.parametrize("offline", ["--offline", "HF_HUB_OFFLINE"])
+def test_the_refusal_without_a_model_names_a_local_file_first_and_once(
+    dirs: tuple[Path, Path], tmp_path: Path, mode: list[str], offline: str
+) -> None:
+    """No model cached and no network: the fix that works now (a .gguf already on disk) comes before the
+    ones that need the network, and the refusal is printed once."""
+    work, config = dirs
+    env = sigit_env(config, HF_HUB_CACHE=str(tmp_path / "empty-cache"), HF_ENDPOINT="http://127.0.0.1:9")
+    if offline == "--offline":
+        env.pop("HF_HUB_OFFLINE", None)
+    args = ["-p", "hi", *mode, *(["--offline"] if offline == "--offline" else [])]
+    proc = subprocess.run([SIGIT, *args], cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout == "" and "Traceback" not in proc.stderr
+    refusals = [line for line in proc.stderr.splitlines() if "downloaded" in line]
+    assert len(refusals) == 1, proc.stderr
+    [refusal] = refusals
+    assert "--model PATH.gguf" in refusal
+    network_fix = "without --offline" if offline == "--offline" else "qwen-runtime pull"
+    assert refusal.index("--model PATH.gguf") < refusal.index(network_fix)
+    if offline == "HF_HUB_OFFLINE":
+        assert "unset HF_HUB_OFFLINE" in refusal
+    assert "not implemented" not in proc.stderr  # Claude mode takes --offline too

@@ -67,8 +67,9 @@ def refuse_download(name: str, settings: Settings, options: HostOptions, config_
         needed = download_needed_by(name)
         if needed is not None:
             raise ModelNotDownloadedError(f"{REASON}, so the model {needed.name} ({needed.display_name}, "
-                                          f"{needed.size_display}) cannot be downloaded; give the path of a "
-                                          ".gguf file on this machine, or run without --offline once", needed)
+                                          f"{needed.size_display}) cannot be downloaded: pass {LOCAL_MODEL} to "
+                                          "use a .gguf file on this machine, or run once without --offline "
+                                          "to download it", needed)
         return
     if options.download or settings.download == "auto" or name in allowed:
         return
@@ -110,11 +111,19 @@ def load_options(name: str, settings: Settings, options: HostOptions) -> dict[st
     return loading
 
 
+LOCAL_MODEL = "--model PATH.gguf"
+"""The fix that needs no network, named first in every refusal to download."""
+
+
 def not_downloaded_message(needed: ModelDownload, config_dir: Path) -> str:
-    """Why the model does not load, and the three ways to say it may be downloaded."""
+    """Why the model does not load: the model file a user may have already, then the three ways to say
+    it may be downloaded (after unsetting HF_HUB_OFFLINE, when that is what keeps the hub away)."""
+    from onde.system import hub_offline
+
     from .config.paths import user_settings_path
 
+    unset = " (unset HF_HUB_OFFLINE first)" if hub_offline() else ""
     return (f"the model {needed.name} ({needed.display_name}, {needed.size_display}) is not downloaded yet, "
-            f"and siGit downloads nothing that big without being asked: run `{needed.pull_command}` to download "
-            f"it now, pass --download to download it for this run, or set `download = \"auto\"` in "
-            f"{user_settings_path(config_dir)}")
+            f"and siGit downloads nothing that big without being asked: pass {LOCAL_MODEL} to use a .gguf file "
+            f"on this machine, or, to download it{unset}, run `{needed.pull_command}` now, pass --download for "
+            f"this run, or set `download = \"auto\"` in {user_settings_path(config_dir)}")

@@ -21,6 +21,7 @@ from ..config.settings import Settings, SettingsError, load_settings
 from ..fileio import read_bounded
 from ..logs import log_file
 from ..machine import GIB, RAM_HEADROOM, available_ram, fits_in_ram, free_disk, total_ram
+from ..model_choice import LOCAL_MODEL
 from ..offline import go_offline
 from ..versions import versions
 
@@ -302,11 +303,13 @@ def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | 
                      next_step=f"{where} a registry model, a .gguf path or KIND:VALUE")
     details: dict[str, Any] = {"model": name, "local": local, "cached": needed is None, "from_flag": flag}
     if needed is not None:
+        # no network: the model file a user may have is the fix that works now, so it comes first
+        local_file = f"pass {LOCAL_MODEL} to use a local .gguf file (or set `model` to it in settings)"
         if hub.details.get("reachable") is False:
-            step = (f"connect to the network (or fix HF_ENDPOINT: {hub.details.get('endpoint')}) and run "
-                    f"`{needed.pull_command}`, or set `model` to a local .gguf file")
+            step = (f"{local_file}, or connect to the network (or fix HF_ENDPOINT: {hub.details.get('endpoint')}) "
+                    f"and run `{needed.pull_command}`")
         elif hub.details.get("offline"):
-            step = f"unset HF_HUB_OFFLINE and run `{needed.pull_command}`, or set `model` to a local .gguf file"
+            step = f"{local_file}, or unset HF_HUB_OFFLINE and run `{needed.pull_command}`"
         else:
             step = f"run `{needed.pull_command}` (or start `sigit` in a terminal to pick a model)"
         fits = fits_in_ram(needed.size_bytes or 0, ram)

@@ -155,7 +155,8 @@ class ClaudeRun:
         Streaming, the SDK's `initialize` is answered first and the result waits for a user message (or
         the end of stdin), as Claude Code's would: a result sent before `initialize` is answered makes the
         SDK fail that request instead of handing the app the result."""
-        print(f"sigit: {error}", file=sys.stderr)
+        if self.args.output_format != "text":  # text: the error result below is that line, once
+            print(f"sigit: {error}", file=sys.stderr)
         assert self.ready is not None
         self.ready.set_result(None)
         if self.streaming:
