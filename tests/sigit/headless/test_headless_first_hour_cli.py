@@ -232,3 +232,48 @@ def test_the_refusal_without_a_model_names_a_local_file_first_and_once(
     if offline == "HF_HUB_OFFLINE":
         assert "unset HF_HUB_OFFLINE" in refusal
     assert "not implemented" not in proc.stderr  # Claude mode takes --offline too
+
+
+# ---------------------------------------------------------------- item 12: --n-ctx and an over-long prompt
+
+
+@pytest.mark.parametrize("mode", [[], ["--claude"]], ids=["sigit", "claude"])
+@pytest.mark.parametrize("value", ["0", "-5", "abc", "32k"])
+def test_n_ctx_takes_a_positive_whole_number(dirs: tuple[Path, Path], mode: list[str], value: str) -> None:
+    work, config = dirs
+    proc = run_sigit(["-p", "hi", *mode, f"--n-ctx={value}", "--model", "scripted:/nonexistent.json"], work,
+                     config, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert "--n-ctx" in line and "positive whole number" in line and repr(value) in line
+
+
+@pytest.mark.parametrize("mode", [[], ["--claude"]], ids=["sigit", "claude"])
+def test_n_ctx_sets_the_context_window_of_a_local_model(dirs: tuple[Path, Path], tiny_gguf: Path,
+                                                        mode: list[str]) -> None:
+    """The tiny model's system prompt and tools alone are over 2,048 tokens: the window the flag asked for."""
+    work, config = dirs
+    proc = run_sigit(["-p", "hi", *mode, "--n-ctx", "2048", "--model", str(tiny_gguf)], work, config,
+                     timeout=240)
+    assert proc.returncode == 1, proc.stderr
+    assert "the context window is 2,048 tokens" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("mode", [[], ["--claude"]], ids=["sigit", "claude"])
+def test_a_prompt_over_the_context_window_is_refused_with_its_size(dirs: tuple[Path, Path], tiny_gguf: Path,
+                                                                   mode: list[str]) -> None:
+    """A prompt over the window, in a new session: its size against the window and what to do, never
+    "compact it" and then "Nothing to compact yet"."""
+    work, config = dirs
+    long_text = "the quick brown fox reads the file. " * 3000  # ~44k tokens of the tiny model's vocabulary
+    proc = run_sigit(["-p", "summarise this", *mode, "--model", str(tiny_gguf), "--output-format", "json"], work,
+                     config, text_in=long_text, timeout=240)
+    assert proc.returncode == 1, proc.stderr
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result["is_error"] and "Traceback" not in proc.stderr
+    reason = result["result"]
+    assert "the prompt is " in reason and "the context window is 32,768 tokens" in reason, reason
+    prompt_tokens = int(reason.split("the prompt is ")[1].split(" tokens")[0].replace(",", ""))
+    assert prompt_tokens > 32_768
+    assert "--n-ctx" in reason and "shorter prompt" in reason
+    assert "compact" not in (proc.stderr + proc.stdout).lower()

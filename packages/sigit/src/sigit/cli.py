@@ -90,6 +90,9 @@ def build_parser(*, acp: bool = False) -> argparse.ArgumentParser:
         help="continue the latest session of this directory")
     add("--fork-session", action="store_true", serves=False,
         help="with --resume/--continue: continue in a new copy, leaving the original as it was")
+    add("--n-ctx", default=None, metavar="TOKENS",
+        help="the context window of a local model, in tokens (default: the `n_ctx` setting, else sized to the "
+        "model and this machine's memory)")
     add("--no-think", action="store_true", help="turn the model's thinking off")
     add("--draft", default=None, metavar="SOURCE",
         help="speculative decoding for a local model: prompt-lookup (or ngram), mtp (the model's own "
@@ -192,6 +195,11 @@ def _parse(args_list: list[str], *, acp: bool = False, init: bool = False) -> ar
     args.output_format = args.output_format or "text"
     if args.max_turns < 1:
         return _usage_error("--max-turns must be at least 1")
+    if args.n_ctx is not None:
+        if (n_ctx := positive_int(args.n_ctx)) is None:
+            return _usage_error(f"--n-ctx takes a positive whole number of tokens, e.g. --n-ctx 32768 (not "
+                                f"{args.n_ctx!r})")
+        args.n_ctx = n_ctx
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if not os.path.isdir(cwd):
         return _usage_error(f"--cwd {cwd} is not a directory")
@@ -209,6 +217,15 @@ def _parse(args_list: list[str], *, acp: bool = False, init: bool = False) -> ar
         except DraftSourceError as exc:
             return _usage_error(f"--{exc}")
     return args
+
+
+def positive_int(text: str) -> int | None:
+    """`text` as a positive integer (`32768`, `32_768`), or None."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        return None
+    return value if value > 0 else None
 
 
 def _contradiction(args: argparse.Namespace, *, init: bool) -> str | None:

@@ -37,6 +37,10 @@ class Compactor:
             )
             yield await self.compact(engine)
 
+    def can_compact(self, engine: ChatEngine) -> bool:
+        """Whether the history holds more than the messages compaction keeps (else it has nothing to do)."""
+        return sum(m.role is not ChatRole.SYSTEM for m in engine.history()) > self.keep_last
+
     async def compact(self, engine: ChatEngine) -> Notice:
         history = engine.history()
         system = [m for m in history if m.role is ChatRole.SYSTEM]
@@ -69,3 +73,14 @@ class Compactor:
             summary = result.text.strip() or "(the model returned no summary)"
             return f"({left_out} earlier messages did not fit and were left out.)\n{summary}" if left_out else summary
         return f"({left_out} earlier messages did not fit the context and were left out.)"
+
+
+def too_long(overflow: ContextOverflow, *, compacted: bool) -> str:
+    """Why a prompt cannot be sent: its size against the window, and what to do about it."""
+    fix = ("give a shorter prompt, or load the model with a larger context window (--n-ctx N, or `n_ctx` "
+           "in settings)")
+    after = " after compacting the conversation" if compacted else ""
+    if overflow.prompt_tokens is None or overflow.context_size is None:
+        return f"the prompt does not fit the model's context window{after}: {fix}"
+    return (f"the prompt is {overflow.prompt_tokens:,} tokens{after} (with the system prompt and tool "
+            f"definitions); the context window is {overflow.context_size:,} tokens: {fix}")

@@ -57,7 +57,7 @@ from ..tools import ToolContext, ToolOutput, ToolRegistry
 from ..tools.base import PreparedCall
 from ..tools.shell import unsandboxed_hint
 from ..tools.subjects import Preview, Subjects
-from .compaction import Compactor
+from .compaction import Compactor, too_long
 from .hooks import HookPipeline
 
 log = logging.getLogger(__name__)
@@ -229,8 +229,12 @@ class Agent:
                 else:
                     yield item
         except ContextOverflow as exc:
-            if self.cancelled or turn.compacted or self.compactor is None:
-                self._end(turn, "cancelled" if self.cancelled else "error", None if self.cancelled else str(exc))
+            if self.cancelled:
+                self._end(turn, "cancelled")
+                return
+            if turn.compacted or self.compactor is None or not self.compactor.can_compact(self.engine):
+                # nothing (more) to compact: the prompt itself is over the window; say by how much
+                self._end(turn, "error", too_long(exc, compacted=turn.compacted))
                 return
             async for event in self._compact_and_retry(turn, exc):
                 yield event
@@ -583,3 +587,4 @@ def _change(preview: Preview | None) -> FileChange | None:
     if preview is None or preview.path is None or preview.new_text is None:
         return None
     return FileChange(str(preview.path), preview.new_text, preview.old_text)
+

@@ -4,6 +4,7 @@ importing the frontends, to start loading the model early)."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..options import HostOptions
 
@@ -24,8 +25,15 @@ def host_options(args: argparse.Namespace, *, one_shot: bool = False) -> HostOpt
         download=getattr(args, "download", False),
         offline=getattr(args, "offline", False),
         draft=getattr(args, "draft", None),
+        runtime_options=runtime_options(args),
         prefill=not one_shot,
     )
+
+
+def runtime_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What the flags ask of the model's runtime: `--n-ctx` (over the `n_ctx` setting)."""
+    n_ctx = getattr(args, "n_ctx", None)
+    return {"n_ctx": n_ctx} if n_ctx else {}
 
 
 def headless_host_options(args: argparse.Namespace) -> HostOptions:

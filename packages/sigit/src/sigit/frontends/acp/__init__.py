@@ -87,6 +87,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
         download=bool(getattr(args, "download", False)),
         offline=bool(getattr(args, "offline", False)),
         draft=getattr(args, "draft", None),
+        runtime_options={"n_ctx": args.n_ctx} if getattr(args, "n_ctx", None) else {},
     ))
     agent = agent_cls(host)
     if client_caps is not None:

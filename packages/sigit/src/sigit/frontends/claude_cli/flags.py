@@ -61,6 +61,7 @@ class ClaudeArgs:
     quiet: bool = False
     download: bool = False
     offline: bool = False
+    n_ctx: int | None = None
     allow_tool: list[str] = field(default_factory=list)
     deny_tool: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
@@ -134,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("--allow-tool", action="append", default=[], metavar="RULE", help="sigit's: allow a rule (sigit's names)")
     add("--deny-tool", action="append", default=[], metavar="RULE", help="sigit's: refuse a rule (sigit's names)")
     add("--no-think", action="store_true", help="sigit's: turn the model's thinking off")
+    add("--n-ctx", metavar="TOKENS", help="sigit's: the context window of a local model, in tokens")
     add("--download", action="store_true", help="sigit's: download the model for this run if it is not cached")
     add("--offline", action="store_true", help="sigit's: no network request but to the model's endpoint")
     add("--claude", action="store_true", help="speak this dialect (also chosen as described above)")
@@ -174,14 +176,26 @@ def parse(argv: list[str]) -> ClaudeArgs:
         setting_sources=ns.setting_sources, max_thinking_tokens=ns.max_thinking_tokens,
         thinking="disabled" if ns.no_think else ns.thinking,
         dangerously_skip_permissions=ns.dangerously_skip_permissions, cwd=ns.cwd, sandbox=ns.sandbox,
-        trust=ns.trust, quiet=ns.quiet, download=ns.download, offline=ns.offline, allow_tool=ns.allow_tool,
-        deny_tool=ns.deny_tool, ignored=ignored,
+        trust=ns.trust, quiet=ns.quiet, download=ns.download, offline=ns.offline, n_ctx=_n_ctx(ns.n_ctx),
+        allow_tool=ns.allow_tool, deny_tool=ns.deny_tool, ignored=ignored,
     )
     if args.max_turns is not None and args.max_turns < 1:
         raise FlagError("--max-turns must be at least 1")
     if args.max_thinking_tokens is not None and args.max_thinking_tokens < 0:
         raise FlagError("--max-thinking-tokens must not be negative")
     return args
+
+
+def _n_ctx(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        n_ctx = int(value.strip())
+    except ValueError:
+        n_ctx = 0
+    if n_ctx < 1:
+        raise FlagError(f"--n-ctx takes a positive whole number of tokens, e.g. --n-ctx 32768 (not {value!r})")
+    return n_ctx
 
 
 def _drop_unknown(argv: list[str], known: set[str]) -> tuple[list[str], list[str]]:

@@ -132,7 +132,7 @@ def host_options_for(args: ClaudeArgs, allow: list[str], deny: list[str], model:
         model=model, permission_mode=mode, sandbox_mode=args.sandbox, allow_tools=tuple(allow),
         deny_tools=tuple(deny), add_dirs=tuple(os.path.abspath(os.path.expanduser(d)) for d in args.add_dir),
         max_rounds=args.max_turns or 24, thinking=thinking, trust=args.trust, download=args.download,
-        offline=args.offline,
+        offline=args.offline, runtime_options={"n_ctx": args.n_ctx} if args.n_ctx else {},
         # a prompt given at once (text input) is one turn and the process ends: nothing to prepare; a
         # stream of user messages (the SDK's client) has a next turn
         prefill=args.input_format == "stream-json",
