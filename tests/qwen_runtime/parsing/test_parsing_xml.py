@@ -111,8 +111,9 @@ def test_missing_closing_tags_are_forgiven() -> None:
     no_call_close = "<tool_call>\n<function=run>\n<parameter=cmd>\nls -la\n</parameter>\n</function>\n"
     for text in (no_param_close, no_function_close, no_call_close):
         assert calls(text) == [("run", {"cmd": "ls -la"})], text
-    # a dropped `</parameter>` before the next parameter is forgiven when that parameter is required;
-    # otherwise the text is part of the value (it may be a file holding call syntax)
+    # a dropped `</parameter>` before the next parameter of the schema is forgiven, required or not
+    # (issue 51: the peers end the value there too); the tag of a parameter the call gives later, or of
+    # one the schema does not declare, stays text of the value (test_wild_calls: values holding call syntax)
     needs_both = ToolSpec("put", "", {"type": "object", "properties": {"path": {"type": "string"},
                           "content": {"type": "string"}}, "required": ["path", "content"]})
     next_param = (
@@ -122,7 +123,7 @@ def test_missing_closing_tags_are_forgiven() -> None:
     completion = fold(parse_reply(next_param, (needs_both,)))
     assert [c.arguments for c in completion.tool_calls] == [{"path": "a.txt", "content": "hi"}]
     assert calls(next_param.replace("=put>", "=write_file>")) == [
-        ("write_file", {"path": "a.txt\n<parameter=content>\nhi"})
+        ("write_file", {"path": "a.txt", "content": "hi"})
     ]
 
 

@@ -8,14 +8,29 @@ When several readings fit, the one that needs the fewest guesses wins, in this o
 
 1. no unexpected text outside the values;
 2. every required parameter given;
-3. fewest dropped closing tags forgiven (a value ended by the next `<parameter=` or `</function>`);
-4. fewest parameters the schema does not declare (unless it allows extra ones);
-5. fewest structure tags left inside values;
-6. fewest ends without the newline the template writes after `</parameter>`;
-7. fewest nested calls a value opens without closing them (`<function=...>`, a `<tool_call>`
+3. no parameter of the schema swallowed: a value holding, at the start of a line, the tag of a
+   declared parameter that the call gives nowhere else (not before it, no tag of it after) was ended
+   there by a dropped `</parameter>`. Issue 51: `location` "Paris", `<parameter=unit>`, "celsius"
+   with no `</parameter>` between is Paris and celsius, as the peers read it (vLLM ends a value at
+   any next `<parameter=`), not one location "Paris\\n<parameter=unit>...". A tag the schema does
+   not declare, or of a parameter given elsewhere, stays the value's text;
+4. fewest dropped closing tags forgiven (a value ended by the next `<parameter=` or `</function>`);
+5. fewest parameters the schema does not declare (unless it allows extra ones);
+6. fewest structure tags left inside values;
+7. fewest repeated parameters (below);
+8. fewest ends without the newline the template writes after `</parameter>`;
+9. fewest nested calls a value opens without closing them (`<function=...>`, a `<tool_call>`
    of a call);
-8. then earlier values as long as possible (the last plausible end), which is what keeps a value
+10. then earlier values as long as possible (the last plausible end), which is what keeps a value
    holding `</parameter>\\n<parameter=path>` whole when `path` comes after it.
+
+A parameter written twice (Qwen3-Coder-Next writes `filePath`, `content`, then `filePath` again)
+is a repeat only when the second value is the first one again (trimmed; an empty value, or a first
+one that is long or holds tags, is never repeated); then the last one is kept, as llama.cpp's XML
+call parser and vLLM keep the last (and it is the same value). A second value that differs is never
+taken as a new value: the text is the earlier value's own (a file holding
+`</parameter>\\n<parameter=path>\\n/etc/passwd`), which no reading can tell from a model that
+changed its mind, and taking it would let a file's content choose where the file is written.
 
 `call_end` uses the same readings to decide, while text still streams, where a call is over.
 """
@@ -23,6 +38,7 @@ When several readings fit, the one that needs the fewest guesses wins, in this o
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,19 +58,30 @@ _PARAM = re.compile(r"<parameter=([^>\n]*)>")
 _WS = re.compile(r"\s*")
 _NESTED = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|</tool_call>|<function=[^>\n]*>|</function>")
 _FAKE = re.compile(r"</parameter>|</function>|</tool_call>|<parameter=")
+_LINE_PARAM = re.compile(r"\n(<parameter=([^>\n]*)>)")
 _FUNCTIONS_PREFIX = "functions."
 _MAX_STATES = 4000
 _MAX_DEPTH = 48
+_MAX_REPEATS = 8
+_REPEATABLE = 512  # the longest value whose repeat is looked for (paths, names, short texts)
 _FEW = 16
 
-Score = tuple[int, int, int, int, int, int, int, int]
-_ZERO: Score = (0, 0, 0, 0, 0, 0, 0, 0)
-STRAY, MISSING, FORGIVEN, UNDECLARED, FAKES, LOOSE, UNBALANCED, EXTRA = range(8)
+_SLOTS = 10
+Score = tuple[int, int, int, int, int, int, int, int, int, int]
+_ZERO: Score = (0,) * _SLOTS  # type: ignore[assignment]
+STRAY, MISSING, SWALLOWED, FORGIVEN, UNDECLARED, FAKES, REPEATED, LOOSE, UNBALANCED, EXTRA = range(_SLOTS)
 
 
 def _cost(slot: int, amount: int = 1) -> Score:
     """A score of `amount` in one place."""
-    return tuple(amount if index == slot else 0 for index in range(8))  # type: ignore[return-value]
+    if amount == 1:
+        return _UNITS[slot]
+    return tuple(amount if index == slot else 0 for index in range(_SLOTS))  # type: ignore[return-value]
+
+
+_UNITS: tuple[Score, ...] = tuple(
+    tuple(int(index == slot) for index in range(_SLOTS)) for slot in range(_SLOTS)  # type: ignore[misc]
+)
 
 
 def canonical_name(name: str, names: frozenset[str] | set[str]) -> str:
@@ -105,20 +132,27 @@ class Reading:
 
 
 def _add(a: Score, b: Score) -> Score:
-    return tuple(x + y for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    return tuple(map(operator.add, a, b))
+
+
+_Seen = frozenset[tuple[str, str]]
+"""Values given so far (trimmed) that a later tag of their parameter may repeat."""
+_Key = tuple[int, frozenset[str], _Seen, int]
+_Best = tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str]
 
 
 @dataclass
 class _Search:
     text: str
     shape: Shape
-    memo: dict[tuple[int, frozenset[str]], tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str]] = (
-        field(default_factory=dict)
-    )
+    memo: dict[_Key, _Best] = field(default_factory=dict)
     states: int = 0
     fakes: list[int] = field(default_factory=list)
     nested: list[tuple[int, int, bool]] = field(default_factory=list)  # (end, kind, closes)
     nested_ends: list[int] = field(default_factory=list)
+    line_tags: dict[str, list[int]] = field(default_factory=dict)  # each parameter's tags at a line start
+    last_tag: dict[str, int] = field(default_factory=dict)  # where each parameter's last tag starts
+    heads: dict[tuple[str, str], int] = field(default_factory=dict)  # (name, first line of value): last tag
 
     def __post_init__(self) -> None:
         self.fakes = [m.start() for m in _FAKE.finditer(self.text)]
@@ -126,6 +160,12 @@ class _Search:
             tag = m.group()
             self.nested.append((m.end(), int("function" in tag), tag.startswith("</")))
         self.nested_ends = [end for end, _, _ in self.nested]
+        for m in _LINE_PARAM.finditer(self.text):
+            self.line_tags.setdefault(m.group(2).strip(), []).append(m.start(1))
+        for m in _PARAM.finditer(self.text):
+            name = m.group(1).strip()
+            self.last_tag[name] = m.start()
+            self.heads[(name, _head(self.text, m.end()))] = m.start()
 
     def fake_count(self, start: int, end: int) -> int:
         """Structure tags inside text[start:end] (starting inside it)."""
@@ -140,35 +180,46 @@ class _Search:
         missing = len(self.shape.required - given)
         return _add(_cost(STRAY, int(bool(stray))), _cost(MISSING, missing)), stray
 
-    def name_cost(self, name: str, given: frozenset[str]) -> Score | None:
-        """What taking `<parameter=name>` as the next parameter costs (None: it cannot be one)."""
-        if name in given:
-            return None
+    def name_cost(self, name: str, given: frozenset[str]) -> Score:
+        """What taking `<parameter=name>` as the next parameter costs."""
         names = self.shape.names
-        if names is None or name in names:
-            return _ZERO
-        return _cost(EXTRA if self.shape.extra_ok else UNDECLARED)
+        cost = _ZERO if names is None or name in names else _cost(EXTRA if self.shape.extra_ok else UNDECLARED)
+        return _add(cost, _cost(REPEATED)) if name in given else cost
 
-    def best(
-        self, pos: int, given: frozenset[str]
-    ) -> tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str]:
+    def best(self, pos: int, given: frozenset[str], seen: _Seen = frozenset(), repeats: int = 0) -> _Best:
         """(score, value ends, (key, value start, value end)..., stray text) of the best reading of
         the parameters from `pos` (at a `<parameter=` tag or the call's end)."""
-        key = (pos, given)
+        key = (pos, given, seen, repeats)
         hit = self.memo.get(key)
         if hit is not None:
             return hit
         self.states += 1
         score, stray = self.tail(pos, given)
-        result: tuple[Score, tuple[int, ...], tuple[tuple[str, int, int], ...], str] = (score, (), (), stray)
+        result: _Best = (score, (), (), stray)
         j = _WS.match(self.text, pos).end()  # type: ignore[union-attr]
         tag = _PARAM.match(self.text, j)
         if tag is not None:
             name = tag.group(1).strip()
+            repeat = name in given
             now = given | {name}
-            for cost, end, resume in self._value_ends(tag.end(), name, now):
-                sub = self.best(resume, now) if resume >= 0 else (self.tail(len(self.text), now)[0], (), (), "")
-                value_cost = _add(cost, self._value_cost(tag.end(), end))
+            step = _Step(now, seen, repeats + repeat, name, tag.end())
+            if repeat:
+                earlier = _earlier(seen, name)
+                ends = [] if earlier is None else self._repeat_ends(tag.end(), earlier, step)
+            else:
+                ends = self._value_ends(tag.end(), step)
+            for cost, end, resume in ends:
+                known = seen
+                # a later tag may repeat this value (one that is long or holds tags is not looked for)
+                if not repeat and self.last_tag[name] > end and not self.fake_count(tag.end(), end):
+                    value = self.text[tag.end() : end].strip()
+                    if 0 < len(value) <= _REPEATABLE and self.heads.get((name, _head(value, 0)), -1) > end:
+                        known = seen | {(name, value)}
+                if resume >= 0:
+                    sub = self.best(resume, now, known, step.repeats)
+                else:
+                    sub = (self.tail(len(self.text), now)[0], (), (), "")
+                value_cost = _add(cost, self._value_cost(tag.end(), end, step))
                 total = _add(value_cost, sub[0])
                 candidate = (total, (-end, *sub[1]), ((name, tag.end(), end), *sub[2]), sub[3])
                 if (candidate[0], candidate[1]) < (result[0], result[1]):
@@ -176,40 +227,112 @@ class _Search:
         self.memo[key] = result
         return result
 
-    def _value_cost(self, start: int, end: int) -> Score:
+    def _value_cost(self, start: int, end: int, step: _Step) -> Score:
         depth = [0, 0]  # (tool_call, function): each closing tag closes only its own kind
         first = bisect.bisect_right(self.nested_ends, start)
         for _end, kind, closes in self.nested[first : bisect.bisect_right(self.nested_ends, end)]:
             depth[kind] = max(0, depth[kind] - 1) if closes else depth[kind] + 1
-        fakes = self.fake_count(start, end)
-        return _add(_cost(UNBALANCED, sum(depth)), _cost(FAKES, fakes))
+        score = [0] * _SLOTS
+        score[UNBALANCED] = sum(depth)
+        score[FAKES] = self.fake_count(start, end)
+        score[SWALLOWED] = self._swallowed(start, end, step.given)
+        return tuple(score)  # type: ignore[return-value]
 
-    def _value_ends(self, start: int, name: str, given: frozenset[str]) -> list[tuple[Score, int, int]]:
+    def _swallowed(self, start: int, end: int, given: frozenset[str]) -> int:
+        """Tags of declared parameters that start a line inside text[start:end] and that the call gives
+        nowhere else: not before, and no tag of them after the value. (A tag of a parameter given
+        before, even with its value again, stays text: a dropped `</parameter>` and a repeat at once
+        are one guess too many for a value that may hold such text.)"""
+        names = self.shape.names
+        if names is None:
+            return 0
+        count = 0
+        for name in names - given:
+            tags = self.line_tags.get(name)
+            if tags and self.last_tag[name] < end:
+                count += bisect.bisect_left(tags, end) - bisect.bisect_left(tags, start)
+        return count
+
+    def _value_ends(self, start: int, step: _Step) -> list[tuple[Score, int, int]]:
         """(cost, end of the value, where the next parameter or the end starts; -1: the text's end)."""
         text = self.text
         out: list[tuple[Score, int, int]] = []
-        exhausted = self.states > _MAX_STATES or len(given) > _MAX_DEPTH
+        exhausted = self.states > _MAX_STATES or len(step.given) > _MAX_DEPTH
         at = text.find(PARAM_CLOSE, start)
         while at >= 0:
-            after = at + len(PARAM_CLOSE)
-            j = _WS.match(text, after).end()  # type: ignore[union-attr]
-            while text.startswith(PARAM_CLOSE, j):  # a duplicated `</parameter>` (Qwen 3.6 writes one)
-                j = _WS.match(text, j + len(PARAM_CLOSE)).end()  # type: ignore[union-attr]
-            # the template writes a newline after `</parameter>` (compact calls, all on one line, exist too)
-            loose = _cost(LOOSE) if j < len(text) and "\n" not in text[after:j] else _ZERO
-            if j >= len(text) or text.startswith(FUNCTION_CLOSE, j):
-                out.append((loose, at, j))
-            elif not exhausted and (tag := _PARAM.match(text, j)) is not None:
-                cost = self.name_cost(tag.group(1).strip(), given)
-                if cost is not None:
-                    out.append((_add(cost, loose), at, j))
-            at = text.find(PARAM_CLOSE, after)
+            found = self._closed_end(at, step, exhausted)
+            if found is not None:
+                out.append(found)
+            at = text.find(PARAM_CLOSE, at + len(PARAM_CLOSE))
         out = _few(out)
-        forgiven = self._forgiven_ends(start, given, exhausted)
+        forgiven = self._forgiven_ends(start, step, exhausted)
         out.extend(_few([end for end in forgiven if not _closed(text, start, end[1])]))
         return out
 
-    def _forgiven_ends(self, start: int, given: frozenset[str], exhausted: bool) -> list[tuple[Score, int, int]]:
+    def _closed_end(self, at: int, step: _Step, exhausted: bool) -> tuple[Score, int, int] | None:
+        """The end of a value at the `</parameter>` at `at`, if the call's structure goes on after it."""
+        text = self.text
+        after = at + len(PARAM_CLOSE)
+        j = _WS.match(text, after).end()  # type: ignore[union-attr]
+        while text.startswith(PARAM_CLOSE, j):  # a duplicated `</parameter>` (Qwen 3.6 writes one)
+            j = _WS.match(text, j + len(PARAM_CLOSE)).end()  # type: ignore[union-attr]
+        # the template writes a newline after `</parameter>` (compact calls, all on one line, exist too)
+        loose = _cost(LOOSE) if j < len(text) and "\n" not in text[after:j] else _ZERO
+        if j >= len(text) or text.startswith(FUNCTION_CLOSE, j):
+            return loose, at, j
+        if not exhausted and (tag := _PARAM.match(text, j)) is not None:
+            cost = self._next_cost(tag, step, at)
+            if cost is not None:
+                return _add(cost, loose), at, j
+        return None
+
+    def _next_cost(self, tag: re.Match[str], step: _Step, end: int) -> Score | None:
+        """What taking the parameter `tag` opens next, after the value that ends at `end`, costs; None
+        for a repeat that cannot be one: past `_MAX_REPEATS`, or with another value than the first
+        (module docstring)."""
+        name = tag.group(1).strip()
+        if name in step.given:
+            earlier = _earlier(step.seen, name)
+            if name == step.name:  # the value just read, written again at once
+                earlier = self.text[step.start : end].strip()
+            if step.repeats >= _MAX_REPEATS or not earlier or self._repeat_end(tag.end(), earlier) is None:
+                return None  # (an empty value is no value to repeat: `<parameter=x>` may be its text)
+        return self.name_cost(name, step.given)
+
+    def _repeat_end(self, start: int, earlier: str) -> int | None:
+        """Where a repeated value that is `earlier` again (trimmed) ends its whitespace, or None."""
+        text = self.text
+        j = _WS.match(text, start).end()  # type: ignore[union-attr]
+        if not text.startswith(earlier, j):
+            return None
+        end = _WS.match(text, j + len(earlier)).end()  # type: ignore[union-attr]
+        if end == len(text) or text.startswith((PARAM_CLOSE, PARAM_OPEN, FUNCTION_CLOSE), end):
+            return end
+        return None
+
+    def _repeat_ends(self, start: int, earlier: str, step: _Step) -> list[tuple[Score, int, int]]:
+        """The ends of a repeated value that is `earlier` again: only where that text ends."""
+        end = self._repeat_end(start, earlier)
+        if end is None:
+            return []
+        text = self.text
+        if text.startswith(PARAM_CLOSE, end):
+            found = self._closed_end(end, step, self.states > _MAX_STATES)
+            return [] if found is None else [found]
+        forgiven = _cost(FORGIVEN)  # (the ends `_forgiven_ends` would find there)
+        if end == len(text):
+            return [(forgiven, end, -1)]
+        newline = text[end - 1] == "\n"
+        if text.startswith(FUNCTION_CLOSE, end):
+            if newline:
+                return [(forgiven, end - 1, end)]
+            last = text.rstrip().endswith(FUNCTION_CLOSE) and text.rfind(FUNCTION_CLOSE) == end
+            return [(forgiven, end, end)] if last else []
+        tag = _PARAM.match(text, end)
+        cost = self._next_cost(tag, step, end - 1) if newline and tag is not None else None
+        return [] if cost is None else [(_add(forgiven, cost), end - 1, end)]
+
+    def _forgiven_ends(self, start: int, step: _Step, exhausted: bool) -> list[tuple[Score, int, int]]:
         """Ends of a value whose `</parameter>` was dropped: the next parameter, `</function>`, the end."""
         text = self.text
         out: list[tuple[Score, int, int]] = []
@@ -218,7 +341,7 @@ class _Search:
             at = text.find(f"\n{PARAM_OPEN}", start)
             while at >= 0:
                 tag = _PARAM.match(text, at + 1)
-                cost = self.name_cost(tag.group(1).strip(), given) if tag is not None else None
+                cost = self._next_cost(tag, step, at) if tag is not None else None
                 if cost is not None:
                     out.append((_add(forgiven, cost), at, at + 1))
                 at = text.find(f"\n{PARAM_OPEN}", at + 1)
@@ -232,6 +355,32 @@ class _Search:
             end = stripped.rfind(FUNCTION_CLOSE)
         out.append((forgiven, end, end if end < len(text) else -1))
         return out
+
+
+@dataclass(frozen=True)
+class _Step:
+    """The value being read: the parameters given with it, the values a later tag may repeat, the
+    repeats so far, its parameter and where it starts (what may follow its end)."""
+
+    given: frozenset[str]
+    seen: _Seen
+    repeats: int
+    name: str
+    start: int
+
+
+def _earlier(seen: _Seen, name: str) -> str | None:
+    return next((value for key, value in seen if key == name), None)
+
+
+def _head(text: str, start: int) -> str:
+    """The first line of the value starting at `start` (after its whitespace), up to a `</parameter>`:
+    the same for a value and the text after a tag that repeats it."""
+    start = _WS.match(text, start).end()  # type: ignore[union-attr]
+    newline = text.find("\n", start)
+    line = text[start : newline if newline >= 0 else len(text)]
+    close = line.find(PARAM_CLOSE)
+    return (line if close < 0 else line[:close]).rstrip()
 
 
 def read_xml_call(body: str, tools: Sequence[ToolSpec]) -> Reading | None:
@@ -356,8 +505,8 @@ def _next_call(rest: str) -> str | None:
 
 def _key(reading: Reading) -> tuple[int, ...]:
     """What decides between a call's possible ends: nothing stray, nothing required missing, no
-    dropped tag forgiven, no nested call left open."""
-    return tuple(reading.score[slot] for slot in (STRAY, MISSING, FORGIVEN, UNBALANCED))
+    parameter swallowed, no dropped tag forgiven, no nested call left open."""
+    return tuple(reading.score[slot] for slot in (STRAY, MISSING, SWALLOWED, FORGIVEN, UNBALANCED))
 
 
 def _few(ends: list[tuple[Score, int, int]]) -> list[tuple[Score, int, int]]:
