@@ -2,17 +2,25 @@
 
 1. Wrong arguments, silently: a value no longer swallows the parameter that follows it when the model
    drops `</parameter>`, nor a parameter Qwen3-Coder-Next writes a second time.
+2. A cut fragment is no call: `<tool_call><function=get_weather>` and the end of the reply.
 
 Every shape is read whole and streamed in chunks of 1, 3 and 7 characters, which must read the same.
+The property at the end cuts well-formed renderings of calls to real-world and generated schemas
+anywhere: what comes out is the call as written, the arguments written so far, or no call.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 from qwen_runtime.parsing import ReplyParser, parse_reply
 from qwen_runtime.parsing.xmlcalls import render_xml_call
 from qwen_runtime.types import Completion, Event, ReasoningDelta, TextDelta, ToolSpec
@@ -152,3 +160,213 @@ def test_a_parameter_written_again_with_another_value_stays_text_of_the_value_be
         f"{content}\n</parameter>\n</function>\n</tool_call>"
     )
     assert calls(read(text)) == [("write", {"filePath": "notes.md", "content": content})]
+
+
+# ---------------------------------------------------------------- 2: a cut fragment is no call
+
+
+def test_a_call_cut_right_after_its_function_tag_is_no_call() -> None:
+    """Issue 51: `get_weather({})` ran (no parameter is required). Nothing after `<function=NAME>` says the
+    call was complete, so it is an error that says so, whatever the backend says about why it ended."""
+    completion = read("Plan</think>Before<tool_call><function=get_weather>", starts_in_think=True)
+    assert completion.tool_calls == []
+    [error] = completion.tool_call_errors
+    assert (error.name, error.truncated) == ("get_weather", False)
+    assert "never closed" in error.message and "right after <function=get_weather>" in error.message
+    assert (completion.reasoning, completion.text) == ("Plan", "Before")
+    cut = read("Before<tool_call><function=get_weather>\n", truncated=True)
+    assert cut.tool_calls == [] and [e.truncated for e in cut.tool_call_errors] == [True]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["<function=get_weather>", "<tool_call>\n<function=get_weather>\n\n", '<function=get_weather>\n{"location": "Pa'],
+)
+def test_other_fragments_that_never_closed_are_no_call(text: str) -> None:
+    completion = read(text)
+    assert completion.tool_calls == []
+    assert [e.name for e in completion.tool_call_errors] == ["get_weather"]
+    assert "never closed" in completion.tool_call_errors[0].message
+
+
+def test_a_call_cut_after_a_closing_tag_and_the_next_tags_start_is_no_call() -> None:
+    """Found by the property below: the `<` after the last `</parameter>` made the reading forgive that
+    `</parameter>`, and the value ran on to the end ("# Notes\n</parameter>\n<") in a call that ran."""
+    text = (
+        "<tool_call>\n<function=write>\n<parameter=filePath>\nnotes.md\n</parameter>\n<parameter=content>\n"
+        "# Notes\n</parameter>\n<"
+    )
+    completion = read(text)
+    assert completion.tool_calls == []
+    [error] = completion.tool_call_errors
+    assert "never closed" in error.message and "'content'" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<tool_call>\n<function=get_weather>\n</function>",  # closed, no parameter
+        "<tool_call>\n<function=get_weather>\n</tool_call>",  # the call closed
+        '<tool_call>\n<function=get_weather>\n{"location": "Paris"}',  # its JSON arguments closed
+        "<tool_call>\n<function=get_weather>\n<parameter=location>\nParis\n</parameter>\n",  # the value closed
+    ],
+)
+def test_a_call_whose_end_is_written_still_runs_without_its_last_tags(text: str) -> None:
+    expected = {} if "Paris" not in text else {"location": "Paris"}
+    assert calls(read(text)) == [("get_weather", expected)]
+
+
+# ---------------------------------------------------------------- property: cut anywhere
+
+
+def _strings() -> st.SearchStrategy[str]:
+    """Text a value may hold: code, markup, newlines; no tag of the call's own structure."""
+    bits = st.sampled_from(
+        ["a", "é", " ", "\n", "    ", "<", ">", "</", "<div>", "</div>", "{", "}", '"', "=", "parameter",
+         "def f():\n    return 1 < 2\n", "null", "0"]
+    )
+    text = st.lists(st.text(max_size=4) | bits, max_size=6).map("".join)
+    return text.filter(lambda v: re.search(r"</?(parameter|function|tool_call|think)\b", v) is None)
+
+
+def values_of(schema: dict[str, Any], defs: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """Values valid under a schema of the kinds below (what the corpus and the generator use)."""
+    if "$ref" in schema:
+        return values_of(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+    if "enum" in schema:
+        return st.sampled_from(schema["enum"])
+    if "anyOf" in schema:
+        return st.one_of([values_of(branch, defs) for branch in schema["anyOf"]])
+    kind = schema.get("type")
+    if kind == "string":
+        return _strings()
+    if kind == "integer":
+        return st.integers(schema.get("minimum", -(10**6)), schema.get("maximum", 10**6))
+    if kind == "number":
+        return st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: round(x, 3))
+    if kind == "boolean":
+        return st.booleans()
+    if kind == "null":
+        return st.none()
+    if kind == "array":
+        items = values_of(schema.get("items", {"type": "string"}), defs)
+        return st.lists(items, max_size=min(3, schema.get("maxItems", 3)))
+    properties = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    return st.fixed_dictionaries(
+        {name: values_of(sub, defs) for name, sub in properties.items() if name in required},
+        optional={name: values_of(sub, defs) for name, sub in properties.items() if name not in required},
+    )
+
+
+PERSON = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "age": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}},
+    "required": ["name"],
+}
+#: tools as agents publish them (opencode, Claude Code, an MCP server with pydantic `$defs`)
+CORPUS = [
+    WEATHER,
+    WRITE,
+    ToolSpec("edit", "", {"type": "object", "properties": {
+        "filePath": {"type": "string"}, "oldString": {"type": "string"}, "newString": {"type": "string"},
+        "replaceAll": {"type": "boolean"}}, "required": ["filePath", "oldString", "newString"]}),
+    ToolSpec("bash", "", {"type": "object", "properties": {
+        "command": {"type": "string"}, "timeout": {"type": "number"}, "description": {"type": "string"}},
+        "required": ["command", "description"]}),
+    ToolSpec("Read", "", {"type": "object", "properties": {
+        "file_path": {"type": "string"}, "offset": {"type": "integer"}, "limit": {"type": "integer"}},
+        "required": ["file_path"]}),
+    ToolSpec("todowrite", "", {"type": "object", "properties": {"todos": {"type": "array", "items": {
+        "type": "object", "properties": {"content": {"type": "string"},
+                                         "status": {"enum": ["pending", "in_progress", "completed"]}},
+        "required": ["content", "status"]}}}, "required": ["todos"]}),
+    ToolSpec("create_event", "", {
+        "$defs": {"Person": PERSON, "Kind": {"enum": ["call", "meeting", 3, None]}},
+        "type": "object",
+        "properties": {"host": {"$ref": "#/$defs/Person"},
+                       "guests": {"type": "array", "items": {"$ref": "#/$defs/Person"}},
+                       "kind": {"$ref": "#/$defs/Kind"}, "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
+        "required": ["host", "kind"]}),
+]
+LEAVES = st.sampled_from([
+    {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"},
+    {"type": "string", "enum": ["a", "b c", "null"]}, {"type": "array", "items": {"type": "string"}},
+    {"type": "object", "properties": {"k": {"type": "string"}}}, {"anyOf": [{"type": "string"}, {"type": "null"}]},
+])
+
+
+@st.composite
+def generated_tools(draw: st.DrawFn) -> ToolSpec:
+    names = draw(st.lists(st.sampled_from(["path", "content", "a", "b_c", "filePath", "x1", "mode"]),
+                          min_size=1, max_size=5, unique=True))
+    properties = {name: draw(LEAVES) for name in names}
+    required = [name for name in names if draw(st.booleans())]
+    return ToolSpec("tool", "", {"type": "object", "properties": properties, "required": required})
+
+
+def _nullable_string_nulls(tool: ToolSpec, arguments: dict[str, Any]) -> bool:
+    """A string that reads as null where the schema allows null (`<parameter=x>\\nnull`: written as null)."""
+    properties = tool.parameters["properties"]
+    return any(
+        isinstance(value, str) and value.strip() in ("null", "None") and "anyOf" in properties.get(key, {})
+        for key, value in arguments.items()
+    )
+
+
+@st.composite
+def written_calls(draw: st.DrawFn) -> tuple[ToolSpec, dict[str, Any]]:
+    tool = draw(st.sampled_from(CORPUS) | generated_tools())
+    arguments = draw(values_of(tool.parameters, tool.parameters.get("$defs", {})))
+    assume(not _nullable_string_nulls(tool, arguments))
+    keys = draw(st.permutations(list(arguments)))
+    return tool, {key: arguments[key] for key in keys}
+
+
+@settings(max_examples=150, deadline=None)
+@given(written_calls(), st.data())
+def test_a_call_cut_anywhere_is_the_call_as_written_so_far_or_none(
+    written: tuple[ToolSpec, dict[str, Any]], data: st.DataObject
+) -> None:
+    """Whole, the rendering reads back as written. Cut anywhere before its end: with the backend saying
+    it was cut, never a call; without, either no call or one whose arguments are exactly those whose
+    `</parameter>` came (at least one), valid for the schema. Never a value cut short, never an argument
+    that was not written."""
+    tool, arguments = written
+    body = render_xml_call(tool.name, arguments)
+    text = f"Sure.\n<tool_call>\n{body}\n</tool_call>"
+    validator = Draft202012Validator(tool.parameters)
+    whole = fold(parse_reply(text, (tool,)))
+    assert calls(whole) == [(tool.name, arguments)]
+    # where each parameter's block ends, in order
+    ends, at = [], text.index("<function=")
+    for key in arguments:
+        at = text.index("</parameter>", text.index(f"<parameter={key}>", at)) + len("</parameter>")
+        ends.append(at)
+    function_end = text.index("</function>", at) + len("</function>")
+    cut = data.draw(st.integers(text.index("<tool_call>"), len(text) - 1), label="cut")
+    size = data.draw(st.sampled_from(SIZES), label="chunk")
+    for truncated in (True, False):
+        events = parse_reply(text[:cut], (tool,), truncated=truncated)
+        parts = [text[:cut][start : start + size] for start in range(0, cut, size)]
+        assert merged(pieces(parts, (tool,), truncated=truncated)) == merged(
+            parse_reply(text[:cut], (tool,), id_factory=counter(), truncated=truncated)
+        )
+        made = [(c.name, c.arguments) for c in fold(events).tool_calls]
+        if truncated:
+            assert made == [], text[:cut]
+            continue
+        if not made:
+            continue
+        written_so_far = sum(1 for end in ends if end <= cut)
+        assert written_so_far >= 1 or cut >= function_end, text[:cut]
+        assert made == [(tool.name, dict(list(arguments.items())[:written_so_far]))], text[:cut]
+        assert not list(validator.iter_errors(made[0][1])), (text[:cut], made)
+
+
+def test_the_corpus_renders_and_reads_back() -> None:
+    """(The property's own ground: every corpus tool's rendering, typed values included, reads back.)"""
+    arguments = {"host": {"name": "Ann", "age": None}, "kind": 3, "guests": [], "note": "bring <cake>"}
+    text = f"<tool_call>\n{render_xml_call('create_event', arguments)}\n</tool_call>"
+    assert calls(read(text, tuple(CORPUS))) == [("create_event", arguments)]
+    assert json.loads(json.dumps(arguments)) == arguments

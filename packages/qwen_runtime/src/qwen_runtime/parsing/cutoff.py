@@ -3,7 +3,14 @@
 A reply that ended at the token limit (finish_reason "length") inside a call leaves a prefix of it:
 a half-written file, a command without its last argument. Repair or lenient parsing would turn that
 into a call that looks valid, so such a call becomes a `ToolCallError` that says why and what to do.
-The same holds, without knowing why the reply ended, for an XML call that stops inside a value.
+
+The same holds, without knowing why the reply ended, for an XML call that stops where nothing says it
+was complete (`open_xml_call`): inside a value, right after `<function=NAME>` (issue 51:
+`<tool_call><function=get_weather>` and the end ran `get_weather({})` when no parameter is required),
+or inside `<function=NAME>{...` JSON arguments that never closed. The one call the reply may end in
+without its closing tags is one whose last value `</parameter>` closed: a model that stops there
+wrote its arguments whole (issue 33 kept it), and validation still wants every required one.
+A backend that knows the reply was cut says so (`truncated`), and then even that one is refused.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from collections.abc import Callable, Collection
 
 from ..calls.tags import CALL_CLOSE
 from ..types import ToolCallError
-from .toolcalls import guess_name
+from .toolcalls import JsonTracker, guess_name
 from .xmlreading import FUNCTION_CLOSE, FUNCTION_OPEN, PARAM_CLOSE, PARAM_OPEN, canonical_name
 
 CUT_OFF_ADVICE = (
@@ -56,14 +63,43 @@ def open_xml_value(body: str) -> str | None:
     return body[last + len(PARAM_OPEN) : end].strip()
 
 
-def unclosed_error(raw: str, name: str | None, param: str, new_id: Callable[[], str]) -> ToolCallError:
-    """The error for an XML call the reply left inside a value (why it ended is not known)."""
+def open_xml_call(body: str) -> str | None:
+    """Where an XML call body that the reply ended in stopped, when nothing there says the call was
+    complete: inside a value, right after `<function=NAME>`, or inside its JSON arguments (None: the
+    call closed, or its last value did). Words for `unclosed_error`."""
+    if FUNCTION_CLOSE in body or CALL_CLOSE in body:
+        return None
+    param = open_xml_value(body)
+    if param is not None:
+        return f"inside the value of {param!r} (no </parameter>, </function> or </tool_call> came)"
+    text = body.lstrip()
+    if not text.startswith(FUNCTION_OPEN) or ">" not in text:
+        return None  # no whole `<function=NAME>`: the parser says what is wrong
+    rest = text[text.index(">") + 1 :].strip()
+    if not rest:
+        return f"right after {text[: text.index('>') + 1]}, before any parameter or </function>"
+    if rest.startswith("{") and not _json_closes(rest):
+        return "inside its JSON arguments (the object never closed)"
+    return None
+
+
+def _json_closes(text: str) -> bool:
+    """Whether the JSON object `text` starts with closes."""
+    tracker = JsonTracker()
+    index = 1
+    while index < len(text) and not tracker.complete:
+        index = tracker.run(text, index, len(text))
+        if not tracker.complete and index < len(text):
+            index += 1  # a '<' outside any string: not the object's end
+    return tracker.complete
+
+
+def unclosed_error(raw: str, name: str | None, where: str, new_id: Callable[[], str]) -> ToolCallError:
+    """The error for an XML call the reply left open where nothing says it was complete (why it
+    ended is not known); `where` from `open_xml_call`."""
     which = f"the call of {name}" if name else "a tool call"
-    message = (
-        f"{which} never closed: the reply ended inside the value of {param!r} (no </parameter>, "
-        "</function> or </tool_call> came), so nothing was run; write the whole call again"
-    )
+    message = f"{which} never closed: the reply ended {where}, so nothing was run; write the whole call again"
     return ToolCallError(raw=raw, message=message, name=name, id=new_id())
 
 
-__all__ = ["CUT_OFF_ADVICE", "call_name", "cut_off_error", "open_xml_value", "unclosed_error"]
+__all__ = ["CUT_OFF_ADVICE", "call_name", "cut_off_error", "open_xml_call", "open_xml_value", "unclosed_error"]

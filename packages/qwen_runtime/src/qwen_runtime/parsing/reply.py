@@ -17,7 +17,7 @@ from enum import Enum
 
 from ..calls.tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from ..types import Event, ReasoningDelta, TextDelta, ToolCallError, ToolCallEvent, ToolSpec
-from .cutoff import call_name, cut_off_error, open_xml_value, unclosed_error
+from .cutoff import call_name, cut_off_error, open_xml_call, unclosed_error
 from .prose import Channel, reasoning_channel, text_channel
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
 from .wrappers import WRAPPER_PARTIAL, wrapper_close, wrapper_open
@@ -428,9 +428,13 @@ class ReplyParser:
                 cut = self._wrapped or not body[:stop].rstrip().endswith(FUNCTION_CLOSE)
             if cut:
                 return [cut_off_error(shown, call_name(body, self._names), self._new_id)]
-        param = None if closed else open_xml_value(body[:stop])
-        if param is not None:
-            return [unclosed_error(shown, call_name(body, self._names), param, self._new_id)]
+        where = None if closed else open_xml_call(body[:stop])
+        if where is None and not closed and FUNCTION_CLOSE not in body[:stop]:
+            reading = self._ends.reading(body, stop)  # the reading ends inside a value (`</parameter>\n<` cut)
+            if reading is not None and reading.open_end:
+                where = f"inside the value of {reading.values[-1][0]!r} (no closing tag came after it)"
+        if where is not None:
+            return [unclosed_error(shown, call_name(body, self._names), where, self._new_id)]
         return []
 
     def _abandon_mention(self, closed: bool) -> None:

@@ -129,6 +129,7 @@ class Reading:
     json_arguments: Any = None  # `<function=NAME>{...}</function>`: the decoded object
     stray: str = ""  # text outside any value that does not belong to a call
     score: Score = _ZERO
+    open_end: bool = False  # the last value runs to the end of the text: no closing tag came after it
 
 
 def _add(a: Score, b: Score) -> Score:
@@ -404,7 +405,8 @@ def read_xml_call(body: str, tools: Sequence[ToolSpec]) -> Reading | None:
             return Reading(name, json_arguments=value)
     search = _Search(body, shape)
     score, _ends, values, stray = search.best(match.end(), frozenset())
-    return Reading(name, tuple((key, body[begin:end]) for key, begin, end in values), None, stray, score)
+    open_end = bool(values) and not body[values[-1][2] :].strip()
+    return Reading(name, tuple((key, body[begin:end]) for key, begin, end in values), None, stray, score, open_end)
 
 
 class CallEnds:
