@@ -3,6 +3,7 @@
 1. Wrong arguments, silently: a value no longer swallows the parameter that follows it when the model
    drops `</parameter>`, nor a parameter Qwen3-Coder-Next writes a second time.
 2. A cut fragment is no call: `<tool_call><function=get_weather>` and the end of the reply.
+3. Text after a call survives any streamed split.
 
 Every shape is read whole and streamed in chunks of 1, 3 and 7 characters, which must read the same.
 The property at the end cuts well-formed renderings of calls to real-world and generated schemas
@@ -214,6 +215,27 @@ def test_a_call_cut_after_a_closing_tag_and_the_next_tags_start_is_no_call() -> 
 def test_a_call_whose_end_is_written_still_runs_without_its_last_tags(text: str) -> None:
     expected = {} if "Paris" not in text else {"location": "Paris"}
     assert calls(read(text)) == [("get_weather", expected)]
+
+
+# ---------------------------------------------------------------- 3: text after a call in a streamed split
+
+BODIES = [
+    "\n<function=get_weather>\n<parameter=location>\nParis\n</parameter>\n</function>\n",
+    "<function=get_weather><parameter=location>Paris</parameter></function>",
+    '\n{"name": "get_weather", "arguments": {"location": "Paris"}}\n',
+]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_text_after_a_call_survives_every_split_in_three(body: str) -> None:
+    """Issue 51: `Hello　<tool` / `_call>...` / `</tool_call>def` lost "def"."""
+    text = f"Hello\u3000<tool_call>{body}</tool_call>def"
+    for first, second in itertools.combinations(range(1, len(text)), 2):
+        completion = fold(pieces([text[:first], text[first:second], text[second:]]))
+        assert (completion.text, calls(completion)) == (
+            "Hello\u3000def",
+            [("get_weather", {"location": "Paris"})],
+        ), (first, second)
 
 
 # ---------------------------------------------------------------- property: cut anywhere
