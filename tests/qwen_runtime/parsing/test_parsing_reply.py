@@ -173,7 +173,8 @@ def test_dropped_opening_tag() -> None:
 def test_call_written_inside_think_is_recovered_as_a_call() -> None:
     reply = both(f"<think>I need the file.\n{CALL}\n</think>")
     assert calls(reply) == [("read_file", {"path": "src/app.py"})]
-    assert reply.reasoning == f"I need the file.\n{CALL}"  # reasoning keeps what was written in it
+    # the call leaves the reasoning text, as the peers take it out (issue 51; ReplyParser._emit_call)
+    assert reply.reasoning == "I need the file."
 
 
 def test_arguments_given_as_a_json_string() -> None:

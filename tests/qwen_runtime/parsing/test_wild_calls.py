@@ -314,7 +314,7 @@ DRAFT = xml("run", {"cmd": "ls"})
 def test_a_call_drafted_in_reasoning_and_then_made_runs_once() -> None:
     completion = read(f"<think>I will call:\n{DRAFT}\n</think>\n\n{DRAFT}")
     assert calls(completion) == [("run", {"cmd": "ls"})]
-    assert completion.reasoning == f"I will call:\n{DRAFT}"
+    assert completion.reasoning == "I will call:"  # its markup leaves the reasoning (issue 51)
 
 
 def test_a_call_only_in_reasoning_runs() -> None:

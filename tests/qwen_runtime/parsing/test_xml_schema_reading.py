@@ -4,6 +4,8 @@
    drops `</parameter>`, nor a parameter Qwen3-Coder-Next writes a second time.
 2. A cut fragment is no call: `<tool_call><function=get_weather>` and the end of the reply.
 3. Text after a call survives any streamed split.
+4. A call drafted inside `<think>` leaves the reasoning's text; a fence or `<JSON>` tag around a call
+   leaves the answer's text.
 
 Every shape is read whole and streamed in chunks of 1, 3 and 7 characters, which must read the same.
 The property at the end cuts well-formed renderings of calls to real-world and generated schemas
@@ -236,6 +238,50 @@ def test_text_after_a_call_survives_every_split_in_three(body: str) -> None:
             "Hello\u3000def",
             [("get_weather", {"location": "Paris"})],
         ), (first, second)
+
+
+# ---------------------------------------------------------------- 4: markup left in reasoning and text
+
+DRAFT = "<tool_call>\n<function=get_weather>\n<parameter=location>\nParis\n</parameter>\n</function>\n</tool_call>"
+
+
+def test_a_call_drafted_in_reasoning_leaves_the_reasoning_text_whether_it_runs_or_not() -> None:
+    """The peers take a call out of the reasoning. The reasoning streams before the reply's end decides
+    whether a draft runs (it does when no real call follows), so a draft that reads as a call leaves it in
+    both cases: a call that did not run would read as one that did. A broken one is thinking aloud."""
+    runs = read(f"<think>Let me look.\n{DRAFT}\nThat is all.</think>")
+    assert calls(runs) == [("get_weather", {"location": "Paris"})]
+    assert runs.reasoning == "Let me look.\n\nThat is all."
+    replaced = read(f"<think>Maybe\n{DRAFT}\nno, Rome.</think>\n{DRAFT.replace('Paris', 'Rome')}")
+    assert calls(replaced) == [("get_weather", {"location": "Rome"})]
+    assert replaced.reasoning == "Maybe\n\nno, Rome."
+    broken = read("<think>Like <tool_call>\n<function=get_weather>\nParis\n</function>\n</tool_call> maybe.</think>Ok.")
+    assert broken.reasoning.startswith("Like <tool_call>\n<function=get_weather>") and broken.text == "Ok."
+
+
+@pytest.mark.parametrize(
+    ("opener", "closer"),
+    [("```xml\n", "\n```"), ("```\n", "\n```"), ("<JSON>\n", "\n</JSON>"), ("<tools>\n", "\n</tools>")],
+)
+@pytest.mark.parametrize(
+    "call",
+    [DRAFT, DRAFT.removeprefix("<tool_call>\n").removesuffix("\n</tool_call>"),
+     '{"name": "get_weather", "arguments": {"location": "Paris"}}'],
+    ids=["tool_call", "function", "bare-json"],
+)
+def test_a_fence_or_tag_around_a_call_leaves_the_text(opener: str, closer: str, call: str) -> None:
+    completion = read(f"Checking.\n{opener}{call}{closer}\nDone.")
+    assert calls(completion) == [("get_weather", {"location": "Paris"})]
+    assert completion.text == "Checking.\n\nDone."
+
+
+def test_one_fence_around_two_calls_leaves_the_text_and_a_fence_around_a_mention_stays() -> None:
+    rome = DRAFT.replace("Paris", "Rome")
+    completion = read(f"Checking.\n```xml\n{DRAFT}\n{rome}\n```\nDone.")
+    assert [c.arguments["location"] for c in completion.tool_calls] == ["Paris", "Rome"]
+    assert completion.text == "Checking.\n\nDone."
+    example = "A call looks like:\n```\n<tool_call> then the JSON\n```\nand no more."
+    assert read(example).text == example
 
 
 # ---------------------------------------------------------------- property: cut anywhere

@@ -171,8 +171,9 @@ class ReplyParser:
                 self._hold = t[i:]
                 self._i = n
                 return
-            self._closer = ""
-            i = found
+            i, still_open = found
+            if not still_open:
+                self._closer = ""
         while i < n:
             match = _PROSE_STOP.search(t, i)
             end = match.start() if match else n
@@ -190,8 +191,17 @@ class ReplyParser:
                 if isinstance(opened, tuple):
                     length, self._closer = opened
                     self._wrapper = t[i : i + length]
-                    self._i = i + length + 1
-                    self._begin_call(tentative=True, opener="{")
+                    inner = i + length
+                    if t.startswith(CALL_OPEN, inner):  # a `<tool_call>` block in a fence or tag
+                        self._i = inner + len(CALL_OPEN)
+                        self._begin_call(tentative=False)
+                        self._wrapped = True
+                    elif t.startswith(FUNCTION_OPEN, inner):  # an XML call whose <tool_call> was dropped
+                        self._i = inner
+                        self._begin_call(tentative=False)
+                    else:
+                        self._i = inner + 1
+                        self._begin_call(tentative=True, opener="{")
                     return
             if t[i] == "`":
                 self._write("`")
@@ -411,6 +421,7 @@ class ReplyParser:
         self._state = outer
         self._line_blank = True
         self._reset_call(outer, tentative=False)
+        self._unwrap(keep=False)
         events = unclosed or interpret_xml_call(body[:stop], shown, self._tools, self._new_id, closed=closed)
         self._emit_call(events, written)
         rest = body[resume:]
@@ -441,7 +452,7 @@ class ReplyParser:
         """`<tool_call>` followed by prose was a mention: it and the prose are text (or reasoning)."""
         raw = "".join(self._raw)
         self._state = self._outer
-        self._write(CALL_OPEN)
+        self._write(self._unwrap(keep=True) + CALL_OPEN)
         if closed:
             self._write(raw + CALL_CLOSE)
             self._i += len(CALL_CLOSE)
@@ -450,14 +461,22 @@ class ReplyParser:
         self._reset_call(self._state, tentative=False)
 
     def _emit_call(self, events: Sequence[Event], raw: str) -> None:
-        """A call's events; one written inside <think> is reasoning (its text stays there) and becomes
-        a call only if the reply makes no real call after it (so a drafted call runs once)."""
+        """A call's events. One written inside <think> (a draft) becomes a call only if the reply
+        makes no real call after it, so a drafted call runs once.
+
+        A draft that reads as a call leaves the reasoning's text, as the peers take a call out of it
+        (issue 51): the reasoning holds no call markup, whether the draft runs (it is shown as the call
+        it is, not twice) or a real call replaces it (markup left in the reasoning would read as a call
+        that ran). Whether a draft runs is known only at the reply's end and the reasoning streams
+        before, so both go the same way. A broken draft is thinking aloud: its text stays reasoning and
+        it is no error; one the token limit cut is said (nothing ran)."""
         if self._state is _State.THINK:
-            self._write(raw)
+            drafts = [event for event in events if isinstance(event, ToolCallEvent)
+                      or (isinstance(event, ToolCallError) and event.truncated)]
+            if not any(isinstance(event, ToolCallEvent) for event in drafts):
+                self._write(raw)
             self._line_blank = True
-            # a broken draft is thinking aloud, no error; one the token limit cut is said (nothing ran)
-            self._drafts.extend(event for event in events if isinstance(event, ToolCallEvent)
-                                or (isinstance(event, ToolCallError) and event.truncated))
+            self._drafts.extend(drafts)
             return
         self._drafts = []
         self._out.extend(events)
