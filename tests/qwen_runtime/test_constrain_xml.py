@@ -165,3 +165,93 @@ def test_any_token_choice_under_required_gives_a_schema_valid_call(tok: LLTokeni
         if call.name == "edit_file":
             schema["properties"] = {**schema["properties"], "path": {"type": "string", "maxLength": 4}}
         jsonschema.validate(call.arguments, schema)
+
+
+# ---------------------------------------------------------------- every keyword the JSON form enforces (issue 51)
+
+
+def one(schema: dict[str, Any]) -> ToolSpec:
+    return ToolSpec("pick", "", {"type": "object", "properties": {"m": schema}, "required": ["m"]})
+
+
+def call_with(value: str) -> str:
+    return f"\n<function=pick>\n<parameter=m>\n{value}\n</parameter>\n</function>\n"
+
+
+def parsed(text: str, tool: ToolSpec) -> Any:
+    completion = Completion()
+    for event in parse_reply(text, (tool,)):
+        completion.add(event)
+    assert completion.tool_calls and not completion.tool_call_errors, text
+    jsonschema.validate(completion.tool_calls[0].arguments, tool.parameters)
+    return completion.tool_calls[0].arguments["m"]
+
+
+#: (schema as MCP servers and pydantic write it, values the template writes for it, values it refuses)
+CHOICES = [
+    ({"anyOf": [{"enum": ["a", "b"]}, {"enum": ["c"]}]}, ["a", "b", "c"], ["d", "a b", "ab"]),
+    ({"anyOf": [{"type": "string", "enum": ["fast", "deep"]}, {"type": "null"}]}, ["fast", "deep", "null"],
+     ["slow", "fastdeep", "None"]),
+    ({"oneOf": [{"const": "x"}, {"const": "y"}]}, ["x", "y"], ["z", "xy"]),
+    ({"type": "string", "anyOf": [{"enum": ["p", "q"]}, {"const": "r"}]}, ["p", "q", "r"], ["s", "pq"]),
+    ({"anyOf": [{"enum": [1, 2]}, {"enum": ["t"]}, {"type": "null"}]}, ["1", "2", "t", "null"], ["3", "tt"]),
+    ({"type": "string", "anyOf": [{"pattern": "^x[0-9]+$", "maxLength": 4}, {"enum": ["zz"]}]},
+     ["x1", "x123", "zz"], ["x1234", "y1", "z"]),
+]
+
+
+@pytest.mark.parametrize(("schema", "good", "bad"), CHOICES)
+def test_a_choice_of_listed_values_is_held_to_them_in_a_raw_value(
+    tok: LLTokenizer, schema: dict[str, Any], good: list[str], bad: list[str]
+) -> None:
+    tool = one(schema)
+    for value in good:
+        assert accepts(tok, call_with(value), (tool,)), value
+        expected = None if value == "null" else int(value) if value.isdigit() else value
+        assert parsed("<tool_call>" + call_with(value) + "</tool_call>", tool) == expected
+    for value in bad:
+        assert not accepts(tok, call_with(value), (tool,)), value
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "string", "maxLength": 40},
+    {"anyOf": [{"type": "string", "maxLength": 40}, {"type": "null"}]},
+    {"type": "string", "anyOf": [{"maxLength": 40}, {"const": "-"}]},
+    {"type": "string", "maxLength": 40, "anyOf": [{"minLength": 2}, {"pattern": "^[a-z ]*$"}]},
+])
+def test_a_raw_string_never_runs_past_its_max_length(tok: LLTokenizer, schema: dict[str, Any]) -> None:
+    tool = one(schema)
+    assert accepts(tok, call_with("x" * 40), (tool,))
+    assert not accepts(tok, call_with("x" * 41), (tool,))
+    for seed in range(15):  # and a model choosing any token it is allowed stops in time
+        c = ToolCallConstraint(tok, (tool,), "required", call_format=XML)
+        text = tok.decode_str(walk(tok, c, random.Random(seed), steps=200))
+        assert not c.errors and len(parsed(text, tool) or "") <= 40, text
+
+
+@pytest.fixture(scope="module")
+def hybrid_tok() -> LLTokenizer:
+    """The tiny Qwen 3.5-shaped model's tokenizer (its vocabulary has the vision tokens)."""
+    return LLTokenizer(build_test_tokenizer("qwen35").to_str())
+
+
+SPECIALS = ("<|vision_start|>", "<think>", "</think>", "<|im_end|>", "<|endoftext|>", "<tool_call>", "</tool_call>")
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "string"}, {"type": "string", "maxLength": 40}, {"type": "integer"},
+    {"type": "array", "items": {"type": "string"}}, CHOICES[1][0],
+])
+def test_no_special_token_is_allowed_inside_a_value(hybrid_tok: LLTokenizer, schema: dict[str, Any]) -> None:
+    tok = hybrid_tok
+    special = [t for text in SPECIALS for t in ids(tok, text) if tok.is_special_token(t)]
+    assert len(special) == len(SPECIALS)  # (each is one special token of the vocabulary)
+    tool = one(schema)
+    start = {"integer": "1", "array": '["a'}.get(str(schema.get("type")), "f")
+    c = ToolCallConstraint(tok, (tool,), "required", call_format=XML)
+    for token in ids(tok, "<tool_call>\n<function=pick>\n<parameter=m>\n" + start):
+        c.consume(token)
+    assert not c.errors
+    mask = c.allowed_mask()
+    assert mask is not None and mask.any()
+    assert not mask[special].any()

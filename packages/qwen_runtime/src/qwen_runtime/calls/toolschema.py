@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..types import ToolSpec
 from .schema_refs import ANNOTATIONS, MAX_REF_DEPTH, SchemaError, resolve_refs, types_of
-from .values import allows_null, coerce, is_raw_string, raw_string, schema_types
+from .values import allows_null, coerce, enumerated, is_raw_string, raw_string, schema_types
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -351,6 +351,7 @@ __all__ = [
     "allows_null",
     "bounded_any",
     "coerce",
+    "enumerated",
     "free_values",
     "is_raw_string",
     "pattern_supported",

@@ -32,6 +32,48 @@ def raw_string(schema: Any) -> dict[str, Any] | None:
     return None
 
 
+_JSON_TYPES: dict[type, set[str]] = {
+    str: {"string"},
+    bool: {"boolean"},
+    int: {"integer", "number"},
+    float: {"number"},
+    type(None): {"null"},
+    list: {"array"},
+    dict: {"object"},
+}
+
+
+def enumerated(schema: Any) -> list[Any] | None:
+    """Every value a schema allows, when it lists them: `enum`/`const`, or an `anyOf`/`oneOf` whose
+    branches each list theirs or allow only null (MCP servers write a choice as an `anyOf` of enums,
+    pydantic an optional one as an enum or null); a `type` beside them keeps the values of that type.
+    None when the schema allows values it does not list. The XML form writes these as literals,
+    strings raw and the rest as JSON; the parser reads a raw value that is one of them as that value."""
+    if not isinstance(schema, dict):
+        return None
+    if "enum" in schema:
+        options = schema["enum"] if isinstance(schema["enum"], list) else None
+    elif "const" in schema:
+        options = [schema["const"]]
+    else:
+        branches = schema.get("anyOf", schema.get("oneOf"))
+        if not isinstance(branches, list) or not branches:
+            return None
+        options = []
+        for branch in branches:
+            if isinstance(branch, dict) and schema_types(branch) == {"null"} and "enum" not in branch:
+                found: list[Any] | None = [None]
+            else:
+                found = enumerated(branch)
+            if found is None:
+                return None
+            options += found
+    kinds = schema_types(schema)
+    if options is not None and kinds:
+        options = [value for value in options if _JSON_TYPES.get(type(value), set()) & kinds]
+    return options
+
+
 def is_raw_string(schema: Any) -> bool:
     """Whether an XML parameter under `schema` is written as raw text (see `raw_string`)."""
     return raw_string(schema) is not None
@@ -106,4 +148,4 @@ def coerce(value: Any, schema: Any) -> Any:
     return value
 
 
-__all__ = ["allows_null", "coerce", "is_raw_string", "raw_string", "schema_types"]
+__all__ = ["allows_null", "coerce", "enumerated", "is_raw_string", "raw_string", "schema_types"]

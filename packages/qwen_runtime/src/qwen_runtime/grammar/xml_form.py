@@ -3,13 +3,17 @@
 `<function=NAME>\\n` then one `<parameter=ARG>\\nVALUE\\n</parameter>\\n` per argument, then `</function>`.
 Only the offered tools' names and their own parameter names can be written, every required parameter
 is written (in the schema's property order, optional ones may be left out), and each value is typed:
-integers, numbers, booleans and enums as their literals, objects and arrays (and anything without a
-simple type) as JSON under the parameter's schema, strings as raw text that cannot contain
-`</parameter>` and keeps to `minLength`/`maxLength` (and `pattern`, where llguidance's regexes can say
-it). Every schema is read through `toolschema` (references inlined, numbers bounded), the same view the
-parser converts values with. Qwen 3.6 sometimes ends a value as `value</parameter>` without the
-newline: the grammar forbids that form (a raw value never holds `</parameter>`); the parser still
-reads it when a server or unconstrained text hands it over.
+integers, numbers, booleans as their literals; a schema that lists its values (`enum`, `const`, an
+`anyOf`/`oneOf` of enums or null, as MCP servers and pydantic write a choice) as one of them, strings
+raw and the rest as JSON; objects and arrays (and anything without a simple type) as JSON under the
+parameter's schema; strings as raw text that cannot contain `</parameter>` and keeps to
+`minLength`/`maxLength` (and `pattern`, where llguidance's regexes can say it), each `anyOf` branch of
+a string schema an alternative under the bounds around it. A value never holds a special token
+(llguidance's regexes match text, never a control token's id). Every schema is read through
+`toolschema` (references inlined, numbers bounded), the same view the parser converts values with.
+Qwen 3.6 sometimes ends a value as `value</parameter>` without the newline: the grammar forbids that
+form (a raw value never holds `</parameter>`); the parser still reads it when a server or
+unconstrained text hands it over.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 
 from ..calls.toolschema import (
     bounded_any,
+    enumerated,
     free_values,
     pattern_supported,
     raw_string,
@@ -65,18 +70,54 @@ def _search(pattern: str) -> str:
     return head + "(?:" + re.sub(r"(?<!\\)/", r"\/", body) + ")" + tail
 
 
+def _bound(schema: dict[str, Any], key: str) -> int | None:
+    value = schema.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_BOUND else None
+
+
+def _text_shape(parts: Sequence[dict[str, Any]]) -> str:
+    """A Lark lexeme for raw text that keeps to every one of `parts` (string schemas whose
+    `minLength`, `maxLength` and `pattern` all apply) and never holds `</parameter>`."""
+    lows = [b for b in (_bound(part, "minLength") for part in parts) if b]
+    highs = [b for b in (_bound(part, "maxLength") for part in parts) if b is not None]
+    low, high = max(lows, default=0), min(highs, default=None)
+    unbounded = f"{{{low},}}" if low else "*"
+    length = f"{{{low},{high}}}" if high is not None and low <= high else unbounded
+    shapes = [f"/(?s:.{length})/"]
+    for part in parts:
+        pattern = part.get("pattern")
+        if isinstance(pattern, str) and pattern_supported(pattern):
+            shapes.append(f"/{_search(pattern)}/")
+    return "(" + " & ".join([*shapes, _NO_CLOSE]) + ")"
+
+
+def _writable(text: str) -> bool:
+    """Whether a literal can be a raw value (the value's own closing tag cannot be in it)."""
+    return "</parameter>" not in text
+
+
+def _raw_choices(schema: dict[str, Any], outer: tuple[dict[str, Any], ...] = ()) -> list[str]:
+    """Lark alternatives for the raw text of a string schema: the strings it lists (`enum`, `const`,
+    an `anyOf` of enums) as literals, else text within its (and `outer`'s) length and `pattern`;
+    an `anyOf`/`oneOf` gives each branch that allows a string, under the bounds around it."""
+    options = enumerated(schema)
+    if options is not None:
+        return [_literal(o) for o in dict.fromkeys(o for o in options if isinstance(o, str)) if _writable(o)]
+    branches = schema.get("anyOf", schema.get("oneOf"))
+    if isinstance(branches, list) and len(outer) < 4:
+        own = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf")}
+        choices: list[str] = []
+        for branch in branches:
+            if isinstance(branch, dict) and (not schema_types(branch) or "string" in schema_types(branch)):
+                choices += _raw_choices(branch, (*outer, own))
+        return choices
+    return [_text_shape((*outer, schema))]
+
+
 def _string_lexeme(schema: dict[str, Any]) -> str:
     """A lexeme for raw text and the `\\n</parameter>` that ends it."""
-    low = schema.get("minLength")
-    high = schema.get("maxLength")
-    low = low if isinstance(low, int) and not isinstance(low, bool) and 0 < low <= MAX_BOUND else 0
-    if isinstance(high, int) and not isinstance(high, bool) and low <= high <= MAX_BOUND:
-        length = f"{{{low},{high}}}"
-    else:
-        length = f"{{{low},}}" if low else "*"
-    pattern = schema.get("pattern")
-    shape = f" & /{_search(pattern)}/" if isinstance(pattern, str) and pattern_supported(pattern) else ""
-    return f"(/(?s:.{length})/{shape} & {_NO_CLOSE}) {_literal(PARAM_CLOSE)}"
+    choices = list(dict.fromkeys(_raw_choices(schema))) or [_text_shape((schema,))]
+    return f"({' | '.join(choices)}) {_literal(PARAM_CLOSE)}"
 
 
 class _Rules:
@@ -98,9 +139,10 @@ class _Rules:
         close = _literal(PARAM_CLOSE + "\n")
         if not isinstance(schema, dict):
             schema = {}
-        options = schema.get("enum") if "enum" in schema else [schema["const"]] if "const" in schema else None
-        if isinstance(options, list) and options:
-            choices = " | ".join(_literal(_raw(option)) for option in options)
+        options = enumerated(schema)  # enum, const, an `anyOf` of enums (or null): the listed values
+        written = list(dict.fromkeys(_raw(option) for option in options or ()))
+        if any(_writable(text) for text in written):
+            choices = " | ".join(_literal(text) for text in written if _writable(text))
             return self.add(prefix, f"({choices}) {close}")
         kinds = schema_types(schema)
         text = raw_string(schema)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..calls.json_repair import JsonRepairError, repair_json
-from ..calls.toolschema import SchemaError, allows_null, coerce, is_raw_string, tool_schema
+from ..calls.toolschema import SchemaError, allows_null, coerce, enumerated, is_raw_string, tool_schema
 from ..types import ToolCall, ToolCallError, ToolCallEvent, ToolSpec
 from .validate import validate_call
 from .xmlreading import FUNCTION_OPEN, CallEnds, canonical_name, read_xml_call
@@ -48,9 +48,9 @@ def convert_value(raw: str, schema: Any) -> Any:
         if raw.strip() in _NULLS and allows_null(schema):
             return None  # `<parameter=x>null` for an Optional[str]: Qwen 3.6 writes the JSON null
         return raw
-    enum = schema.get("enum") if isinstance(schema, dict) else None
-    if isinstance(enum, list) and raw in enum:
-        return raw
+    options = enumerated(schema)
+    if options is not None and any(isinstance(option, str) and option == raw for option in options):
+        return raw  # one of the strings an enum (or an `anyOf` of enums) lists, written raw
     text = raw.strip()
     if not schema and not text.startswith(("{", "[")):
         return raw  # nothing says it is not a string
