@@ -255,3 +255,21 @@ def test_no_special_token_is_allowed_inside_a_value(hybrid_tok: LLTokenizer, sch
     mask = c.allowed_mask()
     assert mask is not None and mask.any()
     assert not mask[special].any()
+
+
+@pytest.mark.parametrize(("schema", "good", "bad"), [
+    ({"type": "integer", "minimum": 1, "maximum": 10}, ["1", "10"], ["0", "11", "-1", "1.5"]),
+    ({"type": "number", "exclusiveMinimum": 0, "maximum": 1}, ["0.5", "1"], ["0", "1.5", "-0.1"]),
+    ({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}, ["0", "7", "null"], ["-1", "x"]),
+    ({"type": "string", "pattern": "^[a-z]+-[0-9]{2}$"}, ["ab-12"], ["ab-1", "AB-12", "ab-123"]),
+    ({"type": "string", "minLength": 3}, ["abc"], ["ab", ""]),
+])
+def test_bounds_and_patterns_hold_inside_a_value(
+    tok: LLTokenizer, schema: dict[str, Any], good: list[str], bad: list[str]
+) -> None:
+    tool = one(schema)
+    for value in good:
+        assert accepts(tok, call_with(value), (tool,)), value
+        parsed("<tool_call>" + call_with(value) + "</tool_call>", tool)
+    for value in bad:
+        assert not accepts(tok, call_with(value), (tool,)), value
