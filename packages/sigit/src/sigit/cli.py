@@ -170,7 +170,9 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
 
 
 def _claude_cli(args_list: list[str]) -> int:
-    from .frontends.claude_cli import run as run_claude_cli
+    # from the submodule: the package's `run` imports it, and importing `claude_cli.run` binds the package's
+    # attribute `run` to the submodule, so a second `main` in one process found a module, not a function
+    from .frontends.claude_cli.run import run as run_claude_cli
     from .logs import setup_logging
 
     setup_logging(verbose=False)  # the SDK app reads stderr as the CLI's own; records go to the log file
