@@ -1,4 +1,6 @@
-"""`sigit -p` as a real subprocess: against the scripted OpenAI-compatible server and the tiny GGUF."""
+"""`sigit -p` against the scripted OpenAI-compatible server and the tiny GGUF: `sigit.cli.main` in this
+process (in_process.py), and a real `sigit` subprocess where the process itself is the point (a one-shot
+run ends without the interpreter's teardown, and what it wrote must all be there)."""
 
 from __future__ import annotations
 
@@ -11,16 +13,16 @@ from pathlib import Path
 import pytest
 from qwen_runtime.testing.server import ScriptedServer
 
+from ..in_process import run_sigit_main
+
 SIGIT = str(Path(sys.executable).parent / "sigit")
 
 
 def run_sigit(args: list[str], cwd: Path, config: Path, stdin: str | None = None,
               timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    return subprocess.run(
-        [SIGIT, *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=timeout
-    )
+    """`sigit ARGS` in this process, with the test's config dir and no permission default from outside."""
+    env = {"SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", "SIGIT_PERMISSION_DEFAULT": None}
+    return run_sigit_main(args, cwd=cwd, env=env, stdin=stdin, timeout=timeout)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""`sigit -p` as a real subprocess with a scripted model whose reply hits max_tokens inside a call:
+"""`sigit -p` (`sigit.cli.main` in this process) with a scripted model whose reply hits max_tokens inside a call:
 nothing is written, and the JSON output reports the cut-off call."""
 
 from __future__ import annotations

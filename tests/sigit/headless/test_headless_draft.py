@@ -1,5 +1,5 @@
-"""`sigit --draft SOURCE` as a real `sigit -p` subprocess on the tiny Qwen 3.5 model with an MTP head: the
-flag takes what the `draft` setting and qwen-runtime take, and wins over the setting."""
+"""`sigit --draft SOURCE` with `sigit -p` (`sigit.cli.main` in this process) on the tiny Qwen 3.5 model with an MTP
+head: the flag takes what the `draft` setting and qwen-runtime take, and wins over the setting."""
 
 from __future__ import annotations
 

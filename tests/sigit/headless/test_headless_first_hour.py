@@ -1,18 +1,16 @@
-"""A first hour of `sigit -p`, as a real subprocess: stop reasons that say what happened, refused calls
+"""A first hour of `sigit -p` (`sigit.cli.main` in this process): stop reasons that say what happened, refused calls
 listed (and printed once), errors on stderr only, slash commands, and the dialect only when asked for."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
 
 pytestmark = pytest.mark.slow
 
@@ -21,11 +19,9 @@ EDIT = {"name": "create_file", "arguments": {"path": "notes.txt", "content": "he
 
 
 def run_sigit(args: list[str], work: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "HF_HUB_OFFLINE": "1", **env}
-    for name in ("SIGIT_PERMISSION_DEFAULT", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_AGENT_SDK_VERSION"):
-        if name not in env:
-            full.pop(name, None)
-    return subprocess.run([SIGIT, *args], cwd=work, env=full, capture_output=True, text=True, timeout=90)
+    unset: dict[str, str | None] = {name: None for name in (
+        "SIGIT_PERMISSION_DEFAULT", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_AGENT_SDK_VERSION")}
+    return run_sigit_main(args, cwd=work, env={**unset, "HF_HUB_OFFLINE": "1", **env}, timeout=90)
 
 
 def scripted(tmp_path: Path, turns: list[Any]) -> str:

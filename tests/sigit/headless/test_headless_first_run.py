@@ -1,4 +1,6 @@
-"""A first run as a new user makes it, as a real `sigit -p` subprocess: no model cached, a local fake hub.
+"""A first run as a new user makes it, `sigit -p` (`sigit.cli.main` in this process): no model cached, a
+local fake hub. Where llama.cpp's C log lines go is a matter of the process's file descriptors, so that
+one test runs a real `sigit` subprocess.
 
 Nothing multi-gigabyte is downloaded unless the user says so (`--download`, `download = "auto"`), and
 the refusal names the command that downloads it; llama.cpp's own log lines stay off the terminal.
@@ -18,6 +20,8 @@ from qwen_runtime.models.registry import get_model
 from qwen_runtime.testing.fake_hub import FakeHub, serve_fake_hub
 from sigit.config.settings import default_model
 
+from ..in_process import run_sigit_main
+
 SIGIT = str(Path(sys.executable).parent / "sigit")
 DEFAULT = get_model(default_model())  # what a user with no settings gets
 
@@ -35,13 +39,26 @@ def home(tmp_path: Path) -> dict[str, Path]:
     return paths
 
 
-def run(args: list[str], home: dict[str, Path], endpoint: str, timeout: float = 15) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(home["config"]), "SIGIT_STATE_DIR": str(home["state"]),
-           "HF_HUB_CACHE": str(home["hub-cache"]), "HF_ENDPOINT": endpoint, "HF_HUB_DISABLE_IMPLICIT_TOKEN": "1"}
+def environment(home: dict[str, Path], endpoint: str) -> dict[str, str | None]:
+    """A new user's: no settings, no token, online, the hub at `endpoint` (None: unset)."""
+    env: dict[str, str | None] = {
+        "SIGIT_CONFIG_DIR": str(home["config"]), "SIGIT_STATE_DIR": str(home["state"]),
+        "HF_HUB_CACHE": str(home["hub-cache"]), "HF_ENDPOINT": endpoint, "HF_HUB_DISABLE_IMPLICIT_TOKEN": "1"}
     for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_TOKEN", "SIGIT_PERMISSION_DEFAULT", "SIGIT_LOG"):
-        env.pop(name, None)
-    return subprocess.run([SIGIT, *args], cwd=home["work"], env=env, capture_output=True, text=True,
-                          timeout=timeout)
+        env[name] = None
+    return env
+
+
+def run(args: list[str], home: dict[str, Path], endpoint: str, timeout: float = 15) -> subprocess.CompletedProcess[str]:
+    return run_sigit_main(args, cwd=home["work"], env=environment(home, endpoint), timeout=timeout)
+
+
+def run_process(args: list[str], home: dict[str, Path], endpoint: str) -> subprocess.CompletedProcess[str]:
+    """A real `sigit` subprocess, for what only a process shows: what reaches its stderr file descriptor."""
+    env = {**os.environ, **environment(home, endpoint)}
+    real_env = {name: value for name, value in env.items() if value is not None}
+    return subprocess.run([SIGIT, *args], cwd=home["work"], env=real_env, capture_output=True, text=True,
+                          timeout=240)
 
 
 def closed_port() -> int:
@@ -106,14 +123,14 @@ def test_a_project_file_cannot_turn_downloads_on_in_an_untrusted_folder(hub: Fak
 
 def test_llama_cpp_log_lines_go_to_the_log_file_not_stderr(home: dict[str, Path], tiny_gguf: Path) -> None:
     args = ["-p", "say hi", "--model", str(tiny_gguf), "--max-turns", "1"]
-    quiet = run(args, home, "http://127.0.0.1:9", timeout=240)
+    quiet = run_process(args, home, "http://127.0.0.1:9")
     assert quiet.returncode in (0, 1), quiet.stderr
     assert "llama_" not in quiet.stderr and "ggml" not in quiet.stderr
     assert "llama_" not in quiet.stdout
     log = (home["state"] / "logs" / "sigit.log").read_text()
     assert "qwen_runtime.llama_cpp" in log and "llama_context" in log
 
-    verbose = run([*args, "--verbose"], home, "http://127.0.0.1:9", timeout=240)
+    verbose = run_process([*args, "--verbose"], home, "http://127.0.0.1:9")
     assert verbose.returncode in (0, 1), verbose.stderr
     assert "llama_context" in verbose.stderr
     assert "llama_context" not in verbose.stdout

@@ -1,19 +1,19 @@
-"""Issue 12, findings 2, 4, 5 and 6 as a user meets them: `sigit -p` as a real subprocess, on a scripted
-model that tries each trick, in headless mode where nobody can approve anything."""
+"""Issue 12, findings 2, 4, 5 and 6 as a user meets them: `sigit -p` on a scripted
+model that tries each trick, in headless mode where nobody can approve anything (`sigit.cli.main` in this
+process: what the commands did and what the model was told is the point, not the process)."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
 
 
 def sigit(tmp_path: Path, calls: list[tuple[str, dict[str, Any]]], *flags: str,
@@ -28,12 +28,10 @@ def sigit(tmp_path: Path, calls: list[tuple[str, dict[str, Any]]], *flags: str,
     scenario = tmp_path / "s.json"
     turns: list[dict[str, Any]] = [{"tool_calls": [{"name": name, "arguments": args}]} for name, args in calls]
     scenario.write_text(json.dumps({"turns": [*turns, {"text": "done"}]}))
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path)}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    proc = subprocess.run(
-        [SIGIT, "-p", "go", "--model", f"scripted:{scenario}", "--output-format", "stream-json", *flags],
-        cwd=work, env=env, capture_output=True, text=True, timeout=120,
-    )
+    env = {"SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path),
+           "SIGIT_PERMISSION_DEFAULT": None}
+    proc = run_sigit_main(["-p", "go", "--model", f"scripted:{scenario}", "--output-format", "stream-json", *flags],
+                          cwd=work, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     results = [block for event in events if event["type"] == "user"

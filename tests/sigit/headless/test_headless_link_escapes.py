@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from qwen_runtime.testing.server import ScriptedServer
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
+
 KEY = "-----BEGIN OPENSSH PRIVATE KEY----- not-a-real-key"
 SECRET = "the-secret-in-the-home-directory"
 
@@ -28,10 +27,8 @@ def home(tmp_path: Path) -> Path:
     return home
 
 
-def _env(home: Path, config: Path) -> dict[str, str]:
-    env = {**os.environ, "HOME": str(home), "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    return env
+def _env(home: Path, config: Path) -> dict[str, str | None]:
+    return {"HOME": str(home), "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", "SIGIT_PERMISSION_DEFAULT": None}
 
 
 def _results(stdout: str) -> list[dict[str, Any]]:
@@ -53,9 +50,8 @@ def test_a_linked_config_folder_does_not_open_the_filesystem(tmp_path: Path, hom
     scenario = tmp_path / "s.json"
     scenario.write_text(json.dumps({"turns": [
         {"tool_calls": [{"name": tool, "arguments": {"path": path}}]}, {"text": "done"}]}))
-    proc = subprocess.run([SIGIT, "-p", "read it", "--model", f"scripted:{scenario}", "--output-format",
-                           "stream-json"], cwd=work, env=_env(home, tmp_path / "config"), capture_output=True,
-                          text=True, timeout=120)
+    proc = run_sigit_main(["-p", "read it", "--model", f"scripted:{scenario}", "--output-format", "stream-json"],
+                          cwd=work, env=_env(home, tmp_path / "config"), timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert KEY not in proc.stdout and "id_rsa" not in json.dumps(
         [r["content"] for r in _results(proc.stdout) if not r["is_error"]])
@@ -71,9 +67,8 @@ def test_a_linked_instruction_file_is_not_sent_to_the_model(tmp_path: Path, home
     (work / name).symlink_to(home / "secret")
     cwd = (work / name).parent
     with ScriptedServer([{"text": "ok"}]) as server:
-        proc = subprocess.run([SIGIT, "-p", "hi", "--model", f"openai:{server.base_url}#scripted-qwen"],
-                              cwd=cwd, env=_env(home, tmp_path / "config"), capture_output=True, text=True,
-                              timeout=120)
+        proc = run_sigit_main(["-p", "hi", "--model", f"openai:{server.base_url}#scripted-qwen"], cwd=cwd,
+                              env=_env(home, tmp_path / "config"), timeout=120)
         bodies = server.requests
     assert proc.returncode == 0, proc.stderr
     system = bodies[0]["messages"][0]["content"]
@@ -87,9 +82,8 @@ def test_an_instruction_file_linked_inside_the_project_is_read(tmp_path: Path, h
     (work / "docs" / "agents.md").write_text("Use tabs.\n")
     (work / "AGENTS.md").symlink_to(work / "docs" / "agents.md")
     with ScriptedServer([{"text": "ok"}]) as server:
-        proc = subprocess.run([SIGIT, "-p", "hi", "--model", f"openai:{server.base_url}#scripted-qwen"],
-                              cwd=work, env=_env(home, tmp_path / "config"), capture_output=True, text=True,
-                              timeout=120)
+        proc = run_sigit_main(["-p", "hi", "--model", f"openai:{server.base_url}#scripted-qwen"], cwd=work,
+                              env=_env(home, tmp_path / "config"), timeout=120)
         bodies = server.requests
     assert proc.returncode == 0, proc.stderr
     assert "Use tabs." in bodies[0]["messages"][0]["content"]
@@ -108,8 +102,8 @@ def test_a_fifo_or_device_as_a_project_file_is_skipped_with_the_reason(tmp_path:
         (work / name).symlink_to(kind)
     scenario = tmp_path / "s.json"
     scenario.write_text(json.dumps({"turns": [{"text": "fine"}]}))
-    proc = subprocess.run([SIGIT, "-p", "hi", "--model", f"scripted:{scenario}"], cwd=work,
-                          env=_env(home, tmp_path / "config"), capture_output=True, text=True, timeout=120)
+    proc = run_sigit_main(["-p", "hi", "--model", f"scripted:{scenario}"], cwd=work,
+                          env=_env(home, tmp_path / "config"), timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "fine" in proc.stdout
     if name.endswith(".toml"):  # (an untrusted folder's .mcp.json is never read, so nothing to say)

@@ -1,18 +1,17 @@
-"""`sigit -p` as a real subprocess: a model that reads a key outside the working directory gets a
+"""`sigit -p` (`sigit.cli.main` in this process): a model that reads a key outside the working directory gets a
 refusal naming --add-dir, not the key; with --add-dir the read goes through."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
+
 KEY = "-----BEGIN OPENSSH PRIVATE KEY----- not-a-real-key"
 
 
@@ -32,13 +31,11 @@ def layout(tmp_path: Path) -> dict[str, Path]:
 
 
 def run(layout: dict[str, Path], *flags: str) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
-    env = {**os.environ, "HOME": str(layout["home"]), "SIGIT_CONFIG_DIR": str(layout["config"]),
-           "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    proc = subprocess.run(
-        [SIGIT, "-p", "read my key", "--model", f"scripted:{layout['scenario']}", "--output-format",
-         "stream-json", *flags],
-        cwd=layout["work"], env=env, capture_output=True, text=True, timeout=120,
+    env = {"HOME": str(layout["home"]), "SIGIT_CONFIG_DIR": str(layout["config"]), "HF_HUB_OFFLINE": "1",
+           "SIGIT_PERMISSION_DEFAULT": None}
+    proc = run_sigit_main(
+        ["-p", "read my key", "--model", f"scripted:{layout['scenario']}", "--output-format", "stream-json", *flags],
+        cwd=layout["work"], env=env, timeout=120,
     )
     events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     results = [block for event in events if event["type"] == "user"

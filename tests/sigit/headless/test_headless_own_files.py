@@ -1,17 +1,15 @@
 """Issue 35's third audit: a sandboxed command cannot change what siGit itself reads next time (its
 settings, trust records, sessions, prompt cache, logs), also when those lie inside the workspace (a
-session started in the home directory). `sigit -p`, a scripted model, effects judged on disk."""
+session started in the home directory). `sigit -p` (`sigit.cli.main` in this process; the commands in the
+real OS sandbox), a scripted model, effects judged on disk."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from qwen_runtime.testing.server import ScriptedServer
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
 
 
 def test_a_command_cannot_write_sigits_own_directories_inside_the_workspace(tmp_path: Path) -> None:
@@ -30,17 +28,15 @@ def test_a_command_cannot_write_sigits_own_directories_inside_the_workspace(tmp_
     ]
     turns = [{"tool_calls": [{"name": "run_command", "arguments": {"command": c}} for c in commands]}, {"text": "done"}]
     env = {
-        **os.environ,
         "SIGIT_CONFIG_DIR": str(config),
         "SIGIT_CACHE_DIR": str(cache),
         "SIGIT_STATE_DIR": str(state),
         "HF_HUB_OFFLINE": "1",
+        "SIGIT_PERMISSION_DEFAULT": None,
     }
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
     with ScriptedServer(turns) as server:
-        proc = subprocess.run(
+        proc = run_sigit_main(
             [
-                SIGIT,
                 "-p",
                 "tidy up",
                 "--model",
@@ -50,8 +46,6 @@ def test_a_command_cannot_write_sigits_own_directories_inside_the_workspace(tmp_
             ],
             cwd=home,
             env=env,
-            capture_output=True,
-            text=True,
             timeout=120,
         )
         results = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "tool"]

@@ -1,4 +1,4 @@
-"""Issue 35 item 1 the strong way: `sigit -p` (a real subprocess, a scripted model) runs commands that
+"""Issue 35 item 1 the strong way: `sigit -p` (`sigit.cli.main` in this process, a scripted model) runs commands that
 plant config or hooks making git run a program, in new nested repositories, a linked worktree, a
 submodule, a bare repository, and (sandbox off) the user's own repository; afterwards the user's own
 git, a plain subprocess outside any sandbox, runs in each and nothing it would have run runs. What
@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from qwen_runtime.testing.server import ScriptedServer
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
+
 IDENTITY = "-c user.name=m -c user.email=m@x"
 
 
@@ -58,16 +58,13 @@ def plants(marker: Path) -> list[str]:
 
 def run_sigit(work: Path, config: Path, turns: list[dict[str, Any]], *flags: str,
               path_first: Path | None = None) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
-    """A real `sigit -p` on the scripted server's `turns`: the process, and the messages of its last request."""
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
+    """`sigit -p` on the scripted server's `turns`: its result, and the messages of its last request."""
+    env = {"SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", "SIGIT_PERMISSION_DEFAULT": None}
     if path_first is not None:
         env["PATH"] = f"{path_first}{os.pathsep}{os.environ['PATH']}"
     with ScriptedServer(turns) as server:
-        proc = subprocess.run(
-            [SIGIT, "-p", "do it", "--model", f"openai:{server.base_url}#scripted-qwen", *flags],
-            cwd=work, env=env, capture_output=True, text=True, timeout=120,
-        )
+        proc = run_sigit_main(["-p", "do it", "--model", f"openai:{server.base_url}#scripted-qwen", *flags],
+                              cwd=work, env=env, timeout=120)
         messages: list[dict[str, Any]] = server.requests[-1]["messages"]
     return proc, messages
 

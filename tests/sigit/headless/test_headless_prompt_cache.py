@@ -1,4 +1,6 @@
-"""The prompt cache as a user meets it: `sigit -p` runs in a row on the tiny GGUF, as real subprocesses.
+"""The prompt cache as a user meets it: `sigit -p` runs in a row on the tiny GGUF (`sigit.cli.main` in this
+process: each run opens its own host and model, so what a run reads it read from disk), and two real
+subprocesses at once, racing for the same cache files.
 
 The first run on a cold cache evaluates its whole prompt (system prompt, tools, the question) and says
 so as cache creation; the next run restores it from disk and says so as cache reads.
@@ -15,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from ..in_process import run_sigit_main
+
 pytestmark = pytest.mark.slow
 
 SIGIT = str(Path(sys.executable).parent / "sigit")
@@ -30,17 +34,23 @@ def dirs(tmp_path: Path) -> dict[str, Path]:
 
 
 def command(dirs: dict[str, Path], model: Path, *extra: str) -> tuple[list[str], dict[str, str]]:
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(dirs["config"]), "SIGIT_CACHE_DIR": str(dirs["cache"]),
-           "HF_HUB_OFFLINE": "1"}
-    return [SIGIT, "-p", "say hi", "--model", str(model), "--output-format", "json", "--max-turns", "2",
-            "-q", *extra], env
+    """The arguments of `sigit -p` on `model` (without `sigit`) and the variables it runs with."""
+    env = {"SIGIT_CONFIG_DIR": str(dirs["config"]), "SIGIT_CACHE_DIR": str(dirs["cache"]), "HF_HUB_OFFLINE": "1"}
+    return ["-p", "say hi", "--model", str(model), "--output-format", "json", "--max-turns", "2", "-q", *extra], env
 
 
 def run(dirs: dict[str, Path], model: Path) -> dict[str, Any]:
     args, env = command(dirs, model)
-    proc = subprocess.run(args, cwd=dirs["work"], env=env, capture_output=True, text=True, timeout=240)
+    proc = run_sigit_main(args, cwd=dirs["work"], env=env)
     assert proc.returncode == 0, proc.stderr
     return usage_of(proc.stdout)
+
+
+def sigit_cache(dirs: dict[str, Path], *args: str) -> str:
+    """`sigit cache ARGS`' stdout, once it succeeded."""
+    proc = run_sigit_main(["cache", *args], env=command(dirs, Path())[1])
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
 
 
 def usage_of(stdout: str) -> dict[str, Any]:
@@ -64,10 +74,7 @@ def test_the_cache_serves_the_next_run_survives_truncation_and_sigit_cache_shows
     assert states(dirs)
     warm = run(dirs, tiny_gguf)
     assert warm["cache_read_input_tokens"] >= 0.9 * warm["input_tokens"]
-    env = command(dirs, tiny_gguf)[1]
-    listing = subprocess.run([SIGIT, "cache", "list", "--json"], env=env,
-                             capture_output=True, text=True, timeout=60, check=True)
-    listed = json.loads(listing.stdout)
+    listed = json.loads(sigit_cache(dirs, "list", "--json"))
     assert {Path(e["path"]) for e in listed} == set(states(dirs))
     assert {e["model"] for e in listed} == {tiny_gguf.name}
 
@@ -78,12 +85,10 @@ def test_the_cache_serves_the_next_run_survives_truncation_and_sigit_cache_shows
     warm = run(dirs, tiny_gguf)
     assert warm["cache_read_input_tokens"] >= 0.9 * warm["input_tokens"]
 
-    shown = subprocess.run([SIGIT, "cache"], env=env, capture_output=True, text=True, timeout=60, check=True)
-    assert str(dirs["cache"] / "prompt-cache") in shown.stdout
-    assert "2 saved states" in shown.stdout and "of at most 4 GiB" in shown.stdout
-    cleared = subprocess.run([SIGIT, "cache", "clear"], env=env, capture_output=True, text=True, timeout=60,
-                             check=True)
-    assert "removed 2 saved prompt states" in cleared.stdout
+    shown = sigit_cache(dirs)
+    assert str(dirs["cache"] / "prompt-cache") in shown
+    assert "2 saved states" in shown and "of at most 4 GiB" in shown
+    assert "removed 2 saved prompt states" in sigit_cache(dirs, "clear")
     assert states(dirs) == []
 
 
@@ -96,9 +101,10 @@ def test_prompt_cache_off_in_settings_saves_nothing(dirs: dict[str, Path], tiny_
 def test_two_concurrent_cold_runs_both_succeed_and_leave_one_entry_per_prefix(
     dirs: dict[str, Path], tiny_gguf: Path
 ) -> None:
+    """Two processes: the cache's files are shared between them, not between two sessions of one process."""
     args, env = command(dirs, tiny_gguf)
-    procs = [subprocess.Popen(args, cwd=dirs["work"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for _ in range(2)]
+    procs = [subprocess.Popen([SIGIT, *args], cwd=dirs["work"], env={**os.environ, **env}, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = [p.communicate(timeout=300) for p in procs]
     for proc, (out, err) in zip(procs, outputs, strict=True):
         assert proc.returncode == 0, err

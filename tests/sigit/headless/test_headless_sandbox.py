@@ -1,25 +1,22 @@
-"""`sigit -p` as a real subprocess, sandbox on by default: a refused write reaches the model as a plain
-sentence with the flag that would allow it, is never rerun unconfined, and bad sandbox input is a
-usage error (exit 2)."""
+"""`sigit -p` (`sigit.cli.main` in this process; the commands run in the real OS sandbox), sandbox on by
+default: a refused write reaches the model as a plain sentence with the flag that would allow it, is never
+rerun unconfined, and bad sandbox input is a usage error (exit 2)."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from qwen_runtime.testing.server import ScriptedServer
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
 
 
 def run_sigit(args: list[str], cwd: Path, config: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    return subprocess.run([SIGIT, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    env = {"SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", "SIGIT_PERMISSION_DEFAULT": None}
+    return run_sigit_main(args, cwd=cwd, env=env, timeout=60)
 
 
 @pytest.fixture

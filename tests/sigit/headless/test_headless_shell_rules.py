@@ -6,12 +6,11 @@ brace-built command words, wrappers)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
+
 LINES = [
     "echo $'\\' ; touch PWNED #'",  # as reported: `$'\'` is a whole string to bash, not to dash
     "echo $'\\\\' ; touch PWNED #'",  # `$'\\'` ends the string: bash runs touch
@@ -38,10 +37,9 @@ def _run(tmp_path: Path, lines: list[str], *flags: str) -> tuple[subprocess.Comp
     scenario = tmp_path / "s.json"
     turns = [{"tool_calls": [{"name": "run_command", "arguments": {"command": line}}]} for line in lines]
     scenario.write_text(json.dumps({"turns": [*turns, {"text": "done"}]}))
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_OFFLINE": "1"}
-    env.pop("SIGIT_PERMISSION_DEFAULT", None)
-    proc = subprocess.run([SIGIT, "-p", "go", "--model", f"scripted:{scenario}", "--output-format", "stream-json",
-                           *flags], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    env = {"SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_OFFLINE": "1", "SIGIT_PERMISSION_DEFAULT": None}
+    proc = run_sigit_main(["-p", "go", "--model", f"scripted:{scenario}", "--output-format", "stream-json",
+                           *flags], cwd=work, env=env, timeout=120)
     events = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     results = [block["content"] for event in events if event["type"] == "user"
                for block in event["message"]["content"] if block["type"] == "tool_result"]
