@@ -1,6 +1,6 @@
-"""Every built-in slash command offered by both frontends, run through the TUI (Pilot) and through
-ACP (the real `sigit acp` over stdio): both run `sigit.commands`, so they must leave the same state
-(mode, history length, files) and show the same text, formatting aside."""
+"""Every built-in slash command offered by both frontends, run through the TUI (Pilot) and through ACP (`sigit
+acp`'s server, in this process: acp/conftest.running_agent): both run `sigit.commands`, so they must leave the
+same state (mode, history length, files) and show the same text, formatting aside."""
 
 from __future__ import annotations
 

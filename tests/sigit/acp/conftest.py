@@ -1,4 +1,6 @@
-"""A recording ACP client and a helper that starts the real `sigit acp` on a scripted model."""
+"""A recording ACP client and a helper that runs `sigit acp` on a scripted model: its server (`_serve`, what
+`sigit acp` runs once its stdio is set up) in this process over a socket pair, or, where a test is about
+the process and its stdio, the real `sigit acp` as a subprocess."""
 
 from __future__ import annotations
 
@@ -8,11 +10,13 @@ import itertools
 import json
 import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
+from unittest import mock
 
 import acp
 import pytest
@@ -175,16 +179,91 @@ def agent_env(config_dir: Path) -> dict[str, str]:
 @asynccontextmanager
 async def running_agent(
     client: RecordingClient, scenario: Path, config_dir: Path, *extra: str, fs: bool = False,
-    terminal: bool = False,
+    terminal: bool = False, process: bool = False,
 ) -> AsyncIterator[acp.core.ClientSideConnection]:
+    """An initialized connection to `sigit acp --model scripted:SCENARIO EXTRA...`: in this process, or
+    with `process`, a real subprocess on stdio (what starting, stdio and exiting have to do with it)."""
     args = ["acp", "--model", f"scripted:{scenario}", *extra]
-    async with acp.spawn_agent_process(
-        client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs=TRANSPORT,
-    ) as (conn, _process):
-        caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs),
-                                  terminal=terminal)
+    caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs), terminal=terminal)
+    if process:
+        async with acp.spawn_agent_process(
+            client.as_client(), SIGIT, *args, env=agent_env(config_dir), transport_kwargs=TRANSPORT,
+        ) as (conn, _process):
+            await conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=caps)
+            yield conn
+        return
+    async with agent_in_process(client, args, config_dir) as conn:
         await conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=caps)
         yield conn
+
+
+@asynccontextmanager
+async def agent_in_process(
+    client: RecordingClient, argv: list[str], config_dir: Path, env: dict[str, str | None] | None = None,
+) -> AsyncIterator[acp.core.ClientSideConnection]:
+    """An ACP client connection to `sigit ARGV` served in this process (`served_in_process`)."""
+    async with served_in_process(argv, config_dir, env) as (reader, writer):
+        conn = acp.core.ClientSideConnection(client.as_client(), writer, reader)
+        try:
+            yield conn
+        finally:
+            await conn.close()
+
+
+@asynccontextmanager
+async def served_in_process(
+    argv: list[str], config_dir: Path, env: dict[str, str | None] | None = None,
+) -> AsyncIterator[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """`sigit ARGV` (`acp ...`) served in this process: the command line goes through `sigit.cli.main` up
+    to where it calls `frontends.acp.serve` (which would set up the process's stdio), and the arguments
+    it would serve with go to `frontends.acp._serve` on this loop, its JSON-RPC transport on one end of a
+    socket pair instead of the process's stdin and a duplicate of fd 1; yields the other end (what the
+    agent writes, what it reads). Leaving the block ends the agent's input, as an editor closes its stdin,
+    and waits for the server to finish; an exception the server raises fails the test (the process would
+    have logged it and exited 1). `env`: variables set (None: unset) while it runs, besides
+    SIGIT_CONFIG_DIR=`config_dir`."""
+    from sigit import cli
+    from sigit.frontends import acp as acp_frontend
+    from sigit.frontends.acp import transport
+
+    from ..in_process import process_state_kept
+
+    assert argv[:1] == ["acp"]
+    parsed: list[Any] = []
+
+    def serve(args: Any) -> int:
+        parsed.append(args)
+        return 0
+
+    with mock.patch.object(acp_frontend, "serve", serve):
+        code = cli.main(list(argv))
+    assert parsed, f"sigit {' '.join(argv)} exited {code} before serving"
+    args = parsed[0]
+    ours, theirs = socket.socketpair()
+    server_reader, server_writer = await asyncio.open_connection(sock=ours, limit=transport.LINE_LIMIT)
+    client_reader, client_writer = await asyncio.open_connection(sock=theirs)
+
+    async def open_stdio(protocol_fd: int, limit: int = transport.LINE_LIMIT) -> transport.JsonRpcStdioTransport:
+        return transport.JsonRpcStdioTransport(server_reader, server_writer, limit)
+
+    # what `agent_env` gives the subprocess that matters to sigit; the rest of os.environ stays as it is
+    variables: dict[str, str | None] = {"SIGIT_CONFIG_DIR": str(config_dir), "SIGIT_PERMISSION_DEFAULT": None,
+                                        **(env or {})}
+    with process_state_kept(variables, capture_stdio=False), mock.patch.object(transport, "open_stdio", open_stdio):
+        server = asyncio.ensure_future(acp_frontend._serve(args, -1))
+        # a server that fails ends the connection, so the client's pending requests fail instead of waiting
+        server.add_done_callback(lambda _: client_writer.close())
+        try:
+            yield client_reader, client_writer
+        finally:
+            # as spawn_agent_process closes the agent's stdin and leaves its stdout open until it exits
+            with contextlib.suppress(OSError):
+                client_writer.write_eof()
+            try:
+                await asyncio.wait_for(asyncio.shield(server), float(TRANSPORT["shutdown_timeout"]))  # type: ignore[arg-type]
+            finally:
+                client_writer.close()
+                server_writer.close()
 
 
 @pytest.fixture

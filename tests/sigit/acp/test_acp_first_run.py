@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import acp
@@ -13,9 +11,7 @@ from qwen_runtime.models.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 
-from .conftest import TRANSPORT, RecordingClient
-
-SIGIT = str(Path(sys.executable).with_name("sigit"))
+from .conftest import RecordingClient, agent_in_process
 
 
 async def test_new_session_names_the_pull_command_and_downloads_nothing(
@@ -24,11 +20,12 @@ async def test_new_session_names_the_pull_command_and_downloads_nothing(
     default = get_model(default_model())
     with serve_fake_hub() as hub:
         hub.add(default.repo_id, default.filename, b"GGUF not a real model")
-        env = {"SIGIT_CONFIG_DIR": str(config_dir), "PATH": os.environ.get("PATH", ""),
-               "HF_HUB_CACHE": str(tmp_path / "empty-hub-cache"), "HF_ENDPOINT": hub.url}
+        # a new user's: online, no token, an empty cache, the hub at the fake one
+        env: dict[str, str | None] = {"HF_HUB_CACHE": str(tmp_path / "empty-hub-cache"), "HF_ENDPOINT": hub.url}
+        for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_TOKEN", "HF_HOME"):
+            env[name] = None
         client = RecordingClient()
-        async with acp.spawn_agent_process(client.as_client(), SIGIT, "acp", env=env,
-                                           transport_kwargs=TRANSPORT) as (conn, _process):
+        async with agent_in_process(client, ["acp"], config_dir, env) as conn:
             caps = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=False, write_text_file=False))
             await conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=caps)
             with pytest.raises(acp.RequestError) as refused:

@@ -1,5 +1,6 @@
-"""ACP over stdio with the SDK's client: `promptCapabilities.image` says whether the model can see, and
-`image` blocks (base64) and `resource_link`s to image files go to the model as pictures."""
+"""ACP with the SDK's client (the server in this process, conftest.agent_in_process): `promptCapabilities.image`
+says whether the model can see, and `image` blocks (base64) and `resource_link`s to image files go to the model
+as pictures."""
 
 from __future__ import annotations
 
@@ -13,16 +14,13 @@ import acp
 import pytest
 from acp.schema import ImageContentBlock, ResourceContentBlock, TextContentBlock
 
-from .conftest import SIGIT, TRANSPORT, RecordingClient, agent_env, running_agent, write_scenario
+from .conftest import RecordingClient, agent_in_process, running_agent, write_scenario
 
 pytestmark = pytest.mark.timeout(60)
 
 
 async def _image_capability(model: str, config_dir: Path) -> bool | None:
-    async with acp.spawn_agent_process(
-        RecordingClient().as_client(), SIGIT, "acp", "--model", model, env=agent_env(config_dir),
-        transport_kwargs=TRANSPORT,
-    ) as (conn, _):
+    async with agent_in_process(RecordingClient(), ["acp", "--model", model], config_dir) as conn:
         reply = await conn.initialize(protocol_version=acp.PROTOCOL_VERSION)
     caps = reply.agent_capabilities
     return caps.prompt_capabilities.image if caps and caps.prompt_capabilities else None

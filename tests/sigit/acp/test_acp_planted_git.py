@@ -1,6 +1,6 @@
-"""Issue 35 item 1 over ACP (a real client over stdio, a scripted model): a command that plants
-`core.fsmonitor` in a new nested repository leaves nothing that the user's own `git status` runs,
-and the editor's tool call shows what was removed."""
+"""Issue 35 item 1 over ACP (a real client, the server in this process, a scripted model): a command that plants
+`core.fsmonitor` in a new nested repository leaves nothing that the user's own `git status` runs, and the
+editor's tool call shows what was removed."""
 
 from __future__ import annotations
 

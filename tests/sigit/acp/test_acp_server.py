@@ -1,4 +1,5 @@
-"""The real `sigit acp` over stdio, driven by an ACP client, on a scripted model."""
+"""`sigit acp` driven by an ACP client on a scripted model: served in this process (conftest.running_agent),
+and as the real command over stdio for the handshake with PATH empty and a turn on the tiny GGUF."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 import acp
+import pytest
 from acp import text_block
 
 from ..mcp_server.conftest import running_sleeps, wait_until
@@ -77,6 +79,7 @@ async def test_denied_permission_leaves_the_file_alone(
     assert client.of("tool_call_update")[-1].status == "failed"
 
 
+@pytest.mark.script_may_remain  # the turn after the cancelled one is never asked for
 async def test_cancel_stops_a_running_command_quickly(
     tmp_path: Path, config_dir: Path, project: Path
 ) -> None:
@@ -100,6 +103,7 @@ async def test_cancel_stops_a_running_command_quickly(
     assert reply.stop_reason == "cancelled"
 
 
+@pytest.mark.script_may_remain  # the second agent only loads: its model, the same script read afresh, is never asked
 async def test_load_replays_the_conversation_before_replying(
     tmp_path: Path, config_dir: Path, project: Path
 ) -> None:

@@ -92,6 +92,7 @@ async def test_fork_copies_the_history_and_then_goes_its_own_way(
     assert "shared question" in kept and "only in the original" in kept and "only in the fork" not in kept
 
 
+@pytest.mark.script_may_remain  # each agent reads the script afresh and plays one of its two turns
 async def test_resume_continues_the_history_without_replaying_it(
     tmp_path: Path, config_dir: Path, project: Path
 ) -> None:

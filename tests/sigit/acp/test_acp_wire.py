@@ -1,4 +1,9 @@
-"""Raw JSON-RPC on the wire: bad lines get spec error replies, the server keeps serving, EOF ends it."""
+"""Raw JSON-RPC on the wire: bad lines get spec error replies, the server keeps serving, EOF ends it.
+
+The exchanges go to the server in this process over a socket pair (`served_in_process`: the same
+transport reading the same bytes), except where the process is the point: a real `sigit acp` on pipes
+(one exchange, and a line too long to hold, measured in the process's memory) or with stdin a regular file.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import SIGIT, agent_env, write_scenario
+from .conftest import SIGIT, agent_env, served_in_process, write_scenario
 
 
-async def _exchange(tmp_path: Path, config_dir: Path, lines: list[bytes], replies: int) -> tuple[
-        list[dict[str, Any]], int]:
+async def _exchange(tmp_path: Path, config_dir: Path, lines: list[bytes], replies: int, *,
+                    process: bool = False) -> tuple[list[dict[str, Any]], int]:
+    """The first `replies` lines the agent answers `lines` with, and its exit code once its input ended
+    (in this process: 0 when the server returned, as `sigit acp` then exits 0; an exception fails the test)."""
     scenario = write_scenario(tmp_path / "s.json", [])
+    if not process:
+        async with served_in_process(["acp", "--model", f"scripted:{scenario}"], config_dir) as (reader, writer):
+            for line in lines:
+                writer.write(line)
+            await writer.drain()
+            out = [json.loads(await asyncio.wait_for(reader.readline(), 60)) for _ in range(replies)]
+        return out, 0
     proc = await asyncio.create_subprocess_exec(
         SIGIT, "acp", "--model", f"scripted:{scenario}", env=agent_env(config_dir),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -41,7 +55,7 @@ async def test_malformed_lines_get_errors_and_the_server_keeps_serving(
         b'{"jsonrpc": "2.0", "id": 8, "method": "session/prompt", "params": {"sessionId": "nope", '
         b'"prompt": []}}\n',
         b'{"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {"protocolVersion": 1}}\n',
-    ], 6)
+    ], 6, process=True)
     parse, batch, scalar, unknown, bad_session, init = replies
     assert parse == {"jsonrpc": "2.0", "id": None, "error": parse["error"]}
     assert parse["error"]["code"] == -32700
