@@ -1,12 +1,11 @@
-"""`sigit doctor` as a real subprocess: every check with a status, exit 0 only when a model can run now."""
+"""`sigit doctor` (`sigit.cli.main` in this process): every check with a status, exit 0 only when a model can
+run now."""
 
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,19 +13,18 @@ import pytest
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from .in_process import run_sigit_main
+
 CHECKS = ["python", "llama.cpp", "gpu", "ram", "cache", "disk", "hub", "settings", "dirs", "mcp server", "model"]
 
 
 def doctor(tmp_path: Path, endpoint: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "SIGIT_STATE_DIR": str(tmp_path / "state"),
+    env = {"SIGIT_CONFIG_DIR": str(tmp_path / "config"), "SIGIT_STATE_DIR": str(tmp_path / "state"),
            "HF_HUB_CACHE": str(tmp_path / "hub-cache"), "HF_ENDPOINT": endpoint,
-           "QWEN_RUNTIME_TUNING_DIR": str(tmp_path / "tuning")}
-    env.pop("HF_HUB_OFFLINE", None)
-    proc = subprocess.run([SIGIT, "doctor", "--json", *args], cwd=work, env=env, capture_output=True, text=True,
-                          timeout=60)
+           "QWEN_RUNTIME_TUNING_DIR": str(tmp_path / "tuning"), "HF_HUB_OFFLINE": None}
+    proc = run_sigit_main(["doctor", "--json", *args], cwd=work, env=env, timeout=60)
     return proc, json.loads(proc.stdout)
 
 
@@ -95,9 +93,8 @@ def test_a_settings_file_that_fails_to_parse_is_named(tmp_path: Path) -> None:
 def test_text_output_says_the_next_step(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_CACHE": str(tmp_path / "c"),
-           "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.run([SIGIT, "doctor"], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    env = {"SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_CACHE": str(tmp_path / "c"), "HF_HUB_OFFLINE": "1"}
+    proc = run_sigit_main(["doctor"], cwd=work, env=env, timeout=60)
     assert proc.returncode == 1
     assert "not asked (HF_HUB_OFFLINE is set)" in proc.stdout
     assert "Next step: pass --model PATH.gguf to use a local .gguf file" in proc.stdout  # no network needed

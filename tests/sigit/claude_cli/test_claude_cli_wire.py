@@ -1,5 +1,7 @@
-"""`sigit` with Claude Code's flags as a real subprocess: older SDKs' command lines, partial messages,
-control requests we do not know, `--system-prompt` and `--tools`, Claude model names."""
+"""`sigit` with Claude Code's flags (`sigit.cli.main` in this process, stdin and stdout as the SDK's pipes
+would carry them): older SDKs' command lines, partial messages, control requests we do not know,
+`--system-prompt` and `--tools`, Claude model names. The SDKs start a real `sigit` in test_python_sdk.py
+and test_typescript_sdk.py."""
 
 from __future__ import annotations
 
@@ -14,15 +16,14 @@ from claude_agent_sdk import StreamEvent
 from claude_agent_sdk._internal.message_parser import parse_message
 from qwen_runtime.testing.server import ScriptedServer
 
-from .conftest import SIGIT
+from ..in_process import run_sigit_main
 
 pytestmark = pytest.mark.slow
 
 
 def run_sigit(args: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "CLAUDE_CODE_ENTRYPOINT": "sdk-py"}  # as the SDKs start it
-    return subprocess.run([SIGIT, *args], cwd=cwd, env=env, input=stdin, capture_output=True, text=True,
-                          timeout=60)
+    env = {"HF_HUB_OFFLINE": "1", "CLAUDE_CODE_ENTRYPOINT": "sdk-py"}  # as the SDKs start it
+    return run_sigit_main(args, cwd=cwd, env=env, stdin=stdin, timeout=60)
 
 
 def scenario(tmp_path: Path, turns: list[dict[str, Any]]) -> str:

@@ -6,7 +6,6 @@ tools obey the same rules."""
 from __future__ import annotations
 
 import json
-import subprocess
 from typing import Any
 
 import anyio
@@ -14,7 +13,8 @@ import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from .conftest import PLANTED_MCP, SIGIT, HttpServer, running_sleeps, scripted, server_env, wait_until
+from ..in_process import run_sigit_main
+from .conftest import PLANTED_MCP, HttpServer, running_sleeps, scripted, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -152,13 +152,7 @@ async def test_an_untrusted_folder_s_planted_settings_hooks_and_servers_have_no_
     assert not (work / "made.txt").exists() and not (work / "plain.txt").exists()
     assert not hook_marker.exists() and not mcp_marker.exists()
     # the control: once `sigit trust` records the folder, the next task gets its settings, hook and server
-    trust = subprocess.run(
-        [SIGIT, "trust", str(work)],
-        env=server_env(http_server.root / "config"),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    trust = run_sigit_main(["trust", str(work)], env={"SIGIT_CONFIG_DIR": str(http_server.root / "config")})
     assert trust.returncode == 0, trust.stderr
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Made it."}])
     async with http_server.client() as client:

@@ -1,17 +1,17 @@
 """`sigit mcp` on stdio, driven by the mcp SDK's client: a task edits a file and the diff comes back with
 progress on the way, the task continues by its session id, and bad input gets an MCP error while the
-server keeps serving."""
+server keeps serving. (Bad flags are refused before anything serves: `sigit.cli.main` in this process.)"""
 
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from ..in_process import run_sigit_main
 from .conftest import SIGIT, scripted, server_env
 
 pytestmark = pytest.mark.slow
@@ -97,13 +97,7 @@ async def test_a_task_continues_by_its_session_id_and_bad_input_gets_errors(tmp_
 
 
 def test_bad_flags_are_a_usage_error_before_anything_serves(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [SIGIT, "mcp", "--cwd", str(tmp_path / "missing"), "--port", "0"],
-        capture_output=True,
-        text=True,
-        env=server_env(tmp_path / "config"),
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-    )
+    proc = run_sigit_main(["mcp", "--cwd", str(tmp_path / "missing"), "--port", "0"],
+                          env={"SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_OFFLINE": "1"})
     assert proc.returncode == 2 and proc.stdout == ""
     assert f"sigit mcp: --cwd {tmp_path / 'missing'} is not a directory" in proc.stderr
