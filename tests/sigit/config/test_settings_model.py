@@ -7,9 +7,6 @@ each with its file and dotted key, in one error; sigit stops before anything run
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,7 @@ from sigit.config.schema import UNTRUSTED_MAY_SET, Settings, setting_keys
 from sigit.config.settings import SettingsError, load_settings
 from sigit.config.trust import project_requests, split_project_settings
 
-SIGIT = str(Path(sys.executable).parent / "sigit")
+from ..in_process import run_sigit_main
 
 
 @pytest.fixture
@@ -199,13 +196,11 @@ def test_a_bad_settings_file_stops_sigit_before_anything_runs(dirs: tuple[Path, 
             }
         )
     )
-    env = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.run(
-        [SIGIT, "-p", "write x.txt", "--model", f"scripted:{scenario}", "--permission-mode", "accept-edits"],
+    env = {"SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1"}
+    proc = run_sigit_main(
+        ["-p", "write x.txt", "--model", f"scripted:{scenario}", "--permission-mode", "accept-edits"],
         cwd=project,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=120,
     )
     assert proc.returncode == 2, proc.stderr

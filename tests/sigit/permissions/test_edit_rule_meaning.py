@@ -5,17 +5,16 @@ edits files (edit, multi-edit, write, delete), in settings.toml and in the Claud
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ..in_process import run_sigit_main
+
 pytestmark = pytest.mark.slow
 
-SIGIT = str(Path(sys.executable).with_name("sigit"))
 
 TURNS: list[dict[str, Any]] = [
     {"tool_calls": [{"name": "create_file", "arguments": {"path": "src/new.py", "content": "new\n"}}]},
@@ -43,9 +42,9 @@ def project(tmp_path: Path) -> tuple[Path, Path, str]:
 
 
 def run(args: list[str], work: Path, config: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {**os.environ, "SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", **env}
-    environ.pop("SIGIT_PERMISSION_DEFAULT", None)
-    return subprocess.run([SIGIT, *args], cwd=work, env=environ, capture_output=True, text=True, timeout=120)
+    """`sigit ARGS` (`sigit.cli.main` in this process) in `work`, with `config` as the user's config dir."""
+    environ = {"SIGIT_CONFIG_DIR": str(config), "HF_HUB_OFFLINE": "1", "SIGIT_PERMISSION_DEFAULT": None, **env}
+    return run_sigit_main(args, cwd=work, env=environ, timeout=120)
 
 
 def assert_edit_rules_applied(work: Path) -> None:
