@@ -32,17 +32,24 @@ SCHEMAS = {"read_file": TOOLS[0]["parameters"], "run_command": TOOLS[1]["functio
 def test_required_tool_choice_gives_schema_valid_calls_for_every_seed(
     seed: int, tiny_gguf: Path, tmp_path: Path
 ) -> None:
+    """Seed 0 through the installed command, the others through its `main` in this process (a Python
+    start for each seed checks nothing the first one did not)."""
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(TOOLS))
-    cli = str(Path(sys.executable).with_name("qwen-runtime"))
-    proc = subprocess.run(
-        [cli, "generate", "--model", str(tiny_gguf), "--prompt", "list the files", "--tools", str(tools),
-         "--tool-choice", "required", "--no-think", "--max-tokens", "96", "--seed", str(seed),
-         "--n-ctx", "2048", "--json"],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    reply = json.loads(proc.stdout)
+    argv = ["generate", "--model", str(tiny_gguf), "--prompt", "list the files", "--tools", str(tools),
+            "--tool-choice", "required", "--no-think", "--max-tokens", "96", "--seed", str(seed), "--n-ctx", "2048",
+            "--json"]
+    if seed == 0:
+        cli = str(Path(sys.executable).with_name("qwen-runtime"))
+        proc = subprocess.run([cli, *argv], capture_output=True, text=True, timeout=120)
+        code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+    else:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli_main(argv)
+        stdout, stderr = out.getvalue(), err.getvalue()
+    assert code == 0, stderr
+    reply = json.loads(stdout)
     assert reply["tool_calls"], reply
     for call in reply["tool_calls"]:
         assert call["id"]
@@ -52,7 +59,7 @@ def test_required_tool_choice_gives_schema_valid_calls_for_every_seed(
 @pytest.mark.slow
 def test_make_hf_test_model_then_generate_through_transformers(tmp_path: Path) -> None:
     """`make-test-model --format hf DIR` writes a folder that `generate --model transformers:DIR` runs
-    (both commands in this process: the seed tests above start the installed command; two more Python
+    (both commands in this process: the seed tests above start the installed command once; two more Python
     starts importing torch cost ~15 s of CPU and test nothing more)."""
     folder = tmp_path / "tiny-hf"
     made = io.StringIO()

@@ -1,9 +1,12 @@
 """A Qwen model we have never seen keeps working: `qwen-runtime inspect` shows what is detected, a
 template we do not ship still gets its call format from its markers, and a GGUF without a template
-gets a warning naming the fallback."""
+gets a warning naming the fallback. `inspect` runs the command's `main` in this process; `generate`
+starts the real command, whose warning reaches stderr through a fresh process's logging."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -13,6 +16,7 @@ from pathlib import Path
 import pytest
 from jsonschema import validate
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+from qwen_runtime.cli import main
 from qwen_runtime.models.templates import load_template
 from qwen_runtime.testing.testmodel import write_test_gguf
 from qwen_runtime.types import ChatRequest, Sampling, ToolSpec, UserMessage
@@ -36,7 +40,12 @@ def unshipped(name: str) -> str:
 
 
 def inspect(model: Path, *flags: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([CLI, "inspect", str(model), *flags], capture_output=True, text=True, timeout=60)
+    """`qwen-runtime inspect MODEL FLAGS` (its `main`, here): the exit code and what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["inspect", str(model), *flags])
+    return subprocess.CompletedProcess(["qwen-runtime", "inspect", str(model), *flags], code, out.getvalue(),
+                                       err.getvalue())
 
 
 def test_inspect_shows_what_is_detected_in_a_hybrid_model(tiny_hybrid_gguf: Path) -> None:
