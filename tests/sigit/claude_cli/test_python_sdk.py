@@ -1,5 +1,6 @@
 """The Python `claude-agent-sdk`, unchanged, with `cli_path` pointing at `sigit`: what an app built on
-it sees (typed messages, permission callbacks, interrupts, modes) on a local model."""
+it sees (typed messages, permission callbacks, interrupts, modes) on a local model. The first test's
+SDK starts the real `sigit`; the others' run its `main` in this process on the SDK's pipes (conftest)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def _blocks(messages: list[Any], kind: type) -> list[Any]:
             for b in m.content if isinstance(b, kind)]
 
 
-async def test_query_reads_a_file_and_answers(workdir: Path, sdk_options: MakeOptions) -> None:
+async def test_query_reads_a_file_and_answers(workdir: Path, sdk_options: MakeOptions, real_cli_process: None) -> None:
+    """The SDK starts the real `sigit` here (the other tests run its `main` in this process: conftest)."""
     (workdir / "notes.txt").write_text("the answer is 42\n")
     options = sdk_options([
         {"tool_calls": [{"name": "read_file", "arguments": {"path": "notes.txt"}}]},
