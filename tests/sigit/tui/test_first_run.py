@@ -62,6 +62,12 @@ async def test_picker_shows_first_and_downloads_only_the_chosen_model(
                 await pilot.pause(0.01)
             assert app.agent_session is not None, notices(app)
             assert app.model_name == CHOICE.key
+            # the pick is saved after the session opens (a thread writes it): leaving the app sooner cancels
+            # the write, which a loaded machine made happen (the file was missing at the end)
+            for _ in range(1000):
+                if (config / "settings.toml").exists():
+                    break
+                await pilot.pause(0.01)
         requests = list(hub.requests)
     assert ("GET", f"/{CHOICE.repo_id}/resolve/main/{CHOICE.filename}") in requests
     size = tiny_gguf.stat().st_size
