@@ -29,9 +29,17 @@ settings.register_profile("suite", phases=[p for p in Phase if p is not Phase.ex
 settings.load_profile("suite")
 
 
-HEAVY_GROUPS = {"torch": ("tiny_hf_dir", "tiny_hybrid_hf_dir", "transformers"), "gemma": ("gemma",)}
+HEAVY_GROUPS = {
+    "torch": ("tiny_hf_dir", "tiny_hybrid_hf_dir", "transformers"),
+    "gemma": ("gemma",),
+    "mcp-client": ("tests/sigit/extensions/test_mcp_client.py::",),
+    "mcp-http": ("tests/sigit/mcp_server/test_mcp_http.py::",),
+}
 """Groups of tests xdist keeps on one worker (`make test` runs `--dist loadgroup`): a worker that imports
-torch and transformers pays ~7 s of CPU, one that loads Gemma 3's 262k vocabulary ~4 s; once is enough."""
+torch and transformers pays ~7 s of CPU, one that loads Gemma 3's 262k vocabulary ~4 s; once is enough.
+A module whose module-scoped fixture starts servers is one group too: `loadgroup` hands ungrouped tests
+out one by one, so each of the three workers started its own (test_mcp_client's five MCP servers, ~3 s
+of CPU a worker; test_mcp_http's `sigit mcp`, ~1 s)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks into the node ids
