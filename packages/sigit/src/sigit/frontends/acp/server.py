@@ -451,7 +451,11 @@ class SigitAcpAgent:
         """Run `work` once the current request's reply is on the wire (updates must follow it)."""
 
         async def later() -> None:
-            await asyncio.sleep(0.01)
+            try:
+                await asyncio.sleep(0.01)
+            except asyncio.CancelledError:  # shut down first: the work never starts; closed, not left unawaited
+                work.close()
+                raise
             try:
                 await work
             except Exception:
