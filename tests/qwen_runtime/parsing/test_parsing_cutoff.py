@@ -7,9 +7,7 @@ and with `truncated=True` (finish_reason "length") the cut call is one `ToolCall
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,6 +16,8 @@ from hypothesis import strategies as st
 from qwen_runtime.parsing import ReplyParser, parse_reply
 from qwen_runtime.parsing.xmlcalls import render_xml_call
 from qwen_runtime.types import Completion, Event, ToolCallError, ToolSpec
+
+from .reading import counter, fold
 
 WRITE = ToolSpec(
     "write_file",
@@ -42,24 +42,12 @@ JSON_WRITE = (
 )
 
 
-def counter() -> Callable[[], str]:
-    numbers = itertools.count()
-    return lambda: f"id{next(numbers)}"
-
-
 def streamed(text: str, size: int, *, truncated: bool) -> list[Event]:
     parser = ReplyParser(TOOLS, id_factory=counter())
     events: list[Event] = []
     for start in range(0, len(text), size):
         events += parser.feed(text[start : start + size])
     return events + parser.finish(truncated=truncated)
-
-
-def fold(events: list[Event]) -> Completion:
-    completion = Completion()
-    for event in events:
-        completion.add(event)
-    return completion
 
 
 def every_way(text: str, *, truncated: bool) -> Completion:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from qwen_runtime.parsing import ReplyParser, parse_reply
-from qwen_runtime.types import Completion, Event, ReasoningDelta, TextDelta, ToolSpec
+from qwen_runtime.types import Completion, Event, ToolSpec
+
+from .reading import counter, merged
 
 TOOLS = tuple(ToolSpec(name, "", {"type": "object"}) for name in ("read_file", "run_command", "edit_file"))
 TAG_BITS = ["<think>", "</think>", "<tool_call>", "</tool_call>", "<too", "</thi", "<", "</", "<tool_call"]
@@ -30,24 +31,6 @@ prose = st.lists(
     | st.sampled_from(["<too", "</thi", "<", "< tool_call", "<think", "\n", "  "]),
     max_size=4,
 ).map("".join)
-
-
-def counter() -> Callable[[], str]:
-    numbers = itertools.count()
-    return lambda: f"id{next(numbers)}"
-
-
-def merged(events: list[Event]) -> list[Event]:
-    out: list[Event] = []
-    for event in events:
-        last = out[-1] if out else None
-        if isinstance(event, TextDelta) and isinstance(last, TextDelta):
-            out[-1] = TextDelta(last.text + event.text)
-        elif isinstance(event, ReasoningDelta) and isinstance(last, ReasoningDelta):
-            out[-1] = ReasoningDelta(last.text + event.text)
-        else:
-            out.append(event)
-    return out
 
 
 def feed_in_pieces(text: str, cuts: list[int], **kwargs: Any) -> list[Event]:

@@ -19,6 +19,8 @@ from qwen_runtime.types import (
     ToolSpec,
 )
 
+from .reading import fold
+
 TOOLS = (
     ToolSpec(
         "read_file",
@@ -44,13 +46,6 @@ TOOLS = (
 def counter() -> Callable[[], str]:
     numbers = itertools.count(1)
     return lambda: f"call_{next(numbers)}"
-
-
-def fold(events: list[Event]) -> Completion:
-    completion = Completion()
-    for event in events:
-        completion.add(event)
-    return completion
 
 
 def parse(text: str, tools: tuple[ToolSpec, ...] = TOOLS, **kwargs: Any) -> Completion:

@@ -6,14 +6,15 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from qwen_runtime.parsing import ReplyParser, parse_reply
 from qwen_runtime.parsing.xmlcalls import render_xml_call
-from qwen_runtime.types import Completion, Event, ReasoningDelta, TextDelta, ToolSpec
+from qwen_runtime.types import Event, ToolSpec
+
+from .reading import counter, fold, merged
 
 WRITE = ToolSpec(
     "write_file",
@@ -36,18 +37,6 @@ RUN = ToolSpec("run", "Run", {"type": "object", "properties": {"cmd": {"type": "
 TOOLS = (WRITE, RUN)
 
 
-def counter() -> Callable[[], str]:
-    numbers = itertools.count()
-    return lambda: f"id{next(numbers)}"
-
-
-def fold(events: list[Event]) -> Completion:
-    completion = Completion()
-    for event in events:
-        completion.add(event)
-    return completion
-
-
 def calls(text: str, **kwargs: Any) -> list[tuple[str, dict[str, Any]]]:
     completion = fold(parse_reply(text, TOOLS, **kwargs))
     assert completion.tool_call_errors == [], completion.tool_call_errors
@@ -61,19 +50,6 @@ def fed(text: str, cuts: list[int], **kwargs: Any) -> list[Event]:
     for start, end in itertools.pairwise(bounds):
         events += parser.feed(text[start:end])
     return events + parser.finish()
-
-
-def merged(events: list[Event]) -> list[Event]:
-    out: list[Event] = []
-    for event in events:
-        last = out[-1] if out else None
-        if isinstance(event, TextDelta) and isinstance(last, TextDelta):
-            out[-1] = TextDelta(last.text + event.text)
-        elif isinstance(event, ReasoningDelta) and isinstance(last, ReasoningDelta):
-            out[-1] = ReasoningDelta(last.text + event.text)
-        else:
-            out.append(event)
-    return out
 
 
 def xml(name: str, arguments: dict[str, Any]) -> str:

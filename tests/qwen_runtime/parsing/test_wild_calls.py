@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +13,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from qwen_runtime.parsing import ReplyParser, parse_reply
 from qwen_runtime.parsing.xmlcalls import render_xml_call
-from qwen_runtime.types import Completion, Event, ReasoningDelta, TextDelta, ToolSpec
+from qwen_runtime.types import Completion, Event, ToolSpec
+
+from .reading import counter, merged
 
 WRITE = ToolSpec(
     "write_file",
@@ -44,24 +45,6 @@ CONFIG = ToolSpec(
 )
 TOOLS = (WRITE, RUN, CONFIG)
 SIZES = (1, 3, 7)
-
-
-def counter() -> Callable[[], str]:
-    numbers = itertools.count()
-    return lambda: f"id{next(numbers)}"
-
-
-def merged(events: list[Event]) -> list[Event]:
-    out: list[Event] = []
-    for event in events:
-        last = out[-1] if out else None
-        if isinstance(event, TextDelta) and isinstance(last, TextDelta):
-            out[-1] = TextDelta(last.text + event.text)
-        elif isinstance(event, ReasoningDelta) and isinstance(last, ReasoningDelta):
-            out[-1] = ReasoningDelta(last.text + event.text)
-        else:
-            out.append(event)
-    return out
 
 
 def streamed(text: str, size: int, tools: tuple[ToolSpec, ...], **kwargs: Any) -> list[Event]:
