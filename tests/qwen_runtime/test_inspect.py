@@ -85,6 +85,52 @@ def test_a_gguf_without_a_chat_template_gets_a_warning_naming_the_fallback(tmp_p
     assert run.returncode == 0 and "has no chat template: falling back to qwen3" in run.stderr
 
 
+def test_what_the_fallback_template_decides_is_marked_assumed_and_the_warning_names_the_fix(tmp_path: Path) -> None:
+    bare = write_test_gguf(tmp_path / "bare.gguf", chat_template="")
+    proc = inspect(bare)
+    assert "tool calls       json (assumed: from the fallback qwen3 template)" in proc.stdout
+    assert "thinking         yes (assumed: from the fallback qwen3 template)" in proc.stdout
+    assert "--chat-template FILE" in proc.stderr
+    data = json.loads(inspect(bare, "--json").stdout)
+    assert data["thinking_assumed"] is True and data["warnings"]
+
+
+def test_a_supplied_chat_template_replaces_the_missing_one_in_inspect_and_in_generation(tmp_path: Path) -> None:
+    bare = write_test_gguf(tmp_path / "bare.gguf", chat_template="")
+    jinja = tmp_path / "qwen.jinja"
+    jinja.write_text(load_template("qwen3.5"))
+    proc = inspect(bare, "--chat-template", str(jinja))
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    assert f"supplied: {jinja}" in proc.stdout and "xml (from the template's markers)" in proc.stdout
+    config = tmp_path / "tokenizer_config.json"  # what a Hugging Face repository ships it in
+    config.write_text(json.dumps({"chat_template": [{"name": "default", "template": load_template("qwen3.5")}]}))
+    assert "supplied:" in inspect(bare, "--chat-template", str(config)).stdout
+    rt = LlamaCppRuntime(str(bare), n_ctx=1024, draft="none", chat_template_file=str(jinja))
+    try:
+        assert rt.load_warnings == ()
+        assert "<function=example_function_name>" in rt.prompt_text(ChatRequest((UserMessage("hi"),), TOOLS))
+    finally:
+        rt.close()
+
+
+@pytest.mark.parametrize(("content", "name", "error"), [
+    (None, "absent.jinja", "no such chat template file"),
+    ("", "empty.jinja", "is empty"),
+    ("{% for m in messages %}", "broken.jinja", "does not parse (line 1)"),
+    ("{not json", "tokenizer_config.json", "is not valid JSON"),
+    ('{"bos_token": "<s>"}', "config.json", "holds no `chat_template` string"),
+])
+def test_a_chat_template_file_that_cannot_serve_is_named_before_anything_loads(
+    tmp_path: Path, content: str | None, name: str, error: str
+) -> None:
+    bare = write_test_gguf(tmp_path / "bare.gguf", chat_template="")
+    file = tmp_path / name
+    if content is not None:
+        file.write_text(content)
+    proc = inspect(bare, "--chat-template", str(file))
+    assert proc.returncode != 0 and error in proc.stderr and str(file) in proc.stderr, proc.stderr
+
+
 @pytest.fixture(scope="module")
 def unshipped_gguf(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     folder = tmp_path_factory.mktemp("unshipped")

@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument("model", metavar="MODEL", help="a .gguf file, or a registry key already downloaded")
     inspect.add_argument("--n-ctx", type=_positive, metavar="N", help="the context window to pin (as settings' n_ctx)")
     inspect.add_argument("--json", action="store_true", help="print it as one JSON object")
+    inspect.add_argument("--chat-template", metavar="FILE",
+                         help="a chat template (Jinja, or a tokenizer_config.json) to use over the file's own")
 
     pull = commands.add_parser("pull", help="download a model into the Hugging Face cache")
     pull.add_argument("model", metavar="MODEL", help="a registry key or hf:OWNER/REPO/FILE.gguf")
@@ -94,6 +96,8 @@ def _parser() -> argparse.ArgumentParser:
     add("--max-tokens", type=_positive, default=4096, metavar="N", help="(default 4096)")
     add("--seed", type=int, help="sampling seed, for repeatable output")
     add("--temperature", type=_temperature, metavar="F", help="(default 0.6, 0.7 with --no-think)")
+    add("--chat-template", metavar="FILE",
+        help="a chat template (Jinja, or a tokenizer_config.json) for a model file that has none or a wrong one")
     add("--n-ctx", type=_positive, default=None, metavar="N",
         help="context window (default: the largest of 16k-128k the model and this machine's memory allow)")
     add("--reasoning-effort", choices=("low", "medium", "xhigh"),
@@ -240,7 +244,7 @@ def _inspect(args: argparse.Namespace) -> int:
     if spec.kind not in ("registry", "hf", "gguf"):
         raise UsageError(f"inspect takes a .gguf file or a registry key, not a {spec.kind} runtime")
     path = _local_gguf(spec)
-    report = inspect_gguf(path, pinned_n_ctx=args.n_ctx)
+    report = inspect_gguf(path, pinned_n_ctx=args.n_ctx, chat_template_file=args.chat_template)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -377,6 +381,8 @@ def _generate(args: argparse.Namespace) -> int:
             raise UsageError(f"--{exc}") from None
     if args.n_ctx is not None:
         options["n_ctx"] = args.n_ctx
+    if args.chat_template:
+        options["chat_template_file"] = args.chat_template
     if args.mmproj:
         if args.mmproj != "none" and not Path(args.mmproj).expanduser().is_file():
             raise UsageError(f"--mmproj {args.mmproj!r}: no such file")

@@ -39,6 +39,9 @@ class Runtime(ABC):
     supports_tools: bool = True
     supports_thinking: bool = True
     supports_images: bool = False
+    #: what the user must hear about this load (a model file without a chat template...): frontends show
+    #: each where they show the session's other warnings
+    load_warnings: tuple[str, ...] = ()
 
     @property
     def context_size(self) -> int:

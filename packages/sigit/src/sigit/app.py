@@ -246,6 +246,7 @@ class SessionHost:
         engine.set_history(session.messages)
         notices = [trust_notice] if trust_notice is not None else []
         notices += [f"settings: {w}" for w in settings.warnings]
+        notices += [f"model: {w}" for w in runtime.load_warnings]
         notices += setup.notices(extensions=runtime.supports_tools)
         agent = Agent(
             engine=engine, tools=registry,

@@ -93,6 +93,9 @@ def build_parser(*, acp: bool = False) -> argparse.ArgumentParser:
     add("--n-ctx", default=None, metavar="TOKENS",
         help="the context window of a local model, in tokens (default: the `n_ctx` setting, else sized to the "
         "model and this machine's memory)")
+    add("--chat-template", default=None, metavar="FILE",
+        help="a chat template (Jinja, or a tokenizer_config.json) for a local model whose file has none or a "
+        "wrong one; overrides the `chat_template` setting")
     add("--no-think", action="store_true", help="turn the model's thinking off")
     add("--draft", default=None, metavar="SOURCE",
         help="speculative decoding for a local model: prompt-lookup (or ngram), mtp (the model's own "
@@ -202,6 +205,11 @@ def _parse(args_list: list[str], *, acp: bool = False, init: bool = False) -> ar
             return _usage_error(f"--n-ctx takes a positive whole number of tokens, e.g. --n-ctx 32768 (not "
                                 f"{args.n_ctx!r})")
         args.n_ctx = n_ctx
+    if args.chat_template is not None:
+        template = os.path.abspath(os.path.expanduser(args.chat_template))
+        if not os.path.isfile(template):
+            return _usage_error(f"--chat-template {args.chat_template}: no such file")
+        args.chat_template = template
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if not os.path.isdir(cwd):
         return _usage_error(f"--cwd {cwd} is not a directory")

@@ -100,6 +100,8 @@ def load_options(name: str, settings: Settings, options: HostOptions) -> dict[st
     if settings.prompt_cache:  # only llama.cpp takes these; servers keep their own prefix caches
         loading.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
         loading.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
+    if settings.chat_template:  # read by the backend, which names a file that cannot serve
+        loading.setdefault("chat_template_file", str(Path(settings.chat_template).expanduser().absolute()))
     if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
         loading.setdefault("n_gpu_layers", settings.gpu_layers)
     if settings.mmproj:

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from ..errors import BackendUnavailable, ModelLoadError, ModelNotFoundError, QwenRuntimeError
 from ..models.qwen3_template import QWEN3_CHAT_TEMPLATE
+from ..models.report import read_chat_template, template_warnings
 from ..runtime import CancelToken
 from ..speed.cpus import thread_cap
 from ..speed.draft_control import check_verify_costs
@@ -134,6 +135,7 @@ class TransformersRuntime(LocalRuntime):
         n_ctx: int | None = None,
         n_threads: int | None = None,
         chat_template: str | None = None,
+        chat_template_file: str | Path | None = None,
         draft: str | None = PROMPT_LOOKUP,
         checkpoints: int = DEFAULT_CHECKPOINTS,
         verify_costs: Mapping[int, float] | None = None,
@@ -145,6 +147,8 @@ class TransformersRuntime(LocalRuntime):
         layers), so a follow-up prompt restores the longest prefix it shares (0: none)."""
         super().__init__()
         spec = parse_draft(draft)  # a bad draft source is said before the model loads
+        if chat_template is None and chat_template_file is not None:
+            chat_template = read_chat_template(chat_template_file)
         self.verify_costs = check_verify_costs(verify_costs)
         folder = Path(path).expanduser()
         if not folder.exists():
@@ -177,6 +181,7 @@ class TransformersRuntime(LocalRuntime):
         if isinstance(template, dict):  # several named templates: the default one
             template = template.get("default")
         self.chat_template: str = template or QWEN3_CHAT_TEMPLATE
+        self.load_warnings = tuple(template_warnings(folder.name, template or None))
         self._bos_text: str = self._tokenizer.bos_token or ""
         self._eos_text: str = self._tokenizer.eos_token or ""
         config = self._model.config

@@ -8,11 +8,14 @@ header (`gguf_info`), the window from the memory (`context_window`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..calls.toolformat import template_traits
+from ..errors import QwenRuntimeError
+from .chat_format import compile_template
 from .context_window import choose_context
 from .gguf_info import GgufInfo, read_gguf_info
 from .registry import human_size, memory_bytes
@@ -20,6 +23,9 @@ from .templates import TEMPLATE_NAMES, load_template
 
 FALLBACK_TEMPLATE = "qwen3"
 """What a GGUF without a chat template is rendered with (Qwen 3's ChatML)."""
+
+SUPPLY_HINT = "supply the model's own with --chat-template FILE (or the `chat_template` setting)"
+"""How a user gives a model the template its file lacks: named in every warning about a template."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,8 @@ class ModelReport:
     n_ctx: int
     n_ctx_reason: str
     warnings: tuple[str, ...] = field(default=())
+    thinking_assumed: bool = False
+    """True when `thinking` comes from the fallback template, not from anything the model carries."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -57,7 +65,8 @@ class ModelReport:
             ("layers", layout),
             ("template", self.template_source),
             ("tool calls", self.call_format),
-            ("thinking", "yes" if self.thinking else "no"),
+            ("thinking", ("yes" if self.thinking else "no")
+             + (f" (assumed: from the fallback {FALLBACK_TEMPLATE} template)" if self.thinking_assumed else "")),
             ("options", ", ".join(self.template_options) or "none"),
             ("trained context", f"{self.context_length:,} tokens" if self.context_length else "not stated"),
             ("MTP layers", str(self.mtp_layers)),
@@ -71,8 +80,11 @@ class ModelReport:
         return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)
 
 
-def template_source(template: str | None) -> str:
-    """Where the template a model runs with comes from, naming a shipped one it equals."""
+def template_source(template: str | None, supplied: str | None = None) -> str:
+    """Where the template a model runs with comes from, naming a shipped one it equals; `supplied`: the
+    file a user gave (`--chat-template`), which wins over the GGUF's."""
+    if supplied is not None:
+        return f"supplied: {supplied}"
     if template is None:
         return f"none in the file: fallback {FALLBACK_TEMPLATE} (Qwen's ChatML)"
     for name in TEMPLATE_NAMES:
@@ -81,14 +93,28 @@ def template_source(template: str | None) -> str:
     return "embedded (not one we ship: format read from its markers)"
 
 
-def build_report(info: GgufInfo, *, memory: int | None, pinned_n_ctx: int | None = None) -> ModelReport:
-    traits = template_traits(info.chat_template or load_template(FALLBACK_TEMPLATE))
+def template_warnings(name: str, template: str | None) -> list[str]:
+    """What a user must hear about the template a model file carries (None: it has none)."""
+    if template is None:
+        return [f"{name} has no chat template: falling back to {FALLBACK_TEMPLATE} (Qwen's ChatML), which a "
+                f"model of another family does not follow (it may never stop); {SUPPLY_HINT}"]
+    if not template_traits(template).knows_tool_calls:
+        return [f"{name}'s chat template shows no tool-call format: calls are assumed to be JSON in "
+                f"<tool_call> tags, which this model may not write; {SUPPLY_HINT} if it has one"]
+    return []
+
+
+def build_report(info: GgufInfo, *, memory: int | None, pinned_n_ctx: int | None = None,
+                 chat_template: str | None = None, template_file: str | None = None) -> ModelReport:
+    """The report; `chat_template` (read from `template_file`) is one the user supplies over the file's."""
+    template = chat_template or info.chat_template
+    traits = template_traits(template or load_template(FALLBACK_TEMPLATE))
     choice = choose_context(info, memory, pinned=pinned_n_ctx)
-    warnings: list[str] = []
-    if info.chat_template is None:
-        warnings.append(f"{info.path.name} has no chat template: falling back to {FALLBACK_TEMPLATE} (Qwen's "
-                        "ChatML), which a model of another family does not follow (it may never stop)")
-    if traits.knows_tool_calls:
+    warnings = template_warnings(info.path.name, template)
+    assumed = f" (assumed: from the fallback {FALLBACK_TEMPLATE} template)" if template is None else ""
+    if template is None:
+        call_format = f"{traits.tool_format.value}{assumed}"
+    elif traits.knows_tool_calls:
         call_format = f"{traits.tool_format.value} (from the template's markers)"
     else:
         call_format = "json (assumed: the template shows no call format)"
@@ -97,9 +123,10 @@ def build_report(info: GgufInfo, *, memory: int | None, pinned_n_ctx: int | None
         name=info.name,
         architecture=info.architecture,
         file_size=info.file_size,
-        template_source=template_source(info.chat_template),
+        template_source=template_source(info.chat_template, template_file if chat_template else None),
         call_format=call_format,
         thinking=traits.thinks,
+        thinking_assumed=template is None,
         template_options=traits.options,
         context_length=info.context_length,
         mtp_layers=info.nextn_layers,
@@ -114,9 +141,46 @@ def build_report(info: GgufInfo, *, memory: int | None, pinned_n_ctx: int | None
     )
 
 
-def inspect_gguf(path: str | Path, *, pinned_n_ctx: int | None = None) -> ModelReport:
-    """The report for the GGUF at `path` on this machine."""
-    return build_report(read_gguf_info(path), memory=memory_bytes(), pinned_n_ctx=pinned_n_ctx)
+def inspect_gguf(path: str | Path, *, pinned_n_ctx: int | None = None,
+                 chat_template_file: str | Path | None = None) -> ModelReport:
+    """The report for the GGUF at `path` on this machine, run with the template in `chat_template_file`
+    when one is given."""
+    supplied = read_chat_template(chat_template_file) if chat_template_file is not None else None
+    return build_report(read_gguf_info(path), memory=memory_bytes(), pinned_n_ctx=pinned_n_ctx,
+                        chat_template=supplied, template_file=str(chat_template_file) if supplied else None)
 
 
-__all__ = ["ModelReport", "build_report", "inspect_gguf", "template_source"]
+def read_chat_template(path: str | Path) -> str:
+    """The text of a chat template file a user supplies: a Jinja file, or a `tokenizer_config.json` /
+    `chat_template.json` whose `chat_template` holds it. A file that cannot serve is a clear error."""
+    file = Path(path).expanduser()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise QwenRuntimeError(f"no such chat template file: {file}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QwenRuntimeError(f"cannot read the chat template {file}: {exc}") from exc
+    if file.suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise QwenRuntimeError(f"{file} is not valid JSON ({exc}); give a Jinja template file or a "
+                                   "tokenizer_config.json") from exc
+        found = data.get("chat_template") if isinstance(data, dict) else None
+        if isinstance(found, list):  # HF's named templates: [{"name": "default", "template": "..."}]
+            found = next((t.get("template") for t in found if isinstance(t, dict) and t.get("name") == "default"),
+                         None)
+        if not isinstance(found, str):
+            raise QwenRuntimeError(f"{file} holds no `chat_template` string")
+        text = found
+    if not text.strip():
+        raise QwenRuntimeError(f"the chat template {file} is empty")
+    try:
+        compile_template(text)  # a template that does not parse is named now, not at the first turn
+    except QwenRuntimeError as exc:
+        raise QwenRuntimeError(f"{file}: {exc}") from exc
+    return text
+
+
+__all__ = ["ModelReport", "build_report", "inspect_gguf", "read_chat_template", "template_source",
+           "template_warnings"]

@@ -270,6 +270,10 @@ class Settings(_Table):
     mmproj: Annotated[Text | None, Key("a non-empty string")] = None
     """The vision projector a local GGUF model sees with (an mmproj .gguf path, or "none"); by default the
     one beside the model, or a registry model's once downloaded."""
+    chat_template: Annotated[Text | None, Key("a non-empty string")] = None
+    """A chat template file (Jinja, or a tokenizer_config.json) a local model is rendered with over its own:
+    for a GGUF without one (else siGit falls back to Qwen's and warns) or with a wrong one. A relative path
+    is read from the folder sigit starts in; a project names one only once trusted."""
     permissions: Annotated[PermissionSettings, Key("a table")] = Field(default_factory=PermissionSettings)
     attribution: Annotated[
         bool | str,

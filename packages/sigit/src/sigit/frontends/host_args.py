@@ -31,9 +31,13 @@ def host_options(args: argparse.Namespace, *, one_shot: bool = False) -> HostOpt
 
 
 def runtime_options(args: argparse.Namespace) -> dict[str, Any]:
-    """What the flags ask of the model's runtime: `--n-ctx` (over the `n_ctx` setting)."""
-    n_ctx = getattr(args, "n_ctx", None)
-    return {"n_ctx": n_ctx} if n_ctx else {}
+    """What the flags ask of the model's runtime: `--n-ctx` and `--chat-template` (over their settings)."""
+    options: dict[str, Any] = {}
+    if n_ctx := getattr(args, "n_ctx", None):
+        options["n_ctx"] = n_ctx
+    if template := getattr(args, "chat_template", None):
+        options["chat_template_file"] = template
+    return options
 
 
 def headless_host_options(args: argparse.Namespace) -> HostOptions:

@@ -37,7 +37,7 @@ from ...models.naming import find_mmproj
 from ...models.projector import TEXT_ONLY_ARCHS, check_projector
 from ...models.qwen3_template import QWEN3_CHAT_TEMPLATE
 from ...models.registry import memory_bytes
-from ...models.report import build_report
+from ...models.report import build_report, read_chat_template
 from ...runtime import CancelToken
 from ...speed.draft_control import DraftController, check_verify_costs
 from ...speed.draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
@@ -113,6 +113,7 @@ class LlamaCppRuntime(LocalRuntime):
         n_gpu_layers: int | None = None,
         verbose: bool = False,
         chat_template: str | None = None,
+        chat_template_file: str | Path | None = None,
         extra_buffers: bool | None = None,
         prompt_cache_dir: str | Path | None = None,
         prompt_cache_max_bytes: int = DEFAULT_MAX_BYTES,
@@ -138,10 +139,14 @@ class LlamaCppRuntime(LocalRuntime):
         "f16" (default) or "q8_0".
         `mmproj`: the projector that lets the model see images (an mmproj GGUF); None looks beside the
         model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none.
+        `chat_template` (text) or `chat_template_file` (a Jinja file or a tokenizer_config.json) replaces
+        the template the GGUF carries, for a file that has none or a wrong one.
         `tuned`: take what `qwen-runtime tune` chose for this model file on this machine (`tuning`) for
         each of threads, batch sizes, draft source and length and KV cache type not given here."""
         super().__init__()
         parse_draft(draft)  # a bad draft source is said before the model loads
+        if chat_template is None and chat_template_file is not None:  # a bad file is said before the load too
+            chat_template = read_chat_template(chat_template_file)
         given_costs = check_verify_costs(verify_costs)
         self.model_path = path = model_file(model_path)
         self.tuning: TunedSettings | None = tuned_settings(path) if tuned else None
@@ -162,7 +167,9 @@ class LlamaCppRuntime(LocalRuntime):
         table_dir = Path(prompt_cache_dir) / "vocab" if prompt_cache_dir else None
         # what the header says (layers, template, trained length) and the context window it gets here
         info = read_gguf_info(path, table_dir)
-        self.report = build_report(info, memory=memory_bytes(), pinned_n_ctx=n_ctx)
+        self.report = build_report(info, memory=memory_bytes(), pinned_n_ctx=n_ctx, chat_template=chat_template,
+                                   template_file=str(chat_template_file or "given by the caller"))
+        self.load_warnings = self.report.warnings
         log.info("context window: %d tokens (%s)", self.report.n_ctx, self.report.n_ctx_reason)
         placement = Placement.choose(n_threads, n_threads_batch, n_gpu_layers, extra_buffers,
                                      tuned=(t.n_threads, t.n_threads_batch) if t is not None else None)
@@ -274,9 +281,8 @@ class LlamaCppRuntime(LocalRuntime):
         self._rows = 1
         metadata: dict[str, str] = dict(llm.metadata)
         self.arch = metadata.get("general.architecture", "?")
-        if not chat_template:
-            for warning in self.report.warnings:  # no template: say which one it falls back to
-                log.warning("%s", warning)
+        for warning in self.report.warnings:  # no template, or one without a call format: say what is assumed
+            log.warning("%s", warning)
         self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
         self.cut_back = cut_back is not False and not self._native.recurrent
 
