@@ -165,13 +165,23 @@ def test_required_with_thinking_forces_think_then_leaves_it_free(tok: LLTokenize
     feed(c, ids(tok, "<think>\nI should read the file."))
     assert c.phase is Phase.THINK
     mask = c.allowed_mask()
-    assert mask is not None and not mask[end] and mask.sum() == tok.vocab_size - 1  # only the end is banned
+    call_open = ids(tok, "<tool_call>")[0]
+    # only the end and a call opened before `</think>` (it would be settled only there: a think block the
+    # budget never closes would lose it) are banned
+    assert mask is not None and not mask[end] and not mask[call_open] and mask.sum() == tok.vocab_size - 2
     feed(c, ids(tok, "\n</think>\n\n"))
     assert phase(c) is Phase.OPEN and b"<tool_call>" in allowed_text(tok, c)
 
 
 def test_prompt_that_opened_think_starts_in_thinking(tok: LLTokenizer) -> None:
     c = ToolCallConstraint(tok, TOOLS, "get_weather", thinking=True, starts_in_think=True)
+    assert c.phase is Phase.THINK
+    allowed = allowed_text(tok, c)
+    assert b"</think>" in allowed and b"<tool_call>" not in allowed and len(allowed) > tok.vocab_size // 2
+
+
+def test_under_auto_a_call_may_open_while_thinking(tok: LLTokenizer) -> None:
+    c = ToolCallConstraint(tok, TOOLS, "auto", thinking=True, starts_in_think=True)
     assert c.phase is Phase.THINK and c.allowed_mask() is None
 
 

@@ -97,6 +97,12 @@ def _arguments(tool: ToolSpec) -> Any:
         raise ConstraintError(str(exc)) from None
 
 
+def _special(tokenizer: LLTokenizer, text: str) -> list[int]:
+    """The one special token `text` is in this vocabulary, or nothing (it is spelled in pieces)."""
+    ids = tokenizer.tokenize_str(text, parse_special=True)
+    return [ids[0]] if len(ids) == 1 and tokenizer.is_special_token(ids[0]) else []
+
+
 def _tag(tokenizer: LLTokenizer, text: str) -> str:
     """A Lark item for a tag: the single special token when the vocabulary has one, else the text."""
     ids = tokenizer.tokenize_str(text, parse_special=True)
@@ -237,6 +243,12 @@ class ToolCallConstraint:
             if thinking and not starts_in_think:
                 self._think = _CACHE.get(tokenizer, think_grammar(tokenizer))
         self._stop_tokens = np.asarray(sorted(set(stop_tokens)), dtype=np.int64)
+        # while a call is owed and the model thinks: neither the end of the turn nor a `<tool_call>` (when it
+        # is one token). A call opened inside `<think>` is settled only at `</think>`, and one the thinking
+        # budget never closes is lost with its whole think block; after `</think>` the call is constrained
+        # from its first byte and the token budget closes it in time.
+        self._think_banned = np.asarray(sorted({*self._stop_tokens.tolist(), *_special(tokenizer, CALL_OPEN)}),
+                                        dtype=np.int64)
         self._mask = np.zeros((self.vocab_size + 31) // 32, dtype=np.int32)
         self._lut_out = np.empty((self._mask.nbytes, 8), dtype=np.float32)
         #: the one token the last `apply` allowed, when only one was (the backend may skip sampling)
@@ -320,15 +332,17 @@ class ToolCallConstraint:
     # ---------------------------------------------------------------- masks
 
     def _bans_stop_tokens(self) -> bool:
-        """Thinking while a call is owed ("required"): the turn may not end before the call."""
-        return self.phase is Phase.THINK and self.required and bool(self._stop_tokens.size)
+        """Thinking while a call is owed ("required"): the turn may not end before the call, nor the call
+        open before `</think>` (`_think_banned`)."""
+        return self.phase is Phase.THINK and self.required and self.calls_opened == 0 and bool(
+            self._think_banned.size)
 
     def allowed_mask(self) -> npt.NDArray[np.bool_] | None:
         """Allowed next tokens (one bool per vocabulary entry), or None when any token may follow."""
         if self._matcher is None:
             if self._bans_stop_tokens():
                 allowed = np.ones(self.vocab_size, dtype=np.bool_)
-                allowed[self._stop_tokens] = False
+                allowed[self._think_banned[self._think_banned < self.vocab_size]] = False
                 return allowed
             return None
         plan = self._closing()
@@ -350,7 +364,7 @@ class ToolCallConstraint:
         try:
             if self._matcher is None:
                 if self._bans_stop_tokens():
-                    logits[self._stop_tokens[self._stop_tokens < logits.shape[0]]] = -np.inf
+                    logits[self._think_banned[self._think_banned < logits.shape[0]]] = -np.inf
                 return
             plan = self._closing()
             if plan is not None:
@@ -427,7 +441,7 @@ class ToolCallConstraint:
                     return plan_prefix(budget.plan, draft)
                 n = int(self._matcher.validate_tokens(list(draft)))
                 return n if budget is None else min(n, budget.draft_room())
-            banned = set(self._stop_tokens.tolist()) if self._bans_stop_tokens() else set()
+            banned = set(self._think_banned.tolist()) if self._bans_stop_tokens() else set()
             text = self._tail
             for i, token in enumerate(draft):
                 if token in banned:
