@@ -282,9 +282,36 @@ def test_unterminated_string_at_the_end_is_an_error_that_says_the_reply_ended() 
     [error] = both(
         '<tool_call>{"name": "edit_file", "arguments": {"path": "a.py", "new_text": "abc'
     ).tool_call_errors
-    assert error.name == "edit_file"
-    assert "unterminated string" in error.message
-    assert "the reply ended before </tool_call>" in error.message
+    assert error.name == "edit_file" and not error.truncated
+    assert "never closed: the reply ended inside its JSON, before its arguments were whole" in error.message
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>\n{"name": "get_weather", "arguments": {',  # the peers' cut fragment, JSON form
+    'Plan</think>Before<tool_call>\n{"name": "get_weather", "arguments": {',
+    '<tool_call>\n{"name": "get_weather"',
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris",',
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "',
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city":',
+])
+def test_a_json_call_cut_before_a_whole_value_is_never_run(text: str) -> None:
+    """The JSON form's counterpart of `<tool_call><function=get_weather>` and the end (issue 51, class
+    2): repair would make get_weather({}) of it, which runs when no parameter is required."""
+    weather = ToolSpec("get_weather", "", {"type": "object", "properties": {"city": {"type": "string"}}})
+    reply = fold(parse_reply(text, (weather,), id_factory=counter()))
+    assert not reply.tool_calls
+    [error] = reply.tool_call_errors
+    assert error.name == "get_weather" and "never closed" in error.message
+
+
+def test_a_json_call_whose_last_value_closed_runs_without_its_closing_brackets() -> None:
+    """As an XML call whose last `</parameter>` came: only brackets are missing, the arguments are whole."""
+    weather = ToolSpec("get_weather", "", {"type": "object", "properties": {"city": {"type": "string"},
+                                                                          "days": {"type": "integer"}}})
+    for text, arguments in [('{"city": "Paris"', {"city": "Paris"}), ('{"days": 3', {"days": 3}), ("{}", {})]:
+        reply = fold(parse_reply(f'<tool_call>\n{{"name": "get_weather", "arguments": {text}', (weather,),
+                                 id_factory=counter()))
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [("get_weather", arguments)], text
 
 
 def test_a_stray_quote_does_not_swallow_later_calls() -> None:

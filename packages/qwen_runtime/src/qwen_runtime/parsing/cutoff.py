@@ -7,7 +7,8 @@ into a call that looks valid, so such a call becomes a `ToolCallError` that says
 The same holds, without knowing why the reply ended, for an XML call that stops where nothing says it
 was complete (`open_xml_call`): inside a value, right after `<function=NAME>` (issue 51:
 `<tool_call><function=get_weather>` and the end ran `get_weather({})` when no parameter is required),
-or inside `<function=NAME>{...` JSON arguments that never closed. The one call the reply may end in
+or inside `<function=NAME>{...` JSON arguments that never closed; likewise a JSON-form call whose object
+never closed (`<tool_call>{"name": "get_weather", "arguments": {` and the end). The one call the reply may end in
 without its closing tags is one whose last value `</parameter>` closed: a model that stops there
 wrote its arguments whole (issue 33 kept it), and validation still wants every required one.
 A backend that knows the reply was cut says so (`truncated`), and then even that one is refused.
@@ -15,6 +16,7 @@ A backend that knows the reply was cut says so (`truncated`), and then even that
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 
 from ..calls.tags import CALL_CLOSE
@@ -85,21 +87,48 @@ def open_xml_call(body: str) -> str | None:
 
 def _json_closes(text: str) -> bool:
     """Whether the JSON object `text` starts with closes."""
+    return _json_state(text).complete
+
+
+def _json_state(text: str) -> JsonTracker:
+    """The tracker after reading the JSON object `text` starts with, up to its end or the text's."""
     tracker = JsonTracker()
     index = 1
     while index < len(text) and not tracker.complete:
         index = tracker.run(text, index, len(text))
         if not tracker.complete and index < len(text):
             index += 1  # a '<' outside any string: not the object's end
-    return tracker.complete
+    return tracker
+
+
+JSON_OPEN_WHERE = "inside its JSON, before its arguments were whole (the object never closed and no </tool_call> came)"
+"""Where a JSON call the reply left open stopped: repair could make a call of it that was never written."""
+
+
+_ARGUMENTS_KEY = re.compile(r'"(?:arguments|parameters)"\s*:\s*[{"]')
+_LITERAL_END = re.compile(r"(?:\d|true|false|null)$")
+
+
+def json_values_whole(body: str) -> bool:
+    """Whether a JSON call body the reply left open ends after a whole value of its arguments, so only
+    closing brackets are missing: the JSON form's counterpart of an XML call whose last `</parameter>`
+    came (`{"path": "a.py"` yes; `{"name": "f", "arguments": {`, `{"name": "f"`, `{"x": 1,` or a string
+    cut short no)."""
+    text = body.rstrip()
+    if not _ARGUMENTS_KEY.search(text):
+        return False
+    if not text.startswith("{") or _json_state(text).quote is not None:
+        return False  # not an object, or cut inside a string
+    return text.endswith(('"', "}", "]")) or _LITERAL_END.search(text) is not None
 
 
 def unclosed_error(raw: str, name: str | None, where: str, new_id: Callable[[], str]) -> ToolCallError:
-    """The error for an XML call the reply left open where nothing says it was complete (why it
-    ended is not known); `where` from `open_xml_call`."""
+    """The error for a call the reply left open where nothing says it was complete (why it ended is not
+    known); `where` from `open_xml_call`, or JSON_OPEN_WHERE."""
     which = f"the call of {name}" if name else "a tool call"
     message = f"{which} never closed: the reply ended {where}, so nothing was run; write the whole call again"
     return ToolCallError(raw=raw, message=message, name=name, id=new_id())
 
 
-__all__ = ["CUT_OFF_ADVICE", "call_name", "cut_off_error", "open_xml_call", "open_xml_value", "unclosed_error"]
+__all__ = ["CUT_OFF_ADVICE", "JSON_OPEN_WHERE", "call_name", "cut_off_error", "json_values_whole", "open_xml_call",
+           "open_xml_value", "unclosed_error"]

@@ -17,7 +17,7 @@ from enum import Enum
 
 from ..calls.tags import CALL_CLOSE, CALL_OPEN, PARTIAL, THINK_CLOSE, THINK_OPEN, match_tag
 from ..types import Event, ReasoningDelta, TextDelta, ToolCallError, ToolCallEvent, ToolSpec
-from .cutoff import call_name, cut_off_error, open_xml_call, unclosed_error
+from .cutoff import JSON_OPEN_WHERE, call_name, cut_off_error, json_values_whole, open_xml_call, unclosed_error
 from .prose import Channel, reasoning_channel, text_channel
 from .toolcalls import JsonTracker, call_start_verdict, interpret_call, names_offered_call
 from .wrappers import WRAPPER_PARTIAL, wrapper_close, wrapper_open
@@ -518,10 +518,17 @@ class ReplyParser:
         else:
             self._unwrap(keep=False)
             shown = raw if body_end is None else raw[:body_end]
-            events: list[Event] = (
-                [cut_off_error(shown.strip(), call_name(body, self._names), self._new_id)] if cut
-                else list(interpret_call(body, shown.strip(), self._tools, self._new_id, closed=closed))
-            )
+            events: list[Event]
+            if cut:
+                events = [cut_off_error(shown.strip(), call_name(body, self._names), self._new_id)]
+            elif not closed and not json_done and body.strip() and not json_values_whole(body):
+                # its object never closed, nothing closed the call, and it stopped before a whole value:
+                # what repair made of it (`{"name": "get_weather", "arguments": {` as get_weather({})) was
+                # not written (issue 51)
+                events = [unclosed_error(shown.strip(), call_name(body, self._names), JSON_OPEN_WHERE,
+                                         self._new_id)]
+            else:
+                events = list(interpret_call(body, shown.strip(), self._tools, self._new_id, closed=closed))
             opener = "" if tentative else CALL_OPEN
             self._emit_call(events, opener + shown + (CALL_CLOSE if closed else ""))
         if after or rest:
