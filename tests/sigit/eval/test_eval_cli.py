@@ -73,8 +73,12 @@ def test_against_an_openai_server_json_report_and_results(
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SIGIT_CONFIG_DIR", str(tmp_path / "config"))
-    again = [str(MINI_PACK), "--task", "fix-*", "--model", model, "--results", "r.jsonl"]
+    again = [str(MINI_PACK), "--task", "fix-*", "--model", model, "--temperature", "0.2", "--results", "r.jsonl"]
     assert run_eval_cli(again) == 2 and "pass --resume" in capsys.readouterr().err
+    # another temperature would merge two settings into one row: refused, naming what differs
+    hotter = [*again[:-3], "0.7", "--results", "r.jsonl", "--resume"]
+    assert run_eval_cli(hotter) == 2
+    assert "temperature was 0.2, now 0.7" in capsys.readouterr().err
     assert run_eval_cli([*again, "--resume", "--quiet"]) == 0  # nothing left to run: the closed server is not asked
     out = capsys.readouterr().out
     assert "fix-add" in out and "solved" in out and "1/1" in out

@@ -61,6 +61,7 @@ from .models import (
     load_runtime,
     local_model_file,
     model_can_see,
+    model_file_facts,
     model_tuning,
 )
 from .scoring import Interval, PairedDifference, paired_difference, pass_at_k, wilson_interval
@@ -147,6 +148,7 @@ __all__ = [
     "message_from_dict",
     "message_to_dict",
     "model_can_see",
+    "model_file_facts",
     "model_tuning",
     "paired_difference",
     "parse_draft",

@@ -212,6 +212,38 @@ def local_model_file(name: str) -> Path | None:
     return None
 
 
+def model_file_facts(name: str) -> dict[str, Any] | None:
+    """The local GGUF `name` names, as a benchmark report records it: its path, size, architecture, the
+    model's own name and its quantisation (`general.file_type`, as llama.cpp's quantize names it); None
+    for anything that is no local GGUF (a server, a scripted model, a model not downloaded). Reads the
+    header only. Raises `BadModelName` for a malformed name, `InferenceError` for a file that is not a GGUF."""
+    import gguf
+    from qwen_runtime.models.gguf_header import GgufHeaderError, read_gguf_metadata
+
+    path = local_model_file(name)
+    if path is None:
+        return None
+    try:
+        fields = read_gguf_metadata(path)
+    except (OSError, GgufHeaderError) as exc:
+        raise InferenceError(f"{path} is not a readable GGUF file: {exc}") from exc
+    file_type = fields.get("general.file_type")
+    quantisation: str | None = None
+    if isinstance(file_type, int):
+        try:
+            quantisation = gguf.LlamaFileType(file_type).name.removeprefix("MOSTLY_").removeprefix("ALL_")
+        except ValueError:
+            quantisation = f"file type {file_type}"
+    name_field = fields.get("general.name")
+    return {
+        "path": str(path),
+        "size": path.stat().st_size,
+        "architecture": str(fields.get("general.architecture", "")) or None,
+        "name": name_field if isinstance(name_field, str) else None,
+        "quantisation": quantisation,
+    }
+
+
 def model_tuning(name: str) -> TuningStatus | None:
     """What `qwen-runtime tune` recorded for the local GGUF `name` names (on this machine, elsewhere, or
     for a file since replaced); None when `name` is no local GGUF. Reads small JSON files only."""

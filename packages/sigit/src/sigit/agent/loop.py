@@ -243,6 +243,8 @@ class Agent:
             self._end(turn, "cancelled" if self.cancelled else "error", None if self.cancelled else str(exc))
             return
         if self.cancelled or reply is None:
+            if reply is not None:  # the tokens a cancelled reply took were spent all the same: counted
+                yield self._usage(reply)
             self._end(turn, "cancelled")
             return
         yield self._usage(reply)

@@ -35,6 +35,10 @@ REPEAT_NOTICE = "Repetition guard:"
 CANCEL_GRACE_S = 15.0
 """How long a cancelled turn may take to end before the attempt stops waiting for it."""
 EDIT_KINDS = ("edit", "delete")
+COMPACTED_NOTICE = "Compacted "
+"""How the compactor says it summarised a conversation that filled the context window."""
+CONTEXT_WORDS = "context window"
+"""In the error a turn ends with when its prompt no longer fits (`agent.compaction.too_long`)."""
 
 
 @dataclass
@@ -59,6 +63,8 @@ class AgentStats:
     decode_tokens: int = 0
     decode_seconds: float = 0.0
     seconds: float = 0.0
+    context_exhaustions: int = 0
+    """Times the conversation filled the context window: each compaction, and a turn that ended on it."""
     temperature: float | None = None
     seed: int | None = None
     sandbox: str = ""
@@ -76,6 +82,9 @@ class AgentStats:
                 self.decode_seconds += now - self._first_token
                 self.decode_tokens += event.completion_tokens
             self._first_token = None
+            # the running totals: all a turn stopped at the time limit leaves (it may never finish)
+            self.prompt_tokens = max(self.prompt_tokens, event.total_prompt_tokens)
+            self.completion_tokens = max(self.completion_tokens, event.total_completion_tokens)
         elif isinstance(event, ToolCallRequested):
             self._requested[event.call_id] = event
             self.tool_calls += 1
@@ -90,11 +99,16 @@ class AgentStats:
                 self.unparsed_calls += max(1, sum(1 for line in event.message.splitlines() if line.startswith("- ")))
             elif event.message.startswith(REPEAT_NOTICE):
                 self._repeat_next = True
+            elif event.message.startswith(COMPACTED_NOTICE):
+                self.context_exhaustions += 1
         elif isinstance(event, TurnFinished):
             self.stop_reason, self.turns, self.text = event.stop_reason, event.rounds, event.text
-            self.prompt_tokens, self.completion_tokens = event.usage.prompt_tokens, event.usage.completion_tokens
+            self.prompt_tokens = max(self.prompt_tokens, event.usage.prompt_tokens)
+            self.completion_tokens = max(self.completion_tokens, event.usage.completion_tokens)
             if event.stop_reason == "error":
                 self.error = event.error or "the turn ended with an error"
+                if CONTEXT_WORDS in self.error:
+                    self.context_exhaustions += 1
 
     def _finished(self, event: ToolFinished) -> None:
         requested = self._requested.get(event.call_id)

@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import os
-import platform
 import shutil
 import sys
 import tempfile
@@ -32,9 +30,10 @@ from ..tools.shell import COMMAND_OUTPUT, KILL_COMMAND, RUN_COMMAND
 from .agent_run import AgentStats, peak_rss_mb, run_agent
 from .grading import CheckRun, check_environment, run_check
 from .results import ResultsFile, RunRecord, TaskResult, classify
+from .run_facts import machine, model_facts, pack_hash, refuse_mixed, setting_facts, task_hash
 from .slots import Slots
 from .task_model import Task
-from .workspace import WorkspaceError, agent_changes, prepare, remove, restore_check
+from .workspace import AgentChanges, TaskCopy, WorkspaceError, agent_changes, prepare, remove, restore_check
 
 EVAL_ALLOW = tuple(tool.name for tool in (RUN_COMMAND, COMMAND_OUTPUT, KILL_COMMAND))
 """Besides edits inside the copy (accept-edits), what an attempt may do without asking: its commands
@@ -156,16 +155,31 @@ def jobs_for(settings: Sequence[EvalSetting], tasks: Sequence[Task], repeat: int
     return [Job(s, t, a) for a in range(repeat) for t in tasks for s in settings]
 
 
-def machine() -> dict[str, Any]:
-    from .. import __version__
+async def run_record(
+    settings: Sequence[EvalSetting],
+    tasks: Sequence[Task],
+    options: EvalOptions,
+    sources: Sequence[str],
+    command: Sequence[str],
+) -> RunRecord:
+    """The run line: every setting (with its model file's facts), the tasks' hashes, the machine, the command."""
+    from ..config.paths import cache_dir
 
-    return {
-        "sigit": __version__,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "cpus": os.cpu_count(),
-    }
+    models = {s.name: await asyncio.to_thread(model_facts, s.model, cache_dir()) for s in settings}
+    hashes = {t.id: await asyncio.to_thread(task_hash, t) for t in tasks}
+    return RunRecord(
+        [setting_facts(s.describe(), models[s.name]) for s in settings],
+        [t.id for t in tasks],
+        options.repeat,
+        list(sources),
+        await asyncio.to_thread(machine),
+        time.time(),
+        {k: v for k, v in (("max_turns", options.max_turns), ("time_limit_s", options.time_limit_s)) if v is not None},
+        command=list(command),
+        models=models,
+        task_hashes=hashes,
+        pack_hash=pack_hash(hashes),
+    )
 
 
 async def run_eval(
@@ -177,11 +191,15 @@ async def run_eval(
     sources: Sequence[str] = (),
     progress: Progress | None = None,
     notice: Callable[[str], None] | None = None,
+    command: Sequence[str] = (),
 ) -> list[TaskResult]:
-    """Run what `results` does not hold yet; returns every result of these settings and tasks (old and new)."""
+    """Run what `results` does not hold yet; returns every result of these settings and tasks (old and new).
+    A results file whose earlier runs sampled or ran a setting differently is refused (UsageError)."""
     names = [s.name for s in settings]
     if len(set(names)) != len(names):
         raise ValueError(f"setting names must differ: {names}")
+    record = await run_record(settings, tasks, options, sources, command)
+    refuse_mixed(results.runs, record.to_json(), results.path)
     todo = [job for job in jobs_for(settings, tasks, options.repeat) if job.key not in results.results]
     jobs = options.jobs
     if jobs > 1 and not all(s.parallel_ok for s in settings):
@@ -196,21 +214,7 @@ async def run_eval(
             if any(job.setting.name == setting.name for job in todo):
                 loaded[setting.name] = await _load(setting, work)
         # after the loads: a model that does not load leaves no results file behind to --resume
-        results.start_run(
-            RunRecord(
-                [s.describe() for s in settings],
-                [t.id for t in tasks],
-                options.repeat,
-                list(sources),
-                machine(),
-                time.time(),
-                {
-                    k: v
-                    for k, v in (("max_turns", options.max_turns), ("time_limit_s", options.time_limit_s))
-                    if v is not None
-                },
-            )
-        )
+        results.start_run(record)
         held = Slots(max(1, jobs), work, options.work_dir)
         stack.callback(held.close)
         slots: asyncio.Queue[Path] = asyncio.Queue()
@@ -300,25 +304,42 @@ async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, sl
     )
     agent_rss = peak_rss_mb()
     try:
-        changes = await _to_the_end(agent_changes, copy)
-        edited = await _to_the_end(restore_check, copy, task, changes.files)
-        check = await _to_the_end(
-            run_check,
-            task.check_argv(options.python, options.node),
-            copy.root,
-            task.check_timeout_s,
-            check_environment(copy.root.parent / "home"),
-        )
+        graded = await grade(task, copy, options)
     except (OSError, WorkspaceError) as exc:
         result = _from_stats(base, stats, CheckRun(None, "", 0.0, error=str(exc)), (), "", ())
         result = dataclasses.replace(result, outcome="crash", detail=f"the task crashed: grading failed: {exc}")
     else:
-        result = _from_stats(base, stats, check, edited, changes.diff, changes.files)
+        result = _from_stats(base, stats, graded.check, graded.edited, graded.changes.diff, graded.changes.files)
     if not options.keep:
         await _to_the_end(remove, copy)
     return dataclasses.replace(
         result, wall_s=time.perf_counter() - started, agent_peak_rss_mb=agent_rss, finished_at=time.time()
     )
+
+
+@dataclass(frozen=True)
+class Graded:
+    """What grading a copy found: the check's run, the tests the agent edited, what it changed."""
+
+    check: CheckRun
+    edited: tuple[str, ...]
+    changes: AgentChanges
+
+
+async def grade(task: Task, copy: TaskCopy, options: EvalOptions) -> Graded:
+    """The grader's one door: whatever was left in `copy` (by the agent, or by `--validate`'s reference
+    and untouched stub), graded as every attempt is. Raises OSError or WorkspaceError when grading itself
+    cannot be done."""
+    changes = await _to_the_end(agent_changes, copy)
+    edited = await _to_the_end(restore_check, copy, task, changes.files)
+    check = await _to_the_end(
+        run_check,
+        task.check_argv(options.python, options.node),
+        copy.root,
+        task.check_timeout_s,
+        check_environment(copy.root.parent / "home"),
+    )
+    return Graded(check, edited, changes)
 
 
 def _from_stats(
@@ -351,6 +372,8 @@ def _from_stats(
         final_text=stats.text[-2000:],
         temperature=stats.temperature,
         seed=stats.seed,
+        context_exhaustions=stats.context_exhaustions,
+        check_timed_out=check.timed_out,
     )
 
 

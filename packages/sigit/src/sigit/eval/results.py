@@ -83,6 +83,10 @@ class TaskResult:
     temperature: float | None = None
     seed: int | None = None
     finished_at: float = 0.0
+    context_exhaustions: int = 0
+    """Times the conversation filled the model's context window (compactions, a prompt that no longer fit)."""
+    check_timed_out: bool = False
+    """The check hung and was stopped at its time limit (Aider's `test_timeouts`)."""
 
     @property
     def solved(self) -> bool:
@@ -220,6 +224,13 @@ class RunRecord:
     started_at: float = 0.0
     limits: dict[str, Any] = field(default_factory=dict)
     """Caps on every task (`--max-turns`, `--time-limit`), where given."""
+    command: list[str] = field(default_factory=list)
+    """The command line the run was started with (`sigit eval ...`)."""
+    models: dict[str, Any] = field(default_factory=dict)
+    """Setting name -> its model file's facts (path, size, sha256, architecture, quantisation), if local."""
+    task_hashes: dict[str, str] = field(default_factory=dict)
+    """Task id -> a hash of its prompt, check and files (`--resume` refuses a task that changed)."""
+    pack_hash: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "run", **dataclasses.asdict(self)}

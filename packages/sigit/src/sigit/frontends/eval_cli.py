@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import shlex
 import sys
@@ -105,8 +106,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE.jsonl",
         help=f"where results are appended as they finish (default: ./{DEFAULT_RESULTS})",
     )
-    parser.add_argument("--resume", action="store_true", help="skip the attempts --results holds already")
-    parser.add_argument("--report", type=Path, default=None, metavar="FILE.md", help="write the Markdown report")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip the attempts --results holds already (refused if that file's run used other settings)",
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="FILE.md",
+        help="write the Markdown report; with an existing --results file and no PACK, rebuild it from that "
+        "file without running anything",
+    )
+    parser.add_argument(
+        "--validate",
+        action="store_true",
+        help="grade each task's reference solution and untouched stub, no model: tasks where the reference "
+        "fails or the stub passes are invalid, and later runs report them apart",
+    )
     parser.add_argument("--json", action="store_true", help="print the totals and every result as JSON")
     parser.add_argument("--keep", action="store_true", help="keep the task copies (the folder is printed)")
     parser.add_argument("--list", action="store_true", help="list the tasks and exit")
@@ -169,7 +187,12 @@ def run_eval_cli(argv: list[str]) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) if exc.code in (0, None) else EXIT_USAGE
     try:
-        return _run(args)
+        if args.validate:
+            return _validate(args)
+        path = args.results or Path(DEFAULT_RESULTS)
+        if path.exists() and not args.resume and not args.sources and (args.report is not None or args.json):
+            return _rebuild(args, path)
+        return _run(args, ["sigit", "eval", *argv])
     except UsageError as exc:
         print(f"sigit eval: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -181,8 +204,8 @@ def run_eval_cli(argv: list[str]) -> int:
         return EXIT_ERROR
 
 
-def _run(args: argparse.Namespace) -> int:
-    from ..eval import EvalOptions, ResultsFile, as_json, load_all, markdown, run_eval, summarize
+def _run(args: argparse.Namespace, command: list[str]) -> int:
+    from ..eval import EvalOptions, ResultsFile, load_all, run_eval
     from ..logs import setup_logging
 
     setup_logging(verbose=False)
@@ -200,7 +223,10 @@ def _run(args: argparse.Namespace) -> int:
     path = args.results or Path(DEFAULT_RESULTS)
     results = ResultsFile(path)
     if path.exists() and not args.resume:
-        raise UsageError(f"{path} holds an earlier run: pass --resume to continue it, or --results FILE for a new one")
+        raise UsageError(
+            f"{path} holds an earlier run: pass --resume to continue it, --results FILE for a new one, or "
+            "--report FILE.md without a PACK to rebuild its report"
+        )
     results.load()
     progress = _Progress(quiet=args.quiet)
     if (args.max_turns is not None and args.max_turns < 1) or (args.time_limit is not None and args.time_limit <= 0):
@@ -213,7 +239,14 @@ def _run(args: argparse.Namespace) -> int:
         with progress.live(len(tasks) * len(settings) * args.repeat, len(results.results)):
             done = asyncio.run(
                 run_eval(
-                    settings, tasks, results, options, sources=sources, progress=progress.update, notice=progress.notice
+                    settings,
+                    tasks,
+                    results,
+                    options,
+                    sources=sources,
+                    progress=progress.update,
+                    notice=progress.notice,
+                    command=command,
                 )
             )
     except KeyboardInterrupt:
@@ -221,32 +254,99 @@ def _run(args: argparse.Namespace) -> int:
             f"sigit eval: interrupted; the finished attempts are in {path} (run again with --resume)", file=sys.stderr
         )
         return EXIT_INTERRUPTED
-    summary = summarize(names, done)
     run = results.runs[-1] if results.runs else {}
-    if args.report is not None:
-        args.report.write_text(markdown(summary, done, run, args.repeat), encoding="utf-8")
-    if args.json:
-        print(json.dumps(as_json(summary, done, run), indent=2, default=str))
-    else:
-        _print_totals(summary, done, args.repeat)
+    _show(args, names, done, run, args.repeat)
     if not args.quiet:
         where = f"; report in {args.report}" if args.report is not None else ""
         print(f"sigit eval: results in {path}{where}", file=sys.stderr)
     return EXIT_OK
 
 
+def _show(args: argparse.Namespace, names: list[str], done: list[Any], run: dict[str, Any], repeat: int) -> None:
+    """The report, the JSON or the tables, with the tasks an earlier `--validate` found invalid set apart."""
+    from ..config.paths import cache_dir
+    from ..eval import as_json, markdown, summarize
+    from ..eval.validate import known_invalid
+
+    summary = summarize(names, done, known_invalid(cache_dir(), run.get("task_hashes", {})))
+    if args.report is not None:
+        args.report.write_text(markdown(summary, done, run, repeat), encoding="utf-8")
+    if args.json:
+        print(json.dumps(as_json(summary, done, run, repeat), indent=2, default=str))
+    else:
+        _print_totals(summary, done, repeat)
+
+
+def _rebuild(args: argparse.Namespace, path: Path) -> int:
+    """`--report` (or `--json`) from a results file alone: no task is run and no model loaded."""
+    import fnmatch
+
+    from ..eval import ResultsFile
+
+    results = ResultsFile(path)
+    results.load()
+    done = [
+        r
+        for r in results.results.values()
+        if not args.task or any(fnmatch.fnmatchcase(r.task_id, g) for g in args.task)
+    ]
+    if not done:
+        raise UsageError(f"{path} holds no results{' for ' + ' or '.join(args.task) if args.task else ''}")
+    names = list(dict.fromkeys([s.get("name") for run in results.runs for s in run.get("settings", [])]))
+    names = [n for n in names if isinstance(n, str)] + sorted({r.setting for r in done} - set(names))
+    names = [n for n in names if any(r.setting == n for r in done)]
+    run = dict(results.runs[-1]) if results.runs else {}
+    run["task_hashes"] = {k: v for old in results.runs for k, v in old.get("task_hashes", {}).items()}
+    repeat = max(int(run.get("repeat", 1)), max(r.attempt for r in done) + 1)
+    _show(args, names, done, run, repeat)
+    if not args.quiet:
+        where = f"report in {args.report}, " if args.report is not None else ""
+        print(f"sigit eval: {where}rebuilt from {path} (nothing was run)", file=sys.stderr)
+    return EXIT_OK
+
+
+def _validate(args: argparse.Namespace) -> int:
+    """`--validate`: every task's reference and stub through the grader; exit 1 when some task is invalid."""
+    from ..config.paths import cache_dir
+    from ..eval import EvalOptions, load_all
+    from ..eval.validate import save, validate
+
+    tasks = load_all(args.sources or ["smoke"], args.task)
+
+    def progress(verdict: Any) -> None:
+        if not args.quiet:
+            mark = {True: "✓", False: "✗", None: "?"}[verdict.valid]
+            print(f"{mark} {verdict.task_id}: {verdict.reason}", file=sys.stderr)
+
+    verdicts = asyncio.run(validate(tasks, EvalOptions(jobs=args.jobs), progress))
+    save(cache_dir(), verdicts)
+    invalid = [v for v in verdicts if v.valid is False]
+    unchecked = [v for v in verdicts if v.valid is None]
+    if args.json:
+        print(json.dumps([dataclasses.asdict(v) for v in verdicts], indent=2))
+    else:
+        print(
+            f"{len(verdicts) - len(invalid) - len(unchecked)} valid, {len(invalid)} invalid, {len(unchecked)} "
+            "without a reference solution"
+        )
+        for v in invalid:
+            print(f"invalid: {v.task_id}: {v.reason}")
+    return EXIT_ERROR if invalid else EXIT_OK
+
+
 def _print_totals(summary: Any, done: list[Any], repeat: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from ..eval.report import TASK_HEADER, comparison_lines, outcome_line, task_row, totals_header, totals_row
+    from ..eval.report import comparison_lines, invalid_lines, outcome_line, task_table, totals_header, totals_row
 
     console = Console(highlight=False)
     if not console.is_terminal:  # a file or a pipe: the whole table, not one squeezed into 80 columns
-        console = Console(highlight=False, width=200)
-    tasks = Table(*TASK_HEADER, title="attempts", title_justify="left")
-    for r in sorted(done, key=lambda r: (r.task_id, r.attempt, r.setting)):
-        tasks.add_row(*task_row(r))
+        console = Console(highlight=False, width=240)
+    header, rows = task_table([r for r in done if r.task_id not in summary.invalid])
+    tasks = Table(*header, title="attempts", title_justify="left")
+    for row in rows:
+        tasks.add_row(*row)
     console.print(tasks)
     totals = Table(*totals_header(repeat), title="totals", title_justify="left")
     for t in summary.totals:
@@ -256,6 +356,8 @@ def _print_totals(summary: Any, done: list[Any], repeat: int) -> None:
         console.print(f"{t.setting}: {outcome_line(t)}")
     for line in comparison_lines(summary):
         console.print(line)
+    for line in invalid_lines(summary):
+        console.print(f"invalid task, left out of the totals: {line}")
 
 
 class _Progress:
