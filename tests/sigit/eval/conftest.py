@@ -3,7 +3,7 @@ play one behaviour per task, so each test knows exactly which outcome the harnes
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ SOLVES: dict[str, list[Any]] = {"fix-add": [FIX_ADD, "Fixed add."], "count-todos
 Turns = Sequence[Any]
 
 
-def by_task(plays: dict[str, Turns], default: Turns = ("I cannot do this.",)) -> Callable[[ChatRequest], Any]:
+def by_task(plays: Mapping[str, Turns], default: Turns = ("I cannot do this.",)) -> Callable[[ChatRequest], Any]:
     """A responder playing `plays[task id]` turn by turn (the task is told apart by its prompt; the turn by
     how many replies the conversation holds), the last turn again once they run out."""
     prompts = {task.id: task.prompt for task in load_tasks(MINI_PACK)}
