@@ -1,23 +1,79 @@
-"""make needs recipe lines that start with a tab; spaces give "missing separator"."""
+"""make needs recipe lines that start with a tab; spaces give "missing separator".
+
+Graded by what make does, not by how the Makefile is spelled: every correct answer passes (`$(RM) hello`
+or `rm -f hello`, one `.PHONY` line or two). Where make is missing, the lines are read instead, as
+leniently.
+"""
+import os
+import re
+import shutil
+import subprocess
 import sys
 
-lines = open("Makefile", encoding="utf-8").read().splitlines()
-problems = []
-try:
-    at = lines.index("clean:")
-except ValueError:
-    sys.exit("no line that is exactly `clean:`")
-if at + 1 >= len(lines) or lines[at + 1] != "\trm -f hello":
-    problems.append(f"clean's recipe is {lines[at + 1:at + 2]!r}, not a tab then `rm -f hello`")
-phony = [line for line in lines if line.startswith(".PHONY:")]
-if len(phony) != 1 or set(phony[0].split()[1:]) != {"all", "clean"}:
-    problems.append(f".PHONY lines: {phony!r}")
-if "\t$(CC) $(CFLAGS) -o hello hello.c" not in lines:
-    problems.append("the hello recipe lost its tab")
-for number, line in enumerate(lines, 1):
-    if line != line.rstrip():
-        problems.append(f"line {number} has trailing whitespace")
-    if line.startswith(" "):
-        problems.append(f"line {number} starts with spaces")
+ENV = {**os.environ, "MAKEFLAGS": "", "MAKELEVEL": ""}
+for name in ("CC", "CFLAGS", "RM"):
+    ENV.pop(name, None)
+
+
+def make(*args):
+    proc = subprocess.run(["make", "--no-print-directory", *args], capture_output=True, text=True, env=ENV)
+    return proc.returncode, (proc.stdout + proc.stderr).strip()
+
+
+def phony_targets(lines):
+    found = set()
+    for line in lines:
+        if line.startswith(".PHONY:"):
+            found.update(line.split(":", 1)[1].split())
+    return found
+
+
+def with_make():
+    problems = []
+    code, out = make("-n", "-B", "hello")
+    if code != 0 or out != "cc -O2 -Wall -o hello hello.c":
+        problems.append(f"`make -n hello` says {out!r}: the hello recipe changed or lost its tab")
+    code, out = make("-n", "clean")
+    if code != 0 or out != "rm -f hello":
+        problems.append(f"`make -n clean` says {out!r}, not `rm -f hello`")
+    code, database = make("-p", "-n", "-q", "-r", "-f", "Makefile", "-f", "/dev/null")
+    phony = phony_targets(database.splitlines())
+    if not {"all", "clean"} <= phony:
+        problems.append(f".PHONY lists {sorted(phony)}, not all and clean")
+    if problems:
+        return problems
+    # and the recipe does what it says: a file named `clean` does not stop it, a missing hello is no error
+    with open("hello", "w") as handle:
+        handle.write("built\n")
+    with open("clean", "w") as handle:
+        handle.write("a file named clean\n")
+    code, out = make("clean")
+    if code != 0 or os.path.exists("hello"):
+        problems.append(f"`make clean` left hello behind: {out}")
+    code, out = make("clean")
+    if code != 0:
+        problems.append(f"`make clean` fails when hello is already gone: {out}")
+    os.remove("clean")
+    return problems
+
+
+def without_make():
+    lines = open("Makefile", encoding="utf-8").read().splitlines()
+    problems = []
+    starts = [i for i, line in enumerate(lines) if re.match(r"^clean\s*:\s*$", line)]
+    if len(starts) != 1:
+        return ["no `clean:` target"]
+    recipe = lines[starts[0] + 1] if starts[0] + 1 < len(lines) else ""
+    if re.fullmatch(r"\t(rm -f|\$\(RM\)|\$\{RM\})\s+hello\s*", recipe) is None:
+        problems.append(f"clean's recipe is {recipe!r}, not a tab then `rm -f hello`")
+    if not {"all", "clean"} <= phony_targets(lines):
+        problems.append(f".PHONY lists {sorted(phony_targets(lines))}, not all and clean")
+    if "\t$(CC) $(CFLAGS) -o hello hello.c" not in lines:
+        problems.append("the hello recipe lost its tab")
+    return problems
+
+
+problems = with_make() if shutil.which("make") else without_make()
 if problems:
     sys.exit("\n".join(problems))
+print("ok")
