@@ -26,6 +26,7 @@ from onde import Runtime
 
 from ..app import SessionHost
 from ..options import HostOptions
+from ..tools.files import DELETE_FILE
 from ..tools.shell import COMMAND_OUTPUT, KILL_COMMAND, RUN_COMMAND
 from .agent_run import AgentStats, peak_rss_mb, run_agent
 from .grading import CheckRun, check_environment, run_check
@@ -35,9 +36,11 @@ from .slots import Slots
 from .task_model import Task
 from .workspace import AgentChanges, TaskCopy, WorkspaceError, agent_changes, prepare, remove, restore_check
 
-EVAL_ALLOW = tuple(tool.name for tool in (RUN_COMMAND, COMMAND_OUTPUT, KILL_COMMAND))
+EVAL_ALLOW = tuple(tool.name for tool in (RUN_COMMAND, COMMAND_OUTPUT, KILL_COMMAND, DELETE_FILE))
 """Besides edits inside the copy (accept-edits), what an attempt may do without asking: its commands
-(in the sandbox). Anything that would ask (a write outside the copy, the web) is refused, as headless."""
+(in the sandbox) and deleting files, which accept-edits does not count as an edit (a task may ask for a
+file to go). A rule by name still stops at the copy: the policy asks for any path outside it, and
+anything that would ask (a write or delete outside the copy, the web) is refused, as headless."""
 DEFAULT_SEED = 0
 
 
