@@ -26,7 +26,7 @@ async def test_delete_file_works_inside_the_copy_and_nowhere_else(eval_run: Any,
         repo={"old.txt": b"obsolete\n", "keep.txt": b"kept\n"},
         check_files={},
     )
-    turns = [call("delete_file", path="old.txt"), call("delete_file", path=str(outside)), "Deleted old.txt."]
+    turns: list[Any] = [call("delete_file", path="old.txt"), call("delete_file", path=str(outside)), "Deleted old.txt."]
     [result] = await eval_run([task], [EvalSetting("s", runtime=ScriptedRuntime(turns))])
     assert result.outcome == "solved", result.detail
     assert result.edits_attempted == 2 and result.edits_landed == 1  # the one outside was refused

@@ -210,3 +210,102 @@ def test_python_files_compile(task: Path) -> None:
     these files: one that does not compile would print errors at install time)."""
     for path in sorted(task.rglob("*.py")):
         compile(path.read_text(encoding="utf-8"), str(path), "exec", dont_inherit=True)
+
+
+def graded_with(task: Path, workdir: Path, changes: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """The reference solution with `changes` on top (path -> new text, or a function of the old text),
+    graded as the grader does: the holes a sample-based or too narrow check leaves."""
+    spec_task = workdir / "task"
+    shutil.copytree(task, spec_task)
+    for relative, change in changes.items():
+        target = spec_task / "solution" / relative
+        if not target.exists():
+            shutil.copy2(spec_task / "repo" / relative, target)
+        old = target.read_text(encoding="utf-8")
+        target.write_text(change(old) if callable(change) else change, encoding="utf-8")
+    return grade(spec_task, workdir / "graded", solved=True)
+
+
+def one_function_changed(old: str, name: str, new_body_line: str) -> str:
+    """`old` with the body's first statement of function `name` replaced: a corrupted function."""
+    lines = old.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith(name))
+    body = next(
+        i
+        for i in range(at + 1, len(lines))
+        if lines[i].strip() and not lines[i].lstrip().startswith(("#", "//", '"""'))
+    )
+    indent = lines[body][: len(lines[body]) - len(lines[body].lstrip())]
+    lines[body] = f"{indent}{new_body_line}\n"
+    return "".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("task", "file", "function", "corrupt"),
+    [
+        ("smoke/long-file-shipping", "warehouse/pricing.py", "def unit_price_sku_0100(", "return 0"),
+        ("standard/long-file-iban", "pipeline/validators.py", "def validate_field_0100(", "return True"),
+        ("standard/js-long-file-invoice", "src/labels.js", "function label0100(", "return 'x';"),
+    ],
+)
+def test_long_file_checks_see_every_function(task: str, file: str, function: str, corrupt: str, tmp_path: Path) -> None:
+    """A function the old checks never sampled, corrupted beside a correct fix, fails the check."""
+    path = PACKS / task
+    needs_runner(path)
+    result = graded_with(path, tmp_path, {file: lambda old: one_function_changed(old, function, corrupt)})
+    assert result.returncode != 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("task", "file", "old_name"),
+    [
+        ("smoke/rename-function", "README.md", "calc_total"),
+        ("standard/rename-class", "crm/notes.txt", "UserRecord"),
+        ("standard/rename-method", "README.md", "add_item"),
+        ("standard/js-rename-export", "README.md", "fmtMoney"),
+    ],
+)
+def test_rename_checks_look_everywhere(task: str, file: str, old_name: str, tmp_path: Path) -> None:
+    """ "Everywhere" is every file: the old name left in one the old checks did not scan fails."""
+    path = PACKS / task
+    needs_runner(path)
+    extra = tmp_path / "extra"
+    shutil.copytree(path, extra)
+    target = extra / "solution" / file
+    target.parent.mkdir(parents=True, exist_ok=True)
+    base = (extra / "repo" / file) if (extra / "repo" / file).exists() and not target.exists() else target
+    text = base.read_text(encoding="utf-8") if base.exists() else ""
+    target.write_text(text + f"\nSee also {old_name}.\n", encoding="utf-8")
+    result = grade(extra, tmp_path / "graded", solved=True)
+    assert result.returncode != 0, result.stdout + result.stderr
+
+
+def test_rename_module_checks_imports_in_every_python_file(tmp_path: Path) -> None:
+    extra = tmp_path / "extra"
+    shutil.copytree(PACKS / "standard/rename-module", extra)
+    (extra / "solution" / "tools").mkdir()
+    (extra / "solution" / "tools" / "legacy.py").write_text("def run():\n    from cmds import helpers\n")
+    assert grade(extra, tmp_path / "graded", solved=True).returncode != 0
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="graded through make where it is installed")
+@pytest.mark.parametrize(
+    ("task", "makefile"),
+    [
+        (
+            "smoke/makefile-clean-target",
+            "CC ?= cc\nCFLAGS ?= -O2 -Wall\n\nall: hello\n\nhello: hello.c\n\t$(CC) $(CFLAGS) -o hello hello.c\n\n"
+            ".PHONY: all\n.PHONY: clean\n\nclean:\n\t$(RM) hello\n",
+        ),
+        (
+            "standard/makefile-missing-separator",
+            ".RECIPEPREFIX = >\nPYTHON ?= python3\n\n.PHONY: test lint\n.PHONY: dist-clean\n\ntest:\n"
+            "> $(PYTHON) -m unittest discover -s tests\n\nlint:\n> $(PYTHON) -m pyflakes src\n"
+            "> $(PYTHON) -m pycodestyle src\n\ndist-clean:\n> rm -rf out *.egg-info\n",
+        ),
+    ],
+)
+def test_makefile_checks_accept_every_correct_answer(task: str, makefile: str, tmp_path: Path) -> None:
+    """Two `.PHONY` lines, `$(RM)`, `.RECIPEPREFIX`: right answers, graded by what make runs."""
+    result = graded_with(PACKS / task, tmp_path, {"Makefile": makefile})
+    assert result.returncode == 0, result.stdout + result.stderr
