@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 from .types import ChatRequest, Completion, Event, Finished
 
@@ -19,9 +19,31 @@ class CancelToken:
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
 
     def cancel(self) -> None:
-        self._event.set()
+        with self._lock:
+            self._event.set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` (in the cancelling thread) when cancelled, at once if already: for work that
+        waits somewhere a check between tokens does not reach (a model host in another process).
+        Returns what forgets the callback."""
+        with self._lock:
+            if not self._event.is_set():
+                self._callbacks.append(callback)
+                return lambda: self._forget(callback)
+        callback()
+        return lambda: None
+
+    def _forget(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
 
     @property
     def cancelled(self) -> bool:

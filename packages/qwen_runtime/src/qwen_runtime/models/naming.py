@@ -246,22 +246,47 @@ def import_backend(name: str) -> None:
         _import(f"{module}:__name__")
 
 
+def gguf_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Of `options`, those the llama.cpp backend takes."""
+    cls = _import(_BACKENDS["llamacpp"])
+    return _accepted([(cls.__init__, 1)], options)
+
+
+def load_gguf(path: str, options: dict[str, Any]) -> Runtime:
+    """The llama.cpp runtime of the GGUF at `path`, loaded in this process with `options` (those it
+    does not take are dropped)."""
+    cls = _import(_BACKENDS["llamacpp"])
+    runtime = cls(path, **_accepted([(cls.__init__, 1)], options))
+    if not isinstance(runtime, Runtime):
+        raise TypeError(f"{cls.__qualname__} is not a qwen_runtime Runtime")
+    return runtime
+
+
 def load_runtime(name: str, **options: Any) -> Runtime:
     """Load the runtime `name` names. Options a backend does not take are dropped, so one set of
     command-line flags serves every backend. `progress=False` silences download progress; a
     callable `(done_bytes, total_bytes) -> None` receives it instead. `vision=True` fetches a registry
-    model's projector (mmproj) so it can see images; by default one already downloaded is used."""
+    model's projector (mmproj) so it can see images; by default one already downloaded is used.
+    `keep_alive`: seconds a local GGUF stays loaded in a model host after its last use, shared by every
+    process that loads it the same way (`qwen_runtime.host`; 0, the default, loads it in this process);
+    `host_notice`: a callable told, in one line, when the host cannot be used and the model loads here."""
     spec = parse_runtime_name(name)
     progress = options.pop("progress", True)
     if not callable(progress):
         progress = bool(progress)
     vision = options.pop("vision", None)
+    keep_alive = float(options.pop("keep_alive", 0) or 0)
+    notice = options.pop("host_notice", None)
     if spec.kind in ("gguf", "registry", "hf"):
         path = resolve_gguf(spec, progress=progress)
         if options.get("mmproj") is None:
             options["mmproj"] = resolve_mmproj(spec, vision, progress=progress)
-        cls = _import(_BACKENDS["llamacpp"])
-        runtime = cls(path, **_accepted([(cls.__init__, 1)], options))
+        if keep_alive > 0:  # a model host keeps it loaded between processes (`qwen_runtime.host`)
+            from ..host.client import open_hosted
+
+            runtime = open_hosted(path, gguf_options(options), keep_alive, model=name, notice=notice)
+        else:
+            runtime = load_gguf(path, options)
     elif spec.kind == "transformers":
         path = _existing(str(spec.path), "transformers model folder")
         cls = _import(_BACKENDS["transformers"])
