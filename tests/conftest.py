@@ -19,6 +19,10 @@ from qwen_runtime.testing.testmodel import write_test_gguf, write_test_hf
 # of their time waiting for each other (a tiny model decoded 6x slower on two threads than on one).
 os.environ.setdefault("QWEN_RUNTIME_THREADS", "1")
 
+# No model host unless a test asks for one (tests/qwen_runtime/host): every `sigit` and session a test
+# starts loads its model in its own process, as before keep-alive, and no host outlives the suite.
+os.environ["SIGIT_KEEP_ALIVE"] = "0"
+
 # Hypothesis without its explain phase: on Python 3.11 it re-runs a failing example under sys.settrace,
 # and an example that runs real inference then took past the 300 s timeout, hiding the failure it had found.
 # No clock either: its deadline and its "input generation is slow" health check time the machine, not the

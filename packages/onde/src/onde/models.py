@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from qwen_runtime.host.loading import load_runtime as load_named
 from qwen_runtime.models.naming import RuntimeSpec, can_see, parse_runtime_name
 from qwen_runtime.models.naming import import_backend as import_named
-from qwen_runtime.models.naming import load_runtime as load_named
 from qwen_runtime.models.registry import DEFAULT_MODEL, REGISTRY, human_size
 from qwen_runtime.runtime import Runtime
 from qwen_runtime.speed.tuning import TuningStatus, tuning_status
@@ -27,6 +27,9 @@ def load_runtime(name: str, **options: Any) -> Runtime:
 
     Options a backend does not take are dropped (`n_ctx` never reaches a server client);
     `progress=False` silences download progress, a callable `(done_bytes, total_bytes)` receives it.
+    `keep_alive=SECONDS` serves a local GGUF from a model host that stays loaded that long after its last
+    use, for the next process (`qwen_runtime.host`; 0, the default, loads it here); `host_notice`, a
+    callable, is told in one line when no host can serve it and it loads here instead.
     Raises `BadModelName` (also a `ValueError`) when the name names nothing, `ModelBuild` when the
     model cannot be found, downloaded or loaded; the runtime's error is the `__cause__`.
     """

@@ -96,6 +96,9 @@ def build_parser(*, acp: bool = False) -> argparse.ArgumentParser:
     add("--chat-template", default=None, metavar="FILE",
         help="a chat template (Jinja, or a tokenizer_config.json) for a local model whose file has none or a "
         "wrong one; overrides the `chat_template` setting")
+    add("--keep-alive", default=None, metavar="DURATION",
+        help='how long a local model stays loaded for the next command, e.g. 5m, 90s, or 0 to load it in this '
+        "process only (default: $SIGIT_KEEP_ALIVE, else the `keep_alive` setting, else 5m)")
     add("--no-think", action="store_true", help="turn the model's thinking off")
     add("--draft", default=None, metavar="SOURCE",
         help="speculative decoding for a local model: prompt-lookup (or ngram), mtp (the model's own "
@@ -210,6 +213,13 @@ def _parse(args_list: list[str], *, acp: bool = False, init: bool = False) -> ar
         if not os.path.isfile(template):
             return _usage_error(f"--chat-template {args.chat_template}: no such file")
         args.chat_template = template
+    if args.keep_alive is not None:
+        from onde.system import parse_keep_alive
+
+        try:
+            args.keep_alive = parse_keep_alive(args.keep_alive)
+        except ValueError as exc:
+            return _usage_error(f"--keep-alive: {exc}")
     cwd = os.path.abspath(args.cwd or os.getcwd())
     if not os.path.isdir(cwd):
         return _usage_error(f"--cwd {cwd} is not a directory")

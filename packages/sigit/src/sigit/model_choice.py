@@ -4,6 +4,8 @@ which must decide as the host will. A light module: settings and trust, not the 
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,6 +104,9 @@ def load_options(name: str, settings: Settings, options: HostOptions) -> dict[st
         loading.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
     if settings.chat_template:  # read by the backend, which names a file that cannot serve
         loading.setdefault("chat_template_file", str(Path(settings.chat_template).expanduser().absolute()))
+    loading.setdefault("keep_alive", keep_alive(settings, options))
+    if options.host_notice is not None:
+        loading.setdefault("host_notice", options.host_notice)
     if settings.gpu_layers is not None:  # else llama.cpp's GPU, when it has one, takes every layer
         loading.setdefault("n_gpu_layers", settings.gpu_layers)
     if settings.mmproj:
@@ -111,6 +116,25 @@ def load_options(name: str, settings: Settings, options: HostOptions) -> dict[st
         # consent to fetch what seeing needs
         loading.setdefault("vision", True)
     return loading
+
+
+KEEP_ALIVE_ENV = "SIGIT_KEEP_ALIVE"
+
+
+def keep_alive(settings: Settings, options: HostOptions, env: Mapping[str, str] | None = None) -> float:
+    """Seconds a local model stays loaded in its host: `--keep-alive`, else `SIGIT_KEEP_ALIVE`, else the
+    `keep_alive` setting (0: no host, the model loads in this process)."""
+    if options.keep_alive is not None:
+        return options.keep_alive
+    raw = (os.environ if env is None else env).get(KEEP_ALIVE_ENV, "").strip()
+    if raw:
+        from onde.system import parse_keep_alive
+
+        try:
+            return parse_keep_alive(raw)
+        except ValueError as exc:
+            raise BadValueError(f"{KEEP_ALIVE_ENV}: {exc}") from None
+    return settings.keep_alive
 
 
 LOCAL_MODEL = "--model PATH.gguf"

@@ -31,6 +31,11 @@ class HostOptions:
     offline: bool = False
     """`--offline`: no network request but to the model's endpoint (see `Settings.offline`)."""
     runtime_options: dict[str, Any] = field(default_factory=dict)
+    keep_alive: float | None = None
+    """`--keep-alive`: seconds a local model stays loaded in its host (None: SIGIT_KEEP_ALIVE, else the setting)."""
+    host_notice: Callable[[str], None] | None = None
+    """Told, in one line, when the model host cannot be used and the model loads in this process (headless
+    says it on stderr; None: the log only). One function for the process: the early load compares options."""
     prefill: bool = True
     """Evaluate ahead, while the user types, what the next turn starts with: the system prompt and tools
     when a session opens, the conversation as the next message will find it after each turn (kept on

@@ -267,26 +267,17 @@ def load_runtime(name: str, **options: Any) -> Runtime:
     command-line flags serves every backend. `progress=False` silences download progress; a
     callable `(done_bytes, total_bytes) -> None` receives it instead. `vision=True` fetches a registry
     model's projector (mmproj) so it can see images; by default one already downloaded is used.
-    `keep_alive`: seconds a local GGUF stays loaded in a model host after its last use, shared by every
-    process that loads it the same way (`qwen_runtime.host`; 0, the default, loads it in this process);
-    `host_notice`: a callable told, in one line, when the host cannot be used and the model loads here."""
+    (`qwen_runtime.host.load_runtime` takes `keep_alive` too: the model loaded in a host process.)"""
     spec = parse_runtime_name(name)
     progress = options.pop("progress", True)
     if not callable(progress):
         progress = bool(progress)
     vision = options.pop("vision", None)
-    keep_alive = float(options.pop("keep_alive", 0) or 0)
-    notice = options.pop("host_notice", None)
     if spec.kind in ("gguf", "registry", "hf"):
         path = resolve_gguf(spec, progress=progress)
         if options.get("mmproj") is None:
             options["mmproj"] = resolve_mmproj(spec, vision, progress=progress)
-        if keep_alive > 0:  # a model host keeps it loaded between processes (`qwen_runtime.host`)
-            from ..host.client import open_hosted
-
-            runtime = open_hosted(path, gguf_options(options), keep_alive, model=name, notice=notice)
-        else:
-            runtime = load_gguf(path, options)
+        runtime = load_gguf(path, options)
     elif spec.kind == "transformers":
         path = _existing(str(spec.path), "transformers model folder")
         cls = _import(_BACKENDS["transformers"])

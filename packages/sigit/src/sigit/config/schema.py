@@ -58,6 +58,7 @@ __all__ = [
     "DEFAULT_ATTRIBUTION",
     "DEFAULT_COMPACTION_THRESHOLD",
     "DEFAULT_HOOK_TIMEOUT_SECS",
+    "DEFAULT_KEEP_ALIVE",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_PROMPT_CACHE_GB",
     "DOWNLOAD_POLICIES",
@@ -106,6 +107,8 @@ __all__ = [
 DEFAULT_MAX_TOKENS = 8192
 DEFAULT_COMPACTION_THRESHOLD = 0.8
 DEFAULT_PROMPT_CACHE_GB = 4.0
+DEFAULT_KEEP_ALIVE = 300.0
+"""Seconds a local model stays loaded in its host after the last command used it (Ollama's default too)."""
 DEFAULT_ATTRIBUTION = "Co-Authored-By: siGit Code <297239231+sigitc@users.noreply.github.com>"
 
 PermissionDefault = Literal["ask", "allow", "deny"]
@@ -159,6 +162,18 @@ def _draft(value: str) -> str:
         return str(parse_draft(value, check_file=False))
     except DraftSourceError as exc:
         raise ValueError(str(exc)) from None
+
+
+def _keep_alive(value: Any) -> float:
+    """A keep-alive duration ("5m", "90s", 0) in seconds, read by the one parser the flag and env use."""
+    from onde.system import parse_keep_alive
+
+    if not isinstance(value, str | int | float):
+        raise ValueError("not a duration")
+    return parse_keep_alive(value)
+
+
+KEEP_ALIVE_FORMS = 'a duration such as "5m", "90s", "1h", or 0 (no model host: load in each process)'
 
 
 def _loads_a_model(value: object) -> bool:
@@ -252,6 +267,10 @@ class Settings(_Table):
     prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(finite), Key("a positive number")] = (
         DEFAULT_PROMPT_CACHE_GB
     )
+    keep_alive: Annotated[float, PlainValidator(_keep_alive), Key(KEEP_ALIVE_FORMS)] = DEFAULT_KEEP_ALIVE
+    """How long a local GGUF model stays loaded in its model host after the last command (`sigit -p`,
+    Claude mode, eval) used it, so the next one does not load it again; 0 loads it in each process.
+    `--keep-alive` and `SIGIT_KEEP_ALIVE` come first."""
     gpu_layers: Annotated[
         int | None, Field(ge=-1), Key("-1 (all layers on the GPU), 0 (none) or a number of layers")
     ] = None
@@ -489,6 +508,7 @@ UNTRUSTED_MAY_SET: Final[Mapping[str, UntrustedTest]] = MappingProxyType({
     "reasoning_effort": ANY,
     "prompt_cache": ANY,
     "prompt_cache_max_gb": ANY,
+    "keep_alive": ANY,
     "gpu_layers": ANY,
     "attribution": ANY,
     "compaction_threshold": ANY,

@@ -18,11 +18,14 @@ from typing import Any, Literal
 
 from ..config.paths import config_dir, project_settings_path, state_dir, user_settings_path
 from ..config.settings import Settings, SettingsError, load_settings
+from ..errors import BadValueError
 from ..fileio import read_bounded
 from ..logs import log_file
 from ..machine import GIB, RAM_HEADROOM, available_ram, fits_in_ram, free_disk, total_ram
-from ..model_choice import LOCAL_MODEL
+from ..model_choice import KEEP_ALIVE_ENV, LOCAL_MODEL
+from ..model_choice import keep_alive as keep_alive_of
 from ..offline import go_offline
+from ..options import HostOptions
 from ..versions import versions
 
 Status = Literal["ok", "info", "warn", "fail"]
@@ -118,7 +121,8 @@ def diagnose(cwd: Path, *, offline: bool = False, model: str | None = None) -> R
     ]
     hub = _hub()
     model_check = _model(name, build is not None, hub, ram, settings.n_ctx, flag=model is not None)
-    checks += [_disk(name, system.cache_dir()), hub, settings_check, _dirs(config), _mcp_server(), model_check]
+    checks += [_disk(name, system.cache_dir()), hub, settings_check, _dirs(config), _mcp_server(),
+               _model_hosts(settings), model_check]
     if (tuning := _tuning(name)) is not None:
         checks.append(tuning)
     return Report(checks)
@@ -268,6 +272,26 @@ def _dirs(config: Path) -> Check:
     state = state_dir()
     details = {"config_dir": str(config), "state_dir": str(state), "log_file": str(log_file(state))}
     return Check("dirs", "info", f"config {config}, state {state} (log {log_file(state)})", details)
+
+
+def _model_hosts(settings: Settings) -> Check:
+    """The model hosts that keep local models loaded between commands (`keep_alive`), one line each."""
+    from onde.system import running_hosts
+
+    try:
+        keep_alive = keep_alive_of(settings, HostOptions())
+    except BadValueError as exc:
+        return Check("model hosts", "warn", str(exc), next_step=f"fix or unset {KEEP_ALIVE_ENV}")
+    hosts = running_hosts()
+    setting = f"keep_alive {keep_alive:g} s" if keep_alive else "keep_alive 0: each command loads its model"
+    details: dict[str, Any] = {"keep_alive_s": keep_alive, "hosts": [
+        {"model": h.model, "pid": h.pid, "idle_s": round(h.idle_s, 1), "keep_alive_s": h.keep_alive,
+         "generations": h.generations, "socket": str(h.socket)} for h in hosts]}
+    if not hosts:
+        return Check("model hosts", "info", f"none running ({setting})", details)
+    listed = "; ".join(f"{h.model} (pid {h.pid}, idle {h.idle_s:.0f} of {h.keep_alive:g} s, {h.socket})"
+                       for h in hosts)
+    return Check("model hosts", "info", f"{len(hosts)} running ({setting}): {listed}", details)
 
 
 def _mcp_server() -> Check:

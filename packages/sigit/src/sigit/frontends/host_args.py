@@ -4,6 +4,7 @@ importing the frontends, to start loading the model early)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from ..options import HostOptions
@@ -26,6 +27,7 @@ def host_options(args: argparse.Namespace, *, one_shot: bool = False) -> HostOpt
         offline=getattr(args, "offline", False),
         draft=getattr(args, "draft", None),
         runtime_options=runtime_options(args),
+        keep_alive=getattr(args, "keep_alive", None),
         prefill=not one_shot,
     )
 
@@ -45,4 +47,10 @@ def headless_host_options(args: argparse.Namespace) -> HostOptions:
     `sigit` command) the model is left loaded at the end instead of freed object by object."""
     options = host_options(args, one_shot=True)
     options.unload_on_close = not getattr(args, "process_ends", False)
+    options.host_notice = say_on_stderr
     return options
+
+
+def say_on_stderr(line: str) -> None:
+    """A notice from the model's loading (its host could not be used), as headless says its others."""
+    print(f"sigit: {line}", file=sys.stderr, flush=True)

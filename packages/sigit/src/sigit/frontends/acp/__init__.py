@@ -88,6 +88,7 @@ async def _serve(args: argparse.Namespace, protocol_fd: int) -> None:
         offline=bool(getattr(args, "offline", False)),
         draft=getattr(args, "draft", None),
         runtime_options={"n_ctx": args.n_ctx} if getattr(args, "n_ctx", None) else {},
+        keep_alive=getattr(args, "keep_alive", None),
     ))
     agent = agent_cls(host)
     if client_caps is not None:

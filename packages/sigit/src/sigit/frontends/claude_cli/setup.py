@@ -16,6 +16,7 @@ from typing import Any
 from ...app import AgentSession
 from ...options import HostOptions
 from ...tools import all_tools
+from ..host_args import say_on_stderr
 from .flags import ClaudeArgs
 from .tool_names import rules_from_claude, split_rules
 
@@ -136,6 +137,7 @@ def host_options_for(args: ClaudeArgs, allow: list[str], deny: list[str], model:
         # a prompt given at once (text input) is one turn and the process ends: nothing to prepare; a
         # stream of user messages (the SDK's client) has a next turn
         prefill=args.input_format == "stream-json",
+        host_notice=say_on_stderr,  # Claude Code's dialect keeps stdout for its JSON: notices go to stderr
     )
 
 
