@@ -15,7 +15,8 @@ from sigit.config.settings import default_model
 
 from .in_process import run_sigit_main
 
-CHECKS = ["python", "llama.cpp", "gpu", "ram", "cache", "disk", "hub", "settings", "dirs", "mcp server", "model"]
+CHECKS = ["python", "llama.cpp", "gpu", "ram", "cache", "disk", "hub", "settings", "dirs", "mcp server", "model hosts",
+          "model"]
 
 
 def doctor(tmp_path: Path, endpoint: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:

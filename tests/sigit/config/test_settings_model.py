@@ -65,8 +65,8 @@ def test_every_problem_of_a_file_is_reported_at_once(dirs: tuple[Path, Path]) ->
         (
             "zzz = 1",
             "unknown setting `zzz` (known: model, n_ctx, max_tokens, thinking_budget, thinking, "
-            "preserve_thinking, reasoning_effort, prompt_cache, prompt_cache_max_gb, gpu_layers, download, "
-            "offline, draft, mmproj, chat_template, permissions, attribution, "
+            "preserve_thinking, reasoning_effort, prompt_cache, prompt_cache_max_gb, keep_alive, gpu_layers, "
+            "download, offline, draft, mmproj, chat_template, permissions, attribution, "
             "compaction_threshold, hooks, mcp, sandbox)",
         ),
     ],

@@ -50,7 +50,16 @@ from sigit.config.schema_hooks import (
     ToolHooks,
     matcher_alternatives,
 )
-from sigit.config.schema_keys import Key, PositiveInt, Rule, Text, choices, finite
+from sigit.config.schema_keys import (
+    KEEP_ALIVE_FORMS,
+    Key,
+    PositiveInt,
+    Rule,
+    Text,
+    choices,
+    finite,
+    keep_alive_seconds,
+)
 from sigit.config.schema_mcp import MCP_TRANSPORTS, McpServer, McpTable, McpTransport, mcp_transport
 
 __all__ = [
@@ -164,18 +173,6 @@ def _draft(value: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def _keep_alive(value: Any) -> float:
-    """A keep-alive duration ("5m", "90s", 0) in seconds, read by the one parser the flag and env use."""
-    from onde.system import parse_keep_alive
-
-    if not isinstance(value, str | int | float):
-        raise ValueError("not a duration")
-    return parse_keep_alive(value)
-
-
-KEEP_ALIVE_FORMS = 'a duration such as "5m", "90s", "1h", or 0 (no model host: load in each process)'
-
-
 def _loads_a_model(value: object) -> bool:
     from onde import DraftSourceError, parse_draft
 
@@ -267,7 +264,7 @@ class Settings(_Table):
     prompt_cache_max_gb: Annotated[float, Field(gt=0), AfterValidator(finite), Key("a positive number")] = (
         DEFAULT_PROMPT_CACHE_GB
     )
-    keep_alive: Annotated[float, PlainValidator(_keep_alive), Key(KEEP_ALIVE_FORMS)] = DEFAULT_KEEP_ALIVE
+    keep_alive: Annotated[float, PlainValidator(keep_alive_seconds), Key(KEEP_ALIVE_FORMS)] = DEFAULT_KEEP_ALIVE
     """How long a local GGUF model stays loaded in its model host after the last command (`sigit -p`,
     Claude mode, eval) used it, so the next one does not load it again; 0 loads it in each process.
     `--keep-alive` and `SIGIT_KEEP_ALIVE` come first."""

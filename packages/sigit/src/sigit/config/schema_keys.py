@@ -55,3 +55,15 @@ def stripped(value: str) -> str:
 Text = Annotated[str, AfterValidator(stripped)]
 PositiveInt = Annotated[int, Field(gt=0)]
 Rule = Annotated[str, AfterValidator(valid_rule)]
+
+
+KEEP_ALIVE_FORMS = 'a duration such as "5m", "90s", "1h", or 0 (no model host: load in each process)'
+
+
+def keep_alive_seconds(value: object) -> float:
+    """A keep-alive duration ("5m", "90s", 0) in seconds, read by the one parser the flag and env use."""
+    from onde.system import parse_keep_alive
+
+    if not isinstance(value, str | int | float):
+        raise ValueError(f"not a duration: {value!r:.40}")
+    return parse_keep_alive(value)
