@@ -168,7 +168,7 @@ def write_scenario(path: Path, turns: list[dict[str, Any]]) -> Path:
 
 def agent_env(config_dir: Path) -> dict[str, str]:
     env = {"SIGIT_CONFIG_DIR": str(config_dir), "PATH": os.environ.get("PATH", "")}
-    for name in ("QWEN_RUNTIME_THREADS", "SIGIT_CACHE_DIR"):
+    for name in ("QWEN_RUNTIME_THREADS", "SIGIT_CACHE_DIR", "SIGIT_KEEP_ALIVE"):  # no model host outlives a test
         if name in os.environ:
             env[name] = os.environ[name]
     if "PYTHONPATH" in os.environ:  # the agent imports what the tests import
