@@ -62,7 +62,8 @@ class EarlyLoad:
             name = model_name(self._options, settings)
             refuse_download(name, settings, self._options, config_dir)
             options = load_options(name, settings, self._options)
-            import_backend(name)
+            if not options.get("keep_alive"):  # a model host loads it: this process needs no llama.cpp
+                import_backend(name)
         except Exception as exc:  # a bad settings file, a model to download...: the open says it
             log.debug("no early model load: %s", exc)
             self._decided.set()

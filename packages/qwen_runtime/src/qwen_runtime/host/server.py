@@ -209,11 +209,14 @@ class Host:
             events = self.runtime.stream(request, cancel)
             try:
                 for event in events:
-                    lines.send({"event": encode(event)})
-            except (OSError, ValueError):  # the client went away: its generation stops
-                cancel.cancel()
+                    try:
+                        lines.send({"event": encode(event)})
+                    except OSError:  # the client went away: its generation stops
+                        cancel.cancel()
+                        raise
+            except OSError:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # the runtime's own error, raised again in the client
                 log.info("generation failed: %s", exc)
                 lines.send(error_message(exc))
             finally:
