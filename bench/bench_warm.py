@@ -51,7 +51,8 @@ def run(home: Path, model: str, prompt: str, keep_alive: str, *extra: str) -> fl
                           cwd=home / "work", env=env_for(home, keep_alive), capture_output=True, text=True,
                           timeout=600)
     seconds = time.perf_counter() - start
-    if proc.returncode not in (0, 1):  # 1: the tiny turn limit or the model's own stop; the time is the measure
+    # 1 with an answer: the model stopped early (the token limit, the repetition guard); the time is the measure
+    if proc.returncode not in (0, 1) or not proc.stdout.strip() or "Traceback" in proc.stderr:
         raise RuntimeError(f"sigit failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return seconds
 
