@@ -190,3 +190,16 @@ def test_cancel_reaches_the_host(tiny_gguf: Path, host_dirs: Path) -> None:
     # the host is free again: the next request is answered in full
     assert runtime.complete(request(max_tokens=4)).finish_reason in ("stop", "length")
     assert host_pids(host_dirs) == [runtime.host_pid]
+
+
+def test_a_hosted_model_carries_its_load_warnings(tmp_path: Path, host_dirs: Path) -> None:
+    """A model file without a chat template is warned about through the host as in-process."""
+    from qwen_runtime.testing.testmodel import write_test_gguf
+
+    bare = write_test_gguf(tmp_path / "bare.gguf", chat_template="")
+    runtime = load_runtime(str(bare), keep_alive=60.0, n_ctx=N_CTX)
+    try:
+        assert isinstance(runtime, HostedRuntime)
+        assert any("has no chat template" in w for w in runtime.load_warnings), runtime.load_warnings
+    finally:
+        runtime.close()

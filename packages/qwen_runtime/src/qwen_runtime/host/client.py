@@ -191,6 +191,7 @@ class HostedRuntime(Runtime):
         self._context_size = int(status["context_size"])
         self._cannot_see = str(status["cannot_see"])
         self._details = tuple((str(a), str(b)) for a, b in status["model_details"])
+        self.load_warnings = tuple(str(w) for w in status.get("load_warnings", ()))
         self._load_here, self._notice = load_here, notice
         self._local: Runtime | None = None
         self._local_lock = threading.Lock()

@@ -166,6 +166,7 @@ class Host:
             "enforces_thinking_budget": rt.enforces_thinking_budget,
             "cannot_see": "" if rt.supports_images else rt.cannot_see(),
             "model_details": [list(row) for row in rt.model_details()],
+            "load_warnings": list(rt.load_warnings),
         }
 
     def _answer(self, op: Any, message: dict[str, Any], lines: Lines) -> None:
