@@ -397,7 +397,8 @@ class SessionHost:
         """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
         policy = SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
                                              add_dirs=tuple(Path(d) for d in self.options.add_dirs))
-        policy = dataclasses.replace(policy, own_dirs=(self.config_dir, cache_dir(), state_dir()))
+        policy = dataclasses.replace(policy, own_dirs=(self.config_dir, cache_dir(), state_dir()),
+                                     hidden=tuple(self.options.hidden_paths))
         return dataclasses.replace(policy, network=False) if self.offline(settings) else policy
 
     async def switch_model(self, old: AgentSession, name: str) -> AgentSession:

@@ -18,6 +18,8 @@ class HostOptions:
     """Directories the file tools may read besides the working directory (`--add-dir`)."""
     sandbox_mode: str | None = None
     """`--sandbox MODE`: read-only, workspace-write or off (None: the `[sandbox]` settings' mode)."""
+    hidden_paths: tuple[Path, ...] = ()
+    """Hidden from the session's commands by the sandbox (`sigit eval`: the tasks' checks and solutions)."""
     config_dir: Path | None = None
     trust: bool = False
     """`--trust`: the folder's project hooks, MCP servers, model... apply for this run (nothing recorded)."""

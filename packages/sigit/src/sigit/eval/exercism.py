@@ -125,4 +125,6 @@ def _load_exercise(folder: Path) -> Task:
         max_turns=30,
         check_timeout_s=180.0,
         source=str(folder),
+        editable=tuple(solution),
+        workdir_name=folder.name,
     )

@@ -28,13 +28,15 @@ from ..app import SessionHost
 from ..options import HostOptions
 from ..tools.files import DELETE_FILE
 from ..tools.shell import COMMAND_OUTPUT, KILL_COMMAND, RUN_COMMAND
+from . import clean_grade
 from .agent_run import AgentStats, peak_rss_mb, run_agent
-from .grading import CheckRun, check_environment, run_check
+from .clean_grade import Grade, hidden_paths
+from .grading import CheckRun
 from .results import ResultsFile, RunRecord, TaskResult, classify
 from .run_facts import machine, model_facts, pack_hash, refuse_mixed, setting_facts, task_hash
 from .slots import Slots
 from .task_model import Task
-from .workspace import AgentChanges, TaskCopy, WorkspaceError, agent_changes, prepare, remove, restore_check
+from .workspace import AgentChanges, TaskCopy, WorkspaceError, agent_changes, prepare, remove
 
 EVAL_ALLOW = tuple(tool.name for tool in (RUN_COMMAND, COMMAND_OUTPUT, KILL_COMMAND, DELETE_FILE))
 """Besides edits inside the copy (accept-edits), what an attempt may do without asking: its commands
@@ -65,7 +67,7 @@ class EvalSetting:
     runtime: Runtime | None = field(default=None, compare=False)
     """A model already loaded (tests, `onde` users); else `model` is loaded by name."""
 
-    def host_options(self, config_dir: Path, max_turns: int) -> HostOptions:
+    def host_options(self, config_dir: Path, max_turns: int, hidden: tuple[Path, ...] = ()) -> HostOptions:
         runtime_options: dict[str, Any] = {}
         if self.draft is not None:
             runtime_options["draft"] = self.draft
@@ -83,6 +85,7 @@ class EvalSetting:
             download=self.download,
             runtime_options=runtime_options,
             prefill=False,  # one prompt per attempt, closed after it: nothing comes next to prepare for
+            hidden_paths=hidden,  # the tasks' checks and solutions: out of the agent's commands' sight
         )
 
     @property
@@ -300,19 +303,21 @@ async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, sl
             finished_at=time.time(),
         )
     max_turns, timeout_s = options.limits(task)
-    host = SessionHost(setting.host_options(model.config_dir, max_turns), runtime=model.runtime)
+    hidden = hidden_paths([task])
+    host = SessionHost(setting.host_options(model.config_dir, max_turns, hidden), runtime=model.runtime)
     seed = setting.seed + job.attempt if setting.seed is not None else None
     stats = await run_agent(
         host, copy.root, task.prompt, timeout_s=timeout_s, temperature=setting.temperature, seed=seed
     )
     agent_rss = peak_rss_mb()
     try:
-        graded = await grade(task, copy, options)
+        graded = await grade(task, copy, options, hidden)
     except (OSError, WorkspaceError) as exc:
         result = _from_stats(base, stats, CheckRun(None, "", 0.0, error=str(exc)), (), "", ())
         result = dataclasses.replace(result, outcome="crash", detail=f"the task crashed: grading failed: {exc}")
     else:
-        result = _from_stats(base, stats, graded.check, graded.edited, graded.changes.diff, graded.changes.files)
+        result = _from_stats(base, stats, graded.check, graded.edited, graded.changes.diff, graded.changes.files,
+                             graded.grade)
     if not options.keep:
         await _to_the_end(remove, copy)
     return dataclasses.replace(
@@ -322,35 +327,59 @@ async def attempt(job: Job, model: _Loaded, work: Path, options: EvalOptions, sl
 
 @dataclass(frozen=True)
 class Graded:
-    """What grading a copy found: the check's run, the tests the agent edited, what it changed."""
+    """What grading a copy found: the check's run, the files it restored from the task, what the agent
+    changed, and the clean room's verdict."""
 
     check: CheckRun
     edited: tuple[str, ...]
     changes: AgentChanges
+    grade: Grade
 
 
-async def grade(task: Task, copy: TaskCopy, options: EvalOptions) -> Graded:
+async def grade(task: Task, copy: TaskCopy, options: EvalOptions, hidden: tuple[Path, ...] = ()) -> Graded:
     """The grader's one door: whatever was left in `copy` (by the agent, or by `--validate`'s reference
-    and untouched stub), graded as every attempt is. Raises OSError or WorkspaceError when grading itself
-    cannot be done."""
+    and untouched stub), carried into a clean copy and graded there in the sandbox (`clean_grade`), as
+    every attempt is. Raises OSError or WorkspaceError when grading itself cannot be done."""
     changes = await _to_the_end(agent_changes, copy)
-    edited = await _to_the_end(restore_check, copy, task, changes.files)
-    check = await _to_the_end(
-        run_check,
-        task.check_argv(options.python, options.node),
-        copy.root,
-        task.check_timeout_s,
-        check_environment(copy.root.parent / "home"),
-    )
-    return Graded(check, edited, changes)
+    graded = await _to_the_end(_grade, task, copy.root, changes.files, options, hidden or hidden_paths([task]))
+    return Graded(graded.check, graded.copy.restored, changes, graded)
+
+
+def _grade(task: Task, root: Path, changed: tuple[str, ...], options: EvalOptions, hidden: tuple[Path, ...]) -> Grade:
+    return clean_grade.grade(task, root, changed, root.parent, python=options.python, node=options.node,
+                             hidden=hidden)
 
 
 def _from_stats(
-    base: TaskResult, stats: AgentStats, check: CheckRun, edited: tuple[str, ...], diff: str, changed: tuple[str, ...]
+    base: TaskResult,
+    stats: AgentStats,
+    check: CheckRun,
+    edited: tuple[str, ...],
+    diff: str,
+    changed: tuple[str, ...],
+    graded: Grade | None = None,
 ) -> TaskResult:
-    outcome, detail = classify(stats.facts(), check.passed, check.crash, edited, check.output_tail)
-    return dataclasses.replace(
+    verdict = graded.verdict if graded is not None else None
+    outcome, detail = classify(
+        stats.facts(),
+        graded.passed if graded is not None else check.passed,
+        check.crash,
+        edited,
+        check.output_tail,
+        graded.env_error if graded is not None else None,
+        graded.reason if graded is not None else "",
+    )
+    result = dataclasses.replace(
         base,
+        tests_passed=verdict.tests_passed if verdict is not None else None,
+        tests_failed=verdict.tests_failed if verdict is not None else None,
+        tests_missing=verdict.tests_missing if verdict is not None else None,
+        failing_tests=verdict.failing if verdict is not None else (),
+        left_out_files=graded.copy.left_out if graded is not None else (),
+        grading=graded.isolation if graded is not None else "",
+    )
+    return dataclasses.replace(
+        result,
         outcome=outcome,
         detail=detail,
         stop_reason=stats.stop_reason,

@@ -19,7 +19,15 @@ from typing import Any, Literal, TypeAlias
 from ..errors import UsageError
 
 Outcome: TypeAlias = Literal[
-    "solved", "check_failed", "edited_tests", "time_limit", "turn_limit", "loop_guard", "invalid_calls", "crash"
+    "solved",
+    "check_failed",
+    "edited_tests",
+    "time_limit",
+    "turn_limit",
+    "loop_guard",
+    "invalid_calls",
+    "crash",
+    "env_error",
 ]
 OUTCOMES: tuple[Outcome, ...] = (
     "solved",
@@ -30,7 +38,10 @@ OUTCOMES: tuple[Outcome, ...] = (
     "loop_guard",
     "invalid_calls",
     "crash",
+    "env_error",
 )
+NOT_COUNTED: frozenset[str] = frozenset({"env_error"})
+"""Outcomes that say nothing of the model (this machine could not run the check): left out of pass rates."""
 OUTCOME_WORDS: dict[str, str] = {
     "solved": "solved",
     "check_failed": "check failed",
@@ -40,6 +51,7 @@ OUTCOME_WORDS: dict[str, str] = {
     "loop_guard": "loop guard",
     "invalid_calls": "invalid calls",
     "crash": "crash",
+    "env_error": "environment error",
 }
 
 
@@ -87,6 +99,16 @@ class TaskResult:
     """Times the conversation filled the model's context window (compactions, a prompt that no longer fit)."""
     check_timed_out: bool = False
     """The check hung and was stopped at its time limit (Aider's `test_timeouts`)."""
+    tests_passed: int | None = None
+    """Of the tests the task requires, how many ran and passed (None: the check reported no tests)."""
+    tests_failed: int | None = None
+    tests_missing: int | None = None
+    """Required tests that never ran (an import that failed, a run cut short)."""
+    failing_tests: tuple[str, ...] = ()
+    left_out_files: tuple[str, ...] = ()
+    """Files the agent added that grading leaves out (tests, runner files, shadowing modules)."""
+    grading: str = ""
+    """How the check was confined (`workspace-write, network off`), or why it was not."""
 
     @property
     def solved(self) -> bool:
@@ -103,7 +125,7 @@ class TaskResult:
     def from_json(cls, data: dict[str, Any]) -> TaskResult:
         names = {f.name for f in dataclasses.fields(cls)}
         values = {k: v for k, v in data.items() if k in names}
-        for name in ("edited_tests", "changed_files"):
+        for name in ("edited_tests", "changed_files", "failing_tests", "left_out_files"):
             values[name] = tuple(values.get(name) or ())
         if values.get("outcome") not in OUTCOMES:
             raise ValueError(f"unknown outcome {values.get('outcome')!r}")
@@ -125,7 +147,13 @@ class AgentFacts:
 
 
 def classify(
-    agent: AgentFacts, check_passed: bool, check_crash: str | None, edited_tests: Iterable[str], check_tail: str
+    agent: AgentFacts,
+    check_passed: bool,
+    check_crash: str | None,
+    edited_tests: Iterable[str],
+    check_tail: str,
+    env_error: str | None = None,
+    check_reason: str = "",
 ) -> tuple[Outcome, str]:
     """The outcome and its sentence. A passing check solves the task whatever stopped the agent; a
     failing one is put down to the first of: a crash (the agent's or the task's), the time limit, edited
@@ -137,6 +165,8 @@ def classify(
         return "solved", f"the check passed{note}"
     if agent.error is not None:
         return "crash", f"the agent crashed: {agent.error}"
+    if env_error is not None:
+        return "env_error", f"this machine could not run the check: {env_error}"
     if check_crash is not None:
         return "crash", f"the task crashed: {check_crash}"
     if agent.timed_out:
@@ -154,6 +184,8 @@ def classify(
         (line.strip() for line in reversed(check_tail.splitlines()) if line.strip() and not _NOISE.match(line.strip())),
         "",
     )
+    if check_reason:
+        return "check_failed", f"the check failed: {check_reason[:300]}"
     return "check_failed", f"the check failed: {last[:200]}" if last else "the check failed"
 
 

@@ -41,6 +41,14 @@ class Task:
     check_timeout_s: float = DEFAULT_CHECK_TIMEOUT_S
     source: str = ""
     """Where the task was read from (a folder), for messages."""
+    fail_to_pass: tuple[str, ...] = ()
+    """Tests the agent's change must make pass (`fail_to_pass`): with `pass_to_pass`, the tests graded."""
+    pass_to_pass: tuple[str, ...] = ()
+    """Tests that must keep passing. With neither named, every test the check files define is required."""
+    editable: tuple[str, ...] = ()
+    """Globs of files the agent may change although they decide how the tests run (cleanroom.py)."""
+    workdir_name: str = "repo"
+    """The grading copy's folder name (an exercise's own: Exercism's CMake finds its files by it)."""
 
     def check_argv(self, python: str, node: str = "node") -> list[str]:
         return [part.replace("{python}", python).replace("{node}", node) for part in self.check]

@@ -1,7 +1,9 @@
 """Eval tasks and packs: siGit's folder format, the built-in packs by name, and picking tasks by glob.
 
 A pack is a folder of task folders; a task folder `<id>/` holds `task.toml` (id, family, language,
-prompt, check, optional timeout_s, max_turns, check_timeout_s), `repo/` (the starting files the agent
+prompt, check, optional timeout_s, max_turns, check_timeout_s; fail_to_pass and pass_to_pass, the tests
+graded by name, else every test the check defines; editable, globs of runner files the agent may
+change), `repo/` (the starting files the agent
 sees), `check/` (hidden files put over the copy before grading) and optionally `solution/` (a
 reference solution, for the pack's own tests). A folder laid out like Exercism's tracks (Aider's
 polyglot benchmark) is read by `sigit.eval.exercism` into the same `Task`s.
@@ -70,6 +72,9 @@ def load_task(folder: Path) -> Task:
         "max_turns",
         "check_timeout_s",
         "description",
+        "fail_to_pass",
+        "pass_to_pass",
+        "editable",
     }
     if unknown:
         raise TaskFormatError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
@@ -88,6 +93,9 @@ def load_task(folder: Path) -> Task:
         max_turns=int(_positive(spec, "max_turns", DEFAULT_MAX_TURNS, where, integer=True)),
         check_timeout_s=_positive(spec, "check_timeout_s", DEFAULT_CHECK_TIMEOUT_S, where),
         source=str(folder),
+        fail_to_pass=_names(spec, "fail_to_pass", where),
+        pass_to_pass=_names(spec, "pass_to_pass", where),
+        editable=_names(spec, "editable", where),
     )
 
 
@@ -170,6 +178,13 @@ def _text(spec: dict[str, Any], key: str, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise TaskFormatError(f"{where}: {key} must be a non-empty string")
     return value.strip() if key != "prompt" else value.strip("\n")
+
+
+def _names(spec: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = spec.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise TaskFormatError(f"{where}: {key} must be a list of test names (strings)")
+    return tuple(v.strip() for v in value)
 
 
 def _positive(spec: dict[str, Any], key: str, default: float, where: str, *, integer: bool = False) -> float:

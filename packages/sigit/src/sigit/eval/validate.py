@@ -67,7 +67,9 @@ async def _graded(task: Task, parent: Path, options: EvalOptions, *, solved: boo
         graded = await grade(task, copy, options)
     finally:
         await asyncio.to_thread(remove, copy)
-    return classify(CLEAN_STOP, graded.check.passed, graded.check.crash, graded.edited, graded.check.output_tail)
+    verdict = graded.grade
+    return classify(CLEAN_STOP, verdict.passed, graded.check.crash, graded.edited, graded.check.output_tail,
+                    verdict.env_error, verdict.reason)
 
 
 async def validate_task(task: Task, work: Path, options: EvalOptions) -> Validation:
@@ -81,6 +83,10 @@ async def validate_task(task: Task, work: Path, options: EvalOptions) -> Validat
         stub = await _graded(task, parent / "stub", options, solved=False)
     except (OSError, WorkspaceError) as exc:
         return Validation(task.id, digest, False, f"the task could not be graded: {exc}")
+    if "env_error" in (reference[0], stub[0]):  # the machine, not the task: left unchecked, never invalid
+        why = reference[1] if reference[0] == "env_error" else stub[1]
+        return Validation(task.id, digest, None, f"env_error: this machine cannot grade it ({why})", reference[0],
+                          reference[1], stub[0], stub[1])
     problems = []
     if reference[0] != "solved":
         problems.append(f"the reference solution does not pass ({reference[1]})")

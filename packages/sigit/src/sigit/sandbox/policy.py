@@ -131,6 +131,9 @@ class SandboxPolicy:
     masked: tuple[str, ...] = DEFAULT_MASKED
     temp_dir: Path | None = field(default=None)
     tag: str | None = field(default=None, repr=False)  # the launcher's secret (filled in by the Sandbox)
+    hidden: tuple[Path, ...] = ()
+    """Hidden like `masked`, besides it (the default socket scan still applies): `sigit eval` hides the
+    tasks' checks and reference solutions from the agent's commands and from the checks it grades."""
     own_dirs: tuple[Path, ...] = ()
     """siGit's own config, cache and state directories (settings, trust records, sessions, prompt
     cache): read-only to commands where they lie in a writable root (a session started in `~`)."""
@@ -216,7 +219,7 @@ class SandboxPolicy:
             extra += [str(p) for pattern in MASKED_PATTERNS
                       for p in glob.glob(os.path.expanduser(pattern.format(uid=uid)))]
             extra += [str(p) for p in find_sockets(SOCKET_SCAN_DIRS, uid)]
-        for raw in (*self.masked, *extra):
+        for raw in (*self.masked, *extra, *(str(p).replace("{", "{{").replace("}", "}}") for p in self.hidden)):
             path = Path(os.path.realpath(raw.format(uid=uid) if "{" in raw else raw))
             if not os.path.lexists(path):
                 continue
