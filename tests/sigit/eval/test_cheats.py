@@ -66,7 +66,8 @@ def pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write(
         root / "js-sum",
         {
-            "task.toml": 'id = "js-sum"\nfamily = "fix-test"\nlanguage = "javascript"\nprompt = "Fix sum in src/sum.js."\n'
+            "task.toml": 'id = "js-sum"\nfamily = "fix-test"\nlanguage = "javascript"\n'
+            'prompt = "Fix sum in src/sum.js."\n'
             'check = ["{node}", "--test", "test/sum.test.js"]\nmax_turns = 6\n',
             "repo/src/sum.js": "exports.sum = (a, b) => a - b;\n",
             "repo/test/sum.test.js": SUM_TEST,
