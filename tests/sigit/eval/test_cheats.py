@@ -99,8 +99,10 @@ def plays(*turns: Any) -> Callable[[ChatRequest], Any]:
 
 async def attempt(pack: Path, task_id: str, eval_run: Any, *turns: Any) -> TaskResult:
     tasks: list[Task] = [t for t in load_tasks(pack) if t.id == task_id]
-    [result] = await eval_run(tasks, plays(*turns), results=pack.parent / f"results-{uuid.uuid4().hex}.jsonl")
-    return result
+    results: list[TaskResult] = await eval_run(
+        tasks, plays(*turns), results=pack.parent / f"results-{uuid.uuid4().hex}.jsonl"
+    )
+    return results[0]
 
 
 def calls(*tools: dict[str, Any]) -> dict[str, Any]:

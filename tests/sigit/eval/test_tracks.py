@@ -223,7 +223,7 @@ class AddTest(unittest.TestCase):
 """
 
 
-def python_task(tmp_path: Path, **named: tuple[str, ...]) -> Task:
+def python_task(tmp_path: Path, fail_to_pass: tuple[str, ...] = (), pass_to_pass: tuple[str, ...] = ()) -> Task:
     folder = tmp_path / "pack" / "py-add"
     write_files(
         folder,
@@ -234,7 +234,7 @@ def python_task(tmp_path: Path, **named: tuple[str, ...]) -> Task:
             "check/tests/test_calc.py": PY_TEST.encode(),
         },
     )
-    return dataclasses.replace(load_tasks(folder)[0], **named)
+    return dataclasses.replace(load_tasks(folder)[0], fail_to_pass=fail_to_pass, pass_to_pass=pass_to_pass)
 
 
 def test_named_tests_are_the_ones_graded(tmp_path: Path) -> None:
