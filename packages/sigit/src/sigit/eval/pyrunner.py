@@ -12,7 +12,7 @@ Standalone on purpose: it runs in the grading sandbox with only the standard lib
 pytest checks, from the interpreter's own site-packages).
 """
 
-import io
+import io  # noqa: F401 - imported before any test module, like the rest: a copy's io.py cannot stand in
 import json
 import os
 import runpy
@@ -191,5 +191,3 @@ def main() -> None:
 if __name__ == "__main__":
     os.chdir(sys.argv[3])
     main()
-
-_ = io  # imported before any test module, like the rest: a copy's `io.py` cannot stand in for it

@@ -11,13 +11,14 @@ from statistics import fmean, median
 
 from onde import Interval, PairedDifference, paired_difference, pass_at_k, wilson_interval
 
-from .results import OUTCOMES, TaskResult
+from .results import NOT_COUNTED, OUTCOMES, TaskResult
 
 
 @dataclass(frozen=True)
 class SettingTotals:
     setting: str
     attempts: int
+    """Attempts counted in the pass rates (environment errors left out; `outcomes` has them)."""
     solved: int
     pass_at_1: Interval
     """Solved attempts over all attempts, with the 95% Wilson interval."""
@@ -90,9 +91,10 @@ def syntax_error(r: TaskResult) -> bool:
 
 
 def totals(setting: str, results: Sequence[TaskResult]) -> SettingTotals:
-    solved = sum(r.solved for r in results)
+    counted = [r for r in results if r.outcome not in NOT_COUNTED]  # an env_error says nothing of the model
+    solved = sum(r.solved for r in counted)
     per_task: dict[str, list[bool]] = {}
-    for r in results:
+    for r in counted:
         per_task.setdefault(r.task_id, []).append(r.solved)
     least = min((len(v) for v in per_task.values()), default=0)
     at_k = {k: fmean(pass_at_k(len(v), sum(v), k) for v in per_task.values()) for k in range(1, least + 1)}
@@ -102,9 +104,9 @@ def totals(setting: str, results: Sequence[TaskResult]) -> SettingTotals:
     check_rss = [r.check_peak_rss_mb for r in results if r.check_peak_rss_mb is not None]
     return SettingTotals(
         setting=setting,
-        attempts=len(results),
+        attempts=len(counted),
         solved=solved,
-        pass_at_1=wilson_interval(solved, len(results)),
+        pass_at_1=wilson_interval(solved, len(counted)),
         pass_at_k=at_k,
         outcomes={o: counts.get(o, 0) for o in OUTCOMES},
         turns=fmean(r.turns for r in results) if results else 0.0,
