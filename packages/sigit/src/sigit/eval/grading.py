@@ -57,6 +57,17 @@ class CheckRun:
         return self.returncode == 0 and not (self.timed_out or self.flooded)
 
     @property
+    def shown(self) -> str:
+        """What a reader of the result sees of the run: its output's tail, then (the structured runner
+        prints nothing itself) the failures its result pipe reported, with their tracebacks."""
+        failures = [f"{r.get('test', '?')}: {r.get('outcome')}\n{r.get('detail', '')}".rstrip()
+                    for r in self.records if r.get("outcome") not in (None, "passed", "skipped")]
+        if not failures:
+            return self.output_tail
+        text = "\n".join(part for part in (self.output_tail.rstrip(), *failures) if part)
+        return text[-TAIL_BYTES:]
+
+    @property
     def crash(self) -> str | None:
         """Why the check itself broke, rather than failing: None when it ran and answered."""
         if self.error is not None:

@@ -398,7 +398,7 @@ def _from_stats(
         check_s=check.seconds,
         check_peak_rss_mb=check.peak_rss_mb,
         check_returncode=check.returncode,
-        check_output=check.output_tail,
+        check_output=check.shown,
         changed_files=changed,
         diff=diff,
         final_text=stats.text[-2000:],

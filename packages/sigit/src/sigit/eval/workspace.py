@@ -61,8 +61,9 @@ def write_files(root: Path, files: Files) -> None:
             target.unlink()
         if isinstance(source, bytes):
             target.write_bytes(source)
-        else:
-            shutil.copy2(source, target)
+        else:  # contents and mode, not the source's times: git judges a change by size and mtime first
+            shutil.copyfile(source, target)
+            shutil.copymode(source, target)
 
 
 def _git(root: Path, *args: str) -> str:
