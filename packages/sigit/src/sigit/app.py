@@ -32,7 +32,8 @@ from .agent.hooks import HookPipeline, Refusal
 from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
-from .config.paths import cache_dir, project_root, state_dir
+from .config.paths import project_root
+from .config.protected import ProtectedPlaces
 from .config.paths import config_dir as default_config_dir
 from .config.settings import Settings, load_settings
 from .config.trust import ProjectRequests, record_trust
@@ -62,6 +63,7 @@ from .sandbox import RepositoryGuard, Sandbox, SandboxPolicy, open_sandbox
 from .sessions import Session, SessionStore
 from .tools import (
     FileSystem,
+    LocalFileSystem,
     Todo,
     Tool,
     ToolContext,
@@ -108,6 +110,9 @@ class SessionHost:
         self.options = options or HostOptions()
         self.config_dir = self.options.config_dir or default_config_dir()
         self.store = SessionStore(self.config_dir / "sessions")
+        self.places = ProtectedPlaces.default(self.config_dir)
+        """Where no tool, command or caller writes (or reads): the policy, the file tools and the sandbox
+        of every session this host opens read this one list (eval adds its answer folders)."""
         self._runtimes: dict[str, Runtime] = {}
         self._lock = threading.Lock()
         self._fixed_runtime = runtime
@@ -343,7 +348,7 @@ class SessionHost:
         mode = self.options.permission_mode
         policy = PermissionPolicy(settings, cwd, parse_mode(mode) if mode else None,
                                   config_dir=self.config_dir, add_dirs=self.options.add_dirs,
-                                  offline=self.offline(settings))
+                                  offline=self.offline(settings), places=self.places)
         for rule in [*session.grants, *self.options.allow_tools]:
             policy.add_session_rule(rule, "allow")
         for rule in self.options.deny_tools:
@@ -379,9 +384,9 @@ class SessionHost:
                       engine: ChatEngine) -> ToolContext:
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
                               host_named=setup.policy.names_host, sandbox=setup.sandbox, can_see=engine.can_see,
-                              repo_guard=setup.repo_guard)
-        if fs is not None:
-            context.fs = fs
+                              repo_guard=setup.repo_guard, places=setup.policy.places,
+                              roots=tuple(Path(d) for d in (*settings.permissions.additional_directories, *self.options.add_dirs)),
+                              fs=fs or LocalFileSystem())
         return context
 
     def _prefill_soon(self, engine: ChatEngine, registry: ToolRegistry) -> None:
@@ -397,7 +402,8 @@ class SessionHost:
         """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
         policy = SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
                                              add_dirs=tuple(Path(d) for d in self.options.add_dirs))
-        policy = dataclasses.replace(policy, own_dirs=(self.config_dir, cache_dir(), state_dir()),
+        places = self.places
+        policy = dataclasses.replace(policy, own_dirs=places.no_write_dirs(), protected=places.repository_names(),
                                      hidden=tuple(self.options.hidden_paths))
         return dataclasses.replace(policy, network=False) if self.offline(settings) else policy
 

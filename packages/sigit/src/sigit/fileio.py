@@ -24,6 +24,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from sigit.beneath import changed
+
 MAX_TEXT_BYTES = 8 * 1024 * 1024
 """The most a text file tool reads of one file (bigger files are refused, not cut)."""
 
@@ -71,11 +73,34 @@ def read_regular(path: Path, limit: int) -> bytes:
     for data. A result longer than `limit` means the file holds more.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        fd = os.open(path, _READ_FLAGS)
     except OSError as exc:
         if exc.errno == errno.ENXIO:  # a socket, or a device without a driver
             check_regular(path)
         raise
+    return read_open(fd, path, limit)
+
+
+_READ_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
+
+def read_regular_at(dir_fd: int, name: str, shown: Path, limit: int) -> bytes:
+    """`read_regular` of `name` in the open folder `dir_fd`, the name not followed if it is a link
+    (a link there now was swapped in after the walk that found `name`)."""
+    try:
+        fd = os.open(name, _READ_FLAGS | os.O_NOFOLLOW, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise changed(shown) from None
+        if exc.errno == errno.ENXIO:
+            mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+            raise not_regular(shown, mode) from None
+        raise
+    return read_open(fd, shown, limit)
+
+
+def read_open(fd: int, path: Path, limit: int) -> bytes:
+    """At most `limit + 1` bytes from the open descriptor `fd` (closed here), a regular file only."""
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -119,11 +144,26 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o600) -> None:
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     target = Path(os.path.realpath(path))
+    dir_fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        old: os.stat_result | None = os.stat(target)
+        write_atomic_at(dir_fd, target.name, data, mode=mode, shown=target)
+    finally:
+        os.close(dir_fd)
+
+
+def write_atomic_at(dir_fd: int, name: str, data: bytes, *, mode: int, shown: Path) -> None:
+    """`write_atomic` of `name` in the open folder `dir_fd`: the temporary is made in that same folder
+    and renamed over `name` there, so no lookup by path can send either elsewhere. A link at `name`
+    is replaced by the file (the caller followed links before it chose the folder and the name)."""
+    try:
+        old: os.stat_result | None = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
         old = None
-    fd, tmp = _create_temporary(target, mode)
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        if stat.S_ISLNK(old.st_mode):
+            raise changed(shown)
+        raise not_regular(shown, old.st_mode)
+    fd, tmp = _create_temporary(dir_fd, name, mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -131,23 +171,37 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o600) -> None:
             if old is not None:
                 _keep_owner_and_mode(handle.fileno(), old)
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dir_fd)
         raise
-    fsync_directory(target.parent)
+    _fsync_open_directory(dir_fd)
 
 
-def _create_temporary(target: Path, mode: int) -> tuple[int, str]:
-    """A new file next to `target`, created with `mode` so the umask applies as for any new file."""
+def _create_temporary(dir_fd: int, name: str, mode: int) -> tuple[int, str]:
+    """A new file next to `name` in `dir_fd`, created with `mode` so the umask applies as for any new file."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     for _ in range(100):
-        tmp = str(target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp")
+        tmp = f".{name[:200]}.{secrets.token_hex(6)}.tmp"
         try:
-            return os.open(tmp, flags, mode), tmp
+            return os.open(tmp, flags, mode, dir_fd=dir_fd), tmp
         except FileExistsError:
             continue
-    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target.parent))
+    raise FileExistsError(errno.EEXIST, "no free temporary name", name)
+
+
+def _fsync_open_directory(dir_fd: int) -> None:
+    """fsync the open folder (through a readable descriptor: an `O_PATH` one cannot be synced)."""
+    try:
+        fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from sigit.config.paths import PROJECT_DIR, find_repo_root, resolves_inside
+from sigit.config.protected import ProtectedPlaces
 from sigit.config.rules import Rule, parse_rule
 from sigit.config.settings import (
     MODE_ALIASES,
@@ -91,8 +92,11 @@ class PermissionPolicy:
         config_dir: Path | None = None,
         add_dirs: Sequence[str | Path] = (),
         offline: bool | None = None,
+        places: ProtectedPlaces | None = None,
     ) -> None:
         self.settings = settings
+        self.places = places if places is not None else ProtectedPlaces.default(config_dir)
+        """Where no call writes (or reads) in any mode; the file tools check again on what they open."""
         self.offline = settings.offline if offline is None else offline
         """No call that declares a URL runs (offline mode): sigit reaches no network but the model's."""
         self.cwd = Path(os.path.abspath(cwd))
@@ -117,12 +121,33 @@ class PermissionPolicy:
     # -- decisions -------------------------------------------------------------------------------
 
     def decide(self, call: PreparedCall) -> Decision:
-        decision = self._decide(call)
+        try:
+            decision = self._protected(call) or self._decide(call)
+        except (OSError, RuntimeError, ValueError) as exc:  # a path that cannot be resolved (a link loop, a swap)
+            return Decision("deny", f"{call.name} was not run: its path could not be resolved ({exc}); it may "
+                            "be a link loop, or be changing while it was checked")
         if decision.kind == "ask" and call.subjects.command is not None:
             covers = self.grant_covers(call)
             if covers is not None:
                 return Decision("ask", f"{decision.reason}. \"Always\" would allow {covers}", decision.rule)
         return decision
+
+    def _protected(self, call: PreparedCall) -> Decision | None:
+        """A call that writes (or reads) a protected place is refused in every mode, grants and rules
+        notwithstanding: what siGit reads at its next start is not the model's to change."""
+        subjects = call.subjects
+        writes = () if call.read_only else subjects.writes
+        targets = [(path, True) for path in writes] + [(path, False) for path in subjects.reads]
+        line = parse_line(subjects.command) if subjects.command is not None and not call.read_only else None
+        base = subjects.command_cwd or self.cwd
+        for write in line.writes if line is not None else ():
+            targets.append((base / os.path.expanduser(write.target), True))
+        for path, writing in targets:
+            reason = self.places.refusal(Path(os.path.realpath(path if path.is_absolute() else self.cwd / path)),
+                                         writing)
+            if reason is not None:
+                return Decision("deny", f"{call.name} was refused: {reason}")
+        return None
 
     def grant_covers(self, call: PreparedCall) -> str | None:
         """What the "always allow" grant for a command covers, in words (naming the options it leaves out)."""

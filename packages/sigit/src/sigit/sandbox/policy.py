@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, get_args
 
+from sigit.config.protected import REPOSITORY_PLACES
 from sigit.errors import UsageError
 
 SandboxMode = Literal["read-only", "workspace-write", "off"]
@@ -65,8 +66,9 @@ DEVICE_FILES: tuple[str, ...] = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tt
                                  "/dev/random", "/dev/urandom")
 DEVICE_DIRS: tuple[str, ...] = ("/dev/pts", "/dev/shm")
 
-# Relative to each writable root: kept read-only even though the root is writable.
-DEFAULT_PROTECTED: tuple[str, ...] = (".git/hooks", ".git/config", ".git/info")
+# Relative to each writable root: kept read-only even though the root is writable (the repository
+# places of the one protected list, `sigit.config.protected`).
+DEFAULT_PROTECTED: tuple[str, ...] = tuple(place.name for place in REPOSITORY_PLACES)
 
 # Hidden from the command (an empty directory or /dev/null mounted over them): unix sockets of
 # services that would run code for it outside the sandbox. Landlock does not cover connecting to a
@@ -135,8 +137,9 @@ class SandboxPolicy:
     """Hidden like `masked`, besides it (the default socket scan still applies): `sigit eval` hides the
     tasks' checks and reference solutions from the agent's commands and from the checks it grades."""
     own_dirs: tuple[Path, ...] = ()
-    """siGit's own config, cache and state directories (settings, trust records, sessions, prompt
-    cache): read-only to commands where they lie in a writable root (a session started in `~`)."""
+    """The protected places (`ProtectedPlaces.no_write_dirs`: siGit's config, cache and state folders,
+    the tuning records, ...): read-only to commands where they lie in a writable root (a session
+    started in `~`)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

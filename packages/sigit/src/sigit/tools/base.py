@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-import errno
 import json
 import os
-import stat
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +21,12 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from onde import Image, ToolSpec
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from sigit.fileio import FileTooLargeError, check_regular, has_lone_surrogate, not_regular, read_bounded, write_atomic
+from sigit.beneath import RefusedPathError
+from sigit.config.protected import ProtectedPlaces
+from sigit.fileio import MAX_TEXT_BYTES, FileTooLargeError, has_lone_surrogate
 from sigit.sandbox import Denial, RepositoryGuard, Sandbox
 from sigit.tools.claude import NO_CLAUDE_FORM, ClaudeForm
+from sigit.tools.confinement import Confinement
 from sigit.tools.processes import ProcessManager
 from sigit.tools.subjects import Preview, Subjects
 
@@ -76,14 +77,24 @@ def decode_text(data: bytes, path: Path) -> tuple[str, str]:
 class LocalFileSystem:
     """Reads and writes local files, remembering each file's encoding so writes keep it.
 
-    Text is returned with its line endings untouched (CRLF stays CRLF).
+    Text is returned with its line endings untouched (CRLF stays CRLF). Every read and write walks
+    the path through `confinement` (the session's, once a `ToolContext` takes this file system:
+    `confine`), so no link leads it out of the working directory and no protected place is touched.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, confinement: Confinement | None = None) -> None:
         self._encodings: dict[Path, str] = {}
+        self.confinement = confinement or Confinement((), ProtectedPlaces.default())
+
+    def confine(self, confinement: Confinement) -> None:
+        self.confinement = confinement
 
     async def read_text(self, path: Path) -> str:
-        data = await asyncio.to_thread(read_bounded, path)
+        data = await asyncio.to_thread(self.confinement.read, path, MAX_TEXT_BYTES)
+        if len(data) > MAX_TEXT_BYTES:
+            raise FileTooLargeError(
+                f"{path} is larger than {MAX_TEXT_BYTES // (1024 * 1024)} MiB, more than file tools read at once."
+            )
         text, encoding = decode_text(data, path)
         self._encodings[path] = encoding
         return text
@@ -91,53 +102,14 @@ class LocalFileSystem:
     async def write_text(self, path: Path, text: str) -> None:
         encoding = self._encodings.get(path, "utf-8")
         data = text.encode(encoding, errors="strict" if encoding != "latin-1" else "replace")
-        await asyncio.to_thread(_write_bytes, path, data)
+        await asyncio.to_thread(self.confinement.write, path, data)
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    """Replace the file through a temporary file and a rename, so a full disk, a file-size limit or
-    a crash leaves the old content whole; a symlink is written through to its file.
-
-    A file with several hard links gets its own copy (the rename breaks the link): another name may
-    be outside the workspace (uv builds `.venv` from links into its cache, shared with other
-    projects), and it keeps the old content. A file in a directory this user may not create files
-    in is written in place, unless it has hard links: then the write is refused. A FIFO or device is
-    refused, never opened for a write that would block.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        info = None
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        raise not_regular(path, info.st_mode)
-    try:
-        write_atomic(path, data, mode=0o666)
-        return
-    except PermissionError:
-        if info is None or os.access(Path(os.path.realpath(path)).parent, os.W_OK):
-            raise
-        if info.st_nlink > 1:
-            raise PermissionError(
-                errno.EACCES, f"{path} has {info.st_nlink} hard links and its directory is not writable, so it "
-                "cannot get its own copy; writing it in place would change the other links too") from None
-    _write_in_place(path, data)
-
-
-def _write_in_place(path: Path, data: bytes) -> None:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:  # a FIFO nobody reads, or a socket
-            check_regular(path)
-        raise
-    with os.fdopen(fd, "wb") as handle:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise not_regular(path, mode)
-        os.set_blocking(fd, True)
-        handle.truncate(0)
-        handle.write(data)
+def confine(fs: FileSystem, confinement: Confinement) -> None:
+    """Give `fs` (and the local file system it falls back on) the session's confinement."""
+    bind = getattr(fs, "confine", None)
+    if callable(bind):
+        bind(confinement)
 
 
 @dataclass
@@ -161,9 +133,18 @@ class ToolContext:
     removes config and hooks a step planted that would make the user's own git run programs."""
     can_see: bool = False
     """Whether the session's model takes images (read_file then returns a picture, not a description)."""
+    places: ProtectedPlaces = field(default_factory=ProtectedPlaces.default)
+    """Where no tool writes (or reads), in any permission mode (`sigit.config.protected`)."""
+    roots: tuple[Path, ...] = ()
+    """Folders besides the cwd that file tools walk from (`--add-dir`, `additional_directories`)."""
+    confinement: Confinement = field(init=False, repr=False)
+    """Made from the cwd, `roots` and `places`: every file tool's read and write goes through it."""
 
     def __post_init__(self) -> None:
         self.cwd = Path(os.path.abspath(self.cwd))
+        self.roots = tuple(Path(os.path.normpath(self.cwd / os.path.expanduser(r))) for r in self.roots)
+        self.confinement = Confinement((self.cwd, *self.roots), self.places)
+        confine(self.fs, self.confinement)
 
     def resolve(self, path: str | Path) -> Path:
         """An absolute, normalised path; relative paths resolve against the session's cwd."""
@@ -329,6 +310,8 @@ class Tool(Generic[P]):
             return ToolOutput(f"{self.name} timed out after {self.timeout:g} s.", True, title=call.title)
         except ToolError as exc:
             return ToolOutput(str(exc), True, title=call.title)
+        except RefusedPathError as exc:
+            return ToolOutput(f"{self.name} was refused: {exc.strerror}", True, title=call.title)
         except FileTooLargeError as exc:
             return ToolOutput(f"{exc} Look into it with search_files, or with run_command (head, sed -n, wc).", True,
                               title=call.title)

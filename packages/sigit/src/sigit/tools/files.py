@@ -6,6 +6,7 @@ import asyncio
 import difflib
 import itertools
 import os
+import stat
 from pathlib import Path
 
 from onde import Image
@@ -99,7 +100,7 @@ class ReadFileArgs(ToolArgs):
 async def read_file(args: ReadFileArgs, ctx: ToolContext) -> ToolOutput:
     path = await asyncio.to_thread(require_file, ctx, args.path)
     shown = ctx.display(path)
-    image = await asyncio.to_thread(_image_at, path)
+    image = await asyncio.to_thread(_image_at, ctx, path)
     if image is not None:
         return _image_output(image, shown, path, ctx)
     text = await ctx.fs.read_text(path)
@@ -140,17 +141,32 @@ async def read_file(args: ReadFileArgs, ctx: ToolContext) -> ToolOutput:
     return ToolOutput(out, title=f"Read {shown}:{start}-{last}", locations=[path])
 
 
-def _image_at(path: Path) -> Image | None:
+def _image_at(ctx: ToolContext, path: Path) -> Image | None:
     """The picture at `path` (its bytes now: what the model sees stays what it read), or None."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(16)
-            if sniff_image_type(head) is None or os.fstat(handle.fileno()).st_size > MAX_IMAGE_BYTES:
-                return None
-            image = Image.from_bytes(head + handle.read())
-    except OSError:
+    if sniff_image_type(_head(path)) is None:
         return None
+    try:
+        data = ctx.confinement.read(path, MAX_IMAGE_BYTES)
+    except OSError:
+        return None  # the text read that follows says why
+    if sniff_image_type(data[:16]) is None or len(data) > MAX_IMAGE_BYTES:
+        return None
+    image = Image.from_bytes(data)
     return image if image_dimensions(image) is not None else None  # a damaged one is just binary
+
+
+def _head(path: Path) -> bytes:
+    """The first bytes of the file, to tell a picture (read whole after) from text; b"" if unreadable."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, 16) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 def _image_output(image: Image, shown: str, path: Path, ctx: ToolContext) -> ToolOutput:
@@ -203,12 +219,8 @@ async def create_directory(args: PathArgs, ctx: ToolContext) -> ToolOutput:
         return ToolOutput(f"Directory {shown} already exists.", title=f"mkdir {shown}", locations=[path])
     if path.exists():
         raise ToolError(f"{shown} exists and is a file, not a directory.")
-    await asyncio.to_thread(path.mkdir, parents=True, exist_ok=True)
+    await asyncio.to_thread(ctx.confinement.make_directories, path)
     return ToolOutput(f"Created directory {shown}.", title=f"mkdir {shown}", locations=[path])
-
-
-def _list(path: Path) -> list[tuple[bool, str]]:
-    return sorted(((not p.is_dir(), p.name) for p in path.iterdir()), key=lambda e: (e[0], e[1].lower()))
 
 
 async def list_directory(args: ListDirectoryArgs, ctx: ToolContext) -> ToolOutput:
@@ -218,7 +230,7 @@ async def list_directory(args: ListDirectoryArgs, ctx: ToolContext) -> ToolOutpu
         raise await asyncio.to_thread(missing_path_error, ctx, path, "Directory")
     if not path.is_dir():
         raise ToolError(f"{shown} is a file, not a directory; use read_file to read it.")
-    entries = await asyncio.to_thread(_list, path)
+    entries = await asyncio.to_thread(ctx.confinement.list, path)
     if not entries:
         return ToolOutput(f"{shown} is empty.", title=f"List {shown}", locations=[path])
     lines = [f"{'[FILE]' if is_file else '[DIR]'} {name}" for is_file, name in entries[:LIST_LIMIT]]
@@ -306,7 +318,7 @@ async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
                 f"{shown} is a directory that is not empty ({listed}); "
                 "only files and empty directories can be deleted."
             )
-        await asyncio.to_thread(path.rmdir)
+        await asyncio.to_thread(ctx.confinement.remove, path)
         return ToolOutput(f"Deleted empty directory {shown}.", locations=[path], title=f"Delete {shown}")
     if not path.exists() and not path.is_symlink():
         raise await asyncio.to_thread(missing_path_error, ctx, path)
@@ -315,7 +327,7 @@ async def delete_file(args: PathArgs, ctx: ToolContext) -> ToolOutput:
         diff: str | None = unified_diff(before, "", shown)
     except (ToolError, OSError):
         diff = f"Binary or special file {shown} deleted\n"
-    await asyncio.to_thread(path.unlink)
+    await asyncio.to_thread(ctx.confinement.remove, path)
     return ToolOutput(f"Deleted {shown}.", diff=diff, locations=[path], title=f"Delete {shown}")
 
 
