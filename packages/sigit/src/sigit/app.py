@@ -32,9 +32,9 @@ from .agent.hooks import HookPipeline, Refusal
 from .agent.loop import Agent, Approver, deny_all
 from .agent.subagent import make_task_tool
 from .checkpoints import CheckpointStore
+from .config.paths import config_dir as default_config_dir
 from .config.paths import project_root
 from .config.protected import ProtectedPlaces
-from .config.paths import config_dir as default_config_dir
 from .config.settings import Settings, load_settings
 from .config.trust import ProjectRequests, record_trust
 from .errors import (
@@ -379,15 +379,17 @@ class SessionHost:
         if extra:
             setup.mcp_notices += await setup.mcp.add_servers(list(extra))
 
-    @staticmethod
-    def _tool_context(cwd: Path, settings: Settings, session: Session, setup: _Setup, fs: FileSystem | None,
+    def _tool_context(self, cwd: Path, settings: Settings, session: Session, setup: _Setup, fs: FileSystem | None,
                       engine: ChatEngine) -> ToolContext:
         context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
                               host_named=setup.policy.names_host, sandbox=setup.sandbox, can_see=engine.can_see,
                               repo_guard=setup.repo_guard, places=setup.policy.places,
-                              roots=tuple(Path(d) for d in (*settings.permissions.additional_directories, *self.options.add_dirs)),
-                              fs=fs or LocalFileSystem())
+                              roots=self._roots(settings), fs=fs or LocalFileSystem())
         return context
+
+    def _roots(self, settings: Settings) -> tuple[Path, ...]:
+        """The folders besides the cwd that file tools walk from: `additional_directories`, `--add-dir`."""
+        return tuple(Path(d) for d in (*settings.permissions.additional_directories, *self.options.add_dirs))
 
     def _prefill_soon(self, engine: ChatEngine, registry: ToolRegistry) -> None:
         """Evaluate the system prompt and tool schemas now, while the user types: the first turn then

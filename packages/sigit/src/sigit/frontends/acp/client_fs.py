@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ...fileio import check_regular
-from ...tools.base import FileSystem
+from ...tools.base import FileSystem, confine
+from ...tools.confinement import Confinement
 
 
 class FsClient(Protocol):
@@ -30,10 +31,18 @@ class ClientFileSystem:
         self.local = local
         self.can_read = can_read
         self.can_write = can_write
+        self.confinement: Confinement | None = None
+
+    def confine(self, confinement: Confinement) -> None:
+        """The session's confinement, for the local files and to judge what the editor is asked for."""
+        self.confinement = confinement
+        confine(self.local, confinement)
 
     async def read_text(self, path: Path) -> str:
         if not self.can_read:
             return await self.local.read_text(path)
+        if self.confinement is not None:  # the editor reads by name: judge the place it names now
+            await asyncio.to_thread(self.confinement.guard, path, writing=False)
         await asyncio.to_thread(check_regular, path)  # the editor is never asked to read a FIFO or device
         try:
             response = await self.client.read_text_file(session_id=self.session_id, path=str(path))
@@ -47,6 +56,8 @@ class ClientFileSystem:
         if not self.can_write:
             await self.local.write_text(path, text)
             return
+        if self.confinement is not None:
+            await asyncio.to_thread(self.confinement.guard, path, writing=True)
         await asyncio.to_thread(check_regular, path)
         try:
             await self.client.write_text_file(session_id=self.session_id, path=str(path), content=text)
@@ -61,6 +72,9 @@ class RecordingFileSystem:
         self.inner = inner
         self.before: dict[Path, str] = {}
         self.after: dict[Path, str] = {}
+
+    def confine(self, confinement: Confinement) -> None:
+        confine(self.inner, confinement)
 
     def reset(self) -> None:
         self.before.clear()
