@@ -143,7 +143,11 @@ def _walk(root_fd: int, root: Path, parts: list[str], shown: Path, make_parents:
                 parts.insert(0, part)  # open it now (or follow what raced in instead)
                 continue
             except OSError as exc:
-                if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK) or not _is_link(here, part):
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    raise
+                if not _is_link(here, part):
+                    if _is_dir(here, part):  # a link when opened, a folder now: swapped meanwhile
+                        raise changed(shown) from None
                     raise
                 links = _follow(here, part, parts, stack, names, root, root_real, shown, links)
                 continue
@@ -185,6 +189,13 @@ def _follow(here: int, part: str, parts: list[str], stack: list[int], names: lis
     else:
         parts[:0] = list(PurePosixPath(target).parts)
     return links
+
+
+def _is_dir(dir_fd: int, name: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def _is_link(dir_fd: int, name: str) -> bool:
