@@ -145,8 +145,9 @@ def _walk(root_fd: int, root: Path, parts: list[str], shown: Path, make_parents:
             except OSError as exc:
                 if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
                     raise
-                if not _is_link(here, part):
-                    if _is_dir(here, part):  # a link when opened, a folder now: swapped meanwhile
+                now = _mode(here, part)
+                if not stat.S_ISLNK(now):
+                    if stat.S_ISDIR(now):  # a link when opened, a folder now: swapped meanwhile
                         raise changed(shown) from None
                     raise
                 links = _follow(here, part, parts, stack, names, root, root_real, shown, links)
@@ -191,18 +192,16 @@ def _follow(here: int, part: str, parts: list[str], stack: list[int], names: lis
     return links
 
 
-def _is_dir(dir_fd: int, name: str) -> bool:
+def _mode(dir_fd: int, name: str) -> int:
+    """The entry's type and mode, its link not followed (0 when it is gone)."""
     try:
-        return stat.S_ISDIR(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+        return os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
     except OSError:
-        return False
+        return 0
 
 
 def _is_link(dir_fd: int, name: str) -> bool:
-    try:
-        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
-    except OSError:
-        return False
+    return stat.S_ISLNK(_mode(dir_fd, name))
 
 
 # ---------------------------------------------------------------- openat2 (Linux 5.6+)
