@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from sigit import beneath
 from sigit.beneath import LeavesRootError, locate
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from qwen_runtime.speed import tuning
-
 from sigit.config.protected import ProtectedPlaces, tuning_dir
 
 

@@ -110,9 +110,7 @@ class SessionHost:
         self.options = options or HostOptions()
         self.config_dir = self.options.config_dir or default_config_dir()
         self.store = SessionStore(self.config_dir / "sessions")
-        self.places = ProtectedPlaces.default(self.config_dir)
-        """Where no tool, command or caller writes (or reads): the policy, the file tools and the sandbox
-        of every session this host opens read this one list (eval adds its answer folders)."""
+        self.places = ProtectedPlaces.default(self.config_dir)  # one list: policy, file tools, sandbox
         self._runtimes: dict[str, Runtime] = {}
         self._lock = threading.Lock()
         self._fixed_runtime = runtime
@@ -381,15 +379,10 @@ class SessionHost:
 
     def _tool_context(self, cwd: Path, settings: Settings, session: Session, setup: _Setup, fs: FileSystem | None,
                       engine: ChatEngine) -> ToolContext:
-        context = ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
-                              host_named=setup.policy.names_host, sandbox=setup.sandbox, can_see=engine.can_see,
-                              repo_guard=setup.repo_guard, places=setup.policy.places,
-                              roots=self._roots(settings), fs=fs or LocalFileSystem())
-        return context
-
-    def _roots(self, settings: Settings) -> tuple[Path, ...]:
-        """The folders besides the cwd that file tools walk from: `additional_directories`, `--add-dir`."""
-        return tuple(Path(d) for d in (*settings.permissions.additional_directories, *self.options.add_dirs))
+        return ToolContext(cwd=cwd, attribution=settings.attribution_trailer, todos=_todos(session.todos),
+                           host_named=setup.policy.names_host, sandbox=setup.sandbox, can_see=engine.can_see,
+                           repo_guard=setup.repo_guard, places=setup.policy.places, fs=fs or LocalFileSystem(),
+                           roots=setup.policy.extra_roots)
 
     def _prefill_soon(self, engine: ChatEngine, registry: ToolRegistry) -> None:
         """Evaluate the system prompt and tool schemas now, while the user types: the first turn then
@@ -404,9 +397,8 @@ class SessionHost:
         """The session's sandbox: `[sandbox]` settings, `--sandbox` and `--add-dir` (UsageError if bad)."""
         policy = SandboxPolicy.from_settings(settings.sandbox, workspace=cwd, mode=self.options.sandbox_mode,
                                              add_dirs=tuple(Path(d) for d in self.options.add_dirs))
-        places = self.places
-        policy = dataclasses.replace(policy, own_dirs=places.no_write_dirs(), protected=places.repository_names(),
-                                     hidden=tuple(self.options.hidden_paths))
+        policy = dataclasses.replace(policy, own_dirs=self.places.no_write_dirs(),
+                                     protected=self.places.repository_names(), hidden=self.options.hidden_paths)
         return dataclasses.replace(policy, network=False) if self.offline(settings) else policy
 
     async def switch_model(self, old: AgentSession, name: str) -> AgentSession:

@@ -103,6 +103,8 @@ class PermissionPolicy:
         self.config_dir = config_dir
         self._root = self.cwd.resolve()
         extra = [*settings.permissions.additional_directories, *add_dirs]
+        self.extra_roots = tuple(Path(os.path.expanduser(d)) for d in extra)
+        """The same directories as given (file tools walk from them: `ToolContext.roots`)."""
         self.additional_directories = [_resolved(Path(os.path.expanduser(d)), self.cwd) for d in extra]
         """Directories readable besides the working directory (setting and `--add-dir`), resolved."""
         own = readable_config_folders(self.cwd, config_dir) if config_dir is not None else []
