@@ -52,3 +52,17 @@ def test_the_tuning_folder_is_the_runtimes(monkeypatch: pytest.MonkeyPatch, tmp_
         for key, value in env.items():
             monkeypatch.setenv(key, value)
         assert tuning_dir(env) == tuning.tuning_dir()
+
+
+async def test_the_file_tools_refuse_a_no_read_place(tmp_path: Path, places: ProtectedPlaces) -> None:
+    from sigit.tools import ToolContext, default_registry
+
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "mcp-token").write_text("secret-token\n")
+    ctx = ToolContext(cwd=tmp_path / "state", places=places)
+    calls = (("read_file", {"path": "mcp-token"}), ("search_files", {"pattern": "secret", "path": "mcp-token"}),
+             ("create_file", {"path": "mcp-token", "content": "x", "overwrite": True}))
+    for name, args in calls:
+        result = await default_registry().invoke(name, args, ctx)
+        assert result.is_error and "protected place" in result.text and "secret-token" not in result.text, result.text
+    assert (tmp_path / "state" / "mcp-token").read_text() == "secret-token\n"

@@ -64,6 +64,9 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
 
 def _search_root(ctx: ToolContext, raw: str | None) -> Path:
     root = ctx.resolve(raw or ".")
+    refused = ctx.places.refusal(Path(os.path.realpath(root)), writing=False)  # by name: ripgrep opens it
+    if refused is not None:
+        raise ToolError(refused)
     if not root.exists():
         raise missing_path_error(ctx, root, "Path")
     if not root.is_dir():
