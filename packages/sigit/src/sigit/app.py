@@ -17,15 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from onde import (
-    BadModelName,
-    ChatEngine,
-    InferenceError,
-    Runtime,
-    SamplingConfig,
-    ToolSpec,
-    load_runtime,
-)
+from onde import BadModelName, ChatEngine, InferenceError, Runtime, SamplingConfig, ToolSpec, load_runtime
 
 from .agent.compaction import Compactor
 from .agent.hooks import HookPipeline, Refusal
@@ -111,6 +103,8 @@ class SessionHost:
         self.config_dir = self.options.config_dir or default_config_dir()
         self.store = SessionStore(self.config_dir / "sessions")
         self.places = ProtectedPlaces.default(self.config_dir)  # one list: policy, file tools, sandbox
+        for hidden in self.options.hidden_paths:  # an eval task's checks and solutions: no tool reads them
+            self.places.add(hidden, "no_read", "an eval task's hidden checks and solution")
         self._runtimes: dict[str, Runtime] = {}
         self._lock = threading.Lock()
         self._fixed_runtime = runtime
@@ -247,9 +241,8 @@ class SessionHost:
             registry.register(mcp_tool)
         engine.set_system_prompt(system_prompt)
         engine.set_history(session.messages)
-        notices = [trust_notice] if trust_notice is not None else []
-        notices += [f"settings: {w}" for w in settings.warnings]
-        notices += [f"model: {w}" for w in runtime.load_warnings]
+        notices = [*([trust_notice] if trust_notice is not None else []),
+                   *(f"settings: {w}" for w in settings.warnings), *(f"model: {w}" for w in runtime.load_warnings)]
         notices += setup.notices(extensions=runtime.supports_tools)
         agent = Agent(
             engine=engine, tools=registry,
