@@ -1,5 +1,6 @@
 """`sigit mcp --port 0`, one server for the module, driven by the mcp SDK's client over streamable HTTP:
-a refused edit comes back as a refusal, permission questions go to the caller by elicitation, a cancel
+a refused edit comes back as a refusal, permission questions go to the caller in either protocol era
+(by elicitation on 2025-11-25, inside `input_required` on 2026-07-28), a cancel
 stops the task and its command, an untrusted folder's planted settings have no effect, and the plain
 tools obey the same rules."""
 
@@ -43,7 +44,7 @@ async def test_an_edit_that_would_ask_comes_back_refused_when_the_client_cannot_
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         progress.append(message or "")
 
-    async with http_server.client() as client:  # the 2026-07-28 protocol: no elicitation there
+    async with http_server.client() as client:  # the 2026-07-28 protocol, and no elicitation declared
         assert client.protocol_version == "2026-07-28"
         result = await client.call_tool(
             "run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model}, progress_callback=on_progress
@@ -69,16 +70,20 @@ async def test_an_edit_that_would_ask_comes_back_refused_when_the_client_cannot_
     assert progress[-1] == "finished: permission_denied"
 
 
+@pytest.mark.parametrize("era", ["2025-11-25", "2026-07-28"])
 @pytest.mark.parametrize(("decision", "written"), [("allow_once", True), ("deny", False), (None, False)])
-async def test_permission_questions_go_to_the_caller_as_elicitations(
+async def test_permission_questions_go_to_the_caller_in_either_era(
     http_server: HttpServer,
+    era: str,
     decision: str | None,
     written: bool,
 ) -> None:
-    work = http_server.workspace(f"asked-{decision}")
+    work = http_server.workspace(f"asked-{era}-{decision}")
     model = scripted(http_server.root, [{"tool_calls": [CREATE]}, {"text": "Done."}])
     asked: list[str] = []
-    async with http_server.client(mode="legacy", elicitation_callback=answering(decision, asked)) as client:
+    mode = "legacy" if era == "2025-11-25" else era
+    async with http_server.client(mode=mode, elicitation_callback=answering(decision, asked)) as client:
+        assert client.protocol_version == era
         result = await client.call_tool("run_task", {"prompt": "write made.txt", "cwd": str(work), "model": model})
     assert len(asked) == 1 and "create_file made.txt" in asked[0]
     assert "+++ made.txt\nmade" in asked[0]  # the change itself is shown

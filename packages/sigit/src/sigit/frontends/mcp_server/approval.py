@@ -1,26 +1,20 @@
-"""Permission requests from a running call go back to the MCP caller as form elicitations.
+"""A permission request as the question an MCP caller's user reads, and what their answer means.
 
-The call being served is kept in a context variable, so one approver serves every session whoever
-is calling: the agent asks from inside the call's task (or a task it started, which copies the
-context). Where the client cannot be asked (it declared no elicitation, or speaks the 2026 protocol,
-which has no server-initiated requests), the request is refused with the flag that would allow it:
-the server's `--permission-mode` and `--allow-tool` rules are all that apply.
+One form for both protocol eras: 2025-11-25 sends it as an `elicitation/create` request during the
+call; 2026-07-28 returns it inside the call's `input_required` result (see `asking`). Either way the
+user picks allow once, allow for the session or deny (keep it in the sandbox, for a command the
+sandbox refused), reading the call, why it asks, and the diff or command. Where nobody can be asked,
+`refuse` says which server flag would allow the call.
 """
 
 from __future__ import annotations
 
-import logging
-from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Final
 
-from mcp.server.context import ServerRequestContext
+import mcp_types as types
 
 from ...events import PermissionAsked, PermissionReply
-
-log = logging.getLogger(__name__)
-
-CURRENT_CALL: ContextVar[ServerRequestContext[Any, Any] | None] = ContextVar("sigit_mcp_call", default=None)
-"""The `tools/call` request being served in this task."""
 
 PREVIEW_LIMIT: Final = 4000
 
@@ -31,44 +25,73 @@ _CALL_CHOICES: Final = {
 _SANDBOX_CHOICES: Final = {"run_once_unsandboxed": PermissionReply(True, "once")}
 
 
-def can_elicit(ctx: ServerRequestContext[Any, Any] | None) -> bool:
-    """Whether the caller of `ctx` can be asked: it declared elicitation and this channel may send it a request."""
-    if ctx is None:
-        return False
-    caps = ctx.session.client_capabilities
-    return caps is not None and caps.elicitation is not None and ctx.session.can_send_request
+@dataclass(frozen=True)
+class Question:
+    """What the caller is asked about one `PermissionAsked`."""
 
+    request: PermissionAsked
 
-async def approve(request: PermissionAsked) -> PermissionReply:
-    """The sessions' approver: ask the caller of the call being served, or refuse (nobody to ask)."""
-    ctx = CURRENT_CALL.get()
-    if ctx is None or not can_elicit(ctx):
-        return refuse(request)
-    sandbox = request.purpose == "leave_sandbox"
-    choices = _SANDBOX_CHOICES if sandbox else _CALL_CHOICES
-    options = [*choices, "keep_sandbox" if sandbox else "deny"]
-    schema = {
-        "type": "object",
-        "properties": {
-            "decision": {"type": "string", "title": "Decision", "enum": options, "description": ", ".join(options)}
-        },
-        "required": ["decision"],
-    }
-    try:
-        result = await ctx.session.elicit_form(_message(request), schema, related_request_id=ctx.request_id)
-    except Exception as exc:  # the client failed the request: nobody said yes
-        log.warning("elicitation failed: %s", exc)
-        return PermissionReply(False, reason=f"the permission request to the MCP client failed: {exc}")
-    if result.action != "accept":
-        answer = "declined" if result.action == "decline" else "dismissed"
-        return PermissionReply(False, reason=f"The MCP client's user {answer} the request for {request.name}.")
-    decision = (result.content or {}).get("decision")
-    reply = choices.get(decision) if isinstance(decision, str) else None
-    if reply is None:
-        if sandbox:
+    @property
+    def leaves_sandbox(self) -> bool:
+        return self.request.purpose == "leave_sandbox"
+
+    @property
+    def choices(self) -> dict[str, PermissionReply]:
+        return _SANDBOX_CHOICES if self.leaves_sandbox else _CALL_CHOICES
+
+    @property
+    def options(self) -> list[str]:
+        return [*self.choices, "keep_sandbox" if self.leaves_sandbox else "deny"]
+
+    @property
+    def message(self) -> str:
+        """What the caller's user reads: the call, why it asks, and the diff or command."""
+        request = self.request
+        if self.leaves_sandbox:
+            head = f"{request.title}\nThe sandbox refused it: {request.reason}"
+        else:
+            head = f"siGit wants to run {request.title}" + (
+                f"\nWhy it asks: {request.reason}" if request.reason else ""
+            )
+        preview = request.preview or ""
+        if len(preview) > PREVIEW_LIMIT:
+            preview = preview[:PREVIEW_LIMIT] + f"\n... ({len(preview) - PREVIEW_LIMIT} more characters)"
+        return f"{head}\n\n{preview}".rstrip()
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        options = self.options
+        return {
+            "type": "object",
+            "properties": {
+                "decision": {"type": "string", "title": "Decision", "enum": options, "description": ", ".join(options)}
+            },
+            "required": ["decision"],
+        }
+
+    def elicitation(self) -> types.ElicitRequest:
+        """The form elicitation both eras carry (as a request of its own, or inside `input_required`)."""
+        return types.ElicitRequest(
+            params=types.ElicitRequestFormParams(message=self.message, requested_schema=self.schema)
+        )
+
+    def reply(self, result: types.ElicitResult) -> PermissionReply:
+        """The user's answer as the session's reply: anything but an accepted allow choice refuses."""
+        name = self.request.name
+        if result.action != "accept":
+            answer = "declined" if result.action == "decline" else "dismissed"
+            return PermissionReply(False, reason=f"The MCP client's user {answer} the request for {name}.")
+        decision = (result.content or {}).get("decision")
+        reply = self.choices.get(decision) if isinstance(decision, str) else None
+        if reply is not None:
+            return reply
+        if self.leaves_sandbox:
             return PermissionReply(False, reason="The caller chose to keep it in the sandbox; do not retry it.")
-        return PermissionReply(False, reason=f"The MCP client's user denied permission to run {request.name}.")
-    return reply
+        return PermissionReply(False, reason=f"The MCP client's user denied permission to run {name}.")
+
+    def unanswered(self, why: str) -> PermissionReply:
+        """Nobody said yes: the request failed, or came back without an answer."""
+        return PermissionReply(False, reason=f"The permission request for {self.request.name} {why}.")
 
 
 def refuse(request: PermissionAsked) -> PermissionReply:
@@ -86,15 +109,3 @@ def refuse(request: PermissionAsked) -> PermissionReply:
         reason=f"{request.name} needs permission{why} and the MCP client cannot be asked (no elicitation); "
         f"start `sigit mcp` with --allow-tool {request.suggested_rule!r} (or a --permission-mode that allows it)",
     )
-
-
-def _message(request: PermissionAsked) -> str:
-    """What the caller's user reads: the call, why it asks, and the diff or command."""
-    if request.purpose == "leave_sandbox":
-        head = f"{request.title}\nThe sandbox refused it: {request.reason}"
-    else:
-        head = f"siGit wants to run {request.title}" + (f"\nWhy it asks: {request.reason}" if request.reason else "")
-    preview = request.preview or ""
-    if len(preview) > PREVIEW_LIMIT:
-        preview = preview[:PREVIEW_LIMIT] + f"\n... ({len(preview) - PREVIEW_LIMIT} more characters)"
-    return f"{head}\n\n{preview}".rstrip()

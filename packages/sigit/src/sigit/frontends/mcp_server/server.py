@@ -34,7 +34,7 @@ from ...options import HostOptions
 from ...permissions import parse_mode
 from ...sessions import SessionError
 from ...tools.base import plain_schema
-from .approval import CURRENT_CALL, approve
+from .asking import Caller, Rounds, approve, request_state_boundary
 from .offered import MAX_ARGUMENT_BYTES, TASK_TOOL, WORKSPACE_ARG, plain_tools, workspace_schema
 from .report import TaskReport, summary_text
 
@@ -111,9 +111,10 @@ class SigitMcp:
         self._closing: set[asyncio.Task[None]] = set()
         self._busy: set[str] = set()
         """Sessions a `run_task` call is using (from its open to its answer)."""
+        self.rounds = Rounds()
 
     def server(self) -> Server[Any]:
-        return Server(
+        server: Server[Any] = Server(
             "sigit",
             version=__version__,
             title="siGit Code",
@@ -121,6 +122,8 @@ class SigitMcp:
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
         )
+        server.middleware.append(request_state_boundary())
+        return server
 
     # ------------------------------------------------------------------ handlers
 
@@ -151,7 +154,7 @@ class SigitMcp:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         name, arguments = params.name, params.arguments or {}
         if name != TASK_TOOL and name not in self.tools:
             known = ", ".join([TASK_TOOL, *self.tools])
@@ -166,22 +169,22 @@ class SigitMcp:
                 f"the arguments of {name} are {size} bytes of JSON; siGit takes at most "
                 f"{MAX_ARGUMENT_BYTES} in one call (write big content in several edits)"
             )
-        token = CURRENT_CALL.set(ctx)
+        return await self.rounds.serve(ctx, params, lambda caller: self._call(caller, name, arguments))
+
+    async def _call(self, caller: Caller, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         try:
             if name == TASK_TOOL:
-                return await self._run_task(ctx, arguments)
+                return await self._run_task(caller, arguments)
             return await self._run_plain(name, arguments)
         except UsageError as exc:  # a bad cwd, session id, model name or settings file: the caller's to fix
             return _error(str(exc))
         except SigitError as exc:  # the model could not be loaded
             log.warning("%s failed: %s", name, exc)
             return _error(str(exc))
-        finally:
-            CURRENT_CALL.reset(token)
 
     # ------------------------------------------------------------------ run_task
 
-    async def _run_task(self, ctx: ServerRequestContext[Any, Any], raw: dict[str, Any]) -> types.CallToolResult:
+    async def _run_task(self, caller: Caller, raw: dict[str, Any]) -> types.CallToolResult:
         try:
             args = RunTaskArgs.model_validate(raw)
         except ValidationError as exc:
@@ -193,13 +196,11 @@ class SigitMcp:
             return _error(f"session {session.id} is running a task already: wait for it (or cancel it)")
         self._busy.add(session.id)
         try:
-            return await self._run_in(ctx, session, args)
+            return await self._run_in(caller, session, args)
         finally:
             self._busy.discard(session.id)
 
-    async def _run_in(
-        self, ctx: ServerRequestContext[Any, Any], session: AgentSession, args: RunTaskArgs
-    ) -> types.CallToolResult:
+    async def _run_in(self, caller: Caller, session: AgentSession, args: RunTaskArgs) -> types.CallToolResult:
         base = self._base_modes.get(session.id, session.mode)
         if args.permission_mode is not None:
             wanted = parse_mode(args.permission_mode)
@@ -218,7 +219,7 @@ class SigitMcp:
                 f"the folder {session.cwd} is not trusted: its project hooks, MCP servers, model and permission "
                 "settings are ignored (`sigit trust DIR` trusts it; `sigit mcp --trust` trusts every folder)"
             )
-        turn = asyncio.ensure_future(self._turn(ctx, session, args.prompt, report))
+        turn = asyncio.ensure_future(self._turn(caller, session, args.prompt, report))
         try:
             await asyncio.shield(turn)
         except BaseException:  # the caller cancelled: stop the agent, let the turn end (and save) first
@@ -234,10 +235,8 @@ class SigitMcp:
             is_error=result["is_error"],
         )
 
-    async def _turn(
-        self, ctx: ServerRequestContext[Any, Any], session: AgentSession, prompt: str, report: TaskReport
-    ) -> None:
-        progress = _Progress(ctx, report)
+    async def _turn(self, caller: Caller, session: AgentSession, prompt: str, report: TaskReport) -> None:
+        progress = _Progress(caller, report)
         beat = asyncio.ensure_future(progress.heartbeat())
         try:
             async for event in session.prompt(prompt):
@@ -319,6 +318,7 @@ class SigitMcp:
 
     async def close(self) -> None:
         """Stop what runs and close every session (the caller has gone)."""
+        await self.rounds.close()
         if self._closing:
             await asyncio.wait(self._closing)
         sessions = [*self._tasks.values(), *self._workspaces.values()]
@@ -337,8 +337,8 @@ class _Progress:
     """A task's progress notifications: one per step, and one every `HEARTBEAT_S` while the model thinks
     without a step (clients that time a call out reset their clock on progress)."""
 
-    def __init__(self, ctx: ServerRequestContext[Any, Any], report: TaskReport) -> None:
-        self.ctx = ctx
+    def __init__(self, caller: Caller, report: TaskReport) -> None:
+        self.caller = caller
         self.report = report
         self.last = time.monotonic()
         self.working = True
@@ -348,7 +348,7 @@ class _Progress:
         if not self.working:
             return
         try:
-            await self.ctx.session.report_progress(self.report.steps, None, message[:300])
+            await self.caller.report_progress(self.report.steps, message[:300])
         except Exception:  # the caller has gone (or cancelled): the turn goes on to its end
             self.working = False
 
