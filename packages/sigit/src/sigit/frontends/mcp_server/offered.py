@@ -44,7 +44,8 @@ def capabilities() -> dict[str, Any]:
     return {
         "transports": ["stdio", "streamable HTTP on 127.0.0.1 (--port)"],
         "tools": [TASK_TOOL, *(tool.name for tool in plain_tools())],
-        "permission_requests": "MCP elicitation where the client supports it; otherwise the server's "
+        "permission_requests": "MCP form elicitation where the client declares it (elicitation/create on "
+        "2025-11-25, inside the call's input_required result on 2026-07-28); otherwise the server's "
         "--permission-mode and --allow-tool rules (anything that would ask is refused)",
         "progress": True,
         "cancellation": True,
