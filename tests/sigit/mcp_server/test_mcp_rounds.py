@@ -15,6 +15,7 @@ import pytest
 from mcp import Client
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
+from sigit.frontends.mcp_server import asking
 from sigit.frontends.mcp_server.server import SigitMcp
 from sigit.options import HostOptions
 
@@ -98,3 +99,16 @@ async def test_an_answer_in_its_own_round_runs_the_call_and_a_missing_one_refuse
         assert isinstance(refused, types.CallToolResult) and refused.is_error
         assert "came back without an answer" in refused.content[0].text  # type: ignore[union-attr]
     assert (workdir / "b.txt").read_text() == "old\n"
+
+
+async def test_an_answer_after_the_wait_approves_nothing(workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(asking, "ANSWER_WAIT_S", 0.0)  # every answer comes too late
+    (workdir / "a.txt").write_text("old\n")
+    async with unsealed(workdir) as client:
+        asked = await client.session.call_tool("edit_file", edit("a.txt"), allow_input_required=True)
+        assert isinstance(asked, types.InputRequiredResult)
+        with pytest.raises(MCPError, match="timed out"):
+            await client.session.call_tool(
+                "edit_file", edit("a.txt"), input_responses=ANSWER, request_state=asked.request_state
+            )
+    assert (workdir / "a.txt").read_text() == "old\n"

@@ -132,7 +132,10 @@ class _Call:
     caller: Caller
     work: asyncio.Task[types.CallToolResult]
     digest: str
+    deadline: float = 0.0
+    """The loop time its answer must come by."""
     expiry: asyncio.TimerHandle | None = field(default=None)
+    """What cancels it at the deadline, if nobody answers."""
 
 
 class Rounds:
@@ -167,6 +170,9 @@ class Rounds:
         """A retry with an answer: the call waiting under its state gets it (once), and goes on."""
         state = _read_state(params.request_state)
         call = self._waiting.pop(state.get("wait", ""), None) if state is not None else None
+        if call is not None and asyncio.get_running_loop().time() >= call.deadline:
+            self._cancel(call)  # its timer has not run yet: too late all the same
+            call = None
         if state is None or call is None:
             raise MCPError(
                 types.INVALID_PARAMS,
@@ -215,7 +221,9 @@ class Rounds:
         assert waiting is not None  # posted, and only an answer clears it
         key = secrets.token_urlsafe(24)
         self._waiting[key] = call
-        call.expiry = asyncio.get_running_loop().call_later(ANSWER_WAIT_S, self._expire, key)
+        loop = asyncio.get_running_loop()
+        call.deadline = loop.time() + ANSWER_WAIT_S
+        call.expiry = loop.call_later(ANSWER_WAIT_S, self._expire, key)
         state = {"v": _STATE_VERSION, "wait": key, "call": call.digest, "asks": _question_digest(waiting.question)}
         return types.InputRequiredResult(
             input_requests={QUESTION_KEY: waiting.question.elicitation()},
@@ -225,8 +233,14 @@ class Rounds:
     def _expire(self, key: str) -> None:
         call = self._waiting.pop(key, None)
         if call is not None:
-            log.warning("no answer to a permission question within %.0f s: the call is cancelled", ANSWER_WAIT_S)
-            call.work.cancel()
+            self._cancel(call)
+
+    @staticmethod
+    def _cancel(call: _Call) -> None:
+        log.warning("no answer to a permission question within %.0f s: the call is cancelled", ANSWER_WAIT_S)
+        if call.expiry is not None:
+            call.expiry.cancel()
+        call.work.cancel()
 
     async def close(self) -> None:
         """The caller has gone: cancel the calls still waiting for an answer."""
