@@ -93,11 +93,11 @@ async def test_permission_questions_go_to_the_caller_in_either_era(
     assert report["stop_reason"] == ("end_turn" if written else "permission_denied")
 
 
+@pytest.mark.parametrize(("era", "marker"), [("2025-11-25", "61.25"), ("2026-07-28", "61.26")])
 async def test_a_cancel_stops_the_task_and_its_command_and_the_server_keeps_serving(
-    http_server: HttpServer,
+    http_server: HttpServer, era: str, marker: str
 ) -> None:
-    work = http_server.workspace("cancelled")
-    marker = "61.25"
+    work = http_server.workspace(f"cancelled-{era}")
     run = {"name": "run_command", "arguments": {"command": f"echo started > started.txt; exec sleep {marker}"}}
     model = scripted(http_server.root, [{"tool_calls": [run]}, {"text": "never"}])
     messages: list[str] = []
@@ -105,7 +105,8 @@ async def test_a_cancel_stops_the_task_and_its_command_and_the_server_keeps_serv
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         messages.append(message or "")
 
-    async with http_server.client(mode="legacy", elicitation_callback=answering("allow_once", [])) as client:
+    mode = "legacy" if era == "2025-11-25" else era  # on 2026-07-28 the answer's round is the one cancelled
+    async with http_server.client(mode=mode, elicitation_callback=answering("allow_once", [])) as client:
         async with anyio.create_task_group() as group:
 
             async def call() -> None:
