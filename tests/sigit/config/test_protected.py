@@ -66,3 +66,17 @@ async def test_the_file_tools_refuse_a_no_read_place(tmp_path: Path, places: Pro
         result = await default_registry().invoke(name, args, ctx)
         assert result.is_error and "protected place" in result.text and "secret-token" not in result.text, result.text
     assert (tmp_path / "state" / "mcp-token").read_text() == "secret-token\n"
+
+
+async def test_a_search_of_the_folder_above_never_shows_a_no_read_places_lines(
+    tmp_path: Path, places: ProtectedPlaces
+) -> None:
+    """ripgrep walks the whole folder it is given; the lines of a no-read place below it are dropped."""
+    from sigit.tools import ToolContext, default_registry
+
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "mcp-token").write_text("secret-token\n")
+    (tmp_path / "state" / "notes.txt").write_text("secret-plan\n")
+    ctx = ToolContext(cwd=tmp_path, places=places)
+    result = await default_registry().invoke("search_files", {"pattern": "secret", "path": "state"}, ctx)
+    assert "secret-plan" in result.text and "secret-token" not in result.text, result.text

@@ -77,6 +77,21 @@ def _search_root(ctx: ToolContext, raw: str | None) -> Path:
     return root
 
 
+def _readable(ctx: ToolContext, found: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
+    """The matches outside no-read places (a token, an eval task's answers) that lie below the searched
+    folder: ripgrep walked into them, but their lines never reach the model."""
+    verdicts: dict[str, bool] = {}
+    kept = []
+    for match in found:
+        path = match[0]
+        if path not in verdicts:
+            real = Path(os.path.realpath(ctx.resolve(path)))
+            verdicts[path] = ctx.places.refusal(real, writing=False) is None
+        if verdicts[path]:
+            kept.append(match)
+    return kept
+
+
 def _shown(ctx: ToolContext, path: str) -> str:
     return ctx.display(ctx.resolve(path))
 
@@ -122,6 +137,7 @@ async def search_files(args: SearchFilesArgs, ctx: ToolContext) -> ToolOutput:
         more = True
     finally:
         await _stop(proc)
+    found = _readable(ctx, found)
     found.sort(key=lambda item: (item[0], item[1]))
     if len(found) > limit:
         more = True
