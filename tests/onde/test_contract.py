@@ -96,6 +96,7 @@ EXPECTED_ALL = [
     "message_from_dict",
     "message_to_dict",
     "model_can_see",
+    "model_file_facts",
     "model_tuning",
     "paired_difference",
     "parse_draft",

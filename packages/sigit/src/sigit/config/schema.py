@@ -50,16 +50,7 @@ from sigit.config.schema_hooks import (
     ToolHooks,
     matcher_alternatives,
 )
-from sigit.config.schema_keys import (
-    KEEP_ALIVE_FORMS,
-    Key,
-    PositiveInt,
-    Rule,
-    Text,
-    choices,
-    finite,
-    keep_alive_seconds,
-)
+from sigit.config.schema_keys import KEEP_ALIVE_FORMS, Key, PositiveInt, Rule, Text, choices, finite, keep_alive_seconds
 from sigit.config.schema_mcp import MCP_TRANSPORTS, McpServer, McpTable, McpTransport, mcp_transport
 
 __all__ = [
