@@ -1,6 +1,7 @@
 """README is the start page and docs/ the manual: every link README gives leads somewhere, README
-stays a start page, and the commands the manual shows name flags the commands have. (The manual's
-own links and anchors are checked by its strict build, `mkdocs build --strict`, in `make lint`.)"""
+stays a start page, the commands the manual shows name flags the commands have, and the blocks it marks
+offline run as written. (The manual's own links and anchors are checked by its strict build, `mkdocs
+build --strict`, in `make lint`.)"""
 
 from __future__ import annotations
 
@@ -98,3 +99,29 @@ def test_the_tool_table_in_the_docs_is_the_tools_as_declared() -> None:
             f"`{name}`" if name in required else f"`{name}`?" for name in schema.get("properties", {})
         )
     assert rows == expected
+
+
+OFFLINE_BLOCK = re.compile(r"<!-- offline:[^>]*-->\n```(?:bash|sh)\n(.*?)```", re.S)
+
+
+def _offline_blocks() -> list[tuple[str, str]]:
+    return [(page.name, block) for page in [README, *sorted((ROOT / "docs").glob("*.md"))]
+            for block in OFFLINE_BLOCK.findall(page.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("page", "block"), _offline_blocks(), ids=lambda v: v if v.endswith(".md") else "")
+def test_a_block_the_docs_mark_offline_runs_as_written(page: str, block: str, tmp_path: Path) -> None:
+    """What a reader copies from a block marked `<!-- offline: ... -->` works on a fresh machine with no
+    network and no model: run by bash, line by line, in an empty folder with its own HOME."""
+    bin_dir = str(Path(sys.executable).parent)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path), "HF_HUB_OFFLINE": "1", "LANG": "C.UTF-8",
+           "SIGIT_KEEP_ALIVE": "0"}
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=240)
+    shown = f"{page}:\n{block}\n--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-2000:]}"
+    assert done.returncode == 0, shown
+
+
+def test_some_blocks_are_marked_offline() -> None:
+    assert {page for page, _ in _offline_blocks()} >= {"models.md"}
