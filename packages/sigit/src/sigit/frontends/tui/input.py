@@ -60,13 +60,15 @@ class PromptInput(TextArea):
         await super()._on_key(event)
 
     async def _on_paste(self, event: events.Paste) -> None:
-        """A pasted path or file URI of an image becomes an `@path` mention (attached when sent)."""
+        """A pasted path or file URI of an image becomes an `@path` mention (attached when sent); any other
+        paste is inserted by TextArea's own handler, which Textual calls next (down the MRO): calling it
+        here as well inserted every paste twice. Stopped here, so that it does not bubble to the app, which
+        forwards a paste it did not send to the focused widget: this one, a second time."""
+        event.stop()
         path = _pasted_image(event.text)
         if path is None:
-            await super()._on_paste(event)
             return
-        event.stop()
-        event.prevent_default()
+        event.prevent_default()  # TextArea's handler must not insert the path's text after the mention
         self.insert(f"@{path} ")
 
     def on_show(self) -> None:
