@@ -21,16 +21,6 @@ from .helpers import SIZE, notices, wait_screen
 CHOICE = get_model("qwen3-1.7b")
 
 
-@pytest.fixture
-def empty_hub_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    cache = tmp_path / "hub-cache"
-    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
-    monkeypatch.setenv("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1")
-    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    return cache
-
-
 async def test_picker_shows_first_and_downloads_only_the_chosen_model(
     workdir: Path, tmp_path: Path, tiny_gguf: Path, empty_hub_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,6 +19,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
@@ -38,6 +39,36 @@ QUIT_WINDOW_S = 2.0
 TABS = ("session", "history", "repo", "status")
 SIDE_PANES = ("history", "repo", "status")
 WARM_MODULES = ("sigit.frontends.tui.reply", "rich.markdown", "rich.syntax", "sigit.frontends.tui.screens")
+
+
+class MainScreen(Screen[None]):
+    """The screen under every dialog. When a dialog closes (trust, picker, permission, confirmation, any
+    other), the prompt of the session tab shown takes the focus: the one place that does it, so no dialog's
+    own code can forget to, and typed keys are never lost on a widget nobody sees focused.
+
+    The prompt also keeps the focus when Textual would move it away while the prompt is still shown: it
+    gets a Hide when a dialog covers it, which can arrive after the dialog has closed, and Textual moves
+    the focus off a widget on Hide (to nothing, or to the widget before it: typed keys were lost until a
+    tab switch). Focus moved to nothing while a session tab is shown goes to its prompt."""
+
+    def on_screen_resume(self) -> None:
+        app = self.app
+        if isinstance(app, SigitApp):
+            app.focus_prompt()
+
+    def _reset_focus(self, widget: Widget, avoiding: list[Widget] | None = None) -> None:
+        """Textual's hook for a focused widget leaving (hidden, removed, blurred)."""
+        app = self.app
+        stale = (isinstance(app, SigitApp) and self.is_current and widget is app.shown_prompt()
+                 and widget.is_on_screen and widget not in (avoiding or []))
+        if not stale:
+            super()._reset_focus(widget, avoiding)
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        app = self.app
+        if widget is None and self.is_current and isinstance(app, SigitApp):
+            widget = app.shown_prompt()
+        super().set_focus(widget, scroll_visible, from_app_focus)
 
 
 @dataclass
@@ -119,9 +150,28 @@ class SigitApp(App[int]):
                 yield TabPane(pane.title(), id=pane)
         yield Static("", id="statusbar")
 
+    def get_default_screen(self) -> Screen[None]:
+        return MainScreen(id="_default")
+
     def on_mount(self) -> None:
         self.prompt_input.focus()
         self.refresh_status()
+
+    def shown_prompt(self) -> PromptInput | None:
+        """The prompt of the session tab shown; None while a side pane (History, Repo, Status) is shown,
+        whose own widget keeps the focus, or while the app closes."""
+        try:
+            if self.query_one(TabbedContent).active in SIDE_PANES:
+                return None
+            return self.prompt_input
+        except NoMatches:
+            return None
+
+    def focus_prompt(self) -> None:
+        """The shown session tab's prompt takes the focus (no dialog up, no side pane shown)."""
+        prompt = self.shown_prompt()
+        if prompt is not None and isinstance(self.screen, MainScreen):
+            prompt.focus()
 
     # ------------------------------------------------------------------ the current session tab
 

@@ -71,12 +71,6 @@ class PromptInput(TextArea):
         event.prevent_default()  # TextArea's handler must not insert the path's text after the mention
         self.insert(f"@{path} ")
 
-    def on_show(self) -> None:
-        """Shown again with nothing focused (a modal that came first has closed, and its late Hide blurred
-        this): take the focus, so typed keys are not lost."""
-        if self.app.screen is self.screen and self.screen.focused is None:
-            self.focus()
-
     def submit(self) -> None:
         text = self.text
         if not text.strip():

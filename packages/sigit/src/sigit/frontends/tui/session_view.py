@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -94,6 +95,10 @@ class SessionView(Vertical):
         self.queued: list[tuple[str, str]] = []
         """Prompts (text, as shown) typed while the model loaded, sent in order once it has."""
         self._turn: Worker[None] | None = None
+        self._not_trusted: set[Path] = set()
+        """Folders whose trust question this tab's user answered no: not asked again when the session reopens
+        (after the first-run picker, a model switch). A yes is recorded, and asked again only if the
+        folder's wants change."""
 
     @property
     def sigit(self) -> SessionTabs:
@@ -161,7 +166,8 @@ class SessionView(Vertical):
             if session is not None:
                 cwd = session.cwd
             opened = await host.open(cwd, session=session, approver=self.ask_permission, model=self.model,
-                                     ask_trust=self.ask_trust)
+                                     ask_trust=partial(self.ask_trust_once, cwd),
+                                     trusted=False if cwd in self._not_trusted else None)
         except SessionError as exc:
             self.load_state = ""
             await self.notice(str(exc), "error")
@@ -226,8 +232,6 @@ class SessionView(Vertical):
                   "file you already have (`/load PATH.gguf` from the prompt does the same).")
 
         async def picked(key: str | None) -> None:
-            if self.is_attached:  # the picker was the first thing shown: nothing had the focus to get back
-                self.call_after_refresh(self.prompt_input.focus)
             if key is None:
                 self.load_state = "No model: Ctrl+O picks one, /load PATH.gguf opens a file"
                 await self.notice(f"{refused}; or `/load PATH.gguf` opens a model file you have.", "warning")
@@ -317,8 +321,13 @@ class SessionView(Vertical):
         finally:
             if screen.is_attached and app.screen is screen:
                 app.pop_screen()
-            if self.is_attached:
-                self.prompt_input.focus()
+
+    async def ask_trust_once(self, cwd: Path, root: Path, requests: ProjectRequests) -> bool:
+        """`ask_trust`, with a no remembered for `cwd` (the folder the session opens in)."""
+        trusted = await self.ask_trust(root, requests)
+        if not trusted:
+            self._not_trusted.add(cwd)
+        return trusted
 
     async def ask_trust(self, root: Path, requests: ProjectRequests) -> bool:
         """The folder trust question (before the session opens): a modal, awaited."""
