@@ -16,7 +16,7 @@ from sigit.commands import builtins, model_names
 from sigit.frontends.tui.app import SigitApp, create_app
 from sigit.frontends.tui.chat import NoticeLine
 from sigit.frontends.tui.reply import AssistantMessage
-from sigit.frontends.tui.screens import ModelPicker, PermissionScreen
+from sigit.frontends.tui.screens import LOCAL_FILE, ModelPicker, PermissionScreen
 from textual.pilot import Pilot
 from textual.widgets import OptionList, TabbedContent
 
@@ -167,9 +167,11 @@ async def test_each_builtin_command_does_the_same_in_the_tui_and_over_acp(
             command)
         if command == "/status":  # the TUI shows the Status tab of the same session
             assert len(in_tui.shown) == 1 and len(over_acp.shown) == 1
-        elif command == "/models":  # the TUI's picker offers what ACP lists
-            assert in_tui.shown == set(model_names("qwen3-4b"))  # a known model: the list is the registry's
-            assert all(any(key in line for line in over_acp.shown) for key in in_tui.shown)
+        elif command == "/models":  # the TUI's picker offers what ACP lists, and a local file
+            models = in_tui.shown - {LOCAL_FILE}
+            assert LOCAL_FILE in in_tui.shown
+            assert models == set(model_names("qwen3-4b"))  # a known model: the list is the registry's
+            assert all(any(key in line for line in over_acp.shown) for key in models)
         else:  # the same text; the TUI may add its own (keys in /help, tabs, expanded tool calls)
             assert over_acp.shown and over_acp.shown <= in_tui.shown, (command, over_acp.shown - in_tui.shown)
     by_command = {o.command: o for o in acp}

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sigit.frontends.tui.app import create_app
 from sigit.frontends.tui.chat import PastReply, UserMessage
 from sigit.frontends.tui.input import SlashSuggestions
 from sigit.frontends.tui.reply import AssistantMessage
-from sigit.frontends.tui.screens import ModelPicker
+from sigit.frontends.tui.screens import ConfirmScreen, ModelPicker
 from textual.widgets import OptionList
 
 from .conftest import MakeApp
@@ -68,7 +70,7 @@ async def test_thinking_toggle_and_clear(make_app: MakeApp) -> None:
         assert app.require_session().status().messages == 0
 
 
-async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: MakeApp) -> None:
+async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: MakeApp, empty_hub_cache: Path) -> None:
     app, _ = make_app(["first"])
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
@@ -82,6 +84,8 @@ async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: Ma
         assert "qwen3-4b" in keys and "qwen2.5-coder-3b" in keys
         options.highlighted = keys.index("qwen3-4b")
         await pilot.press("enter")
+        await wait_screen(app, pilot, ConfirmScreen)  # not downloaded: asked first
+        await pilot.press("y")
         for _ in range(200):
             await pilot.pause(0.01)
             if app.model_name == "qwen3-4b" and app.agent_session is not None \

@@ -16,7 +16,7 @@ from qwen_runtime.types import UserMessage as RtUser
 from sigit.frontends.tui.app import create_app
 from sigit.frontends.tui.chat import ToolCallBlock
 from sigit.frontends.tui.reply import AssistantMessage
-from sigit.frontends.tui.screens import ConfirmScreen, FirstRunPicker, LocalModelScreen
+from sigit.frontends.tui.screens import ConfirmScreen, LocalModelScreen, ModelPicker
 from sigit.frontends.tui.tabs import HistoryPane
 from sigit.sessions import Session, SessionStore
 from textual.geometry import Region
@@ -169,13 +169,15 @@ async def test_offline_first_run_says_what_works_and_loading_is_not_claimed(
     config = tmp_path / "config"
     app = create_app(workdir, config_dir=config)
     async with app.run_test(size=(100, 40)) as pilot:
-        await wait_screen(app, pilot, FirstRunPicker)
-        reason = app.screen.query_one("#first-run-reason", Static)
+        await wait_screen(app, pilot, ModelPicker)
+        reason = app.screen.query_one("#model-reason", Static)
         assert "/load PATH.gguf" in rendered(reason)  # wrapped whole, not cut at the dialog's edge
         rows = app.screen.query_one(OptionList)
         labels = [str(rows.get_option_at_index(i).prompt) for i in range(rows.option_count)]
-        assert "Use a .gguf file on this machine…" in labels
-        await pilot.press("enter")  # the suggested model: its download fails (no network)
+        assert "Use a .gguf file on this machine…" in [label.strip() for label in labels]
+        await pilot.press("enter")  # the suggested model: asked first, then its download fails (no network)
+        await wait_screen(app, pilot, ConfirmScreen)
+        await pilot.press("y")
         await until(pilot, lambda: not app.view.loading, "the failed download")
         assert not (config / "settings.toml").exists()  # saved only once a model has loaded
         await until(pilot, lambda: app.focused is app.prompt_input, "the prompt taking the focus back")
@@ -194,7 +196,7 @@ async def test_first_run_opens_a_local_gguf_picked_with_completion(
     config = tmp_path / "config"
     app = create_app(workdir, config_dir=config)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_screen(app, pilot, FirstRunPicker)
+        await wait_screen(app, pilot, ModelPicker)
         rows = app.screen.query_one(OptionList)
         rows.highlighted = [rows.get_option_at_index(i).id for i in range(rows.option_count)].index(LOCAL_FILE_ROW)
         await pilot.press("enter")
@@ -263,7 +265,7 @@ async def test_smoke_a_first_session_end_to_end(
     ]}))
     app = create_app(workdir, config_dir=tmp_path / "config")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_screen(app, pilot, FirstRunPicker)
+        await wait_screen(app, pilot, ModelPicker)
         rows = app.screen.query_one(OptionList)
         rows.highlighted = [rows.get_option_at_index(i).id for i in range(rows.option_count)].index(LOCAL_FILE_ROW)
         await pilot.press("enter")

@@ -13,7 +13,7 @@ from qwen_runtime.models.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.config.settings import default_model
 from sigit.frontends.tui.app import create_app
-from sigit.frontends.tui.screens import FirstRunPicker
+from sigit.frontends.tui.screens import ConfirmScreen, ModelPicker
 from textual.widgets import OptionList
 
 from .helpers import SIZE, notices, wait_screen
@@ -38,7 +38,7 @@ async def test_picker_shows_first_and_downloads_only_the_chosen_model(
 
         app.show_download = record  # type: ignore[method-assign]  # what the status bar is told
         async with app.run_test(size=SIZE) as pilot:
-            await wait_screen(app, pilot, FirstRunPicker)
+            await wait_screen(app, pilot, ModelPicker)
             rows = app.screen.query_one(OptionList)
             shown = "\n".join(str(rows.get_option_at_index(i).prompt) for i in range(rows.option_count))
             default = get_model(default_model())
@@ -46,6 +46,9 @@ async def test_picker_shows_first_and_downloads_only_the_chosen_model(
             assert hub.requests == []  # the picker is up: nothing asked of the hub yet
             rows.highlighted = [rows.get_option_at_index(i).id for i in range(rows.option_count)].index(CHOICE.key)
             await pilot.press("enter")
+            await wait_screen(app, pilot, ConfirmScreen)  # "Download Qwen 3 1.7B (1.0 GiB)?"
+            assert hub.requests == []
+            await pilot.press("y")
             for _ in range(2000):
                 if app.agent_session is not None:
                     break
@@ -74,10 +77,10 @@ async def test_escape_downloads_nothing_and_says_how_to(
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
         app = create_app(workdir, config_dir=tmp_path / "config")
         async with app.run_test(size=SIZE) as pilot:
-            await wait_screen(app, pilot, FirstRunPicker)
+            await wait_screen(app, pilot, ModelPicker)
             await pilot.press("escape")
             await pilot.pause()
-            assert not isinstance(app.screen, FirstRunPicker)
+            assert not isinstance(app.screen, ModelPicker)
             assert f"qwen-runtime pull {default_model()}" in notices(app)
             assert app.agent_session is None
         assert hub.requests == []

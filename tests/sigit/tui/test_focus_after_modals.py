@@ -9,7 +9,7 @@ import pytest
 from qwen_runtime.models.registry import get_model
 from qwen_runtime.testing.fake_hub import serve_fake_hub
 from sigit.frontends.tui.app import SigitApp, create_app
-from sigit.frontends.tui.screens import FirstRunPicker, PermissionScreen, TrustScreen
+from sigit.frontends.tui.screens import ConfirmScreen, ModelPicker, PermissionScreen, TrustScreen
 from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -30,7 +30,7 @@ def count_screens(app: SigitApp) -> list[str]:
         shown.append(type(screen).__name__)
         return push_screen(screen, *args, **kwargs)  # type: ignore[arg-type]
 
-    app.push_screen = record  # type: ignore[method-assign]
+    app.push_screen = record  # type: ignore[method-assign, assignment]
     return shown
 
 
@@ -55,10 +55,12 @@ async def test_first_run_in_an_untrusted_folder_asks_once_and_typing_reaches_the
         async with app.run_test(size=SIZE) as pilot:
             await wait_screen(app, pilot, TrustScreen)
             await pilot.press(answer)
-            await wait_screen(app, pilot, FirstRunPicker)
+            await wait_screen(app, pilot, ModelPicker)
             rows = app.screen.query_one(OptionList)
             rows.highlighted = [rows.get_option_at_index(i).id for i in range(rows.option_count)].index(CHOICE.key)
             await pilot.press("enter")
+            await wait_screen(app, pilot, ConfirmScreen)
+            await pilot.press("y")
             for _ in range(3000):
                 if app.agent_session is not None:
                     break

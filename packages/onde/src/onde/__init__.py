@@ -60,8 +60,10 @@ from .models import (
     list_models,
     load_runtime,
     local_model_file,
+    machine_memory,
     model_can_see,
     model_file_facts,
+    model_fits,
     model_tuning,
 )
 from .scoring import Interval, PairedDifference, paired_difference, pass_at_k, wilson_interval
@@ -145,10 +147,12 @@ __all__ = [
     "list_models",
     "load_runtime",
     "local_model_file",
+    "machine_memory",
     "message_from_dict",
     "message_to_dict",
     "model_can_see",
     "model_file_facts",
+    "model_fits",
     "model_tuning",
     "paired_difference",
     "parse_draft",

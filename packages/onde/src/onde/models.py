@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from qwen_runtime.host.loading import load_runtime as load_named
+from qwen_runtime.models import registry
 from qwen_runtime.models.naming import RuntimeSpec, can_see, parse_runtime_name
 from qwen_runtime.models.naming import import_backend as import_named
-from qwen_runtime.models.registry import DEFAULT_MODEL, REGISTRY, human_size
+from qwen_runtime.models.registry import DEFAULT_MODEL, REGISTRY, fits_in_memory, human_size
 from qwen_runtime.runtime import Runtime
 from qwen_runtime.speed.tuning import TuningStatus, tuning_status
 
@@ -107,10 +108,17 @@ class ModelInfo:
     repo_id: str
     filename: str
     """Where the GGUF lives on the Hugging Face hub."""
+    size_exact: bool = True
+    """False where `size_bytes` is an estimate (the file's size was not verified): shown with a `~`."""
 
     @property
     def size_display(self) -> str:
-        return human_size(self.size_bytes)
+        return human_size(self.size_bytes) if self.size_exact else "~" + human_size(self.size_bytes)
+
+    def fits(self, memory: int | None) -> bool | None:
+        """Whether it runs in `memory` bytes (`machine_memory()`); None when that is unknown. The
+        runtime's one rule, which `qwen-runtime models` shows too."""
+        return model_fits(self.size_bytes, memory)
 
     def is_cached(self) -> bool:
         """True when the GGUF is in the local Hugging Face cache, so loading it downloads nothing
@@ -142,10 +150,14 @@ class ModelDownload:
     filename: str
     size_bytes: int | None
     """None when the model is not in the registry (an `hf:` name): the size is not known offline."""
+    size_exact: bool = True
+    """False where `size_bytes` is the registry's estimate: shown with a `~`."""
 
     @property
     def size_display(self) -> str:
-        return human_size(self.size_bytes) if self.size_bytes else "size unknown"
+        if not self.size_bytes:
+            return "size unknown"
+        return human_size(self.size_bytes) if self.size_exact else "~" + human_size(self.size_bytes)
 
     @property
     def pull_command(self) -> str:
@@ -161,7 +173,8 @@ def download_needed(name: str) -> ModelDownload | None:
     if spec.kind == "registry":
         entry = next(e for e in REGISTRY if e.key == spec.key)
         if _cached_file(entry.repo_id, entry.filename) is None:
-            return ModelDownload(entry.key, entry.name, entry.repo_id, entry.filename, entry.size_bytes)
+            return ModelDownload(entry.key, entry.name, entry.repo_id, entry.filename, entry.size_bytes,
+                                 entry.size_exact)
     elif spec.kind == "hf":
         repo_id, filename = str(spec.repo_id), str(spec.filename)
         if _cached_file(repo_id, filename) is None:
@@ -257,6 +270,18 @@ def model_tuning(name: str) -> TuningStatus | None:
 def list_models() -> list[ModelInfo]:
     """The registry's models, in its order (Qwen 3.5 and Qwen3-Coder after the Qwen 3 entries)."""
     return [
-        ModelInfo(e.key, e.name, e.size_bytes, e.tool_capable, e.context_length, e.repo_id, e.filename)
+        ModelInfo(e.key, e.name, e.size_bytes, e.tool_capable, e.context_length, e.repo_id, e.filename, e.size_exact)
         for e in REGISTRY
     ]
+
+
+def machine_memory() -> int | None:
+    """This machine's memory as every "does it fit" answer counts it (capped by a container's memory
+    limit); None when the platform does not say."""
+    return registry.memory_bytes()
+
+
+def model_fits(size_bytes: int, memory: int | None) -> bool | None:
+    """Whether a GGUF of `size_bytes` runs in `memory` bytes (None: unknown): the runtime's one rule,
+    the answer `qwen-runtime models`, `sigit doctor` and the app's pickers all give."""
+    return fits_in_memory(size_bytes, memory)

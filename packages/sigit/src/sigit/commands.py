@@ -372,25 +372,6 @@ def status_markdown(status: SessionStatus) -> str:
     ])
 
 
-@dataclass(frozen=True)
-class ModelChoice:
-    key: str
-    name: str
-    size: str
-    cached: bool
-    tool_capable: bool
-
-
-def model_choices() -> list[ModelChoice]:
-    """The models this build knows, with whether each is downloaded (a stat per model)."""
-    from onde import list_models  # onde loads lazily: the TUI's first paint does not wait for it
-
-    return [
-        ModelChoice(entry.key, entry.name, entry.size_display, entry.is_cached(), entry.tool_capable)
-        for entry in list_models()
-    ]
-
-
 def model_names(current: str) -> list[str]:
     """The known models' names, the current one first when it is not one of them (a path, hf:...)."""
     from onde import list_models

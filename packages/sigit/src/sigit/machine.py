@@ -1,28 +1,15 @@
-"""This machine's memory and disk, and whether a model of a given size fits in it.
+"""This machine's memory and disk, as `sigit doctor` shows them.
 
-One rule for "fits" (the first-run picker and `sigit doctor` both show it): the GGUF file plus
-`RAM_HEADROOM` (the KV cache of a 16k-token context, the runtime, the app) within the total RAM.
+Whether a model fits is not decided here: `onde.model_fits` (the runtime's one rule, which
+`qwen-runtime models` and the app's pickers show too) over `onde.machine_memory()`.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
 GIB = 1024**3
-RAM_HEADROOM = 2 * GIB
-
-
-def total_ram() -> int | None:
-    """Bytes of physical memory, or None when the platform does not say."""
-    info = _meminfo()
-    if "MemTotal" in info:
-        return info["MemTotal"]
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def available_ram() -> int | None:
@@ -42,13 +29,6 @@ def _meminfo() -> dict[str, int]:
         if parts and parts[0].isdigit():
             values[key.strip()] = int(parts[0]) * (1024 if parts[1:] == ["kB"] else 1)
     return values
-
-
-def fits_in_ram(size_bytes: int, ram: int | None) -> bool | None:
-    """Whether a model of `size_bytes` runs in `ram` bytes (None: RAM unknown)."""
-    if ram is None:
-        return None
-    return size_bytes + RAM_HEADROOM <= ram
 
 
 def free_disk(path: Path) -> int | None:

@@ -48,8 +48,8 @@ class ModelEntry:
         return self.size_bytes + RUNTIME_ROOM_BYTES
 
     def fits(self, memory: int | None) -> bool | None:
-        """Whether it runs in `memory` bytes within `USABLE_SHARE` (None: memory unknown)."""
-        return None if memory is None else self.memory_needed <= memory * USABLE_SHARE
+        """Whether it runs in `memory` bytes (`fits_in_memory`; None: memory unknown)."""
+        return fits_in_memory(self.size_bytes, memory)
 
     @property
     def can_see(self) -> bool:
@@ -181,6 +181,14 @@ DEFAULT_CANDIDATES = ("qwen3.6-35b-a3b", "qwen3.5-9b", "qwen3.5-4b", "qwen3.5-2b
 RUNTIME_ROOM_BYTES = 3 * 1024**3 // 2
 #: the share of memory a model may take; the rest is for the system, the editor, the tests it runs
 USABLE_SHARE = 0.75
+
+
+def fits_in_memory(size_bytes: int, memory: int | None) -> bool | None:
+    """Whether a GGUF of `size_bytes` runs in `memory` bytes: its weights plus `RUNTIME_ROOM_BYTES`
+    within `USABLE_SHARE` of the memory; None when the memory is unknown. The one answer to "does it
+    fit" (`qwen-runtime models`, `sigit doctor`, the app's model pickers); `memory_bytes()` is the
+    memory they all ask about."""
+    return None if memory is None else size_bytes + RUNTIME_ROOM_BYTES <= memory * USABLE_SHARE
 
 
 def default_model_for(memory_bytes: int | None) -> str:

@@ -21,7 +21,7 @@ from ..config.settings import Settings, SettingsError, load_settings
 from ..errors import BadValueError
 from ..fileio import read_bounded
 from ..logs import log_file
-from ..machine import GIB, RAM_HEADROOM, available_ram, fits_in_ram, free_disk, total_ram
+from ..machine import GIB, available_ram, free_disk
 from ..model_choice import KEEP_ALIVE_ENV, LOCAL_MODEL
 from ..model_choice import keep_alive as keep_alive_of
 from ..offline import go_offline
@@ -103,7 +103,7 @@ def render(report: Report) -> str:
 def diagnose(cwd: Path, *, offline: bool = False, model: str | None = None) -> Report:
     """Every check, in the order a reader wants them; `model`: the one to check (`--model`), else the
     configured one."""
-    from onde import system
+    from onde import machine_memory, system
 
     config = config_dir()
     settings, settings_check = _settings(cwd, config)
@@ -111,7 +111,7 @@ def diagnose(cwd: Path, *, offline: bool = False, model: str | None = None) -> R
     if offline or settings.offline:
         go_offline()  # the hub check below asks nothing
     build_check, build = _llama(settings)
-    ram = total_ram()
+    ram = machine_memory()  # the memory every "does it fit" answer counts (a container's limit included)
     checks = [
         _python(),
         build_check,
@@ -178,17 +178,17 @@ def _ram(ram: int | None) -> Check:
     from onde import default_model, list_models
 
     models = list_models()
-    fitting = [m.key for m in models if fits_in_ram(m.size_bytes, ram)]
+    fitting = [m.key for m in models if m.fits(ram)]
     available = available_ram()
-    details: dict[str, Any] = {"total_bytes": ram, "available_bytes": available, "headroom_bytes": RAM_HEADROOM,
-                               "fits": fitting, "too_big": [m.key for m in models if m.key not in fitting],
+    details: dict[str, Any] = {"total_bytes": ram, "available_bytes": available, "fits": fitting,
+                               "too_big": [m.key for m in models if m.key not in fitting],
                                "default_model": default_model()}  # the registry's pick for this memory
     if ram is None:
         return Check("ram", "warn", "total RAM unknown on this platform", details)
     free = f", {available / GIB:.1f} GiB available" if available is not None else ""
     if not fitting:
-        return Check("ram", "warn", f"{ram / GIB:.1f} GiB{free}: no registry model fits (each needs its "
-                     f"size + {RAM_HEADROOM // GIB} GiB)", details)
+        return Check("ram", "warn", f"{ram / GIB:.1f} GiB{free}: no registry model fits (`qwen-runtime models` "
+                     "shows what each needs)", details)
     return Check("ram", "ok", f"{ram / GIB:.1f} GiB{free}; fits: {', '.join(fitting)}; default for this "
                  f"memory: {default_model()}", details)
 
@@ -316,7 +316,7 @@ def _mcp_server() -> Check:
 def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | None = None, *,
            flag: bool = False) -> Check:
     """`flag`: the model is `--model`'s, not the configured one (the next steps say so)."""
-    from onde import BadModelName, download_needed, is_gguf_model
+    from onde import BadModelName, download_needed, is_gguf_model, model_fits
 
     where = "pass --model" if flag else "set `model` in settings to"
     try:
@@ -336,7 +336,7 @@ def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | 
             step = f"{local_file}, or unset HF_HUB_OFFLINE and run `{needed.pull_command}`"
         else:
             step = f"run `{needed.pull_command}` (or start `sigit` in a terminal to pick a model)"
-        fits = fits_in_ram(needed.size_bytes or 0, ram)
+        fits = model_fits(needed.size_bytes, ram) if needed.size_bytes else None
         if fits is False:
             step += f"; {needed.name} is too big for this RAM, so pick a smaller one (`qwen-runtime models`)"
         return Check("model", "fail", f"{name} ({needed.size_display}) is not downloaded", details, next_step=step)

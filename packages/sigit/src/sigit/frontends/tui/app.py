@@ -385,13 +385,16 @@ class SigitApp(App[int]):
         self.exit(0)
 
     def action_models(self) -> None:
+        """Ctrl+O: the model picker (the first run's, with the current model marked); a pick moves this
+        tab's conversation to it."""
         from .screens import ModelPicker
 
         view = self.view
 
         def picked(key: str | None) -> None:
-            if key and key != view.model_name:
-                view.switch_model(key)
+            name = key.removeprefix("local:") if key else None
+            if name and name != view.model_name:
+                view.switch_model(name)
 
         self.push_screen(ModelPicker(view.model_name), callback=picked)
 

@@ -1,9 +1,11 @@
-"""Modal decisions: the permission prompt, the folder trust question, the model pickers (a registry
+"""Modal decisions: the permission prompt, the folder trust question, the model picker (a registry
 model, or a .gguf file on this machine) and yes/no confirmations, each a ModalScreen that dismisses with
 its answer. Long text is a `Static` (it wraps); a `Label` is one line, cut at the dialog's edge."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from rich.syntax import Syntax
@@ -14,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...config.trust import ProjectRequests
@@ -145,100 +147,133 @@ class TrustScreen(ModalScreen[bool]):
         self.dismiss(trust)
 
 
-def model_options(current: str) -> list[Option]:
-    """Known models with size, cached mark and tool-capable mark."""
-    from ...commands import model_choices
-
-    options = []
-    for choice in model_choices():
-        line = Text()
-        line.append("● " if choice.key == current else "  ", style="bold green")
-        line.append(f"{choice.key:<22}", style="bold")
-        line.append(f"{choice.name:<22}")
-        line.append(f"{choice.size:>10}  ")
-        line.append("cached " if choice.cached else "       ", style="green")
-        tools = choice.tool_capable
-        line.append("tools" if tools else "no tools", style="cyan" if tools else "dim")
-        options.append(Option(line, id=choice.key))
-    return options
+FITS_LABELS = {True: "fits in RAM    ", False: "too big for RAM", None: "RAM unknown    "}
+FITS_STYLES = {True: "green", False: "red", None: "dim"}
 
 
-def first_run_options(suggested: str) -> tuple[list[Option], int]:
-    """The registry's models with size, fits-in-RAM and tool-capable marks; and the row to highlight
-    (the suggested model if it fits, else the first that fits)."""
-    from onde import list_models
+@dataclass(frozen=True)
+class PickerRow:
+    """A registry model as the picker shows it (read once, when the picker opens)."""
 
-    from ...machine import fits_in_ram, total_ram
+    key: str
+    name: str
+    size: str
+    fits: bool | None
+    tool_capable: bool
+    cached: bool
 
-    ram = total_ram()
-    models = list_models()
-    options: list[Option] = []
-    fitting: list[int] = []
-    for index, model in enumerate(models):
-        fits = fits_in_ram(model.size_bytes, ram)
-        if fits is not False:
-            fitting.append(index)
-        line = Text()
-        line.append(f"{model.name:<22}", style="bold")
-        line.append(f"{model.size_display:>10}  ")
-        line.append({True: "fits in RAM    ", False: "too big for RAM", None: "RAM unknown    "}[fits],
-                    style={True: "green", False: "red", None: "dim"}[fits])
-        line.append("  ")
-        line.append("tools" if model.tool_capable else "no tools", style="cyan" if model.tool_capable else "dim")
-        if model.is_cached():
-            line.append("  cached", style="green")
-        options.append(Option(line, id=model.key))
-    highlight = next((i for i in fitting if models[i].key == suggested), fitting[0] if fitting else 0)
-    options.append(Option(Text(LOCAL_FILE_LABEL, style="bold cyan"), id=LOCAL_FILE))
-    return options, highlight
+
+def picker_rows() -> tuple[list[PickerRow], int | None]:
+    """The registry's models, with size (`~` where not verified), whether each fits this machine's memory
+    (onde's one rule, as `sigit doctor` and `qwen-runtime models` say) and whether it is downloaded; and
+    that memory in bytes (None: unknown)."""
+    from onde import list_models, machine_memory
+
+    memory = machine_memory()
+    rows = [PickerRow(m.key, m.name, m.size_display, m.fits(memory), m.tool_capable, m.is_cached())
+            for m in list_models()]
+    return rows, memory
+
+
+def picker_option(row: PickerRow, current: str | None, widths: tuple[int, int]) -> Option:
+    """One model's row; `widths`: the name and key columns' (the longest of each, plus a space)."""
+    line = Text()
+    line.append("● " if row.key == current else "  ", style="bold green")
+    line.append(row.name.ljust(widths[0]), style="bold")
+    line.append(row.key.ljust(widths[1]), style="dim")
+    line.append(f"{row.size:>10}  ")
+    line.append(FITS_LABELS[row.fits], style=FITS_STYLES[row.fits])
+    line.append("  ")
+    line.append("tools   " if row.tool_capable else "no tools", style="cyan" if row.tool_capable else "dim")
+    if row.cached:
+        line.append("  cached", style="green")
+    return Option(line, id=row.key)
 
 
 LOCAL_FILE = "local-gguf-file"
-"""The first-run picker's row for a model file already on this machine (dismisses with `local:PATH`)."""
+"""The picker's row for a model file already on this machine (dismisses with `local:PATH`)."""
 LOCAL_FILE_LABEL = "Use a .gguf file on this machine…"
 
 
-class FirstRunPicker(ModalScreen[str | None]):
-    """No model is downloaded yet: pick one to download (nothing is fetched before a choice), or a .gguf
-    file already on this machine (dismisses with `local:PATH`)."""
+class ModelPicker(ModalScreen[str | None]):
+    """The one model picker (the first run's and Ctrl+O's): each registry model with its size, whether it
+    fits this machine's memory, tools and whether it is downloaded, and a row for a .gguf file already on
+    this machine. A model not downloaded yet is confirmed first, naming its size: nothing downloads on
+    one key. Dismisses with a registry key, `local:PATH`, or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Not now")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
 
-    def __init__(self, suggested: str, reason: str) -> None:
+    def __init__(self, current: str | None = None, *, suggested: str | None = None, reason: str = "") -> None:
         super().__init__()
+        self.current = current
         self.suggested = suggested
         self.reason = reason
+        self.rows: list[PickerRow] = []
+        self.memory: int | None = None
 
     def compose(self) -> ComposeResult:
-        options, self._highlight = first_run_options(self.suggested)
+        self.rows, self.memory = picker_rows()
+        widths = (max(len(r.name) for r in self.rows) + 1, max(len(r.key) for r in self.rows) + 1)
+        options = [picker_option(row, self.current, widths) for row in self.rows]
+        options.append(Option(Text("  " + LOCAL_FILE_LABEL, style="bold cyan"), id=LOCAL_FILE))
+        title = "Pick a model to download, or use a file you have" if self.reason else "Pick a model"
         with Vertical(id="model-dialog"):
-            yield Static(Text("Pick a model to download, or use a file you have", style="bold"),
-                         id="first-run-title")
-            yield Static(Text(self.reason, style="dim"), id="first-run-reason")
-            yield OptionList(*options, id="first-run-list")
-            yield Static(Text("Enter downloads it into the Hugging Face cache; once it loads it is saved as your "
-                              "model. Esc: not now (`qwen-runtime pull MODEL` downloads from a shell; "
-                              "`/load PATH.gguf` opens a file you have).", style="dim"), id="first-run-help")
+            yield Static(Text(title, style="bold"), id="model-title")
+            if self.reason:
+                yield Static(Text(self.reason, style="dim"), id="model-reason")
+            yield OptionList(*options, id="model-list")
+            yield Static(Text("Enter picks it (a model not downloaded yet asks first, naming its size; it goes "
+                              "into the Hugging Face cache). Esc: close (`qwen-runtime pull MODEL` downloads "
+                              "from a shell; `/load PATH.gguf` opens a file you have).", style="dim"),
+                         id="model-help")
+
+    def _highlight(self) -> int:
+        """The current model; else the suggested one if it fits; else the first that fits."""
+        keys = [row.key for row in self.rows]
+        if self.current in keys:
+            return keys.index(self.current)
+        fitting = [i for i, row in enumerate(self.rows) if row.fits is not False]
+        return next((i for i in fitting if keys[i] == self.suggested), fitting[0] if fitting else 0)
 
     def on_mount(self) -> None:
         option_list = self.query_one(OptionList)
-        option_list.highlighted = self._highlight
+        option_list.highlighted = self._highlight()
         option_list.focus()
 
-    @on(OptionList.OptionSelected, "#first-run-list")
+    @on(OptionList.OptionSelected, "#model-list")
     def _picked(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id != LOCAL_FILE:
-            self.dismiss(event.option.id)
+        if event.option.id == LOCAL_FILE:
+            self.app.push_screen(LocalModelScreen(), callback=self._local_file)
             return
+        row = next(row for row in self.rows if row.key == event.option.id)
+        if row.cached or row.key == self.current:
+            self.dismiss(row.key)
+            return
+        self.app.push_screen(download_question(row, self.memory), callback=partial(self._download_answered, row.key))
 
-        def chosen(path: str | None) -> None:
-            if path is not None:
-                self.dismiss(f"local:{path}")
+    def _local_file(self, path: str | None) -> None:
+        if path is not None:
+            self.dismiss(f"local:{path}")
 
-        self.app.push_screen(LocalModelScreen(), callback=chosen)
+    def _download_answered(self, key: str, yes: bool | None) -> None:
+        if yes:
+            self.dismiss(key)
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)
+
+
+def download_question(row: PickerRow, memory: int | None) -> ConfirmScreen:
+    """"Download NAME (SIZE)?", with whether it fits this machine's memory."""
+    from onde import human_size
+
+    shown = human_size(memory) if memory is not None else "an unknown amount of"
+    fit = {True: f"It fits this machine's {shown} memory.",
+           False: f"It is too big for this machine's {shown} memory: it would swap or fail to load.",
+           None: "This machine's memory is unknown: whether it fits is not known."}[row.fits]
+    return ConfirmScreen(f"Download {row.name} ({row.size})?",
+                         f"{fit} It goes into the Hugging Face cache and is then loaded.", yes="Download",
+                         no="Not now")
 
 
 class PathSuggester(Suggester):
@@ -324,9 +359,9 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, detail: str = "", yes: str = "Delete") -> None:
+    def __init__(self, question: str, detail: str = "", yes: str = "Delete", no: str = "Keep") -> None:
         super().__init__()
-        self.question, self.detail, self.yes = question, detail, yes
+        self.question, self.detail, self.yes, self.no = question, detail, yes, no
 
     def compose(self) -> ComposeResult:
         with Vertical(id="permission-dialog"):
@@ -335,7 +370,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Static(Text(self.detail, style="dim"))
             with Horizontal(id="permission-buttons"):
                 yield Button(Text(f"[y] {self.yes}"), id="confirm-yes", variant="error")
-                yield Button(Text("[n] Keep"), id="confirm-no", variant="primary")
+                yield Button(Text(f"[n] {self.no}"), id="confirm-no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()
@@ -346,28 +381,3 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
-
-
-class ModelPicker(ModalScreen[str | None]):
-    """Pick a registry model; dismisses with its key, or None."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss_none", "Close")]
-
-    def __init__(self, current: str) -> None:
-        super().__init__()
-        self.current = current
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="model-dialog"):
-            yield Label(Text("Pick a model (Enter to load, Esc to close)", style="bold"))
-            yield OptionList(*model_options(self.current), id="model-list")
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected, "#model-list")
-    def _picked(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
-
-    def action_dismiss_none(self) -> None:
-        self.dismiss(None)

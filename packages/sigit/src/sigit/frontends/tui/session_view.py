@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from ...attachments import mentioned_images
-from ...errors import UsageError
+from ...errors import ModelError, UsageError
 from ...events import stop_sentence
 from ..adapter import AsyncAdapter
 from .chat import ChatLog, NoticeLine, ThinkingBlock, ToolCallBlock, UserMessage
@@ -45,6 +45,12 @@ if TYPE_CHECKING:
     )
     from ...sessions import Session
     from .reply import AssistantMessage
+
+
+def load_failure(name: str, exc: Exception) -> str:
+    """"Could not load model NAME: why", said once: a `ModelError` says it already."""
+    said = str(exc) if isinstance(exc, ModelError) else f"could not load model {name}: {exc}"
+    return said[:1].upper() + said[1:]
 
 
 class SessionTabs(Protocol):
@@ -143,7 +149,7 @@ class SessionView(Vertical):
                                   "warning")
 
     async def _open_session(self, session: Session | None, *, first: bool, remember: str | None) -> None:
-        from ...errors import ModelError, ModelNotDownloadedError, UsageError
+        from ...errors import ModelNotDownloadedError, UsageError
         from ...sessions import SessionError
 
         app = self.sigit
@@ -186,8 +192,7 @@ class SessionView(Vertical):
             return
         except Exception as exc:  # a model that fails to load: say so, keep the app usable
             self.load_state = "No model: Ctrl+O picks one, /load PATH.gguf opens a file"
-            said = str(exc) if isinstance(exc, ModelError) else f"could not load model {self.model_name}: {exc}"
-            await self.notice(said[:1].upper() + said[1:], "error")
+            await self.notice(load_failure(self.model_name, exc), "error")
             app.refresh_status()
             self._focus_prompt()
             return
@@ -224,7 +229,7 @@ class SessionView(Vertical):
 
     def _pick_first_model(self, refused: ModelNotDownloadedError, session: Session | None) -> None:
         """The first-run picker; a choice is remembered in the user's settings, then downloaded."""
-        from .screens import FirstRunPicker
+        from .screens import ModelPicker
 
         needed = refused.download
         reason = (f"{needed.name} ({needed.display_name}, {needed.size_display}) is not downloaded yet, and "
@@ -248,7 +253,7 @@ class SessionView(Vertical):
             self.model = self.model_name = key
             self.open_session(session, remember=key)
 
-        self.app.push_screen(FirstRunPicker(needed.name, reason), callback=picked)
+        self.app.push_screen(ModelPicker(suggested=needed.name, reason=reason), callback=picked)
 
     async def _remember_model(self, config_dir: Path, key: str) -> None:
         from ...config.settings import SettingsError, save_user_setting
@@ -291,7 +296,7 @@ class SessionView(Vertical):
             opened = await (await app.load_host()).switch_model(old, name)
         except Exception as exc:  # a model that fails to load: the conversation stays on the old one
             self.load_state = ""
-            await self.notice(f"Could not load model {name}: {exc}; still using {self.model_name}.", "error")
+            await self.notice(f"{load_failure(name, exc)}; still using {self.model_name}.", "error")
             app.refresh_status()
             return
         self.agent_session, self.model, self.model_name = opened, name, name
