@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 KEYS_HELP = "\n".join([
     "Keys:", "",
     "- Enter send · Shift+Enter/Ctrl+J newline · Up/Down history · Tab complete",
-    "- Esc/Ctrl+C cancel the turn · Ctrl+C twice or Ctrl+D quit · Ctrl+O models",
+    "- Esc/Ctrl+C cancel the turn (Esc in a permission question too) · Ctrl+C twice or Ctrl+D quit · Ctrl+O models",
     "- Ctrl+T expand/collapse tool calls · Ctrl+N new session tab · Alt+W close it",
     "- Alt+1..4 or /tab 1..4: the session, History, Repo, Status tab · Ctrl+PageUp/PageDown: previous/next tab",
     "- Esc on History, Repo or Status: back to the session",

@@ -13,10 +13,11 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.button import ButtonVariant
 from textual.widgets.option_list import Option
 
 from ...config.trust import ProjectRequests
@@ -35,6 +36,12 @@ LEAVE_SANDBOX_ANSWERS: dict[str, PermissionReply] = {
 }
 
 
+def answer_button(label: str, id: str, variant: ButtonVariant = "default") -> Button:
+    """A dialog's answer: one short line, one under another, so that every answer shows at any width
+    (a row of bordered buttons was cut off at 120 columns and at 70)."""
+    return Button(Text(label), id=id, variant=variant, compact=True)
+
+
 def preview_renderable(request: PermissionAsked) -> Syntax | Text:
     preview = request.preview or ""
     if request.command is not None:
@@ -45,7 +52,8 @@ def preview_renderable(request: PermissionAsked) -> Syntax | Text:
 
 
 class PermissionScreen(ModalScreen[PermissionReply]):
-    """Allow once / always (session) / always (project) / deny, with the diff or command shown.
+    """Allow once / always (session) / always (project) / deny, with the diff or command shown; Esc
+    dismisses with None: the turn is cancelled, as Esc does anywhere else.
 
     A command the sandbox refused (`purpose == "leave_sandbox"`) gets its own wording and only two
     answers: run it once without the sandbox, or keep it in.
@@ -55,7 +63,8 @@ class PermissionScreen(ModalScreen[PermissionReply]):
         Binding("y", "answer('once')", "Allow once"),
         Binding("a", "answer('session')", "Always (session)"),
         Binding("p", "answer('project')", "Always (project)"),
-        Binding("n,escape", "answer('deny')", "Deny"),
+        Binding("n", "answer('deny')", "Deny"),
+        Binding("escape", "cancel_turn", "Cancel the turn"),
     ]
 
     def __init__(self, request: PermissionAsked) -> None:
@@ -78,11 +87,13 @@ class PermissionScreen(ModalScreen[PermissionReply]):
             if req.preview:
                 with VerticalScroll(id="permission-preview"):
                     yield Static(preview_renderable(req))
-            with Horizontal(id="permission-buttons"):
-                yield Button(Text("[y] Allow once"), id="once", variant="primary")
-                yield Button(Text("[a] Always (session)"), id="session")
-                yield Button(Text(f"[p] Always (project): {req.suggested_rule}"), id="project")
-                yield Button(Text("[n] Deny"), id="deny", variant="error")
+            yield Static(Text(shown(f"Always (project) adds the rule {req.suggested_rule} to the project's "
+                                    "settings. Esc cancels the turn."), style="dim"), id="permission-rule")
+            with Vertical(id="permission-buttons"):
+                yield answer_button("[y] Allow once", "once", "primary")
+                yield answer_button("[a] Always (session)", "session")
+                yield answer_button("[p] Always (project)", "project")
+                yield answer_button("[n] Deny", "deny", "error")
 
     def _compose_leave_sandbox(self) -> ComposeResult:
         req = self.request
@@ -94,9 +105,9 @@ class PermissionScreen(ModalScreen[PermissionReply]):
                     yield Static(preview_renderable(req))
             yield Static(Text(f"It would run unconfined, this once. To allow such commands for good: "
                               f"{req.suggested_rule}.", style="dim"))
-            with Horizontal(id="permission-buttons"):
-                yield Button(Text("[y] Run once without the sandbox"), id="once", variant="warning")
-                yield Button(Text("[n] Keep the sandbox"), id="deny", variant="primary")
+            with Vertical(id="permission-buttons"):
+                yield answer_button("[y] Run once without the sandbox", "once", "warning")
+                yield answer_button("[n] Keep the sandbox", "deny", "primary")
 
     def on_mount(self) -> None:
         self.query_one("#once" if self.request.purpose == "tool_call" else "#deny", Button).focus()
@@ -109,6 +120,9 @@ class PermissionScreen(ModalScreen[PermissionReply]):
     def action_answer(self, key: str) -> None:
         if key in self.answers:  # "always" has no meaning for leaving the sandbox
             self.dismiss(self.answers[key])
+
+    def action_cancel_turn(self) -> None:
+        self.dismiss(None)
 
 
 class TrustScreen(ModalScreen[bool]):
@@ -132,9 +146,9 @@ class TrustScreen(ModalScreen[bool]):
                 yield Static(Text("\n".join(f"• {line}" for line in self.requests.lines)), id="trust-wants")
             yield Static(Text("Don't trust: the session uses your own settings only (the project's deny "
                               "rules still apply).", style="dim"))
-            with Horizontal(id="permission-buttons"):
-                yield Button(Text("[t] Trust"), id="trust", variant="warning")
-                yield Button(Text("[n] Don't trust"), id="dont-trust", variant="primary")
+            with Vertical(id="permission-buttons"):
+                yield answer_button("[t] Trust", "trust", "warning")
+                yield answer_button("[n] Don't trust", "dont-trust", "primary")
 
     def on_mount(self) -> None:
         self.query_one("#dont-trust", Button).focus()  # Enter by accident trusts nothing
@@ -368,9 +382,9 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(Text(self.question, style="bold"), id="confirm-question")
             if self.detail:
                 yield Static(Text(self.detail, style="dim"))
-            with Horizontal(id="permission-buttons"):
-                yield Button(Text(f"[y] {self.yes}"), id="confirm-yes", variant="error")
-                yield Button(Text(f"[n] {self.no}"), id="confirm-no", variant="primary")
+            with Vertical(id="permission-buttons"):
+                yield answer_button(f"[y] {self.yes}", "confirm-yes", "error")
+                yield answer_button(f"[n] {self.no}", "confirm-no", "primary")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()

@@ -317,8 +317,11 @@ class SessionView(Vertical):
         screen = PermissionScreen(request)
 
         def done(reply: PermissionReply | None) -> None:
+            if reply is None:  # Esc: the turn stops, not only this call
+                self.cancel_turn()
+                reply = PermissionReply(False, reason="the user cancelled the turn")
             if not answer.done():
-                answer.set_result(reply or PermissionReply(False, reason="denied by the user"))
+                answer.set_result(reply)
 
         await app.push_screen(screen, callback=done)
         try:
