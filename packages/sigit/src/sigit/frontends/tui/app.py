@@ -462,10 +462,26 @@ class SigitApp(App[int]):
             self.refresh_status()
 
     async def on_history_pane_open_requested(self, event: object) -> None:
+        """Open a saved session from History; one saved in another folder is resumed there, so ask first,
+        naming both folders (it used to move the working folder without a word)."""
+        from .screens import ConfirmScreen
         from .tabs import HistoryPane
 
         assert isinstance(event, HistoryPane.OpenRequested)
-        await self.open_saved(event.session_id)
+        here, there = self.view.cwd, event.cwd
+        already_open = any(v.agent_session is not None and v.agent_session.id == event.session_id for v in self.views)
+        if there is None or already_open or there.resolve() == here.resolve():
+            await self.open_saved(event.session_id)
+            return
+
+        async def answered(yes: bool | None) -> None:
+            if yes:
+                await self.open_saved(event.session_id)
+
+        self.push_screen(ConfirmScreen(f"Resume this session in {there}?",
+                                       f"It was saved in {there}; this tab works in {here}. Resuming opens a "
+                                       f"new tab whose tools read, write and run commands in {there}.",
+                                       yes="Resume there", no="Stay"), callback=answered)
 
     async def on_unmount(self) -> None:
         """Close every session (background commands, MCP servers, the sandbox's temp dir)."""

@@ -38,9 +38,11 @@ class HistoryPane(Vertical):
     ]
 
     class OpenRequested(Message):
-        def __init__(self, session_id: str) -> None:
+        def __init__(self, session_id: str, cwd: Path | None = None) -> None:
             super().__init__()
             self.session_id = session_id
+            self.cwd = cwd
+            """The folder the session was saved in (resuming it works there)."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -84,13 +86,14 @@ class HistoryPane(Vertical):
 
     def action_open(self) -> None:
         if (sid := self.selected) is not None:
-            self.post_message(self.OpenRequested(sid))
+            cwd = next(s.cwd for s in self.summaries if s.id == sid)
+            self.post_message(self.OpenRequested(sid, cwd))
 
     def action_fork(self) -> None:
         if self.store is not None and (sid := self.selected) is not None:
             copy = self.store.fork(sid)
             self.app.notify(f"Forked into {copy.id}")
-            self.post_message(self.OpenRequested(copy.id))
+            self.post_message(self.OpenRequested(copy.id, copy.cwd))
 
     def action_delete(self) -> None:
         """Ask first: one key must not delete a conversation (focus left here, a stray `d`)."""
