@@ -13,7 +13,7 @@ from sigit.sandbox import SandboxPolicy, SandboxSupport, decide
 from sigit.sandbox.linux import bwrap_argv
 from sigit.sandbox.macos import seatbelt_argv, seatbelt_profile
 
-LINUX = SandboxSupport("Linux", "6.18", landlock_abi=7, user_namespaces=True)
+LINUX = SandboxSupport("Linux", "6.18", landlock_abi=7, user_namespaces=True, pid_namespaces=True)
 
 
 def policy(tmp_path: Path, **fields: object) -> SandboxPolicy:
@@ -23,7 +23,16 @@ def policy(tmp_path: Path, **fields: object) -> SandboxPolicy:
 def test_a_full_linux_machine_enforces_everything_quietly(tmp_path: Path) -> None:
     found = decide(policy(tmp_path), LINUX)
     assert (found.mechanism, found.filesystem, found.git_read_only, found.network) == ("landlock", True, True, True)
-    assert found.warnings == ()
+    assert found.warnings == () and found.processes
+
+
+def test_without_a_pid_namespace_the_weaker_process_containment_is_named(tmp_path: Path) -> None:
+    support = SandboxSupport("Linux", "6.18", landlock_abi=7, user_namespaces=True,
+                             pid_namespaces_error="unshare (user namespaces): Operation not permitted")
+    found = decide(policy(tmp_path), support)
+    assert found.mechanism == "landlock" and found.git_read_only and not found.processes
+    assert any("share siGit's PID namespace" in w and "Operation not permitted" in w and "can outlive it" in w
+               for w in found.warnings), found.warnings
 
 
 def test_without_user_namespaces_the_gaps_are_named(tmp_path: Path) -> None:

@@ -7,35 +7,15 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import uuid
 from pathlib import Path
 
 import pytest
 from sigit.tools import ToolContext, ToolRegistry, reaper
 from sigit.tools.processes import ProcessManager, spawn, wait_exit
 
-
-def _token() -> str:
-    """A sleep length no other process uses, so the test can find its sleeper by its command line."""
-    return f"300.{uuid.uuid4().int % 10**9:09d}"
-
-
-def _alive(token: str) -> list[int]:
-    """Live (not zombie) processes whose command line holds `token`."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as handle:
-                cmdline = handle.read()
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                state = handle.read().rsplit(b")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if token.encode() in cmdline and state != b"Z":
-            found.append(int(name))
-    return found
+from ..proc_table import alive_with as _alive
+from ..proc_table import started as _started
+from ..proc_table import token as _token
 
 
 def _zombie_children() -> set[int]:
@@ -52,11 +32,6 @@ def _zombie_children() -> set[int]:
         if fields[0] == b"Z" and int(fields[1]) == me:
             zombies.add(int(name))
     return zombies
-
-
-async def _started(token: str) -> None:
-    while not _alive(token):
-        await asyncio.sleep(0.01)
 
 
 @pytest.mark.parametrize("form", [

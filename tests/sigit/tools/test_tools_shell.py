@@ -3,28 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import time
-from pathlib import Path
 
 import pytest
 from sigit.tools import ToolContext, ToolRegistry
 
-
-def alive(pid: int) -> bool:
-    """True while the process exists and is not a zombie waiting to be reaped."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
-
-
-async def wait_gone(pid: int, within: float = 3.0) -> bool:
-    deadline = time.monotonic() + within
-    while alive(pid) and time.monotonic() < deadline:
-        await asyncio.sleep(0.02)
-    return not alive(pid)
+from ..proc_table import alive_with, started, token
 
 
 async def test_exit_code_and_combined_output(registry: ToolRegistry, ctx: ToolContext) -> None:
@@ -67,50 +50,39 @@ async def test_multibyte_output_is_never_cut_inside_a_character(
 
 async def test_timeout_kills_the_whole_process_group(registry: ToolRegistry, ctx: ToolContext) -> None:
     ctx.command_timeout = 0.5
-    out = await registry.invoke("run_command", {"command": "sleep 30 & echo $!; wait"}, ctx)
+    t = token()
+    out = await registry.invoke("run_command", {"command": f"sleep {t} & wait"}, ctx)
     assert out.is_error and "timed out after 0.5 s" in out.text
-    child = int(out.text.splitlines()[-1])
-    assert await wait_gone(child), "the forked child survived the timeout"
+    assert alive_with(t) == [], "the forked child survived the timeout"
 
 
 async def test_a_finished_command_leaves_no_children_behind(registry: ToolRegistry, ctx: ToolContext) -> None:
-    out = await registry.invoke("run_command", {"command": "sleep 30 & echo $!"}, ctx)
-    assert out.text.startswith("Exit code 0:")
-    assert await wait_gone(int(out.text.splitlines()[-1]))
+    t = token()
+    out = await registry.invoke("run_command", {"command": f"sleep {t} & echo forked"}, ctx)
+    assert out.text.startswith("Exit code 0:") and "forked" in out.text
+    assert alive_with(t) == []
 
 
 async def test_the_cancel_event_stops_the_command(registry: ToolRegistry, ctx: ToolContext) -> None:
     ctx.cancel = asyncio.Event()
-    pid_file = ctx.cwd / "pid"
-    call = asyncio.create_task(
-        registry.invoke("run_command", {"command": f"echo $$ > {pid_file}; sleep 30"}, ctx)
-    )
+    t = token()
+    call = asyncio.create_task(registry.invoke("run_command", {"command": f"sleep {t}"}, ctx))
     # cancel once the command runs (waiting on the command, not the clock: a loaded machine starts it late)
-    for _ in range(1500):
-        if pid_file.exists() and pid_file.read_text().strip():
-            break
-        await asyncio.sleep(0.02)
+    await asyncio.wait_for(started(t), 30)
     ctx.cancel.set()
     out = await asyncio.wait_for(call, 10)
     assert out.is_error and "cancelled" in out.text
-    assert await wait_gone(int(pid_file.read_text()))
+    assert alive_with(t) == []
 
 
 async def test_cancelling_the_task_kills_the_group(registry: ToolRegistry, ctx: ToolContext) -> None:
-    pid_file = ctx.cwd / "pid"
-    call = asyncio.create_task(
-        registry.invoke("run_command", {"command": f"sleep 30 & echo $! > {pid_file}; wait"}, ctx)
-    )
-    for _ in range(100):
-        if pid_file.exists() and pid_file.read_text().strip():
-            break
-        await asyncio.sleep(0.02)
+    t = token()
+    call = asyncio.create_task(registry.invoke("run_command", {"command": f"sleep {t} & wait"}, ctx))
+    await asyncio.wait_for(started(t), 30)
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
         await call
-    pid = int(pid_file.read_text())
-    gone = await wait_gone(pid)
-    assert gone, Path(f"/proc/{pid}/stat").read_text()
+    assert alive_with(t) == []
 
 
 async def poll_output(registry: ToolRegistry, ctx: ToolContext, until: str) -> str:
@@ -140,31 +112,22 @@ async def test_background_command_output_is_polled(registry: ToolRegistry, ctx: 
 
 
 async def test_kill_command_ends_the_background_group(registry: ToolRegistry, ctx: ToolContext) -> None:
-    await registry.invoke(
-        "run_command", {"command": "sleep 30 & echo $!; wait", "run_in_background": True}, ctx
-    )
-    await asyncio.sleep(0.2)
-    polled = await registry.invoke("command_output", {"task_id": "bg1"}, ctx)
-    child = int(polled.text.splitlines()[-1])
+    t = token()
+    await registry.invoke("run_command", {"command": f"sleep {t} & wait", "run_in_background": True}, ctx)
+    await asyncio.wait_for(started(t), 30)
     killed = await registry.invoke("kill_command", {"task_id": "bg1"}, ctx)
     assert "Killed task bg1" in killed.text
-    assert await wait_gone(child)
+    assert alive_with(t) == []
     unknown = await registry.invoke("kill_command", {"task_id": "bg9"}, ctx)
     assert unknown.is_error and "bg9" in unknown.text and "ended: bg1" in unknown.text
     assert ctx.processes.ids() == []
 
 
 async def test_kill_all_ends_every_background_command(registry: ToolRegistry, ctx: ToolContext) -> None:
+    t = token()
     for _ in range(2):
-        await registry.invoke("run_command", {"command": "echo $$; sleep 30", "run_in_background": True}, ctx)
-    await asyncio.sleep(0.2)
-    pids = []
-    for task_id in ctx.processes.ids():
-        job = ctx.processes.get(task_id)
-        assert job is not None
-        pids.append(job.proc.pid)
+        await registry.invoke("run_command", {"command": f"sleep {t}", "run_in_background": True}, ctx)
+    await asyncio.wait_for(started(t, 2), 30)
     await ctx.processes.kill_all()
     assert ctx.processes.ids() == []
-    for pid in pids:
-        assert await wait_gone(pid)
-    assert os.getpid() not in pids
+    assert alive_with(t) == []

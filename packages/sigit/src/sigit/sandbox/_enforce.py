@@ -14,9 +14,23 @@ the kernel requires; Landlock last, so it also forbids undoing the mounts (a Lan
 handles file-system access refuses mount and umount). Any failure ends the launcher with status 126
 and one line on stderr: the command never runs with less confinement than planned.
 
+With `--pidns` the command also gets a PID namespace of its own (docs/security.md, "Process
+containment"): the launcher (P, the process siGit started and waits for) enters the namespaces and
+forks an init (C, pid 1 there), which confines itself as above and forks the command (G). When C
+exits the kernel kills everything left in the namespace, whatever its session, process group or
+environment, so no `setsid`, double fork or `env -i` outlives C. C forwards SIGTERM, SIGINT, SIGHUP
+and SIGQUIT to every process in the namespace and reaps orphans; P forwards the same signals to C and
+exits with G's status (by the same signal when G was killed). C never leaves P's process group, so
+`killpg` of the group siGit started reaches C after P is gone, and SIGKILL to C ends the namespace.
+By default C exits as soon as G has (the namespace ends with the command), and P waits for that, so
+the command's leftovers are gone when siGit sees it end; with `--linger` (background commands) P
+exits with G and C stays until the namespace is empty or siGit kills the group (session end).
+
 Plan arguments (each option takes its values as separate words; paths are absolute):
     --userns              new user + mount namespace (the caller's uid/gid mapped to themselves)
     --netns               also a new network namespace (no interfaces but `lo`)
+    --pidns               also a new PID namespace, with an init (see above); needs --userns
+    --linger              with --pidns: the namespace outlives the command until it is empty
     --lo                  bring `lo` up in that network namespace
     --pin PATH            bind PATH onto itself, so it cannot be renamed or removed (EBUSY)
     --ro PATH             bind PATH onto itself read-only
@@ -29,6 +43,7 @@ Plan arguments (each option takes its values as separate words; paths are absolu
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # not `signal`: its enum import would add milliseconds to every start
 import ctypes
 import fcntl
 import os
@@ -72,14 +87,18 @@ SCOPE_SIGNAL = 1 << 1  # ABI 6
 FS_FILE_RIGHTS = FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV
 
 CLONE_NEWNS = 0x00020000
+CLONE_NEWPID = 0x20000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_NOATIME, MS_NODIRATIME, MS_BIND, MS_REC = 32, 1024, 2048, 4096, 16384
 MS_PRIVATE, MS_RELATIME = 1 << 18, 1 << 21
+PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 EXIT_SANDBOX_FAILED = 126
+# What an init passes on to the whole namespace (and the launcher to the init).
+FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT)
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -163,14 +182,15 @@ def _write(path: str, text: str) -> None:
         os.close(fd)
 
 
-def enter_namespaces(network: bool) -> None:
-    """A new user and mount namespace (and network namespace), with our own ids mapped to themselves.
+def enter_namespaces(network: bool, pid: bool = False) -> None:
+    """A new user and mount namespace (and network, PID namespace), with our own ids mapped to themselves.
 
     Mapping the caller's uid rather than 0 means the command keeps no capabilities after exec, so it
-    cannot undo the bind mounts even where Landlock is missing.
+    cannot undo the bind mounts even where Landlock is missing. A new PID namespace holds the
+    caller's next child, not the caller.
     """
     uid, gid = os.geteuid(), os.getegid()
-    flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if network else 0)
+    flags = CLONE_NEWUSER | CLONE_NEWNS | (CLONE_NEWNET if network else 0) | (CLONE_NEWPID if pid else 0)
     try:
         _check(int(_c().unshare(flags)), "unshare (user namespaces)")
         _write("/proc/self/setgroups", "deny")
@@ -219,9 +239,21 @@ def mask(path: str) -> None:
         _mount("/dev/null", path, MS_BIND, "hide")
 
 
-def _mount_fs(fstype: str, target: str, flags: int, data: str) -> None:
+def _mount_fs(fstype: str, target: str, flags: int, data: str, step: str = "hide") -> None:
     _check(int(_c().mount(fstype.encode(), target.encode(), fstype.encode(), ctypes.c_ulong(flags),
-                          data.encode())), f"hide {target}")
+                          data.encode())), f"{step} {target}")
+
+
+def mount_proc() -> None:
+    """A /proc that shows the new PID namespace (`ps`, `kill $(pgrep x)` see the command's own pids).
+
+    Best effort: where the kernel refuses (a container that covers parts of its /proc), the old one
+    stays; the namespace holds the processes all the same.
+    """
+    try:  # noqa: SIM105 - contextlib would cost every start its import
+        _mount_fs("proc", "/proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "", "mount")
+    except SandboxSetupError:
+        pass
 
 
 def loopback_up() -> None:
@@ -243,7 +275,7 @@ class Plan:
     """The parsed plan arguments (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.userns = self.netns = self.lo = False
+        self.userns = self.netns = self.lo = self.pidns = self.linger = False
         self.pins: list[str] = []
         self.read_only: list[str] = []
         self.masks: list[str] = []
@@ -261,7 +293,7 @@ def parse(args: Sequence[str]) -> Plan:
         if word == "--":
             plan.argv = list(args[i + 1:])
             break
-        if word in ("--userns", "--netns", "--lo"):
+        if word in ("--userns", "--netns", "--lo", "--pidns", "--linger"):
             setattr(plan, word[2:], True)
             i += 1
         elif word in ("--pin", "--ro", "--mask"):
@@ -280,6 +312,8 @@ def parse(args: Sequence[str]) -> Plan:
             raise ValueError(f"unknown plan argument {word!r}")
     if not plan.argv:
         raise ValueError("no command after --")
+    if plan.pidns and not plan.userns:
+        raise ValueError("--pidns needs --userns")
     return plan
 
 
@@ -287,6 +321,12 @@ def apply(plan: Plan) -> None:
     """Confine the current process as planned (it must be single-threaded for the namespaces)."""
     if plan.userns:
         enter_namespaces(plan.netns)
+    confine(plan)
+
+
+def confine(plan: Plan) -> None:
+    """Everything after entering the namespaces: mounts, loopback, `no_new_privs`, Landlock."""
+    if plan.userns:
         for path in plan.pins:
             pin(path)
         for path in plan.read_only:
@@ -301,24 +341,127 @@ def apply(plan: Plan) -> None:
         _check(int(_c().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
+def _refused(plan: Plan, exc: OSError) -> int:
+    tag = f" [{plan.tag}]" if plan.tag else ""
+    print(f"sigit sandbox: could not confine the command{tag}: {exc.strerror or exc}", file=sys.stderr)
+    return EXIT_SANDBOX_FAILED
+
+
+def _exec(argv: list[str]) -> int:
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as exc:
+        print(f"sigit sandbox: {argv[0]}: {exc.strerror}", file=sys.stderr)
+        return 127 if isinstance(exc, FileNotFoundError) else EXIT_SANDBOX_FAILED
+    return EXIT_SANDBOX_FAILED  # not reached: execvp does not return
+
+
 def main(args: Sequence[str]) -> int:
     try:
         plan = parse(args)
     except (ValueError, IndexError) as exc:
         print(f"sigit sandbox: bad launcher arguments: {exc}", file=sys.stderr)
         return EXIT_SANDBOX_FAILED
+    if plan.pidns:
+        return run_contained(plan)
     try:
         apply(plan)
     except OSError as exc:
-        tag = f" [{plan.tag}]" if plan.tag else ""
-        print(f"sigit sandbox: could not confine the command{tag}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_SANDBOX_FAILED
+        return _refused(plan, exc)
+    return _exec(plan.argv)
+
+
+# ---------------------------------------------------------------- the PID namespace (--pidns)
+
+
+def run_contained(plan: Plan) -> int:
+    """P: enter the namespaces, fork the init, pass on signals, exit as the command did."""
     try:
-        os.execvp(plan.argv[0], plan.argv)
+        enter_namespaces(plan.netns, pid=True)
+        read_end, write_end = os.pipe()
+        init = os.fork()
     except OSError as exc:
-        print(f"sigit sandbox: {plan.argv[0]}: {exc.strerror}", file=sys.stderr)
-        return 127 if isinstance(exc, FileNotFoundError) else EXIT_SANDBOX_FAILED
-    return EXIT_SANDBOX_FAILED  # not reached: execvp does not return
+        return _refused(plan, exc)
+    if init == 0:
+        os.close(read_end)
+        code = EXIT_SANDBOX_FAILED
+        try:
+            code = _init(plan, write_end)
+        except BaseException as exc:  # the init must never return into P's code
+            print(f"sigit sandbox: the command's init failed: {exc!r}", file=sys.stderr)
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    for sig in FORWARDED:
+        _signal.signal(sig, lambda sig, _frame: _kill(init, sig))
+    status = _read_status(read_end)
+    if status is None:  # the init failed before the command ran (its line is on stderr) or was killed
+        status = os.waitpid(init, 0)[1]
+    elif not plan.linger:
+        os.waitpid(init, 0)  # the namespace is empty once the init is gone
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        _signal.signal(sig, _signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        return 128 + sig
+    return os.waitstatus_to_exitcode(status)
+
+
+def _init(plan: Plan, status_fd: int) -> int:
+    """C, pid 1 of the namespace: confine, fork the command, reap, hand its status to P."""
+    try:
+        if not plan.linger:  # P lives exactly as long as the command: if P is killed, so is all of it
+            _check(int(_c().prctl(PR_SET_PDEATHSIG, _signal.SIGKILL, 0, 0, 0)), "prctl(PR_SET_PDEATHSIG)")
+        mount_proc()
+        confine(plan)
+        null = os.open("/dev/null", os.O_RDWR)
+    except OSError as exc:
+        return _refused(plan, exc)
+    for sig in FORWARDED:
+        _signal.signal(sig, lambda sig, _frame: _kill(-1, sig))
+    command = os.fork()
+    if command == 0:
+        for sig in (*FORWARDED, _signal.SIGPIPE, _signal.SIGXFSZ):
+            _signal.signal(sig, _signal.SIG_DFL)
+        os.close(status_fd)
+        os.close(null)
+        os._exit(_exec(plan.argv))
+    for fd in (0, 1, 2):  # the command's output pipe closes when the command's processes are done with it
+        os.dup2(null, fd)
+    os.close(null)
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:  # nothing left in the namespace
+            return 0
+        if pid == command:
+            try:
+                os.write(status_fd, status.to_bytes(4, "little"))
+                os.close(status_fd)
+            except OSError:
+                pass  # P is gone: siGit ended the command
+            if not plan.linger:
+                return 0  # exiting kills what the command left
+
+
+def _kill(pid: int, sig: int) -> None:
+    try:  # noqa: SIM105 - contextlib would cost every start its import
+        os.kill(pid, sig)
+    except OSError:
+        pass
+
+
+def _read_status(fd: int) -> int | None:
+    data = b""
+    while len(data) < 4:
+        try:
+            chunk = os.read(fd, 4 - len(data))
+        except InterruptedError:
+            continue
+        if not chunk:
+            return None
+        data += chunk
+    return int.from_bytes(data, "little")
 
 
 if __name__ == "__main__":

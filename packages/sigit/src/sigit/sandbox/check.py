@@ -40,6 +40,8 @@ def describe_support(support: SandboxSupport) -> list[str]:
                      f"signal/socket scopes: {'yes' if abi >= 6 else 'no, needs 6'})"))
         lines.append("user namespaces: " + ("yes" if support.user_namespaces else
                                              f"no ({support.user_namespaces_error})"))
+        lines.append("PID namespaces (what a command starts ends with it): " + (
+            "yes" if support.pid_namespaces else f"no ({support.pid_namespaces_error or 'needs user namespaces'})"))
         lines.append(f"bubblewrap: {support.bwrap or 'not installed'}")
     elif support.system == "Darwin":
         lines.append(f"sandbox-exec: {support.sandbox_exec or 'missing'} (Seatbelt; untested by siGit's CI)")

@@ -6,7 +6,9 @@ command cannot `kill` sigit or talk to a session bus). A user + mount namespace 
 cannot express: read-only `.git/hooks` and `.git/config` inside a writable workspace, and service
 sockets hidden (policy.DEFAULT_MASKED: connecting by path escapes Landlock). With the
 network off, a network namespace leaves the command only its own loopback (`lo` up only when
-`loopback = true`), which also stops UDP and DNS, which Landlock does not cover.
+`loopback = true`), which also stops UDP and DNS, which Landlock does not cover. Where the kernel
+allows it, each command also gets a PID namespace of its own (_enforce.py), so everything it starts
+ends when siGit ends it, whatever it did to its session, process group or environment.
 """
 
 from __future__ import annotations
@@ -41,10 +43,12 @@ class LinuxPlan:
 
 
 def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces: bool,
-                  protection: GitProtection | None = None) -> LinuxPlan:
+                  protection: GitProtection | None = None, background: bool = False) -> LinuxPlan:
     """Launcher arguments for `policy`; `namespaces` says whether user namespaces may be used.
 
     `protection` is the sandbox's, resolved when it opened (gitdirs.py); None resolves it now.
+    `background`: what the command leaves running outlives it until siGit ends it (a background
+    command's server); otherwise it ends with the command.
     """
     rights = write_rights(support.landlock_abi)
     if not namespaces:
@@ -55,9 +59,12 @@ def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces:
     args: list[str] = []
     network_off = not policy.network
     masked = policy.masked_paths() if namespaces else ()
-    namespaces = namespaces and bool(protection.pins or protection.read_only or masked or network_off)
+    pidns = namespaces and support.pid_namespaces
+    namespaces = namespaces and bool(protection.pins or protection.read_only or masked or network_off or pidns)
     if namespaces:  # only when needed: they cost a millisecond or two per start
         args.append("--userns")
+        if pidns:
+            args += ["--pidns", "--linger"] if background else ["--pidns"]
         if network_off:
             args.append("--netns")
             if policy.loopback:
@@ -94,7 +101,7 @@ def bwrap_argv(policy: SandboxPolicy, bwrap: str, argv: list[str],
     """
     if protection is None:
         protection = protect(policy.work_roots(), policy.protected)
-    out = [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev"]
+    out = [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc"]
     for root in [*policy.writable_roots(), *protection.writable]:
         out += ["--bind", str(root), str(root)]
     for path in protection.pins:
@@ -105,4 +112,6 @@ def bwrap_argv(policy: SandboxPolicy, bwrap: str, argv: list[str],
         out += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
     if not policy.network:
         out.append("--unshare-net")
+    # its own PID namespace: what the command starts ends with it (bubblewrap's init exits with the command)
+    out += ["--unshare-pid", "--die-with-parent"]
     return [*out, "--", *argv]

@@ -79,6 +79,7 @@ class Enforcement:
     network: bool = False  # network off enforced (False when the policy allows the network)
     namespaces: bool = False  # user namespaces in use (Landlock mechanism)
     warnings: tuple[str, ...] = ()
+    processes: bool = False  # each command in a PID namespace: nothing it starts outlives siGit's end of it
 
 
 @dataclass(frozen=True)
@@ -129,9 +130,16 @@ def decide(policy: SandboxPolicy, support: SandboxSupport) -> Enforcement:
         if any(Path(INTERPRETER).is_relative_to(root) for root in policy.writable_roots()):
             warnings.append(f"sandbox: the Python that starts sandboxed commands ({INTERPRETER}) is in a "
                             "writable directory; a command could replace it")
-        return Enforcement("landlock", True, userns, net, userns, tuple(warnings))
+        if not (userns and support.pid_namespaces):
+            why = (f"the kernel refused a new one: {support.pid_namespaces_error or 'not allowed'}" if userns
+                   else f"user namespaces are unavailable ({userns_why})")
+            warnings.append(f"sandbox: commands share siGit's PID namespace ({why}): what a command starts is "
+                            "found by its session, process group and parents only, and one that leaves all "
+                            "three can outlive it")
+        return Enforcement("landlock", True, userns, net, userns, tuple(warnings),
+                           processes=userns and support.pid_namespaces)
     if support.bwrap and support.user_namespaces:
-        return Enforcement("bubblewrap", True, True, wants_net_off,
+        return Enforcement("bubblewrap", True, True, wants_net_off, processes=True,
                            warnings=("sandbox: Landlock is missing; using bubblewrap",))
     why = f"Landlock is not available (kernel {support.kernel})"
     why += ", and bubblewrap is " + ("not installed" if not support.bwrap else f"unusable ({userns_why})")
@@ -185,8 +193,13 @@ class Sandbox:
             return self.policy.describe()
         return f"off ({self.policy.mode} unavailable here)"
 
-    def wrap(self, argv: Sequence[str], env: Mapping[str, str]) -> SandboxedCommand:
-        """The argv and environment that run `argv` confined (unchanged when the sandbox is off)."""
+    def wrap(self, argv: Sequence[str], env: Mapping[str, str], *, background: bool = False) -> SandboxedCommand:
+        """The argv and environment that run `argv` confined (unchanged when the sandbox is off).
+
+        In a PID namespace (`enforcement.processes`), what the command starts ends with it; with
+        `background`, it outlives the command until siGit kills the process group it started
+        (`tools/processes.py`).
+        """
         command, environ = list(argv), dict(env)
         if not self.active:
             return SandboxedCommand(command, environ)
@@ -202,7 +215,7 @@ class Sandbox:
         if mechanism == "landlock":
             assert self.support is not None
             plan = landlock_plan(self.policy, self.support, namespaces=self.enforcement.namespaces,
-                                 protection=protection)
+                                 protection=protection, background=background)
             return SandboxedCommand(launcher_argv(plan.args, command), environ)
         if mechanism == "bubblewrap":
             assert self.support is not None and self.support.bwrap is not None

@@ -1,8 +1,9 @@
 """What this machine offers for confinement, found once per process by trying it.
 
-User namespaces are probed by running the launcher for real (a new user, mount and network
-namespace plus one read-only bind mount), because sysctls, AppArmor and container seccomp profiles
-can each refuse them in ways no single file shows. About 20 ms, once.
+User namespaces are probed by running the launcher for real (a new user, mount, network and PID
+namespace plus one read-only bind mount; without the PID namespace if that one is refused), because
+sysctls, AppArmor and container seccomp profiles can each refuse them in ways no single file shows.
+About 20 ms, once.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ class SandboxSupport:
     landlock_abi: int = 0
     user_namespaces: bool = False
     user_namespaces_error: str = ""
+    pid_namespaces: bool = False  # each command in a PID namespace of its own (needs user namespaces)
+    pid_namespaces_error: str = ""
     bwrap: str | None = None
     sandbox_exec: str | None = None
 
@@ -66,9 +69,9 @@ class SandboxSupport:
         return self.landlock_abi >= 6
 
 
-def _probe_user_namespaces() -> tuple[bool, str]:
+def _probe_user_namespaces(pid: bool = False) -> tuple[bool, str]:
     with tempfile.TemporaryDirectory(prefix="sigit-probe-") as tmp:
-        argv = launcher_argv(["--userns", "--netns", "--lo", "--ro", tmp], ["true"])
+        argv = launcher_argv(["--userns", *(["--pidns"] if pid else []), "--netns", "--lo", "--ro", tmp], ["true"])
         try:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -88,9 +91,11 @@ def detect_support() -> SandboxSupport:
         return SandboxSupport(system, kernel, sandbox_exec=_which("sandbox-exec", "/usr/bin/sandbox-exec"))
     if system != "Linux":
         return SandboxSupport(system, kernel)
-    userns, error = _probe_user_namespaces()
+    pidns, pid_error = _probe_user_namespaces(pid=True)
+    userns, error = (True, "") if pidns else _probe_user_namespaces()
     return SandboxSupport(system, kernel, landlock_abi=_enforce.landlock_abi(), user_namespaces=userns,
-                          user_namespaces_error=error, bwrap=shutil.which("bwrap"))
+                          user_namespaces_error=error, pid_namespaces=pidns, pid_namespaces_error=pid_error,
+                          bwrap=shutil.which("bwrap"))
 
 
 def _which(name: str, usual: str) -> str | None:

@@ -128,13 +128,16 @@ class OutputBuffer:
         return text
 
 
-async def spawn(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyncio.subprocess.Process:
+async def spawn(command: str, cwd: Path, sandbox: Sandbox | None = None, *,
+                background: bool = False) -> asyncio.subprocess.Process:
     """`bash -c command` (`shell_argv`) in a new session (its own process group), stdout and stderr combined.
 
-    With a `sandbox`, the command (and everything it starts) runs confined by it.
+    With a `sandbox`, the command (and everything it starts) runs confined by it, in a PID namespace
+    of its own where the machine allows (`Sandbox.wrap`): then what it starts ends with it, or, for a
+    `background` command, when its process group is killed (`kill_group`, session end).
     Cancellation while the pipes are being connected still ends the already running command.
     """
-    starting = asyncio.ensure_future(_create(command, cwd, sandbox))
+    starting = asyncio.ensure_future(_create(command, cwd, sandbox, background))
     try:
         return await asyncio.shield(starting)
     except asyncio.CancelledError:
@@ -143,11 +146,12 @@ async def spawn(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyn
         raise
 
 
-async def _create(command: str, cwd: Path, sandbox: Sandbox | None = None) -> asyncio.subprocess.Process:
+async def _create(command: str, cwd: Path, sandbox: Sandbox | None, background: bool
+                  ) -> asyncio.subprocess.Process:
     # the mark finds the command's descendants at its end, wherever they moved
     argv, env = shell_argv(command), reaper.marked_env(shell_env({**os.environ, **NON_INTERACTIVE_ENV}))
-    if sandbox is not None and sandbox.active:
-        wrapped = await asyncio.to_thread(sandbox.wrap, argv, env)  # stats the git dirs: off the loop
+    if sandbox is not None and sandbox.active:  # stats the git dirs: off the loop
+        wrapped = await asyncio.to_thread(functools.partial(sandbox.wrap, argv, env, background=background))
         argv, env = wrapped.argv, wrapped.env
     proc = await asyncio.create_subprocess_exec(
         *argv,
@@ -277,7 +281,7 @@ class ProcessManager:
         self._ids = itertools.count(1)
 
     async def start(self, command: str, cwd: Path, sandbox: Sandbox | None = None) -> str:
-        proc = await spawn(command, cwd, sandbox)
+        proc = await spawn(command, cwd, sandbox, background=True)
         buffer = OutputBuffer()
         reader = asyncio.get_running_loop().create_task(pump(proc.stdout, buffer))
         task_id = f"bg{next(self._ids)}"
