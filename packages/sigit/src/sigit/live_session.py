@@ -483,15 +483,20 @@ class AgentSession:
 
         return format_status(self.mcp.status())
 
-    async def close(self) -> None:
+    async def close(self) -> list[str]:
+        """End the session: every process its commands started, then the repository guard's last look
+        (after them: a process ended here may have written as it went), then the sandbox, MCP servers
+        and the model. What the guard removed, in sentences for the user (also logged)."""
         if self._settling is not None and not self._settling.done():
             self._settling.cancel()  # it stops at its next batch, before the model is released below
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._settling
-        await self._agent.context.processes.kill_all()
+        await self._agent.context.processes.kill_all()  # returns once they are gone
         guard = self._agent.context.repo_guard
-        if guard is not None:  # a background command that ended since the last step
-            for sentence in await asyncio.to_thread(guard.check):
+        removed: list[str] = []
+        if guard is not None:  # a background command that wrote since the last step, or while it was ended
+            removed = await asyncio.to_thread(guard.check)
+            for sentence in removed:
                 log.warning("%s", sentence)
         for sandbox in [*self._retired_sandboxes, self.sandbox]:
             if sandbox is not None:
@@ -502,6 +507,7 @@ class AgentSession:
         release, self.on_close = self.on_close, None
         if release is not None:
             await asyncio.to_thread(release)
+        return removed
 
 
 _SETTLED = frozenset({"end_turn", "permission_denied", "max_rounds", "max_tokens", "loop_guard"})

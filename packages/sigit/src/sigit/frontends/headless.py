@@ -127,7 +127,8 @@ async def _run(args: argparse.Namespace, prompt: str, early: EarlyLoad | None = 
         async for event in agent_session.prompt(prompt, images=images):
             out.handle(event)
     finally:
-        await agent_session.close()
+        for sentence in await agent_session.close():  # what the guard's last look removed
+            out.handle(Notice(sentence, "warning"))
     finished = out.finished
     if finished is None:
         print("sigit: the turn ended without a result", file=sys.stderr)

@@ -108,7 +108,7 @@ class SigitMcp:
         self._tasks: OrderedDict[str, AgentSession] = OrderedDict()
         self._base_modes: dict[str, str] = {}
         self._ids = itertools.count(1)
-        self._closing: set[asyncio.Task[None]] = set()
+        self._closing: set[asyncio.Task[list[str]]] = set()
         self._busy: set[str] = set()
         """Sessions a `run_task` call is using (from its open to its answer)."""
         self.rounds = Rounds()

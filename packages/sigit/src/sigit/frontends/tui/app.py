@@ -113,6 +113,8 @@ class SigitApp(App[int]):
         self._opened_tabs = 1
         self._host_lock = asyncio.Lock()
         self._with_sessions: list[SessionView] = []
+        self.closing_notes: list[str] = []
+        """What the repository guard removed as the sessions closed on quitting: said once the app is gone."""
         """Tabs whose session opened: closed on quit (by then the tabs are no longer in the DOM)."""
 
     @property
@@ -289,7 +291,8 @@ class SigitApp(App[int]):
         # activate its right-hand neighbour (History) by a message that could arrive after ours.
         self._current = str(remaining.query_ancestor(TabPane).id)
         self.show_tab(self._current)
-        await view.close()
+        for sentence in await view.close():
+            self.notify(sentence, severity="warning", timeout=30)
         if view in self._with_sessions:
             self._with_sessions.remove(view)
         await self.query_one(TabbedContent).remove_pane(pane_id)
@@ -486,7 +489,7 @@ class SigitApp(App[int]):
     async def on_unmount(self) -> None:
         """Close every session (background commands, MCP servers, the sandbox's temp dir)."""
         for view in [*self._with_sessions, *self.views]:
-            await view.close()  # closing twice is a no-op
+            self.closing_notes += await view.close()  # closing twice is a no-op
         self._with_sessions.clear()
 
 

@@ -442,12 +442,14 @@ class SessionView(Vertical):
             parts.append("● working (Esc cancels)")
         return parts
 
-    async def close(self) -> None:
-        """Cancel what runs and close the agent session (tab closed, or the app quits)."""
+    async def close(self) -> list[str]:
+        """Cancel what runs and close the agent session (tab closed, or the app quits); what the
+        repository guard removed at the end (`AgentSession.close`)."""
         self.cancel_turn()
         if self.agent_session is not None:
             session, self.agent_session = self.agent_session, None
-            await session.close()
+            return await session.close()
+        return []
 
 
 class TurnView(AsyncAdapter):
