@@ -185,3 +185,28 @@ async def test_a_sweep_cut_short_is_done_by_the_next_one(tmp_path: Path) -> None
     assert _alive(token) != []
     await reaper.end_command(shell)
     assert _alive(token) == []
+
+
+# Without the sandbox's PID namespace (sandbox off, macOS): found by session, process group, mark and parents.
+
+
+async def test_unconfined_a_job_in_a_process_group_of_its_own_with_no_mark_is_found_by_its_session(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    ctx.sandbox = None
+    token = _token()
+    out = await registry.invoke(
+        "run_command", {"command": f"set -m; env -i sleep {token} > /dev/null 2>&1 & echo started"}, ctx)
+    assert not out.is_error and "started" in out.text
+    assert _alive(token) == []
+
+
+async def test_unconfined_a_detached_child_with_no_mark_is_found_through_its_parent(
+    registry: ToolRegistry, ctx: ToolContext
+) -> None:
+    ctx.sandbox = None
+    ctx.command_timeout = 0.5
+    token = _token()
+    out = await registry.invoke("run_command", {"command": f"env -i setsid sleep {token} > /dev/null 2>&1 & wait"}, ctx)
+    assert out.is_error and "timed out" in out.text
+    assert _alive(token) == []

@@ -229,9 +229,11 @@ async def kill_groups(procs: Sequence[asyncio.subprocess.Process], grace: float 
     """`kill_group` for many commands at once: one SIGTERM to every group, one shared grace period,
     SIGKILL for what is left, then one reaper sweep, which also covers the descendants of the
     `finished` commands (whose groups are not signalled: their pids may belong to others by now)."""
+    sweep = reaper.Sweep([*procs, *finished])
+    await asyncio.to_thread(sweep.alive)  # while their parents still tie detached descendants to a command
     await _end_groups([proc.pid for proc in procs], grace)
     await asyncio.gather(*(wait_exit(proc) for proc in procs))
-    await reaper.end_commands([*procs, *finished], grace)
+    await sweep.end(grace)
 
 
 async def _end_groups(pgids: list[int], grace: float) -> None:

@@ -112,12 +112,12 @@ def _carries(pid: int, needles: Sequence[bytes]) -> bool:
     return any(needle in environ for needle in needles)
 
 
-def command_pids(tracked: Sequence[Tracked]) -> list[int]:
+def command_pids(tracked: Sequence[Tracked], table: dict[int, _Stat] | None = None) -> list[int]:
     """Live processes of the `tracked` commands: their sessions and process groups, their marks, and
-    every descendant of those (module docstring); one pass over /proc, blocking."""
+    every descendant of those (module docstring); one pass over /proc (or `table`), blocking."""
     if not tracked:
         return []
-    table = _processes()
+    table = _processes() if table is None else table
     leaders = set()
     for command in tracked:
         now = table.get(command.leader)
@@ -125,8 +125,10 @@ def command_pids(tracked: Sequence[Tracked]) -> list[int]:
             leaders.add(command.leader)  # gone (its number still held by its members), or still it
     needles = [f"\0{command.mark}=".encode() for command in tracked if command.mark]
     me = os.getpid()
-    found = {pid for pid, stat in table.items()
-             if pid != me and (stat.group in leaders or stat.session in leaders or _carries(pid, needles))}
+    found = {
+        pid for pid, stat in table.items()
+        if pid != me and (stat.group in leaders or stat.session in leaders or _carries(pid, needles))
+    }
     children: dict[int, list[int]] = {}
     for pid, stat in table.items():
         children.setdefault(stat.parent, []).append(pid)
@@ -137,6 +139,32 @@ def command_pids(tracked: Sequence[Tracked]) -> list[int]:
                 found.add(child)
                 stack.append(child)
     return sorted(pid for pid in found if not table[pid].zombie)
+
+
+class Sweep:
+    """Ending some commands' processes. What one pass finds is remembered (with its start time, against
+    pid reuse) for the next: once its parent is killed, an orphan that left the session and the group
+    and has no mark is found by nothing else. So look (`alive`) before killing the commands' groups."""
+
+    def __init__(self, shells: Sequence[asyncio.subprocess.Process]) -> None:
+        self._held = [shell for shell in shells if shell in _tracked]
+        self._tracked = [_tracked[shell] for shell in self._held]
+        self._known: dict[int, int] = {}
+
+    def alive(self) -> list[int]:
+        """The commands' live processes, those found before included; blocking."""
+        table = _processes()
+        for pid in command_pids(self._tracked, table):
+            self._known[pid] = table[pid].started
+        return sorted(pid for pid, started in self._known.items()
+                      if (now := table.get(pid)) is not None and now.started == started and not now.zombie)
+
+    async def end(self, grace: float = TERM_GRACE_S) -> None:
+        """SIGTERM, then SIGKILL after `grace`. The commands are forgotten only once it is over: a sweep
+        cut short (cancelled) can be run again."""
+        await terminate(self.alive, _signal, grace)
+        for shell in self._held:
+            _tracked.pop(shell, None)
 
 
 def _signal(pids: Iterable[int], sig: int) -> None:
@@ -152,15 +180,8 @@ async def end_command(shell: asyncio.subprocess.Process, grace: float = TERM_GRA
 
 
 async def end_commands(shells: Sequence[asyncio.subprocess.Process], grace: float = TERM_GRACE_S) -> None:
-    """`end_command` for many commands in one sweep and one shared grace period (session end).
-
-    A mark is forgotten only once its sweep is over: a sweep cut short (cancelled) can be run again.
-    """
-    held = [shell for shell in shells if shell in _tracked]
-    tracked = [_tracked[shell] for shell in held]
-    await terminate(lambda: command_pids(tracked), _signal, grace)
-    for shell in held:
-        _tracked.pop(shell, None)
+    """`end_command` for many commands in one sweep and one shared grace period (session end)."""
+    await Sweep(shells).end(grace)
 
 
 async def terminate(

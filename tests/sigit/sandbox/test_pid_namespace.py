@@ -1,0 +1,84 @@
+"""Each sandboxed command in a PID namespace of its own (issue 49 family 2): the kernel, not a sweep
+by siGit, ends what the command left, whatever it did to its session, process group or environment.
+
+Started here with plain subprocess calls (no reaper): what is checked is the launcher's own work.
+Processes are found by a token on their command line (their pids are their namespace's).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from sigit.sandbox import Sandbox
+
+from ..proc_table import alive_with, token
+
+MakeSandbox = Callable[..., Sandbox]
+
+
+def _start(sandbox: Sandbox, command: str, cwd: Path, *, background: bool = False) -> subprocess.Popen[str]:
+    wrapped = sandbox.wrap(["sh", "-c", command], dict(os.environ), background=background)
+    return subprocess.Popen(wrapped.argv, env=wrapped.env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+
+
+def _wait_for(check: Callable[[], bool]) -> None:
+    """Until `check()` holds (on the event; the deadline only keeps a broken run from hanging)."""
+    deadline = time.monotonic() + 30
+    while not check():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.01)
+
+
+def test_what_a_command_leaves_ends_with_it_whatever_it_did(make_sandbox: MakeSandbox, workspace: Path) -> None:
+    sandbox = make_sandbox()
+    assert sandbox.enforcement.processes
+    t = token()
+    left = (f"env -i setsid sh -c 'trap \"\" TERM HUP; : > r1; sleep {t}' > /dev/null 2>&1 & "
+            f"(setsid nohup sh -c ': > r2; sleep {t}' > /dev/null 2>&1 &); ")
+    proc = _start(sandbox, left + "until [ -e r1 ] && [ -e r2 ]; do :; done; exit 3", workspace)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 3, out  # the command's own status
+    assert alive_with(t) == []  # gone when the launcher returned: nobody swept for them
+
+
+def test_a_command_sees_only_its_own_processes(make_sandbox: MakeSandbox, workspace: Path) -> None:
+    proc = _start(make_sandbox(), "echo $$; ls /proc | grep -c '^[0-9]'", workspace)
+    out, _ = proc.communicate(timeout=60)
+    own_pid, count = out.split()
+    assert int(own_pid) < 10 and int(count) < 10, out  # its init, itself and `ls`: not the host's
+
+
+def test_a_command_killed_by_a_signal_is_reported_so(make_sandbox: MakeSandbox, workspace: Path) -> None:
+    proc = _start(make_sandbox(), "kill -TERM $$", workspace)
+    proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGTERM
+
+
+def test_a_term_to_the_launcher_reaches_the_command(make_sandbox: MakeSandbox, workspace: Path) -> None:
+    """An editor's `kill_terminal` signals the process it started, not its group."""
+    t = token()
+    proc = _start(make_sandbox(), f"trap 'echo bye > got-term; exit 0' TERM; sleep {t} & : > ready; wait", workspace)
+    _wait_for((workspace / "ready").exists)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    assert (workspace / "got-term").read_text() == "bye\n"
+    assert proc.returncode == 0 and alive_with(t) == []
+
+
+def test_a_background_commands_leftovers_last_until_its_group_is_killed(
+    make_sandbox: MakeSandbox, workspace: Path
+) -> None:
+    t = token()
+    proc = _start(make_sandbox(), f"env -i setsid sleep {t} > /dev/null 2>&1 & echo started", workspace,
+                  background=True)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and out == "started\n"
+    assert alive_with(t) != []  # a server started in the background keeps serving
+    os.killpg(proc.pid, signal.SIGKILL)  # session end: the init stayed in the group siGit started
+    _wait_for(lambda: alive_with(t) == [])
