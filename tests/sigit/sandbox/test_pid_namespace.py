@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +25,7 @@ MakeSandbox = Callable[..., Sandbox]
 def _start(sandbox: Sandbox, command: str, cwd: Path, *, background: bool = False) -> subprocess.Popen[str]:
     wrapped = sandbox.wrap(["sh", "-c", command], dict(os.environ), background=background)
     return subprocess.Popen(wrapped.argv, env=wrapped.env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, pass_fds=wrapped.pass_fds)
 
 
 def _wait_for(check: Callable[[], bool]) -> None:
@@ -81,4 +82,35 @@ def test_a_background_commands_leftovers_last_until_its_group_is_killed(
     assert proc.returncode == 0 and out == "started\n"
     assert alive_with(t) != []  # a server started in the background keeps serving
     os.killpg(proc.pid, signal.SIGKILL)  # session end: the init stayed in the group siGit started
+    _wait_for(lambda: alive_with(t) == [])
+
+
+def test_a_background_commands_leftovers_end_when_sigit_is_gone(make_sandbox: MakeSandbox, workspace: Path) -> None:
+    """siGit killed before it could end the session: the end of its lifeline pipe ends the namespace."""
+    sandbox = make_sandbox()
+    t = token()
+    wrapped = sandbox.wrap(["sh", "-c", f"setsid sleep {t} > /dev/null 2>&1 & echo started"], dict(os.environ),
+                           background=True)
+    assert wrapped.pass_fds and "--lifeline" in wrapped.argv  # siGit's own, held until it exits
+    read_end, write_end = os.pipe()  # this test's, standing for siGit's
+    argv = [str(read_end) if word == str(wrapped.pass_fds[0]) else word for word in wrapped.argv]
+    proc = subprocess.Popen(argv, env=wrapped.env, cwd=workspace, stdout=subprocess.PIPE, text=True,
+                            start_new_session=True, pass_fds=(read_end,))
+    os.close(read_end)
+    out, _ = proc.communicate(timeout=60)
+    assert out == "started\n"  # the watcher does not hold the output open
+    _wait_for(lambda: alive_with(t) != [])
+    os.close(write_end)  # siGit is gone
+    _wait_for(lambda: alive_with(t) == [])
+
+
+def test_a_foreground_command_ends_when_sigit_is_gone(make_sandbox: MakeSandbox, workspace: Path) -> None:
+    t = token()
+    wrapped = make_sandbox().wrap(["sh", "-c", f"sleep {t} & : > ready; wait"], dict(os.environ))
+    standin = subprocess.Popen(  # stands for siGit: starts the command, then is killed
+        [sys.executable, "-c", "import subprocess, sys, time; subprocess.Popen(sys.argv[1:]); time.sleep(600)",
+         *wrapped.argv], env=wrapped.env, cwd=workspace, start_new_session=True)
+    _wait_for((workspace / "ready").exists)
+    standin.kill()
+    standin.wait()
     _wait_for(lambda: alive_with(t) == [])

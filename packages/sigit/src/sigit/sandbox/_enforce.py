@@ -25,12 +25,17 @@ exits with G's status (by the same signal when G was killed). C never leaves P's
 By default C exits as soon as G has (the namespace ends with the command), and P waits for that, so
 the command's leftovers are gone when siGit sees it end; with `--linger` (background commands) P
 exits with G and C stays until the namespace is empty or siGit kills the group (session end).
+If siGit dies without ending them: P dies with its parent (a parent-death signal), and C with P,
+unless lingering; a lingering C is tied to siGit by `--lifeline FD`, the read end of a pipe whose
+write end only siGit holds: a watcher in the namespace blocks on it, and when siGit is gone (end of
+file) the watcher exits and C with it.
 
 Plan arguments (each option takes its values as separate words; paths are absolute):
     --userns              new user + mount namespace (the caller's uid/gid mapped to themselves)
     --netns               also a new network namespace (no interfaces but `lo`)
     --pidns               also a new PID namespace, with an init (see above); needs --userns
     --linger              with --pidns: the namespace outlives the command until it is empty
+    --lifeline FD         with --linger: end the namespace when FD (a pipe's read end) reaches its end
     --lo                  bring `lo` up in that network namespace
     --pin PATH            bind PATH onto itself, so it cannot be renamed or removed (EBUSY)
     --ro PATH             bind PATH onto itself read-only
@@ -282,6 +287,7 @@ class Plan:
         self.fs = self.net = self.scope = 0
         self.rules: list[tuple[int, str]] = []
         self.argv: list[str] = []
+        self.lifeline = -1
         self.tag = ""  # a secret the session knows: its setup-failure line cannot be printed by a command
 
 
@@ -299,7 +305,7 @@ def parse(args: Sequence[str]) -> Plan:
         elif word in ("--pin", "--ro", "--mask"):
             {"--pin": plan.pins, "--ro": plan.read_only, "--mask": plan.masks}[word].append(args[i + 1])
             i += 2
-        elif word in ("--fs", "--net", "--scope"):
+        elif word in ("--fs", "--net", "--scope", "--lifeline"):
             setattr(plan, word[2:], int(args[i + 1]))
             i += 2
         elif word == "--tag":
@@ -377,6 +383,8 @@ def main(args: Sequence[str]) -> int:
 def run_contained(plan: Plan) -> int:
     """P: enter the namespaces, fork the init, pass on signals, exit as the command did."""
     try:
+        if not plan.linger:  # siGit gone, its command goes too
+            _check(int(_c().prctl(PR_SET_PDEATHSIG, _signal.SIGKILL, 0, 0, 0)), "prctl(PR_SET_PDEATHSIG)")
         enter_namespaces(plan.netns, pid=True)
         read_end, write_end = os.pipe()
         init = os.fork()
@@ -417,6 +425,10 @@ def _init(plan: Plan, status_fd: int) -> int:
         null = os.open("/dev/null", os.O_RDWR)
     except OSError as exc:
         return _refused(plan, exc)
+    try:
+        watcher = _watch(plan.lifeline, status_fd, null) if plan.linger and plan.lifeline >= 0 else 0
+    except OSError as exc:  # the descriptor was not passed on
+        return _refused(plan, exc)
     for sig in FORWARDED:
         _signal.signal(sig, lambda sig, _frame: _kill(-1, sig))
     command = os.fork()
@@ -434,6 +446,8 @@ def _init(plan: Plan, status_fd: int) -> int:
             pid, status = os.waitpid(-1, 0)
         except ChildProcessError:  # nothing left in the namespace
             return 0
+        if pid == watcher:
+            return 0  # siGit is gone: exiting ends the namespace
         if pid == command:
             try:
                 os.write(status_fd, status.to_bytes(4, "little"))
@@ -442,6 +456,27 @@ def _init(plan: Plan, status_fd: int) -> int:
                 pass  # P is gone: siGit ended the command
             if not plan.linger:
                 return 0  # exiting kills what the command left
+
+
+def _watch(lifeline: int, status_fd: int, null: int) -> int:
+    """Fork the watcher that exits when `lifeline` ends (siGit is gone); its pid. The init and the
+    command do not keep the descriptor; the watcher keeps nothing else (not the command's output pipe)."""
+    os.fstat(lifeline)  # passed on (else the command is refused, as for any setup step that fails)
+    watcher = os.fork()
+    if watcher == 0:
+        try:  # whatever happens here, the watcher only ever exits (and the namespace with it)
+            for sig in FORWARDED:  # the init passes them on to everyone: the watcher stays until siGit goes
+                _signal.signal(sig, _signal.SIG_IGN)
+            os.close(status_fd)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.close(null)
+            while os.read(lifeline, 64):
+                pass
+        finally:
+            os._exit(0)
+    os.close(lifeline)
+    return watcher
 
 
 def _kill(pid: int, sig: int) -> None:

@@ -43,12 +43,14 @@ class LinuxPlan:
 
 
 def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces: bool,
-                  protection: GitProtection | None = None, background: bool = False) -> LinuxPlan:
+                  protection: GitProtection | None = None, background: bool = False,
+                  lifeline: int | None = None) -> LinuxPlan:
     """Launcher arguments for `policy`; `namespaces` says whether user namespaces may be used.
 
     `protection` is the sandbox's, resolved when it opened (gitdirs.py); None resolves it now.
     `background`: what the command leaves running outlives it until siGit ends it (a background
-    command's server); otherwise it ends with the command.
+    command's server), or until `lifeline` (a pipe's read end the command inherits) ends, when siGit
+    has died; otherwise it ends with the command.
     """
     rights = write_rights(support.landlock_abi)
     if not namespaces:
@@ -64,7 +66,11 @@ def landlock_plan(policy: SandboxPolicy, support: SandboxSupport, *, namespaces:
     if namespaces:  # only when needed: they cost a millisecond or two per start
         args.append("--userns")
         if pidns:
-            args += ["--pidns", "--linger"] if background else ["--pidns"]
+            args.append("--pidns")
+            if background:
+                args.append("--linger")
+                if lifeline is not None:
+                    args += ["--lifeline", str(lifeline)]
         if network_off:
             args.append("--netns")
             if policy.loopback:

@@ -84,10 +84,24 @@ class Enforcement:
 
 @dataclass(frozen=True)
 class SandboxedCommand:
-    """What to pass to `create_subprocess_exec`: the argv (launcher first) and the environment."""
+    """What to pass to `create_subprocess_exec`: the argv (launcher first), the environment and the
+    descriptors the launcher must inherit (`pass_fds`)."""
 
     argv: list[str]
     env: dict[str, str]
+    pass_fds: tuple[int, ...] = ()
+
+
+_lifeline: tuple[int, int] | None = None
+
+
+def lifeline() -> int:
+    """The read end of a pipe whose write end this process holds until it ends (never written): a
+    background command's namespace ends when it reaches its end, if siGit dies without ending it."""
+    global _lifeline
+    if _lifeline is None:
+        _lifeline = os.pipe()
+    return _lifeline[0]
 
 
 def decide(policy: SandboxPolicy, support: SandboxSupport) -> Enforcement:
@@ -214,9 +228,10 @@ class Sandbox:
         mechanism = self.enforcement.mechanism
         if mechanism == "landlock":
             assert self.support is not None
+            tie = lifeline() if background and self.enforcement.processes else None
             plan = landlock_plan(self.policy, self.support, namespaces=self.enforcement.namespaces,
-                                 protection=protection, background=background)
-            return SandboxedCommand(launcher_argv(plan.args, command), environ)
+                                 protection=protection, background=background, lifeline=tie)
+            return SandboxedCommand(launcher_argv(plan.args, command), environ, () if tie is None else (tie,))
         if mechanism == "bubblewrap":
             assert self.support is not None and self.support.bwrap is not None
             return SandboxedCommand(bwrap_argv(self.policy, self.support.bwrap, command, protection), environ)

@@ -150,9 +150,10 @@ async def _create(command: str, cwd: Path, sandbox: Sandbox | None, background: 
                   ) -> asyncio.subprocess.Process:
     # the mark finds the command's descendants at its end, wherever they moved
     argv, env = shell_argv(command), reaper.marked_env(shell_env({**os.environ, **NON_INTERACTIVE_ENV}))
+    pass_fds: tuple[int, ...] = ()
     if sandbox is not None and sandbox.active:  # stats the git dirs: off the loop
         wrapped = await asyncio.to_thread(functools.partial(sandbox.wrap, argv, env, background=background))
-        argv, env = wrapped.argv, wrapped.env
+        argv, env, pass_fds = wrapped.argv, wrapped.env, wrapped.pass_fds
     proc = await asyncio.create_subprocess_exec(
         *argv,
         cwd=str(cwd),
@@ -161,6 +162,7 @@ async def _create(command: str, cwd: Path, sandbox: Sandbox | None, background: 
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
         env=env,
+        pass_fds=pass_fds,
     )
     reaper.track(proc, env)
     return proc
