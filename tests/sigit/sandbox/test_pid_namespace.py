@@ -114,3 +114,10 @@ def test_a_foreground_command_ends_when_sigit_is_gone(make_sandbox: MakeSandbox,
     standin.kill()
     standin.wait()
     _wait_for(lambda: alive_with(t) == [])
+
+
+def test_a_missing_program_is_reported_as_the_shell_would(make_sandbox: MakeSandbox, workspace: Path) -> None:
+    wrapped = make_sandbox().wrap(["sigit-no-such-program"], dict(os.environ))
+    done = subprocess.run(wrapped.argv, env=wrapped.env, cwd=workspace, capture_output=True, text=True, check=False,
+                          timeout=60)
+    assert done.returncode == 127 and "sigit-no-such-program: No such file or directory" in done.stderr
