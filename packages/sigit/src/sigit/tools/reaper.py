@@ -127,7 +127,7 @@ def command_pids(tracked: Sequence[Tracked], table: dict[int, _Stat] | None = No
     me = os.getpid()
     found = {
         pid for pid, stat in table.items()
-        if pid != me and (stat.group in leaders or stat.session in leaders or _carries(pid, needles))
+        if pid != me and (stat.group in leaders or stat.session in leaders or (needles and _carries(pid, needles)))
     }
     children: dict[int, list[int]] = {}
     for pid, stat in table.items():
