@@ -5,8 +5,10 @@ runs it. Every process siGit started ends with the command (foreground) or the s
 and the repository guard looks last, after they have: what the planter writes while being ended is
 quarantined, and nothing is left to write later.
 
-The planter is found by a token on its command line (its pid is its PID namespace's); "later" is a
-gate file the test creates once `sigit -p` has returned, so nothing waits on the clock.
+The planter is found by a token on its command line (its pid is its PID namespace's). It plants on
+gates, not on the clock: once while the session runs, after the step's own repository check (so only
+the session's last look can catch it), once when it is being ended (SIGTERM), and once after `sigit -p`
+has returned, which no process of the session may live to do.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,33 +26,43 @@ from ..in_process import run_sigit_main
 from ..proc_table import alive_with, token
 
 PLANTER = """\
-# $1: a token on this command line, $2: what the user's git would run, $3: the gate
+# $1: a token on this command line, $2: what the user's git would run, $3: the gates' prefix
 plant() { git init -q "$1" && git -C "$1" config core.fsmonitor "touch $MARKER; true"; }
 MARKER=$2
 trap 'plant planted-at-kill; exit 0' TERM HUP INT
 : > ready
-while [ ! -e "$3" ]; do sleep 0.05; done
+while [ ! -e "$3-in-session" ]; do sleep 0.05; done
+plant planted-in-session && : > planted
+while [ ! -e "$3-later" ]; do sleep 0.05; done
 plant planted-later
 """
 
 
 class _Watching(ScriptedServer):
-    """Notes, as each request comes in, which processes carry the planter's token; with `ready`, the
-    reply to the model's second request waits until the planter has started (the session must not
-    end before it has)."""
+    """Notes, as each request comes in, which processes carry the planter's token. With `work` (a
+    background planter), the reply to the model's second request, which comes after the step's
+    repository check, waits until the planter has started and then planted (`<gate>-in-session`)."""
 
-    def __init__(self, turns: list[dict[str, Any]], needle: str, ready: Path | None) -> None:
+    def __init__(self, turns: list[dict[str, Any]], needle: str, gate: Path, work: Path | None) -> None:
         super().__init__(turns)
-        self.needle, self.ready = needle, ready
+        self.needle, self.gate, self.work = needle, gate, work
         self.alive_at_request: list[list[int]] = []
 
     def log_request(self, body: dict[str, Any]) -> None:
-        if self.ready is not None and self.requests:
-            deadline = time.monotonic() + 60
-            while not self.ready.exists() and time.monotonic() < deadline:
-                time.sleep(0.01)
+        if self.work is not None and self.requests:
+            _wait_for((self.work / "ready").exists)
+            Path(f"{self.gate}-in-session").touch()
+            _wait_for((self.work / "planted").exists)
         self.alive_at_request.append(alive_with(self.needle))
         super().log_request(body)
+
+
+def _wait_for(check: Callable[[], bool]) -> None:
+    """Until `check()` holds (on the event; the deadline only keeps a broken run from hanging)."""
+    deadline = time.monotonic() + 60
+    while not check():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.01)
 
 
 def _users_git_status(repo: Path) -> None:
@@ -68,7 +81,7 @@ def _run(tmp_path: Path, command: str, background: bool) -> tuple[subprocess.Com
     call = {"name": "run_command", "arguments": {"command": line, "run_in_background": background}}
     turns: list[dict[str, Any]] = [{"tool_calls": [call]}, {"text": "done"}]
     env = {"SIGIT_CONFIG_DIR": str(tmp_path / "config"), "HF_HUB_OFFLINE": "1", "SIGIT_PERMISSION_DEFAULT": None}
-    server = _Watching(turns, needle, work / "ready" if background else None)
+    server = _Watching(turns, needle, gate, work if background else None)
     with server:
         proc = run_sigit_main(["-p", "go", "--model", f"openai:{server.base_url}#scripted-qwen",
                                "--permission-mode", "bypass"], cwd=work, env=env, timeout=120)
@@ -77,7 +90,7 @@ def _run(tmp_path: Path, command: str, background: bool) -> tuple[subprocess.Com
 
 def _nothing_runs_later(work: Path, marker: Path, gate: Path, needle: str) -> None:
     assert alive_with(needle) == []  # nothing of the session outlives `sigit -p`
-    gate.touch()  # a survivor would plant now
+    Path(f"{gate}-later").touch()  # a survivor would plant now
     assert not (work / "planted-later").exists()
     for repo in work.glob("planted-*"):
         _users_git_status(repo)
@@ -88,9 +101,11 @@ def test_a_background_planter_that_left_the_session_ends_with_it(tmp_path: Path)
     proc, server, needle, work, marker, gate = _run(
         tmp_path, "env -i setsid sh plant.sh {args} > /dev/null 2>&1 & echo started", background=True)
     assert proc.returncode == 0, proc.stderr
-    assert (work / "ready").exists() and server.alive_at_request[1] != []  # it runs on while the session lasts
+    assert server.alive_at_request[1] != []  # a background command runs on while the session lasts
+    # planted after the step's check: the session's last look, after the planter has ended, removes it
+    assert "[warning] siGit removed core.fsmonitor from planted-in-session/.git/config" in proc.stderr, proc.stderr
     _nothing_runs_later(work, marker, gate, needle)
-    if (work / "planted-at-kill").exists():  # planted while being ended: the guard's last look comes after
+    if (work / "planted-at-kill").exists():  # planted while being ended: the last look comes after that too
         assert "siGit removed core.fsmonitor from planted-at-kill/.git/config" in proc.stderr, proc.stderr
 
 
