@@ -5,7 +5,6 @@ SDK starts the real `sigit`; the others' run its `main` in this process on the S
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from claude_agent_sdk import (
     tool,
 )
 
+from ..proc_table import alive_with, token
 from .conftest import SIGIT, MakeOptions
 
 pytestmark = pytest.mark.slow
@@ -39,21 +39,6 @@ pytestmark = pytest.mark.slow
 
 async def _response(client: ClaudeSDKClient) -> list[Any]:
     return [message async for message in client.receive_response()]
-
-
-def _running(pid: int) -> bool:
-    """Whether `pid` is a live process (a zombie waiting to be reaped has finished running)."""
-    stat = Path(f"/proc/{pid}/stat")
-    if stat.parent.parent.is_dir():
-        try:
-            return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
-        except (FileNotFoundError, ProcessLookupError):
-            return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def _blocks(messages: list[Any], kind: type) -> list[Any]:
@@ -152,9 +137,10 @@ async def test_can_use_tool_may_edit_the_input(workdir: Path, sdk_options: MakeO
 
 @pytest.mark.script_may_remain
 async def test_interrupt_kills_a_long_command_and_ends_the_turn(workdir: Path, sdk_options: MakeOptions) -> None:
+    sleeper = token()  # found from outside by its command line: `$$` would be its PID namespace's number
     turns = [
         {"tool_calls": [{"name": "run_command", "arguments": {
-            "command": "echo $$ > pid.txt; touch started.txt; sleep 60; touch late.txt"}}]},
+            "command": f"touch started.txt; sleep {sleeper}; touch late.txt"}}]},
         {"text": "never reached"},
     ]
     async with ClaudeSDKClient(sdk_options(turns, allowed_tools=["Bash"])) as client:
@@ -166,8 +152,7 @@ async def test_interrupt_kills_a_long_command_and_ends_the_turn(workdir: Path, s
     result = found[-1]
     assert isinstance(result, ResultMessage)
     assert result.is_error and result.stop_reason == "cancelled"
-    pid = int((workdir / "pid.txt").read_text())
-    assert not _running(pid)  # the command is gone, long before its minute was up
+    assert alive_with(sleeper) == []  # the command is gone, long before its minutes were up
     assert not (workdir / "late.txt").exists()
 
 

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from sigit.sandbox import Sandbox
 
 from ..proc_table import alive_with, token
@@ -55,10 +56,11 @@ def test_a_command_sees_only_its_own_processes(make_sandbox: MakeSandbox, worksp
     assert int(own_pid) < 10 and int(count) < 10, out  # its init, itself and `ls`: not the host's
 
 
-def test_a_command_killed_by_a_signal_is_reported_so(make_sandbox: MakeSandbox, workspace: Path) -> None:
-    proc = _start(make_sandbox(), "kill -TERM $$", workspace)
-    proc.communicate(timeout=60)
-    assert proc.returncode == -signal.SIGTERM
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])  # SIGKILL: what the OOM killer sends
+def test_a_command_killed_by_a_signal_is_reported_so(make_sandbox: MakeSandbox, workspace: Path, sig: int) -> None:
+    proc = _start(make_sandbox(), f"kill -{signal.Signals(sig).name[3:]} $$", workspace)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == -sig and "Traceback" not in str(err)
 
 
 def test_a_term_to_the_launcher_reaches_the_command(make_sandbox: MakeSandbox, workspace: Path) -> None:

@@ -51,6 +51,7 @@ from __future__ import annotations
 import _signal  # type: ignore[import-not-found]  # not `signal`: its enum import would add milliseconds to every start
 import ctypes
 import fcntl
+import contextlib
 import os
 import struct
 import sys
@@ -409,7 +410,8 @@ def run_contained(plan: Plan) -> int:
         os.waitpid(init, 0)  # the namespace is empty once the init is gone
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
-        _signal.signal(sig, _signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL and SIGSTOP (the OOM killer's) keep their default
+            _signal.signal(sig, _signal.SIG_DFL)
         os.kill(os.getpid(), sig)
         return 128 + sig
     return os.waitstatus_to_exitcode(status)
