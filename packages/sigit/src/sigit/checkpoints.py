@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import base64
 import difflib
+import errno
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from sigit.config.protected import ProtectedPlaces
 from sigit.errors import UsageError
 from sigit.fileio import read_regular
+from sigit.tools.confinement import Confinement
 from sigit.tools.subjects import Subjects
 
 MAX_SNAPSHOT_BYTES = 10 * 1024 * 1024
@@ -51,13 +54,26 @@ def paths_touched(subjects: Subjects) -> list[Path]:
         if subjects.creates_parents:
             missing: list[Path] = []
             for parent in target.parents:
-                if parent.exists() or parent.is_symlink():
+                if _there(parent):
                     break
                 missing.insert(0, parent)
             paths.extend(p for p in missing if p not in paths)
         if target not in paths:
             paths.append(target)
     return paths
+
+
+def _there(path: Path) -> bool:
+    """Whether something (a link included) is at `path`. A name the system refuses (too long, a loop,
+    a file where a folder should be) counts as there: nothing is made above it, and the tool itself
+    reports the error, instead of the snapshot ending the session."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 class CheckpointStore:
@@ -98,49 +114,43 @@ class CheckpointStore:
             return ""
         return "".join(_entry_diff(entry, self._shown(entry.path)) for entry in self._turns[-1].values())
 
-    def rewind_last_turn(self) -> list[str]:
-        """Put back the files of the latest turn that changed any; one line per path, [] if none."""
+    def rewind_last_turn(self, confinement: Confinement | None = None) -> list[str]:
+        """Put back the files of the latest turn that changed any; one line per path, [] if none.
+
+        Every restore goes through `confinement` (the session's; else one rooted at `root`), as a file
+        tool's write does: a file a command swapped for a link since the snapshot is not written through
+        it out of the workspace or into a protected place (siGit's settings), it is reported instead."""
         if not self._turns:
             return []
+        walls = confinement or Confinement((Path(os.path.abspath(self.root)),) if self.root else (),
+                                           ProtectedPlaces.default())
         turn = self._turns.pop()
         self._open = False
-        return [self._restore(entry) for entry in reversed(list(turn.values()))]
+        return [self._restore(entry, walls) for entry in reversed(list(turn.values()))]
 
-    def _restore(self, entry: _Entry) -> str:
+    def _restore(self, entry: _Entry, walls: Confinement) -> str:
         shown = self._shown(entry.path)
         try:
             if entry.kind == "too_large":
                 return f"not restored (over {MAX_SNAPSHOT_BYTES // (1024 * 1024)} MiB when saved): {shown}"
             if entry.kind == "unreadable":
                 return f"not restored (could not be read when saved): {shown}"
+            now = _mode_at(walls, entry.path)
             if entry.kind == "absent":
-                return self._remove(entry.path, shown)
+                return _remove(walls, entry.path, now, shown)
             if entry.kind == "dir":
-                if entry.path.is_dir():
+                if now is not None and stat.S_ISDIR(now):
                     return f"unchanged directory: {shown}"
-                entry.path.mkdir(parents=True, exist_ok=True)
+                walls.make_directories(entry.path)
                 return f"recreated directory: {shown}"
-            existed = entry.path.exists()
-            if entry.path.is_dir() and not entry.path.is_symlink():
+            if now is not None and stat.S_ISDIR(now):
                 return f"not restored (a directory is there now): {shown}"
-            entry.path.parent.mkdir(parents=True, exist_ok=True)
-            entry.path.write_bytes(entry.content)
+            walls.write(entry.path, entry.content)
             if entry.mode is not None:
-                entry.path.chmod(entry.mode)
-            return f"restored: {shown}" if existed else f"recreated deleted file: {shown}"
+                _chmod(walls, entry.path, entry.mode)
+            return f"restored: {shown}" if now is not None else f"recreated deleted file: {shown}"
         except OSError as exc:
             return f"could not restore {shown}: {exc.strerror or exc}"
-
-    def _remove(self, path: Path, shown: str) -> str:
-        if path.is_symlink() or path.is_file():
-            path.unlink()
-            return f"deleted new file: {shown}"
-        if path.is_dir():
-            if any(path.iterdir()):
-                return f"kept new directory (not empty): {shown}"
-            path.rmdir()
-            return f"removed new directory: {shown}"
-        return f"already gone: {shown}"
 
     def _shown(self, path: Path) -> str:
         if self.root is not None:
@@ -169,6 +179,47 @@ class CheckpointStore:
             entries = [_decode(item, index) for item in turn]
             store._turns.append({entry.path: entry for entry in entries})
         return store
+
+
+def _mode_at(walls: Confinement, path: Path) -> int | None:
+    """The mode of what is at `path` now (a link's own), walked as a file tool walks; None: nothing."""
+    try:
+        with walls.locate(path, writing=False, follow_last=False) as located:
+            if located.name is None:
+                return stat.S_IFDIR
+            return os.stat(located.name, dir_fd=located.dir_fd, follow_symlinks=False).st_mode
+    except FileNotFoundError:
+        return None
+
+
+def _remove(walls: Confinement, path: Path, mode: int | None, shown: str) -> str:
+    """Undo a creation: the file or link itself (never what a link leads to), or the folder if empty."""
+    if mode is None:
+        return f"already gone: {shown}"
+    if not stat.S_ISDIR(mode):
+        walls.remove(path)
+        return f"deleted new file: {shown}"
+    try:
+        walls.remove(path)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise
+        return f"kept new directory (not empty): {shown}"
+    return f"removed new directory: {shown}"
+
+
+def _chmod(walls: Confinement, path: Path, mode: int) -> None:
+    """Give the restored regular file its saved permission bits, on the file opened (no link followed)."""
+    with walls.locate(path, writing=True) as located:
+        if located.name is None:
+            return
+        fd = os.open(located.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                     dir_fd=located.dir_fd)
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
 
 
 def _capture(path: Path) -> _Entry:

@@ -442,7 +442,7 @@ class AgentSession:
 
     def rewind(self) -> list[str]:
         """Undo the last turn's file changes (the conversation stays)."""
-        restored = self._agent.checkpoints.rewind_last_turn()
+        restored = self._agent.checkpoints.rewind_last_turn(self._agent.context.confinement)
         self.save()
         return restored
 
