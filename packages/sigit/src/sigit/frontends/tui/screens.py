@@ -103,8 +103,8 @@ class PermissionScreen(ModalScreen[PermissionReply]):
             if req.preview:
                 with VerticalScroll(id="permission-preview"):
                     yield Static(preview_renderable(req))
-            yield Static(Text(f"It would run unconfined, this once. To allow such commands for good: "
-                              f"{req.suggested_rule}.", style="dim"))
+            yield Static(Text(shown(f"It would run unconfined, this once. To allow such commands for good: "
+                                    f"{req.suggested_rule}."), style="dim"))
             with Vertical(id="permission-buttons"):
                 yield answer_button("[y] Run once without the sandbox", "once", "warning")
                 yield answer_button("[n] Keep the sandbox", "deny", "primary")
@@ -140,7 +140,7 @@ class TrustScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="permission-dialog"):
-            yield Static(Text(f"Trust the folder {self.root}?", style="bold"), id="permission-title")
+            yield Static(Text(shown(f"Trust the folder {self.root}?"), style="bold"), id="permission-title")
             yield Static(Text("Its project files (.sigit/settings.toml, .mcp.json) want to:", style="dim"))
             with VerticalScroll(id="permission-preview"):
                 yield Static(Text("\n".join(f"• {line}" for line in self.requests.lines)), id="trust-wants")

@@ -21,6 +21,7 @@ from textual.widgets import Button, DataTable, Label, Static
 
 from ...git import run_git_async
 from ...sessions import SessionStore, SessionSummary
+from ..terminal_text import terminal_safe
 
 if TYPE_CHECKING:
     from ...sandbox import Sandbox
@@ -194,24 +195,29 @@ class RepoPane(VerticalScroll):
             git(self.cwd, "status", "--short", sandbox=self.sandbox),
             git(self.cwd, "log", "--oneline", "-n", "15", sandbox=self.sandbox),
         )
-        body = Text()
-        body.append(f"{self.cwd}\n", style="bold")
+        body = Text()  # the repository's text (commit subjects) with its escapes shown, never sent to the terminal
+        body.append(f"{_safe(str(self.cwd))}\n", style="bold")
         body.append("Branch: ", style="bold")
-        body.append(f"{branch or '(detached)'}\n\n")
+        body.append(f"{_safe(branch or '(detached)')}\n\n")
         body.append("Status\n", style="bold underline")
-        body.append((status or "clean") + "\n\n")
+        body.append(_safe(status or "clean") + "\n\n")
         body.append("Recent commits\n", style="bold underline")
-        body.append(log or "none")
+        body.append(_safe(log or "none"))
         with contextlib.suppress(NoMatches):  # the app closed while git ran
             self.query_one("#repo-body", Static).update(body)
+
+
+def _safe(text: str) -> str:
+    """Untrusted text for a `Text`, which Textual writes to the terminal as it is: escapes shown."""
+    return terminal_safe(text, keep_sgr=False)
 
 
 def status_text(config_dir: Path, status: SessionStatus | None, model: str) -> Text:
     out = Text()
 
-    def row(label: str, value: str) -> None:
+    def row(label: str, value: str) -> None:  # values hold project and model text (rules, warnings)
         out.append(f"{label:<16}", style="bold")
-        out.append(value + "\n")
+        out.append(_safe(value) + "\n")
 
     row("Model", model)
     row("Config dir", str(config_dir))
@@ -235,7 +241,7 @@ def status_text(config_dir: Path, status: SessionStatus | None, model: str) -> T
     row("Tools", ", ".join(status.tools) or "none")
     row("MCP servers", ", ".join(status.mcp_servers) or "none configured")
     for warning in status.warnings:
-        out.append(f"warning: {warning}\n", style="yellow")
+        out.append(f"warning: {_safe(warning)}\n", style="yellow")
     return out
 
 
