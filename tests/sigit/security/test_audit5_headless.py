@@ -10,8 +10,11 @@ the attacker, commands in the real OS sandbox where the machine has one):
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from ..in_process import run_sigit_main
 
@@ -76,3 +79,39 @@ def test_an_overlong_path_is_the_tools_error_not_the_sessions_end(tmp_path: Path
     assert [r["is_error"] for r in results] == [True, True, False], results
     assert all("too long" in r["content"] for r in results[:2]), results
     assert (work / "fine.txt").read_text() == "x"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: trust hashes .sigit/settings.toml and .mcp.json as written, not the scripts they name, and a hook "
+    "runs outside the sandbox; pinning needs the hook runner (extensions/hooks.py) to check, before each run, "
+    "the files its command names against digests taken when trust was given (not a few-line change)"))
+def test_a_trusted_hooks_script_the_model_rewrites_is_not_run(tmp_path: Path) -> None:
+    home, work = tmp_path / "home", tmp_path / "home" / "work"
+    (work / ".sigit").mkdir(parents=True)
+    (work / ".sigit" / "settings.toml").write_text('[[hooks.post_tool_use]]\ncommand = "sh ./check.sh"\n')
+    (work / "check.sh").write_text("true\n")
+    marker = tmp_path / "ran-unconfined"
+    calls = [{"name": "create_file", "arguments": {"path": "check.sh", "content": f"touch {marker}\n",
+                                                   "overwrite": True}},
+             {"name": "read_file", "arguments": {"path": "check.sh"}}]
+    _sigit(tmp_path, home, work, "tidy", [{"tool_calls": calls}, {"text": "done"}], "--trust",
+           "--permission-mode", "accept-edits")
+    assert not marker.exists()
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: the repository guard's list (sandbox/repo_guard.py `_RUNS_CODE`, being changed by the family-2 fix) "
+    "lacks hook.<name>.command (git's config-based hooks, run at commit by newer git) and "
+    "sendemail.sendmailcmd / sendemail.headercmd; git.py's own `_DANGEROUS_KEY` is a second, shorter list"))
+def test_the_guard_quarantines_config_based_hooks_and_sendmail_commands(tmp_path: Path) -> None:
+    home, work = tmp_path / "home", tmp_path / "home" / "work"
+    work.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    planted = ('[hook "h"]\n\tcommand = touch planted\n\tevent = pre-commit\n'
+               "[sendemail]\n\tsendmailCmd = touch planted\n\theaderCmd = touch planted\n")
+    config = (work / ".git" / "config").read_text() + planted
+    calls = [{"name": "create_file", "arguments": {"path": ".git/config", "content": config, "overwrite": True}}]
+    _sigit(tmp_path, home, work, "set up", [{"tool_calls": calls}, {"text": "done"}], "--permission-mode", "bypass")
+    kept = subprocess.run(["git", "config", "--file", str(work / ".git" / "config"), "--name-only", "--list"],
+                          capture_output=True, text=True, check=True).stdout.lower()
+    assert "hook.h.command" not in kept and "sendemail.sendmailcmd" not in kept and "sendemail.headercmd" not in kept
