@@ -81,11 +81,9 @@ def test_an_overlong_path_is_the_tools_error_not_the_sessions_end(tmp_path: Path
     assert (work / "fine.txt").read_text() == "x"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: trust hashes .sigit/settings.toml and .mcp.json as written, not the scripts they name, and a hook "
-    "runs outside the sandbox; pinning needs the hook runner (extensions/hooks.py) to check, before each run, "
-    "the files its command names against digests taken when trust was given (not a few-line change)"))
 def test_a_trusted_hooks_script_the_model_rewrites_is_not_run(tmp_path: Path) -> None:
+    """A hook runs outside the sandbox: the script it names, rewritten by the model in accept-edits, is not
+    run by the same session (the files a hook names are pinned when the session starts)."""
     home, work = tmp_path / "home", tmp_path / "home" / "work"
     (work / ".sigit").mkdir(parents=True)
     (work / ".sigit" / "settings.toml").write_text('[[hooks.post_tool_use]]\ncommand = "sh ./check.sh"\n')

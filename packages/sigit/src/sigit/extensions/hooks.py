@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import os
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,7 @@ from sigit.config.schema_hooks import (
     HooksTable,
     matcher_alternatives,
 )
+from sigit.fileio import read_bounded
 from sigit.permissions.rules import CallSubject, subject_matches
 from sigit.tools import reaper
 from sigit.tools.base import PreparedCall
@@ -106,6 +109,25 @@ def hook_configs(table: Mapping[str, Any]) -> dict[str, list[HookConfig]]:
     return hooks
 
 
+def named_files(command: str, cwd: Path) -> dict[Path, str | None]:
+    """The files inside `cwd` a hook's command names (`./check.sh`, `sh scripts/lint.sh`), with a digest
+    of each (None: unreadable): what the hook would run, pinned when the session starts."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return {}
+    root = Path(os.path.realpath(cwd))
+    found: dict[Path, str | None] = {}
+    for word in words:
+        path = Path(os.path.realpath(cwd / os.path.expanduser(word)))
+        if path != root and root in path.parents and os.path.isfile(path):
+            try:
+                found[path] = hashlib.sha256(read_bounded(path, 8 * 1024 * 1024)).hexdigest()
+            except OSError:
+                found[path] = None
+    return found
+
+
 class HookRunner:
     """Runs the configured hooks of one session. Hooks never raise: problems become warnings."""
 
@@ -121,6 +143,8 @@ class HookRunner:
         self.session_id = session_id
         self.on_warning = on_warning
         self.hooks = hook_configs(settings_hooks)
+        self._pins = {hook.command: named_files(hook.command, self.cwd) for hooks in self.hooks.values()
+                      for hook in hooks}
 
     def has(self, event: str) -> bool:
         return bool(self.hooks.get(event))
@@ -202,6 +226,11 @@ class HookRunner:
             self.on_warning(message)
 
     async def _run_one(self, hook: HookConfig, stdin: bytes, env: dict[str, str]) -> HookResult:
+        changed = [str(p) for p, digest in named_files(hook.command, self.cwd).items()
+                   if self._pins.get(hook.command, {}).get(p) != digest]
+        if changed:  # a hook runs outside the sandbox: a script the session rewrote would run unconfined
+            return HookResult(hook.command, 127, "", f"not run: {', '.join(changed)} changed since the session "
+                              "started (a hook runs outside the sandbox); start a new session to run it as it is now")
         env = reaper.marked_env(env)  # what the hook leaves running ends with it
         try:
             proc = await asyncio.create_subprocess_exec(
