@@ -97,10 +97,6 @@ def test_a_trusted_hooks_script_the_model_rewrites_is_not_run(tmp_path: Path) ->
     assert not marker.exists()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: the repository guard's list (sandbox/repo_guard.py `_RUNS_CODE`, being changed by the family-2 fix) "
-    "lacks hook.<name>.command (git's config-based hooks, run at commit by newer git) and "
-    "sendemail.sendmailcmd / sendemail.headercmd; git.py's own `_DANGEROUS_KEY` is a second, shorter list"))
 def test_the_guard_quarantines_config_based_hooks_and_sendmail_commands(tmp_path: Path) -> None:
     home, work = tmp_path / "home", tmp_path / "home" / "work"
     work.mkdir(parents=True)

@@ -76,7 +76,8 @@ _DANGEROUS_KEY = re.compile(
     r"^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree)|filter\..+|alias\..+"
     r"|include\.path|includeif\..+|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver"
     r"|credential\..*helper|sequence\.editor|gpg\..*program|trailer\..+\.(cmd|command)|pager\..+"
-    r"|remote\..+\.(uploadpack|receivepack|proxy)|uploadpack\..+|receive\..+|protocol\..+|url\..+)$",
+    r"|remote\..+\.(uploadpack|receivepack|proxy)|uploadpack\..+|receive\..+|protocol\..+|url\..+"
+    r"|hook\..+|sendemail\..+)$",
     re.IGNORECASE,
 )
 

@@ -44,7 +44,8 @@ _RUNS_CODE = re.compile(
     r"|merge\..+\.driver|filter\..+\.(clean|smudge|process)|include\.path|includeif\..+\.path"
     r"|credential\.(.+\.)?helper|gpg\.(.+\.)?(program|defaultkeycommand)|pager\..+|interactive\.difffilter"
     r"|trailer\..+\.(cmd|command)|remote\..+\.(uploadpack|receivepack)|uploadpack\.packobjectshook"
-    r"|protocol\.(.+\.)?allow|sendemail\.(.+\.)?(smtpserver|tocmd|cccmd)|(browser|man)\..+\.(cmd|path)"
+    r"|protocol\.(.+\.)?allow|sendemail\.(.+\.)?(smtpserver|tocmd|cccmd|sendmailcmd|headercmd)"
+    r"|(browser|man)\..+\.(cmd|path)|hook\..+\.command"
     r"|guitool\..+\.cmd|web\.browser)$",
     re.IGNORECASE,
 )
