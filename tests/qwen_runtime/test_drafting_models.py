@@ -510,7 +510,7 @@ def test_a_hybrid_model_drafts_by_default_no_longer_than_it_can_take_back(
     hybrid: LlamaCppRuntime, tiny_hybrid_gguf: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert isinstance(hybrid.draft_source, PromptLookup) and not hybrid.cut_back
-    assert hybrid.rollback_snapshots == HYBRID_MAX_DRAFT == hybrid.max_draft
+    assert hybrid.max_draft == HYBRID_MAX_DRAFT  # the snapshots come with the first draft (test_lazy_rollback)
     rows: list[int] = []
     verify = LlamaCppRuntime.eval_with_rows
 
@@ -522,6 +522,7 @@ def test_a_hybrid_model_drafts_by_default_no_longer_than_it_can_take_back(
     hybrid.clear_cache()
     done = hybrid.complete(rewrite(120))
     assert done.usage.drafted_tokens > 0 and rows
+    assert hybrid.rollback_snapshots == HYBRID_MAX_DRAFT
     assert max(rows) - 1 <= hybrid.max_draft  # a draft never outgrows the snapshots that take it back
     plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=256, draft="none")
     assert plain.draft_source is None and plain.rollback_snapshots == 0  # no snapshots kept for nothing
@@ -594,7 +595,8 @@ def test_a_hybrid_where_no_draft_can_pay_runs_without_rollback_snapshots_and_wat
     plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=2048, draft="none")
     try:
         want = plain.complete(rewrite(60))
-        replies = []
+        replies = [drafted.complete(rewrite(60))]  # its first draft allocated the snapshots
+        assert drafted.rollback_snapshots == HYBRID_MAX_DRAFT
         while drafted.rollback_snapshots and len(replies) < 3:  # the first batch of a size is not timed
             replies.append(drafted.complete(rewrite(60)))
         assert replies[0].usage.drafted_tokens > 0 and drafted.rollback_snapshots == 0

@@ -67,6 +67,10 @@ class DraftTarget(Protocol):
 
     def clear_cache_unlocked(self) -> None: ...
 
+    # optional: `prepare_draft(n) -> bool`, ready to take back n drafted tokens (a hybrid allocates its
+    # rollback snapshots at its first draft; False: do not draft), and `rollback_live`, whether a
+    # one-token step now pays for them (the drafter times steps before the first draft as plain ones)
+
 
 SHADOW_LENGTH = 2
 """Tokens of a shadow draft (`Drafter._shadow_draft`): short, so that it is judged within two steps and
@@ -329,7 +333,11 @@ class Drafter:
         else:
             self.target.eval_tokens(batch)
             if len(batch) == 1:  # a batch of forced tokens keeps one logits row: no verify, no step
-                self.policy.evaluated(1, clock() - started)
+                plain = getattr(self.policy, "plain_step", None)
+                if plain is not None and not getattr(self.target, "rollback_live", True):
+                    plain(clock() - started)  # a hybrid before its first draft: no snapshots to pay for yet
+                else:
+                    self.policy.evaluated(1, clock() - started)
         self._n_past += len(batch)
         self._inflight, self._row = draft, 0
         self._draft_size, self._draft_accepted = len(draft), 0
@@ -389,6 +397,9 @@ class Drafter:
             draft = draft[: self.limit(draft)] if draft else draft
             if len(draft) > len(best):
                 best, winner = draft, i
+        prepare = getattr(self.target, "prepare_draft", None)
+        if best and prepare is not None and not prepare(len(best)):
+            self._off, best = True, []  # the model cannot take a draft back: none from here on
         self._draft_from = self._parts[winner] if best else None
         if best:
             self._drafted_by[winner] += len(best)

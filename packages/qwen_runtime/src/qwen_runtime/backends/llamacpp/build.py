@@ -106,7 +106,30 @@ class _LineForwarder:
 
     def _emit(self, line: str) -> None:
         if line.strip():
+            for prefix, seen in _watchers:
+                if prefix in line:
+                    seen.append(line.strip())
             llama_log.log(self._level, "%s", line.rstrip())
+
+
+_watchers: list[tuple[str, list[str]]] = []
+"""Open `watch_llama_lines` blocks: (what a line must contain, the lines seen); read under the forwarder's lock."""
+
+
+@contextmanager
+def watch_llama_lines(containing: str) -> Iterator[list[str]]:
+    """llama.cpp's lines containing `containing` while the block runs, whatever the log level (what it
+    resolved at load, e.g. flash attention's auto, is said only in an INFO line). Lines dropped in C by
+    `quiet_llama_logs` are not seen."""
+    seen: list[str] = []
+    entry = (containing, seen)
+    with _forwarder._lock:
+        _watchers.append(entry)
+    try:
+        yield seen
+    finally:
+        with _forwarder._lock:
+            _watchers.remove(entry)
 
 
 _forwarder = _LineForwarder()

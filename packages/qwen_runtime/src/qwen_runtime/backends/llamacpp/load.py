@@ -21,7 +21,7 @@ from typing import Any
 
 from ...errors import ModelLoadError, ModelNotFoundError
 from ...speed.cpus import cpu_budget
-from .build import default_gpu_layers, forward_llama_logs, llama_log, quiet_llama_logs
+from .build import default_gpu_layers, forward_llama_logs, llama_log, quiet_llama_logs, watch_llama_lines
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +75,11 @@ class Placement:
 class LlamaHandle:
     """A loaded `Llama` and the private members of it the backend needs, named once."""
 
-    def __init__(self, llm: Any) -> None:
+    def __init__(self, llm: Any, flash_attention: str = "auto") -> None:
         self.llm = llm
+        self.flash_attention = flash_attention
+        """What llama.cpp's auto chose at load: "enabled", "disabled", or "auto" where it did not say
+        (its log lines dropped during a quiet load)."""
         """The `Llama` itself (its public attributes: `ctx`, `n_tokens`, `input_ids`, `n_batch`, `eval`...)."""
         self.model: Any = llm._model.model
         """The `llama_model *` (what mtmd, the MTP context and the model queries take)."""
@@ -151,6 +154,23 @@ class LlamaHandle:
         llm._ctx.decode(batch)
 
 
+FLASH_ATTN_AUTO = -1
+"""LLAMA_FLASH_ATTN_TYPE_AUTO: llama.cpp enables flash attention where the device runs it."""
+FLASH_ATTN_LINE = "Flash Attention"
+"""What llama.cpp's line on resolving auto starts with ("Flash Attention enabled" / "... not supported,
+set to disabled"): it has no call that tells."""
+
+
+def flash_attention_said(lines: Sequence[str]) -> str:
+    """What llama.cpp resolved flash attention to, from its lines at load ("auto": it did not say)."""
+    for line in lines:
+        if "Flash Attention enabled" in line:
+            return "enabled"
+        if "Flash Attention not supported" in line:
+            return "disabled"
+    return "auto"
+
+
 KV_TYPES = {"f16": 1, "q8_0": 8}
 """KV cache types by name, to ggml's type ids (GGML_TYPE_F16, GGML_TYPE_Q8_0)."""
 DEFAULT_N_BATCH = 512
@@ -159,17 +179,20 @@ DEFAULT_N_BATCH = 512
 
 def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, verbose: bool,
                n_batch: int = DEFAULT_N_BATCH, n_ubatch: int | None = None, kv_cache_type: str = "f16",
-               quiet: bool = False) -> LlamaHandle:
+               quiet: bool = False, load_mtp: bool | None = None) -> LlamaHandle:
     """Load `path` into llama.cpp. `snapshots`: recurrent-state snapshots per sequence, what a hybrid
     model needs to drop rejected draft tokens (llama.cpp clamps it to 0 on a model that cannot roll
-    back); with any, the model's multi-token-prediction layers are loaded too. `n_batch`: the tokens one
-    evaluation takes (`n_ubatch`, the physical batch, at most that); `kv_cache_type` "f16" or "q8_0"
-    (a quantized V cache needs flash attention, which is then turned on). `quiet`: llama.cpp's log lines
-    dropped in C during the load (`quiet_llama_logs`: another thread holds the GIL meanwhile); a load
-    that fails quietly is tried once more with them, for llama.cpp's reason."""
+    back). `load_mtp`: load the model's multi-token-prediction layers (None: when `snapshots`).
+    `n_batch`: the tokens one evaluation takes (`n_ubatch`, the physical batch, at most that);
+    `kv_cache_type` "f16" or "q8_0". Flash attention is llama.cpp's auto, as llama-server's default:
+    on where the backend runs it (`LlamaHandle.flash_attention` says what llama.cpp chose).
+    `quiet`: llama.cpp's log lines dropped in C during the load (`quiet_llama_logs`: another thread
+    holds the GIL meanwhile); a load that fails quietly is tried once more with them, for llama.cpp's reason."""
     if kv_cache_type not in KV_TYPES:
         raise ModelLoadError(f"KV cache type {kv_cache_type!r} is not one of {', '.join(KV_TYPES)}")
     kv = KV_TYPES[kv_cache_type]
+    if load_mtp is None:
+        load_mtp = snapshots > 0
     try:
         from .lib import llama
     except ImportError as exc:  # pragma: no cover - a declared dependency
@@ -179,9 +202,11 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
     llama_log.addHandler(errors)
     try:
         with llama_params(
-            model={"use_extra_bufts": placement.extra_buffers, "load_mtp": snapshots > 0},
-            context={"n_rs_seq": snapshots},
-        ):
+            model={"use_extra_bufts": placement.extra_buffers, "load_mtp": load_mtp},
+            # flash attention as llama-server chooses it: on wherever the backend runs it (the CPU
+            # always; a quantized V cache needs it)
+            context={"n_rs_seq": snapshots, "flash_attn_type": FLASH_ATTN_AUTO},
+        ), watch_llama_lines(FLASH_ATTN_LINE) as said:
             args: dict[str, Any] = dict(
                 model_path=str(path),
                 n_ctx=n_ctx,
@@ -192,7 +217,6 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
                 n_ubatch=n_ubatch or n_batch,
                 type_k=kv,
                 type_v=kv,
-                flash_attn=kv_cache_type != "f16",
                 verbose=verbose,
             )
             dropped = False
@@ -212,7 +236,7 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
     finally:
         llama_log.removeHandler(errors)
     try:
-        return LlamaHandle(llm)
+        return LlamaHandle(llm, flash_attention=flash_attention_said(said))
     except Exception:
         llm.close()
         raise
@@ -253,26 +277,32 @@ _params_lock = threading.Lock()
 @contextmanager
 def llama_params(model: dict[str, Any] | None = None, context: dict[str, Any] | None = None) -> Iterator[None]:
     """Set model- and context-parameter fields that `Llama()` does not take as arguments
-    (`use_extra_bufts`, `n_rs_seq`).
+    (`use_extra_bufts`, `load_mtp`, `n_rs_seq`, `flash_attn_type` auto).
 
-    `Llama.__init__` builds its parameters from `llama_model_default_params()` and
-    `llama_context_default_params()`; those calls are wrapped while a model loads, under a lock so two
-    loads in one process cannot interleave.
+    `Llama.__init__` builds its model parameters from `llama_model_default_params()` and hands its
+    context parameters to `llama_init_from_model`; those calls are wrapped while a model loads, under a
+    lock so two loads in one process cannot interleave.
     """
     import importlib
 
     binding: Any = importlib.import_module("llama_cpp.llama").llama_cpp  # the module Llama calls
     originals = {
         "llama_model_default_params": (binding.llama_model_default_params, model or {}),
-        "llama_context_default_params": (binding.llama_context_default_params, context or {}),
+        "llama_init_from_model": (binding.llama_init_from_model, context or {}),
     }
 
     def with_fields(original: Any, fields: dict[str, Any]) -> Any:
-        def make() -> Any:
-            params = original()
+        def make(*args: Any) -> Any:
+            if not args:  # llama_model_default_params(): the defaults, our fields set
+                params = original()
+                for name, value in fields.items():
+                    setattr(params, name, value)
+                return params
+            # llama_init_from_model(model, params): set after `Llama()` filled them (it overwrites
+            # `flash_attn_type` from its bool), on the struct it keeps (`reopen` makes contexts from it)
             for name, value in fields.items():
-                setattr(params, name, value)
-            return params
+                setattr(args[-1], name, value)
+            return original(*args)
 
         return make
 
@@ -293,6 +323,7 @@ def model_params(**fields: Any) -> contextlib.AbstractContextManager[None]:
 
 __all__ = [
     "DEFAULT_N_BATCH",
+    "FLASH_ATTN_AUTO",
     "KV_TYPES",
     "LlamaHandle",
     "Placement",

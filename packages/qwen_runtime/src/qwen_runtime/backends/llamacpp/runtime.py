@@ -185,16 +185,15 @@ class LlamaCppRuntime(LocalRuntime):
         self._learned: LearnedCosts | None = None
         if self.verify_costs is None and table_dir is not None and spec.kind != NO_DRAFT:
             self._start_from_learned(table_dir)
-        # recurrent-state snapshots for dropping rejected drafts; llama.cpp clamps it to 0 on a model
-        # whose architecture cannot roll back (any dense model: it cuts its KV cache back instead). A
-        # hybrid whose known costs say its first request will not draft opens without them.
-        snapshots = 0 if spec.kind == NO_DRAFT else HYBRID_MAX_DRAFT
-        self._snapshots_later = False  # opened without them by choice: drafting_now reopens with them
-        if (snapshots and info.hybrid and spec.kind != MTP and not info.nextn_layers
-                and self.verify_costs is not None):
-            ahead = DraftController(self.max_draft, verify_costs=self.verify_costs, overhead_prior=self.overhead_prior)
-            if not ahead.keeps_rollback_at_first():  # asked of a controller like the one made at first use
-                snapshots, self._snapshots_later = 0, True
+        # recurrent-state snapshots for dropping rejected drafts (llama.cpp clamps them to 0 on a model
+        # whose architecture cannot roll back: any dense model cuts its KV cache back instead). A hybrid
+        # allocates them at its first draft (`prepare_draft`; +258 MiB on the 0.8B shape, for nothing
+        # where nothing is ever drafted); only the MTP head, which drafts from the first step and follows
+        # the model's own context, needs them from the load.
+        mtp_drafts = spec.kind in (MTP, PROMPT_LOOKUP) and bool(info.nextn_layers)
+        snapshots = HYBRID_MAX_DRAFT if mtp_drafts else 0
+        self._snapshots_later = spec.kind != NO_DRAFT and not mtp_drafts  # prepare_draft opens them
+        self._rollback_failed = False  # llama.cpp could not reopen the context with them: no drafts
         # llguidance's view of the vocabulary (a second of CPU, GIL held) builds from the saved tables
         # while llama.cpp loads (GIL released)
         early = start_early_view(path, table_dir)
@@ -202,12 +201,16 @@ class LlamaCppRuntime(LocalRuntime):
         try:
             self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose,
                                       n_batch=self.n_batch, n_ubatch=self.n_ubatch,
-                                      kv_cache_type=self.kv_cache_type, quiet=early is not None)
+                                      kv_cache_type=self.kv_cache_type, quiet=early is not None,
+                                      load_mtp=spec.kind != NO_DRAFT)
         except BaseException:
             if early is not None:
                 early.abandon()
             raise
         self._llm: Any = self._native.llm
+        self.flash_attention = self._native.flash_attention
+        """Flash attention as llama.cpp's auto resolved it ("enabled", "disabled"; "auto": not said)."""
+        log.info("flash attention: %s", self.flash_attention)
         try:
             self._read_model(chat_template, cut_back)
             self._read_vocabulary(table_dir, early)
@@ -521,7 +524,7 @@ class LlamaCppRuntime(LocalRuntime):
 
     def new_sampler(self, sampling: Sampling) -> LlamaSampler:
         chain = sampler_chain(sampling, self._n_vocab, int(self._llm.last_n_tokens_size))
-        return LlamaSampler(chain, self._native.sampler_ctx, lambda: self._row)
+        return LlamaSampler(chain, self._native, lambda: self._row)
 
     # ---------------------------------------------------------------- drafts (see drafting.py)
 
@@ -557,24 +560,51 @@ class LlamaCppRuntime(LocalRuntime):
 
     def drafting_now(self) -> bool:
         """A hybrid model keeps rollback snapshots only while drafting can pay: its controller says per
-        request (`DraftController.rollback_for_request`), and the context is reopened with or without
-        them (the state carried over; about a quarter of a second on the 0.8B shape). The MTP head
-        follows every decode of its own context, so a model drafting with it keeps them."""
+        request (`DraftController.rollback_for_request`). A request that may draft gets them at its first
+        draft (`prepare_draft`), one that may not drops them (the context reopened, the state carried
+        over; about a quarter of a second on the 0.8B shape). The MTP head follows every decode of its
+        own context, so a model drafting with it keeps them from the load."""
         if self.draft_source is None:
             return False
         policy = self.draft_controller()
         if not self._native.recurrent or self._mtp is not None:
             return True
         want = policy.rollback_for_request() if isinstance(policy, DraftController) else True
-        have = self.rollback_snapshots > 0
-        if want != have and self._native.reopen(HYBRID_MAX_DRAFT if want else 0):
-            from .lib import llama_cpp
+        if not want and self.rollback_snapshots and self._reopen(0):
+            log.info("draft: no draft can pay on this machine now; running without rollback snapshots for a while")
+        return want and not self._rollback_failed
 
-            self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
-            self._logits_view, self._logits_address = None, None
-            log.info("draft: %s", "rollback snapshots back, drafting again" if want else
-                     "no draft can pay on this machine now; running without rollback snapshots for a while")
-        return self.rollback_snapshots > 0
+    def prepare_draft(self, n: int) -> bool:
+        """Ready to take back up to `n` drafted tokens: a hybrid allocates its rollback snapshots at its
+        first draft (the context reopened with them, the state carried over), not at load. False where
+        llama.cpp cannot (the drafter then drafts nothing)."""
+        if not self._native.recurrent or self.rollback_snapshots >= n:
+            return True
+        if self._mtp is not None or self._rollback_failed:
+            return False
+        if self._reopen(HYBRID_MAX_DRAFT) and self.rollback_snapshots >= n:
+            log.info("draft: first draft on this hybrid model: %d rollback snapshots allocated",
+                     self.rollback_snapshots)
+            return True
+        self._rollback_failed = True  # llama.cpp keeps none for an architecture that cannot roll back
+        log.info("draft: off (llama.cpp keeps no rollback snapshots for this recurrent model: its state cannot "
+                 "drop rejected draft tokens)")
+        return False
+
+    @property
+    def rollback_live(self) -> bool:
+        """Whether a one-token step now pays for rollback snapshots (what the draft controller times it as)."""
+        return not self._native.recurrent or self.rollback_snapshots > 0
+
+    def _reopen(self, snapshots: int) -> bool:
+        """The context reopened with `snapshots` rollback snapshots (`LlamaHandle.reopen`)."""
+        if not self._native.reopen(snapshots):
+            return False
+        from .lib import llama_cpp
+
+        self.rollback_snapshots = int(llama_cpp.llama_n_rs_seq(self._llm.ctx))
+        self._logits_view, self._logits_address = None, None  # the new context's logits buffer
+        return True
 
     def eval_with_rows(self, tokens: Sequence[int], rows: int) -> None:
         """One `llama_decode` with an output row for each of the last `rows` tokens (the verifying

@@ -41,9 +41,11 @@ def sampler_chain(sampling: Sampling, n_vocab: int, last_n: int) -> Any:
 class LlamaSampler:
     """llama.cpp's sampler chain, sampling the context's last logits."""
 
-    def __init__(self, chain: Any, ctx: Any, row: Callable[[], int]) -> None:
+    def __init__(self, chain: Any, handle: Any, row: Callable[[], int]) -> None:
         self._chain = chain
-        self._ctx = ctx
+        self._handle = handle
+        """Where the context is read at each sample (`LlamaHandle.sampler_ctx`): a hybrid's first draft
+        reopens it mid-request."""
         self._row = row
         """The logits row to sample (a draft's verify batch has one per position)."""
 
@@ -51,7 +53,7 @@ class LlamaSampler:
         self._chain.accept(token)
 
     def sample(self) -> int:
-        return int(self._chain.sample(self._ctx, self._row()))
+        return int(self._chain.sample(self._handle.sampler_ctx, self._row()))
 
     def close(self) -> None:
         self._chain.close()

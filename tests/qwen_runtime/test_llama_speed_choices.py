@@ -1,0 +1,165 @@
+"""What the llama.cpp backend chooses for speed at load: flash attention as llama-server chooses it
+(llama.cpp's auto), and a hybrid's rollback snapshots allocated at its first draft instead of at load
+(they cost memory and a few percent of every step: +258 MiB on the 0.8B shape)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from qwen_runtime import ChatRequest, Sampling, UserMessage
+from qwen_runtime.backends import _generation
+from qwen_runtime.backends.llamacpp.load import FLASH_ATTN_AUTO, Placement, open_llama
+from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT, LlamaCppRuntime
+from qwen_runtime.speed.draft_control import DraftController
+
+CALC = "".join(
+    f'def {name}(a, b):\n    """{doc}"""\n    return a {op} b\n\n\n'
+    for name, doc, op in (
+        ("add", "The sum of a and b.", "+"),
+        ("sub", "The difference of a and b.", "-"),
+        ("mul", "The product of a and b.", "*"),
+        ("div", "The quotient of a and b.", "/"),
+    )
+)
+
+
+def ask(text: str, max_tokens: int = 40) -> ChatRequest:
+    return ChatRequest(
+        (UserMessage(text),), sampling=Sampling(temperature=0, max_tokens=max_tokens), enable_thinking=False
+    )
+
+
+def rewrite() -> ChatRequest:
+    return ask(f"Here is calc.py:\n```python\n{CALC}```\nRepeat calc.py exactly, with `add` renamed to `plus`.", 120)
+
+
+def drafting(path: Path, **kwargs: Any) -> LlamaCppRuntime:
+    """The model with prompt lookup, its controller timing a machine with cores to spare (scripted: the
+    choices do not depend on how busy this machine is)."""
+    rt = LlamaCppRuntime(str(path), n_ctx=1024, **kwargs)
+    rt.draft_policy = DraftController(rt.max_draft, cost_model=lambda n: 1 + 0.05 * (n - 1))
+    return rt
+
+
+def snapshots_in_llama(rt: LlamaCppRuntime) -> int:
+    """The rollback snapshots per sequence llama.cpp's context holds (`llama_n_rs_seq`)."""
+    from qwen_runtime.backends.llamacpp.lib import llama_cpp
+
+    return int(llama_cpp.llama_n_rs_seq(rt._native.llm.ctx))
+
+
+@pytest.fixture
+def emitted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[int]]]:
+    """The tokens each reply emitted, in order (recorded where they enter the detokenizer)."""
+    replies: list[list[int]] = []
+    init, push = _generation.Generation.__init__, _generation.Utf8Detokenizer.push
+
+    def new_generation(self: Any, *args: Any, **kwargs: Any) -> None:
+        replies.append([])
+        init(self, *args, **kwargs)
+
+    def record(self: Any, token: int) -> str:
+        replies[-1].append(token)
+        return str(push(self, token))
+
+    monkeypatch.setattr(_generation.Generation, "__init__", new_generation)
+    monkeypatch.setattr(_generation.Utf8Detokenizer, "push", record)
+    yield replies
+
+
+# ---------------------------------------------------------------- flash attention
+
+
+@pytest.mark.parametrize("model", ["tiny_gguf", "tiny_hybrid_gguf"])
+def test_flash_attention_is_llama_cpps_auto_and_the_loaded_model_says_what_it_resolved_to(
+    model: str, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="qwen_runtime")
+    rt = LlamaCppRuntime(str(request.getfixturevalue(model)), n_ctx=512, draft="none")
+    try:
+        assert rt._native.llm.context_params.flash_attn_type == FLASH_ATTN_AUTO
+        # the CPU backend runs flash attention, so auto turns it on (as llama-server's default does)
+        assert rt.flash_attention == "enabled"
+        assert "flash attention: enabled" in caplog.text
+    finally:
+        rt.close()
+
+
+def test_a_quiet_load_that_did_not_hear_llama_cpp_says_auto_not_a_guess(tiny_gguf: Path) -> None:
+    handle = open_llama(tiny_gguf, 256, Placement.choose(1, 1, 0, None), snapshots=0, verbose=False, quiet=True)
+    try:
+        assert handle.flash_attention == "auto"
+        assert handle.llm.context_params.flash_attn_type == FLASH_ATTN_AUTO
+    finally:
+        handle.llm.close()
+
+
+def test_a_reopened_context_keeps_flash_attention_auto(tiny_hybrid_gguf: Path) -> None:
+    handle = open_llama(tiny_hybrid_gguf, 256, Placement.choose(1, 1, 0, None), snapshots=0, verbose=False)
+    try:
+        assert handle.reopen(HYBRID_MAX_DRAFT)
+        assert handle.llm.context_params.flash_attn_type == FLASH_ATTN_AUTO
+    finally:
+        handle.llm.close()
+
+
+# ---------------------------------------------------------------- rollback snapshots, lazily
+
+
+def test_a_hybrid_that_never_drafts_holds_no_rollback_snapshots(tiny_hybrid_gguf: Path) -> None:
+    rt = drafting(tiny_hybrid_gguf)  # prompt lookup: drafting available
+    try:
+        assert rt.draft_source is not None
+        assert rt.rollback_snapshots == 0 == snapshots_in_llama(rt)  # none at load
+        done = rt.complete(ask("What is two plus two?"))  # nothing in it to copy
+        assert done.usage.completion_tokens > 20 and done.usage.drafted_tokens == 0
+        assert rt.rollback_snapshots == 0 == snapshots_in_llama(rt)  # nor after a reply that drafted nothing
+    finally:
+        rt.close()
+
+
+def test_the_first_draft_allocates_the_snapshots_and_the_reply_is_the_eager_ones_token_for_token(
+    tiny_hybrid_gguf: Path, emitted: list[list[int]]
+) -> None:
+    lazy = drafting(tiny_hybrid_gguf)
+    eager = drafting(tiny_hybrid_gguf)
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, draft="none")
+    try:
+        assert eager.prepare_draft(HYBRID_MAX_DRAFT)  # snapshots from the start, as loads made them before
+        assert snapshots_in_llama(eager) == HYBRID_MAX_DRAFT and snapshots_in_llama(lazy) == 0
+        want = plain.complete(rewrite())
+        before = eager.complete(rewrite())
+        got = lazy.complete(rewrite())
+        assert got.usage.drafted_tokens > 0 and before.usage.drafted_tokens > 0
+        assert snapshots_in_llama(lazy) == HYBRID_MAX_DRAFT == lazy.rollback_snapshots  # allocated mid-reply
+        assert emitted[2] == emitted[1] == emitted[0] and got.text == before.text == want.text
+        # the next request reuses the prompt kept through the reopened context
+        again = lazy.complete(rewrite())
+        assert again.usage.cached_prompt_tokens > 0 and again.text == want.text
+        assert plain.rollback_snapshots == 0 == snapshots_in_llama(plain)
+    finally:
+        for rt in (lazy, eager, plain):
+            rt.close()
+
+
+def test_a_model_that_cannot_take_drafts_back_drafts_nothing_and_says_so_once(
+    tiny_hybrid_gguf: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """llama.cpp keeps no snapshots for a recurrent architecture that cannot roll back: the first draft
+    finds that out, and the reply goes on undrafted (what it emits unchanged)."""
+    rt = drafting(tiny_hybrid_gguf)
+    plain = LlamaCppRuntime(str(tiny_hybrid_gguf), n_ctx=1024, draft="none")
+    monkeypatch.setattr(rt._native, "reopen", lambda snapshots: False)
+    caplog.set_level(logging.INFO, logger="qwen_runtime")
+    try:
+        done = rt.complete(rewrite())
+        assert done.usage.drafted_tokens == 0 and done.text == plain.complete(rewrite()).text
+        assert caplog.text.count("keeps no rollback snapshots") == 1
+        assert not rt.drafting_now()  # later requests do not try again
+    finally:
+        rt.close()
+        plain.close()
