@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from qwen_runtime.testing.fake_hub import FakeHub, serve_fake_hub
@@ -43,3 +44,24 @@ def xml_template_gguf(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str
         return built[template]
 
     return get
+
+
+@pytest.fixture
+def emitted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[int]]]:
+    """The tokens each in-process reply emitted, in order (recorded where they enter the detokenizer)."""
+    from qwen_runtime.backends import _generation
+
+    replies: list[list[int]] = []
+    init, push = _generation.Generation.__init__, _generation.Utf8Detokenizer.push
+
+    def new_generation(self: Any, *args: Any, **kwargs: Any) -> None:
+        replies.append([])
+        init(self, *args, **kwargs)
+
+    def record(self: Any, token: int) -> str:
+        replies[-1].append(token)
+        return str(push(self, token))
+
+    monkeypatch.setattr(_generation.Generation, "__init__", new_generation)
+    monkeypatch.setattr(_generation.Utf8Detokenizer, "push", record)
+    yield replies

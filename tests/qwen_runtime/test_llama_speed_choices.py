@@ -5,13 +5,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from qwen_runtime import ChatRequest, Sampling, UserMessage
-from qwen_runtime.backends import _generation
 from qwen_runtime.backends.llamacpp.load import FLASH_ATTN_AUTO, Placement, open_llama
 from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT, LlamaCppRuntime
 from qwen_runtime.speed.draft_control import DraftController
@@ -50,25 +48,6 @@ def snapshots_in_llama(rt: LlamaCppRuntime) -> int:
     from qwen_runtime.backends.llamacpp.lib import llama_cpp
 
     return int(llama_cpp.llama_n_rs_seq(rt._native.llm.ctx))
-
-
-@pytest.fixture
-def emitted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[int]]]:
-    """The tokens each reply emitted, in order (recorded where they enter the detokenizer)."""
-    replies: list[list[int]] = []
-    init, push = _generation.Generation.__init__, _generation.Utf8Detokenizer.push
-
-    def new_generation(self: Any, *args: Any, **kwargs: Any) -> None:
-        replies.append([])
-        init(self, *args, **kwargs)
-
-    def record(self: Any, token: int) -> str:
-        replies[-1].append(token)
-        return str(push(self, token))
-
-    monkeypatch.setattr(_generation.Generation, "__init__", new_generation)
-    monkeypatch.setattr(_generation.Utf8Detokenizer, "push", record)
-    yield replies
 
 
 # ---------------------------------------------------------------- flash attention

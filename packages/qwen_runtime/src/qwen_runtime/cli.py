@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="with --shape 0.8b or 4b: how the weights are quantized")
     make.add_argument("--mtp", action="store_true",
                       help="with --arch qwen35: add Qwen 3.5's multi-token-prediction block (GGUF only)")
+    make.add_argument("--mtp-agrees", action="store_true",
+                      help="with --mtp: a block that predicts what the model predicts, by construction (most "
+                           "drafts accepted: proves the MTP path; tiny shape only)")
 
     commands.add_parser("models", help="list the known models, their sizes, whether they fit here and are cached")
 
@@ -187,6 +190,8 @@ def _make_test_model(args: argparse.Namespace) -> int:
     if args.mtp and (args.arch != "qwen35" or args.format != "gguf"):
         raise QwenRuntimeError("--mtp is Qwen 3.5's multi-token-prediction block: use it with --arch qwen35 "
                                "--format gguf")
+    if args.mtp_agrees and (not args.mtp or args.shape != "tiny"):
+        raise UsageError("--mtp-agrees shapes the tiny model's MTP block: use it with --mtp (tiny shape)")
     try:
         if args.shape != "tiny":
             from .testing.benchmodel import write_bench_gguf
@@ -194,7 +199,7 @@ def _make_test_model(args: argparse.Namespace) -> int:
             written = write_bench_gguf(out, args.shape, quant=args.quant, mtp=args.mtp)
         elif args.format == "gguf":
             written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template,
-                                                mtp=args.mtp)
+                                                mtp=args.mtp, mtp_agrees=args.mtp_agrees)
             if args.vision:
                 from .testing.testmodel_qwen35 import SHAPE
                 from .testing.testmodel_vision import mmproj_path_for, write_test_mmproj

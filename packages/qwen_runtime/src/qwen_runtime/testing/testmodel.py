@@ -283,10 +283,14 @@ def write_test_gguf(
     chat_template: str | None = None,
     template: str | None = None,
     mtp: bool = False,
+    mtp_agrees: bool = False,
 ) -> Path:
     """Write the tiny model as a llama.cpp GGUF (f32, tied output) and return its path.
 
-    `mtp` (qwen35 only) adds Qwen 3.5's multi-token-prediction block (`testmodel_qwen35.mtp_tensors`).
+    `mtp` (qwen35 only) adds Qwen 3.5's multi-token-prediction block (`testmodel_qwen35.mtp_tensors`);
+    `mtp_agrees` (with `mtp`) makes it one that predicts what the model predicts, by construction (a trunk
+    that adds little to each token's embedding, an untied output and the block of
+    `testmodel_qwen35.agreeing_mtp_tensors`): drafting with it must accept most drafts.
 
     `arch` "qwen3" is dense Qwen 3; "qwen35" is Qwen 3.5's hybrid (three Gated DeltaNet layers, one
     full attention). `seed` defaults to `default_seed(arch)`, `chat_template` to
@@ -296,6 +300,8 @@ def write_test_gguf(
 
     if mtp and arch != "qwen35":
         raise ValueError("only the qwen35 test model has a multi-token-prediction block")
+    if mtp_agrees and not mtp:
+        raise ValueError("mtp_agrees shapes the multi-token-prediction block: pass mtp too")
     chosen = _chosen_template(arch, template, chat_template)
     seed = default_seed(arch) if seed is None else seed
     path = Path(path)
@@ -329,6 +335,14 @@ def write_test_gguf(
 
     if arch == "qwen35moe":
         for name, array in qwen35moe.gguf_tensors(len(tokens), seed):
+            writer.add_tensor(name, array)
+    elif arch == "qwen35" and mtp_agrees:
+        trunk = dict(qwen35.gguf_tensors(qwen35.agreeing_trunk(qwen35.weights(len(tokens), seed))))
+        # `<|...|>` tokens: llama.cpp makes those that look like control tokens end tokens (`<|fim_pad|>`)
+        control = [i for i, text in enumerate(tokens) if text.startswith("<|") and text.endswith("|>")]
+        trunk["output.weight"] = qwen35.agreeing_output(len(tokens), seed, never=control)
+        trunk.update(qwen35.agreeing_mtp_tensors(trunk["output_norm.weight"]))
+        for name, array in trunk.items():
             writer.add_tensor(name, array)
     elif arch == "qwen35":
         for name, array in qwen35.gguf_tensors(qwen35.weights(len(tokens), seed)):

@@ -16,7 +16,7 @@ output gate per head), `attn_k`, `attn_v`, `attn_output` and q/k norms; every la
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -249,6 +249,68 @@ def mtp_tensors(n_vocab: int, seed: int, s: HybridShape = SHAPE) -> Iterator[tup
     yield p + "nextn.enorm.weight", norm(s.n_embd)
     yield p + "nextn.hnorm.weight", norm(s.n_embd)
     yield p + "nextn.shared_head_norm.weight", norm(s.n_embd)
+
+
+AGREEING_MIX = 0.01
+"""How much of each layer's output the agreeing model's trunk keeps (`agreeing_trunk`): small, so the
+model's next token is almost always the one its MTP head computes from the token alone, and now and then
+not (a rejected draft, what rollback must get right)."""
+
+_RESIDUAL_BRANCHES = ("self_attn.o_proj.weight", "linear_attn.out_proj.weight", "mlp.down_proj.weight")
+
+
+def agreeing_trunk(hf: dict[str, Array], mix: float = AGREEING_MIX) -> dict[str, Array]:
+    """The weights with what each layer adds to the residual stream scaled by `mix`: the last hidden
+    state is then the current token's embedding plus a little of the context, so the model's next token
+    is mostly a function of the current one, which an MTP block can compute exactly (`agreeing_mtp_tensors`)."""
+    return {name: (array * np.float32(mix)).astype(np.float32) if name.endswith(_RESIDUAL_BRANCHES) else array
+            for name, array in hf.items()}
+
+
+def agreeing_output(n_vocab: int, seed: int, never: Iterable[int] = (), s: HybridShape = SHAPE) -> Array:
+    """An untied output matrix for the agreeing model: with the embeddings tied, a token's own row would
+    always win and the model would repeat one token forever. The rows of `never` (the `<|...|>` tokens)
+    are zero: a logit of 0 never beats the best of hundreds of random ones, so a greedy reply runs to its
+    `max_tokens` (a model whose next token follows the current one would otherwise end every reply alike)."""
+    rng = np.random.default_rng(seed + 2_000)
+    out = (rng.standard_normal((n_vocab, s.n_embd)) * 0.5).astype(np.float32)
+    out[list(never)] = 0.0
+    return out
+
+
+def agreeing_mtp_tensors(output_norm: Array, s: HybridShape = SHAPE) -> Iterator[tuple[str, Array]]:
+    """An MTP block that predicts what the model predicts, by construction (llama.cpp's qwen35 MTP graph):
+    `eh_proj` passes the normed embedding of the token just sampled and drops the hidden state, the
+    block's attention and FFN add nothing (zero output projections), and its head norm is the model's
+    `output_norm` (GGUF values). Its hidden state is then `output_norm(rmsnorm(embedding))`, the model's
+    own last hidden state for a trunk that added nothing, read by the same output matrix: its draft is the
+    model's greedy next token whenever the trunk's small context term (`AGREEING_MIX`) does not change it,
+    and again for each further draft position (the head's own hidden state is dropped the same way)."""
+    rng = np.random.default_rng(3_000)
+
+    def normal(*shape: int, std: float = 0.15) -> Array:
+        return (rng.standard_normal(shape) * std).astype(np.float32)
+
+    ones = np.ones(s.n_embd, dtype=np.float32)
+    p = f"blk.{s.n_layer}."
+    yield p + "attn_norm.weight", ones
+    yield p + "post_attention_norm.weight", ones
+    yield p + "attn_q.weight", normal(2 * s.n_head * s.head_dim, s.n_embd)
+    yield p + "attn_k.weight", normal(s.n_head_kv * s.head_dim, s.n_embd)
+    yield p + "attn_v.weight", normal(s.n_head_kv * s.head_dim, s.n_embd)
+    yield p + "attn_output.weight", np.zeros((s.n_embd, s.n_head * s.head_dim), dtype=np.float32)
+    yield p + "attn_q_norm.weight", np.ones(s.head_dim, dtype=np.float32)
+    yield p + "attn_k_norm.weight", np.ones(s.head_dim, dtype=np.float32)
+    yield p + "ffn_gate.weight", normal(s.n_ff, s.n_embd)
+    yield p + "ffn_up.weight", normal(s.n_ff, s.n_embd)
+    yield p + "ffn_down.weight", np.zeros((s.n_embd, s.n_ff), dtype=np.float32)
+    # (out, in) with the input [enorm(embedding); hnorm(hidden)]: identity on the first half, zero on the second
+    eh_proj = np.zeros((s.n_embd, 2 * s.n_embd), dtype=np.float32)
+    eh_proj[:, : s.n_embd] = np.eye(s.n_embd, dtype=np.float32)
+    yield p + "nextn.eh_proj.weight", eh_proj
+    yield p + "nextn.enorm.weight", ones
+    yield p + "nextn.hnorm.weight", ones
+    yield p + "nextn.shared_head_norm.weight", output_norm.astype(np.float32)
 
 
 def add_transformer_hparams(writer: gguf.GGUFWriter, s: Any, n_ctx: int, extra_blocks: int = 0) -> None:
