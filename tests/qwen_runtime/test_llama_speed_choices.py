@@ -142,3 +142,37 @@ def test_a_model_that_cannot_take_drafts_back_drafts_nothing_and_says_so_once(
     finally:
         rt.close()
         plain.close()
+
+
+# ---------------------------------------------------------------- threads that follow the machine
+
+
+def test_threads_from_the_budget_follow_the_machine_and_given_ones_stay(tiny_gguf: Path) -> None:
+    from qwen_runtime.backends.llamacpp.lib import llama_cpp
+    from qwen_runtime.backends.llamacpp.threads import BATCH_TIMED_FROM, FollowedThreads
+
+    given = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", n_threads=1, n_threads_batch=1)
+    followed = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", tuned=False)
+    try:
+        assert given.threads is None and isinstance(followed.threads, FollowedThreads)
+        # two threads each way on a machine where one is faster (synthetic step times, a shared machine)
+        threads = followed.threads = FollowedThreads(followed._native, 2, 2)
+        for control in (threads.decode, threads.batch):
+            control.load = lambda: 6.0
+        ctx = followed._native.llm.ctx
+        for _ in range(200):
+            decode = threads.running[0]
+            threads.evaluated(1, {1: 1.0, 2: 1.5}[decode])
+            assert int(llama_cpp.llama_n_threads(ctx)) == threads.running[0]
+        for _ in range(40):
+            batch = threads.running[1]
+            threads.evaluated(BATCH_TIMED_FROM, {1: 1.0, 2: 1.5}[batch] * BATCH_TIMED_FROM)
+            assert int(llama_cpp.llama_n_threads_batch(ctx)) == threads.running[1]
+        assert (threads.decode.current, threads.batch.current) == (1, 1)
+        # the model still generates with what was chosen, and a context reopened later keeps it
+        assert followed.complete(ask("Say something.", 5)).usage.completion_tokens > 0
+        assert followed._native.reopen(0)
+        assert int(llama_cpp.llama_n_threads(followed._native.llm.ctx)) == threads.running[0]
+    finally:
+        given.close()
+        followed.close()

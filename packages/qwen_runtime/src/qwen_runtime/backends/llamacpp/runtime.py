@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,7 @@ from .load import (
 from .mtp import MtpDraft
 from .sampling import LlamaSampler, sampler_chain
 from .state import copy_state, describe_state, restore_state
+from .threads import FollowedThreads
 from .vision import TextOnlyDrafts, Vision, image_boundary
 from .vocab import LlamaVocab, start_early_view
 
@@ -208,6 +210,11 @@ class LlamaCppRuntime(LocalRuntime):
                 early.abandon()
             raise
         self._llm: Any = self._native.llm
+        self.threads: FollowedThreads | None = None
+        """Thread counts chosen from measured steps as the machine's load changes; None where they were
+        given or tuned (`qwen-runtime tune` is the explicit choice)."""
+        if n_threads is None and n_threads_batch is None and t is None:
+            self.threads = FollowedThreads(self._native, self.n_threads, self.n_threads_batch)
         self.flash_attention = self._native.flash_attention
         """Flash attention as llama.cpp's auto resolved it ("enabled", "disabled"; "auto": not said)."""
         log.info("flash attention: %s", self.flash_attention)
@@ -504,7 +511,13 @@ class LlamaCppRuntime(LocalRuntime):
                     self._mtp.after_clear()
                 return False
             n_past = int(llm.n_tokens)
-            llm.eval(tokens[i : i + step])
+            threads = self.threads
+            if threads is None:
+                llm.eval(tokens[i : i + step])
+            else:
+                started = time.perf_counter()
+                llm.eval(tokens[i : i + step])
+                threads.evaluated(min(step, len(tokens) - i), time.perf_counter() - started)
             if self._mtp is not None:
                 self._mtp.after_decode(tokens[i : i + step], n_past)
         return True

@@ -1,0 +1,99 @@
+"""The thread controller's decisions, driven by synthetic step times and a scripted load average."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from qwen_runtime.speed.thread_control import ThreadControl
+
+
+class Machine:
+    """A scripted machine: what a step costs at each thread count, and its load average."""
+
+    def __init__(self, cost: Callable[[int], float], load: float = 0.5) -> None:
+        self.cost = cost
+        self.load = load
+
+    def run(self, control: ThreadControl, steps: int) -> list[int]:
+        """The thread count of each of `steps` steps."""
+        used = []
+        threads = control.running()
+        for _ in range(steps):
+            used.append(threads)
+            threads = control.observe(self.cost(threads))
+        return used
+
+
+def controller(machine: Machine, most: int = 2, **kwargs: float) -> ThreadControl:
+    return ThreadControl(most=most, load=lambda: machine.load, **kwargs)  # type: ignore[arg-type]
+
+
+def test_on_a_quiet_machine_it_keeps_every_thread_and_only_probes_now_and_then() -> None:
+    machine = Machine(lambda n: 1.0 / n, load=2.0)  # our own two threads make the load
+    control = controller(machine)
+    used = machine.run(control, 2000)
+    assert used[0] == 2 and used[-1] == 2
+    assert used.count(1) <= 0.05 * len(used)  # the probes' cost
+    assert control.decisions and not any(kept for _, _, kept in control.decisions)
+
+
+def test_on_a_loaded_machine_a_thread_is_dropped_when_steps_are_faster_without_it() -> None:
+    machine = Machine(lambda n: {1: 1.0, 2: 1.5}[n], load=6.0)  # the barrier waits for a busy core
+    control = controller(machine)
+    used = machine.run(control, 1000)
+    assert control.decisions[0] == (2, 1, True) and control.current == 1
+    assert used[-500:].count(2) <= 0.05 * 500  # only the probes of two, ever less often
+
+
+def test_the_thread_comes_back_when_the_load_goes_and_two_are_faster_again() -> None:
+    machine = Machine(lambda n: {1: 1.0, 2: 1.5}[n], load=6.0)
+    control = controller(machine)
+    machine.run(control, 300)
+    assert control.current == 1
+    machine.cost, machine.load = (lambda n: 1.0 / n), 1.0  # the other work finished
+    used = machine.run(control, 100)  # the load's fall brings the probe forward: within a short wait
+    assert control.current == 2 and used[-20:] == [2] * 20
+    assert control.decisions[-1] == (1, 2, True)
+
+
+def test_a_difference_within_the_margin_changes_nothing() -> None:
+    machine = Machine(lambda n: {1: 0.98, 2: 1.0}[n], load=6.0)  # 2% faster with one thread: noise
+    control = controller(machine)
+    machine.run(control, 1000)
+    assert control.current == 2 and control.decisions
+    assert not any(kept for _, _, kept in control.decisions)
+
+
+def test_on_a_steadily_shared_machine_failed_probes_come_ever_less_often() -> None:
+    machine = Machine(lambda n: 1.0 / n, load=6.0)  # shared, but two threads still win
+    control = controller(machine)
+    machine.run(control, 4000)
+    waits = len(control.decisions)
+    # 32, 64, 128, then every 256 steps (plus a round of baseline and one of probe each)
+    assert 10 < waits < 4000 // 32
+
+
+def test_it_never_leaves_the_budget() -> None:
+    machine = Machine(lambda n: 1.0 / n, load=0.0)
+    control = controller(machine, most=4)
+    used = machine.run(control, 3000)
+    assert max(used) == 4 and min(used) >= 3  # it probes one fewer, never more than the budget
+    single = controller(machine, most=1)
+    assert single.fixed and set(machine.run(single, 500)) == {1} and not single.decisions
+
+
+def test_below_the_budget_it_probes_one_more_first_when_the_load_falls() -> None:
+    machine = Machine(lambda n: {1: 1.0, 2: 1.5, 3: 2.0, 4: 2.5}[n], load=8.0)
+    control = controller(machine, most=4)
+    machine.run(control, 2000)
+    assert control.current == 1  # step by step down to where steps are fastest
+    machine.cost, machine.load = (lambda n: 1.0 / n), 2.0
+    machine.run(control, 2000)
+    assert control.current == 4  # and back up, one thread per probe that paid
+
+
+@pytest.mark.parametrize(("least", "most"), [(0, 2), (3, 2), (1, 0)])
+def test_bounds_that_make_no_sense_are_refused(least: int, most: int) -> None:
+    with pytest.raises(ValueError, match="thread bounds"):
+        ThreadControl(most=most, least=least)
