@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from qwen_runtime import ChatRequest, Sampling, UserMessage
 from qwen_runtime.backends.llamacpp.load import FLASH_ATTN_AUTO, Placement, open_llama
@@ -176,3 +177,32 @@ def test_threads_from_the_budget_follow_the_machine_and_given_ones_stay(tiny_ggu
     finally:
         given.close()
         followed.close()
+
+
+# ---------------------------------------------------------------- sampling
+
+
+def test_greedy_sampling_by_argmax_picks_what_llama_cpps_greedy_sampler_picks(tiny_gguf: Path) -> None:
+    """Greedy with no penalties skips llama.cpp's sampler (which sorts the whole vocabulary per token) for an
+    argmax over the same logits, masked ones included; with penalties the chain still samples."""
+    from qwen_runtime.backends.llamacpp.sampling import LlamaSampler, plain_greedy, sampler_chain
+
+    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none")
+    try:
+        greedy = Sampling(temperature=0)
+        assert plain_greedy(greedy) and not plain_greedy(Sampling(temperature=0, presence_penalty=1.0))
+        assert not plain_greedy(Sampling(temperature=0.7))
+        fast = rt.new_sampler(greedy)
+        chain = LlamaSampler(sampler_chain(greedy, rt._n_vocab, 64), rt._native, lambda: -1)
+        rt.eval_tokens(rt.tokenize("The quick brown fox jumps over"))
+        for step in range(12):
+            logits = rt.logits()
+            if step % 3 == 2:  # as the tool-call constraint masks them, in place
+                logits[np.argsort(logits)[-2:]] = -np.inf
+            token = fast.sample()
+            assert token == chain.sample()
+            rt.eval_tokens([token])
+        fast.close()
+        chain.close()
+    finally:
+        rt.close()

@@ -67,7 +67,7 @@ from .load import (
     open_llama,
 )
 from .mtp import MtpDraft
-from .sampling import LlamaSampler, sampler_chain
+from .sampling import LlamaSampler, plain_greedy, sampler_chain
 from .state import copy_state, describe_state, restore_state
 from .threads import FollowedThreads
 from .vision import TextOnlyDrafts, Vision, image_boundary
@@ -537,7 +537,8 @@ class LlamaCppRuntime(LocalRuntime):
 
     def new_sampler(self, sampling: Sampling) -> LlamaSampler:
         chain = sampler_chain(sampling, self._n_vocab, int(self._llm.last_n_tokens_size))
-        return LlamaSampler(chain, self._native, lambda: self._row)
+        return LlamaSampler(chain, self._native, lambda: self._row,
+                            argmax_of=self.logits if plain_greedy(sampling) else None)
 
     # ---------------------------------------------------------------- drafts (see drafting.py)
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ...types import Sampling
+
+
+def plain_greedy(sampling: Sampling) -> bool:
+    """Greedy with nothing before it (no penalties): the most likely token, which an argmax over the
+    logits finds in ~40 us on a 262k vocabulary where llama.cpp's greedy sampler (which sorts the whole
+    vocabulary) took ~1.6 ms, 6% of a Gemma 270M step."""
+    return sampling.temperature <= 0 and not (
+        sampling.repeat_penalty != 1.0 or sampling.frequency_penalty or sampling.presence_penalty)
 
 
 def sampler_chain(sampling: Sampling, n_vocab: int, last_n: int) -> Any:
@@ -41,8 +52,12 @@ def sampler_chain(sampling: Sampling, n_vocab: int, last_n: int) -> Any:
 class LlamaSampler:
     """llama.cpp's sampler chain, sampling the context's last logits."""
 
-    def __init__(self, chain: Any, handle: Any, row: Callable[[], int]) -> None:
+    def __init__(self, chain: Any, handle: Any, row: Callable[[], int],
+                 argmax_of: Callable[[], npt.NDArray[np.float32]] | None = None) -> None:
         self._chain = chain
+        self._argmax_of = argmax_of
+        """For `plain_greedy` sampling: the current row's logits, whose argmax is the token (the chain,
+        greedy alone, keeps no state to update)."""
         self._handle = handle
         """Where the context is read at each sample (`LlamaHandle.sampler_ctx`): a hybrid's first draft
         reopens it mid-request."""
@@ -53,10 +68,12 @@ class LlamaSampler:
         self._chain.accept(token)
 
     def sample(self) -> int:
+        if self._argmax_of is not None:
+            return int(np.argmax(self._argmax_of()))
         return int(self._chain.sample(self._handle.sampler_ctx, self._row()))
 
     def close(self) -> None:
         self._chain.close()
 
 
-__all__ = ["LlamaSampler", "sampler_chain"]
+__all__ = ["LlamaSampler", "plain_greedy", "sampler_chain"]
