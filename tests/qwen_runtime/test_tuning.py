@@ -99,6 +99,7 @@ def test_a_load_takes_every_tuned_value_it_is_not_given(model: Path, caplog: pyt
         assert (rt.n_batch, rt.n_ubatch, rt.max_draft, rt.kv_cache_type) == (64, 32, 3, "f16")
         assert int(rt._llm.n_batch) == 64 and rt.draft_source is None  # tuned "none" over prompt lookup
         assert (rt.n_threads, rt.n_threads_batch) == (1, 1)
+        assert rt.threads is None  # tuned threads are the explicit choice: they do not follow the load
     finally:
         rt.close()
     assert "tuned settings for tiny.gguf" in caplog.text and "given here instead" not in caplog.text

@@ -220,10 +220,13 @@ def _load_average() -> float | None:
 
 
 def _open(path: Path, **options: Any) -> LlamaCppRuntime:
-    """The model as the runtime loads it, with no tuned settings, projector or checkpoints."""
+    """The model as the runtime loads it, with no tuned settings, projector or checkpoints, and threads that
+    stay where the measurement sets them (`_set_threads`)."""
     from .runtime import LlamaCppRuntime
 
-    return LlamaCppRuntime(str(path), n_ctx=N_CTX, tuned=False, mmproj="none", checkpoints=0, **options)
+    runtime = LlamaCppRuntime(str(path), n_ctx=N_CTX, tuned=False, mmproj="none", checkpoints=0, **options)
+    runtime.threads = None  # the thread counts are what is measured here: nothing may move them meanwhile
+    return runtime
 
 
 @contextmanager
