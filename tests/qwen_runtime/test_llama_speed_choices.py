@@ -139,7 +139,7 @@ def test_a_model_that_cannot_take_drafts_back_drafts_nothing_and_says_so_once(
         done = rt.complete(rewrite())
         assert done.usage.drafted_tokens == 0 and done.text == plain.complete(rewrite()).text
         assert caplog.text.count("keeps no rollback snapshots") == 1
-        assert not rt.drafting_now()  # later requests do not try again
+        assert rt.draft_source is None and not rt.drafting_now()  # later requests do not try again
     finally:
         rt.close()
         plain.close()

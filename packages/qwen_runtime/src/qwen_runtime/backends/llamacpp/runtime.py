@@ -586,7 +586,7 @@ class LlamaCppRuntime(LocalRuntime):
         want = policy.rollback_for_request() if isinstance(policy, DraftController) else True
         if not want and self.rollback_snapshots and self._reopen(0):
             log.info("draft: no draft can pay on this machine now; running without rollback snapshots for a while")
-        return want and not self._rollback_failed
+        return want
 
     def prepare_draft(self, n: int) -> bool:
         """Ready to take back up to `n` drafted tokens: a hybrid allocates its rollback snapshots at its
@@ -601,6 +601,9 @@ class LlamaCppRuntime(LocalRuntime):
                      self.rollback_snapshots)
             return True
         self._rollback_failed = True  # llama.cpp keeps none for an architecture that cannot roll back
+        source, self.draft_source = self.draft_source, None  # no drafting from here (the drafter stops too)
+        if source is not None:
+            source.close()
         log.info("draft: off (llama.cpp keeps no rollback snapshots for this recurrent model: its state cannot "
                  "drop rejected draft tokens)")
         return False
