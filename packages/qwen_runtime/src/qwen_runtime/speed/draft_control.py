@@ -291,11 +291,6 @@ class DraftController:
             return True
         return self._pause(overhead)
 
-    def keeps_rollback_at_first(self) -> bool:
-        """What the first `rollback_for_request` will answer, asked before any (a hybrid's load opens its
-        context with or without the snapshots accordingly, instead of reopening it at the first request)."""
-        return not self.cost.knows_batches() or self._pays(self.overhead())
-
     def learned(self) -> LearnedCosts | None:
         """What this controller measured of this machine, for the next process (None: nothing yet)."""
         if self.cost_model is not None:

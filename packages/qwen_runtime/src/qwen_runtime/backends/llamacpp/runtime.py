@@ -597,7 +597,7 @@ class LlamaCppRuntime(LocalRuntime):
         if self._mtp is not None or self._rollback_failed:
             return False
         if self._reopen(HYBRID_MAX_DRAFT) and self.rollback_snapshots >= n:
-            log.info("draft: first draft on this hybrid model: %d rollback snapshots allocated",
+            log.info("draft: a draft on this hybrid model: %d rollback snapshots allocated for it",
                      self.rollback_snapshots)
             return True
         self._rollback_failed = True  # llama.cpp keeps none for an architecture that cannot roll back
