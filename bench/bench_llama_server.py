@@ -12,9 +12,11 @@ Gemma 3 270M GGUF and the random-weight Qwen 3.5 0.8B shape (qwen_runtime.testin
 
 Both sides run with their defaults on this machine's CPU budget: llama-server gets `-t` / `-tb` from it,
 the runtime chooses (and follows) its own. BENCH_LLAMA_SERVER_LOAD=N runs N busy processes meanwhile (the
-issue's "load ~5" rows). Knobs: BENCH_LLAMA_SERVER_MODELS (gemma,0.8b), _DECODE (128 tokens), _PREFILL
-(3000 tokens), _ROUNDS (3). llama-server is built from the vendored source once (llama_server.py); where
-it cannot be, the bench prints why and writes no comparison.
+issue's "load ~5" rows). llama-server runs with libgomp's default spin at its barriers, as it ships (the
+runtime bounds its own, docs/speed.md "A busy machine"); BENCH_LLAMA_SERVER_GOMP_SPINCOUNT=N gives it a
+bound too, to tell that apart on a loaded machine. Knobs: BENCH_LLAMA_SERVER_MODELS (gemma,0.8b),
+_DECODE (128 tokens), _PREFILL (3000 tokens), _ROUNDS (3). llama-server is built from the vendored
+source once (llama_server.py); where it cannot be, the bench prints why and writes no comparison.
 """
 
 from __future__ import annotations
@@ -242,6 +244,8 @@ def main() -> int:
             p.kill()
             p.wait()
     load = os.getloadavg()[0]
+    spin = os.environ.get("BENCH_LLAMA_SERVER_GOMP_SPINCOUNT")
+    how += f", GOMP_SPINCOUNT={spin}" if spin else ", libgomp's default spin (as it ships)"
     note = (f"llama-server: {how}. Load average {load:.1f} on {os.cpu_count()} CPUs at the end"
             f"{f' ({LOAD} busy processes beside)' if LOAD else ''}. Ratios are ours / llama-server's (> 1: we are "
             "faster); the first-token ratio is theirs / ours. Medians of interleaved rounds; sampling "

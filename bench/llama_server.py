@@ -118,7 +118,10 @@ def serve(binary: Path, model: Path, *, n_ctx: int, threads: int, batch_threads:
     command = [str(binary), "-m", str(model), "-c", str(n_ctx), "-t", str(threads), "-tb", str(batch_threads),
                "-np", "1", "--host", "127.0.0.1", "--port", str(port), "--no-webui", *extra_args]
     log = (CACHE / "llama-server.log").open("w")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    env = dict(os.environ)
+    if spin := os.environ.get("BENCH_LLAMA_SERVER_GOMP_SPINCOUNT"):
+        env["GOMP_SPINCOUNT"] = spin  # as qwen_runtime bounds its own (llama-server's default: libgomp's)
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     server = Server(process, port)
     try:
         deadline = time.monotonic() + 300
