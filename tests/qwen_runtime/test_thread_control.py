@@ -51,10 +51,11 @@ def test_the_thread_comes_back_when_the_load_goes_and_two_are_faster_again() -> 
     control = controller(machine)
     machine.run(control, 300)
     assert control.current == 1
+    before = len(control.decisions)
     machine.cost, machine.load = (lambda n: 1.0 / n), 1.0  # the other work finished
     used = machine.run(control, 100)  # the load's fall brings the probe forward: within a short wait
-    assert control.current == 2 and used[-20:] == [2] * 20
-    assert control.decisions[-1] == (1, 2, True)
+    assert control.current == 2 and used[-20:].count(2) >= 16  # (a probe of one fewer may follow, and fail)
+    assert control.decisions[before] == (1, 2, True)
 
 
 def test_a_difference_within_the_margin_changes_nothing() -> None:
@@ -70,8 +71,8 @@ def test_on_a_steadily_shared_machine_failed_probes_come_ever_less_often() -> No
     control = controller(machine)
     machine.run(control, 4000)
     waits = len(control.decisions)
-    # 32, 64, 128, then every 256 steps (plus a round of baseline and one of probe each)
-    assert 10 < waits < 4000 // 32
+    # after 32, 64, 128, ... 1024 steps (and the probe's own 16 each): 7 probes, not 4000 / 32
+    assert 5 <= waits <= 8
 
 
 def test_it_never_leaves_the_budget() -> None:
@@ -91,6 +92,22 @@ def test_below_the_budget_it_probes_one_more_first_when_the_load_falls() -> None
     machine.cost, machine.load = (lambda n: 1.0 / n), 2.0
     machine.run(control, 2000)
     assert control.current == 4  # and back up, one thread per probe that paid
+
+
+def test_a_probe_interleaves_the_two_counts_so_a_burst_of_other_work_falls_on_both() -> None:
+    """Steps are slower for a while in the middle of a probe (another process's burst): compared one
+    after the other, that burst would be pinned on whichever count ran then; interleaved, it is not."""
+    machine = Machine(lambda n: 1.0 / n, load=6.0)
+    control = controller(machine)
+    used = machine.run(control, 32)  # the first wait on a shared machine
+    assert used[-1] == 2 and control.running() == 2
+    burst = iter([*([5.0] * 8), *([1.0] * 100)])  # the first 8 probe steps: half of each count's share
+    counts = []
+    while not control.decisions:
+        counts.append(control.running())
+        control.observe(next(burst) / control.running())
+    assert counts[:8] == [2, 2, 1, 1, 2, 2, 1, 1]
+    assert control.decisions == [(2, 1, False)] and control.current == 2
 
 
 @pytest.mark.parametrize(("least", "most"), [(0, 2), (3, 2), (1, 0)])

@@ -4,8 +4,9 @@ The CPU budget (cpus.py) says how many threads this process may use; it cannot s
 now. llama.cpp's threads meet at a barrier after every operation, so one thread waiting for a core that
 other work holds stalls all of them: measured on 2 cores at load 5-6, one thread decoded the 0.8B shape
 at 11.0 tokens/s where two made 8.3. `ThreadControl` starts at the budget and, every `probe_every` steps,
-runs a short probe of one thread fewer (or one more, below the budget): it keeps the probed count when
-its steps were faster by `margin`, and goes back otherwise. A change in the machine's load since the last
+runs a short probe of one thread fewer (or one more, below the budget), interleaved with the settled
+count two steps at a time: it keeps the probed count when its steps were faster by `margin`, and goes
+back otherwise. A change in the machine's load since the last
 decision brings the next probe forward (`busy_probe_every`), in the direction the load moved: risen, one
 fewer first; fallen, one more first. Decode steps and batches (prompt evaluation, per token) each have
 their own `ThreadControl`; `qwen-runtime tune`'s record, or threads given, fix the counts instead.
@@ -37,16 +38,21 @@ def load_average() -> float | None:
 class ThreadControl:
     """Thread count for one kind of evaluation, between `least` and `most` (the CPU budget).
 
-    Feed it each step's seconds (`observe`); it answers the count to run the next step with. A round is
-    `window` steps at one count; the median of a round is what counts are compared on."""
+    Feed it each step's seconds (`observe`); it answers the count to run the next step with. A probe
+    alternates the settled count and the probed one every `chunk` steps until each ran `window` steps, so
+    a burst of other work on the machine falls on both alike; the medians of the two are compared."""
 
     most: int
     least: int = 1
     window: int = 8
-    probe_every: int = 256
-    """Steps at a settled count between probes."""
+    """Steps at each of the two counts a probe compares."""
+    chunk: int = 2
+    """Steps in a row at one count during a probe."""
+    probe_every: int = 1024
+    """Steps at a settled count between probes on a machine nothing else loads."""
     busy_probe_every: int = 32
-    """The same, once the load moved by `load_step` since the last decision."""
+    """The same once the load moved by `load_step` since the last decision, or while other work loads the
+    machine (then doubled with each probe in a row that did not pay, up to `probe_every`)."""
     margin: float = 0.05
     """A probed count is kept only when its median step is this much faster."""
     load_step: float = 1.0
@@ -54,12 +60,12 @@ class ThreadControl:
     current: int = field(init=False)
     decisions: list[tuple[int, int, bool]] = field(default_factory=list, init=False)
     """(from, probed, kept) for each probe judged: what `--verbose` and tests read."""
-    _phase: str = field(default="settled", init=False)
-    """"baseline": measuring `current`; "probe": measuring `_probe`; "settled": counting to the next probe."""
-    _times: list[float] = field(default_factory=list, init=False)
-    _baseline: float | None = field(default=None, init=False)
     _probe: int = field(default=0, init=False)
-    _since: int = field(default=0, init=False)
+    """The count being probed (0: no probe running)."""
+    _steps: int = field(default=0, init=False)
+    """Steps since the last decision (settled) or since the probe began."""
+    _at_current: list[float] = field(default_factory=list, init=False)
+    _at_probe: list[float] = field(default_factory=list, init=False)
     _load_at: float | None = field(default=None, init=False)
     _direction: int = field(default=-1, init=False)
     """The way the next probe goes (-1 one fewer, +1 one more) where both are possible."""
@@ -69,6 +75,8 @@ class ThreadControl:
     def __post_init__(self) -> None:
         if self.most < 1 or not 1 <= self.least <= self.most:
             raise ValueError(f"thread bounds {self.least}..{self.most} are not 1 <= least <= most")
+        if self.window < 1 or self.chunk < 1:
+            raise ValueError("a probe needs a window and a chunk of at least one step")
         self.current = self.most
         self._load_at = self.load()
 
@@ -77,35 +85,34 @@ class ThreadControl:
         """Nothing to choose between (a budget of one thread)."""
         return self.least == self.most
 
+    def running(self) -> int:
+        """The count the next step runs with (during a probe, the settled and probed counts in turn)."""
+        if self._probe and (self._steps // self.chunk) % 2 == 1:
+            return self._probe
+        return self.current
+
     def observe(self, seconds: float) -> int:
-        """A step took `seconds` at the count last answered; the count for the next step."""
+        """A step took `seconds` at the count last answered (`running`); the count for the next step."""
         if self.fixed or seconds <= 0:
             return self.running()
-        if self._phase == "settled":
-            self._since += 1
-            if self._since >= self._wait():
-                self._phase, self._times = "baseline", []  # a fresh baseline right before the probe
+        if not self._probe:
+            self._steps += 1
+            if self._steps >= self._wait():
+                self._start_probe()
             return self.running()
-        self._times.append(seconds)
-        if len(self._times) < self.window:
-            return self.running()
-        median = statistics.median(self._times)
-        self._times = []
-        if self._phase == "baseline":
-            self._baseline = median
-            self._start_probe()
-        else:
-            self._judge(median)
+        (self._at_probe if self.running() == self._probe else self._at_current).append(seconds)
+        self._steps += 1
+        if len(self._at_probe) >= self.window and len(self._at_current) >= self.window:
+            self._judge(statistics.median(self._at_current), statistics.median(self._at_probe))
         return self.running()
 
-    def running(self) -> int:
-        """The count steps run with now (the probed one during a probe)."""
-        return self._probe if self._phase == "probe" else self.current
-
     def _wait(self) -> int:
-        """Steps to wait at a settled count: `busy_probe_every` once the load moved since the last decision
-        (its direction then picks the probe's); on a machine shared with other work (a load beyond our own
+        """Steps to wait at a settled count: `busy_probe_every` after a probe that paid (the next count that
+        way may pay too) or once the load moved since the last decision (its direction then picks the
+        probe's); on a machine shared with other work (a load beyond our own
         threads) that, doubled with each probe in a row that did not pay; else `probe_every`."""
+        if self.decisions and self.decisions[-1][2]:
+            return self.busy_probe_every  # the last probe paid: the next count that way is tried soon
         now = self.load()
         if now is None:
             return self.probe_every
@@ -124,11 +131,11 @@ class ThreadControl:
         if not self.least <= self.current + step <= self.most:
             self._settle()
             return
-        self._probe, self._phase = self.current + step, "probe"
+        self._probe, self._steps = self.current + step, 0
+        self._at_current, self._at_probe = [], []
 
-    def _judge(self, median: float) -> None:
-        baseline = self._baseline if self._baseline is not None else median
-        kept = median * (1 + self.margin) < baseline
+    def _judge(self, settled: float, probed: float) -> None:
+        kept = probed * (1 + self.margin) < settled
         self.decisions.append((self.current, self._probe, kept))
         if kept:
             self._direction = self._probe - self.current  # it paid: the next probe goes on that way
@@ -139,7 +146,7 @@ class ThreadControl:
         self._settle()
 
     def _settle(self) -> None:
-        self._phase, self._since, self._times = "settled", 0, []
+        self._probe, self._steps = 0, 0
         self._load_at = self.load()
 
 

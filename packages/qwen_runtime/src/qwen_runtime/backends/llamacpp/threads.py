@@ -29,7 +29,7 @@ class FollowedThreads:
         self._handle = handle
         self.decode = ThreadControl(most=decode)
         # prompts come a few batches at a time: shorter rounds, probes every few dozen batches
-        self.batch = ThreadControl(most=batch, window=3, probe_every=48, busy_probe_every=6)
+        self.batch = ThreadControl(most=batch, window=3, chunk=1, probe_every=48, busy_probe_every=6)
         self._running = self._settled = (decode, batch)
         self._apply(decode, batch)  # what the context runs with from here, whatever it was opened with
 
