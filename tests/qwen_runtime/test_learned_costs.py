@@ -113,6 +113,8 @@ def test_where_known_costs_say_drafts_pay_the_hybrid_keeps_its_snapshots(
     write_learned(path_for(tiny_hybrid_gguf, cache), CHEAP)
     rt = hybrid(tiny_hybrid_gguf, cache)
     try:
+        assert rt.rollback_snapshots == 0  # allocated at the first draft, not at load (issue 52)
+        assert rt.complete(COPY).usage.drafted_tokens > 0
         assert rt.rollback_snapshots == HYBRID_MAX_DRAFT
     finally:
         rt.close()
@@ -126,7 +128,7 @@ def test_a_damaged_record_is_not_used(tiny_hybrid_gguf: Path, tmp_path: Path, sa
     path_for(tiny_hybrid_gguf, cache).write_bytes(saved)
     rt = hybrid(tiny_hybrid_gguf, cache)
     try:
-        assert rt.verify_costs is None and rt.rollback_snapshots == HYBRID_MAX_DRAFT
+        assert rt.verify_costs is None and rt.rollback_snapshots == 0  # none before a first draft
     finally:
         rt.close()
 

@@ -49,9 +49,9 @@ Plan arguments (each option takes its values as separate words; paths are absolu
 from __future__ import annotations
 
 import _signal  # type: ignore[import-not-found]  # not `signal`: its enum import would add milliseconds to every start
+import contextlib
 import ctypes
 import fcntl
-import contextlib
 import os
 import struct
 import sys
