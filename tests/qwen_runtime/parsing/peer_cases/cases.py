@@ -1,0 +1,10 @@
+"""Every peer's cases, by peer."""
+
+from __future__ import annotations
+
+from . import vllm
+from .case import PeerCase
+
+PEERS: dict[str, list[PeerCase]] = {
+    "vLLM": vllm.HERMES + vllm.CODER + vllm.SHARED + vllm.XML_COMMON,
+}
