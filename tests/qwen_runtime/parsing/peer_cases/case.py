@@ -50,6 +50,7 @@ class PeerCase:
     tools: str = "none"
     truncated: bool = False
     chunks: tuple[str, ...] = ()  # the peer's own streamed split, where its test gives one
+    sizes: tuple[int, ...] = SIZES  # the chunk sizes it is streamed in
 
 
 def case(
@@ -64,9 +65,10 @@ def case(
     tools: str = "none",
     truncated: bool = False,
     chunks: tuple[str, ...] = (),
+    sizes: tuple[int, ...] = SIZES,
 ) -> PeerCase:
     expect = Expect(None if calls is None else tuple(calls), content, reasoning, subset)
-    return PeerCase(id, source, text, expect, tools, truncated, chunks)
+    return PeerCase(id, source, text, expect, tools, truncated, chunks, sizes)
 
 
 def _tool(name: str, properties: dict[str, Any], required: tuple[str, ...] = ()) -> ToolSpec:
@@ -138,6 +140,22 @@ TOOLSETS: dict[str, tuple[ToolSpec, ...]] = {
         _tool("log", {"msg": _S}),
     ),
     "write_file": (_WRITE_FILE,),
+    # SGLang's test_qwen3_coder_detector/test_fixtures.py
+    "sglang_coder": (
+        _tool("get_current_weather", {"location": _S, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": _I}, ("location",)),
+        _tool("sql_interpreter", {"query": _S, "dry_run": _B}),
+        _tool("TodoWrite", {"todos": {"type": "array", "items": {"type": "object", "properties": {"content": _S, "status": _S}, "required": ["content", "status"]}}}),
+    ),
+    # SGLang's test_qwen25_detector.py and unit/test_qwen3_coder_detector.py
+    "sglang_weather": (
+        _tool("get_weather", {"city": _S, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": _I}, ("city",)),
+        _tool("search", {"query": _S}, ("query",)),
+    ),
+    # SGLang's test_qwen3_coder_numeric_precision.py: one `lookup(value)` per schema
+    "sglang_lookup_number": (_tool("lookup", {"value": _N}),),
+    "sglang_lookup_nullable_number": (_tool("lookup", {"value": {"anyOf": [_N, {"type": "null"}]}}),),
+    "sglang_lookup_integer": (_tool("lookup", {"value": _I}),),
+    "sglang_lookup_string": (_tool("lookup", {"value": _S}),),
 }
 
 
@@ -179,7 +197,7 @@ def readings(peer_case: PeerCase) -> dict[str, Reading]:
     """The reply read whole and in every split: 'whole', 'chunks of N', 'peer split'."""
     text = peer_case.text
     out = {"whole": _reading(parse_reply(text, TOOLSETS[peer_case.tools], id_factory=_ids(), truncated=peer_case.truncated))}
-    for size in SIZES:
+    for size in peer_case.sizes:
         out[f"chunks of {size}"] = _streamed(peer_case, [text[i : i + size] for i in range(0, len(text), size)])
     if peer_case.chunks:
         out["peer split"] = _streamed(peer_case, list(peer_case.chunks))

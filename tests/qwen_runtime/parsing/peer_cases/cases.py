@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from . import vllm
+from . import sglang, vllm
 from .case import PeerCase
 
 PEERS: dict[str, list[PeerCase]] = {
     "vLLM": vllm.HERMES + vllm.CODER + vllm.SHARED + vllm.XML_COMMON,
+    "SGLang": sglang.QWEN25 + sglang.CODER + sglang.NUMERIC,
 }

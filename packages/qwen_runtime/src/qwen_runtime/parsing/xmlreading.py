@@ -59,6 +59,8 @@ _WS = re.compile(r"\s*")
 _NESTED = re.compile(r"<tool_call>(?=\s*(?:<function=|\{))|</tool_call>|<function=[^>\n]*>|</function>")
 _FAKE = re.compile(r"</parameter>|</function>|</tool_call>|<parameter=")
 _LINE_PARAM = re.compile(r"\n(<parameter=([^>\n]*)>)")
+_DRIFTED_CLOSE = re.compile(r"</parameter(?!>)[\w-]*>?$")  # `</parameter1>`, `</parameter_x>`, `</parameter`
+_DRIFT_SPAN = 64  # how far back from a value's end a drifted close tag is looked for
 _FUNCTIONS_PREFIX = "functions."
 _MAX_STATES = 4000
 _MAX_DEPTH = 48
@@ -344,17 +346,17 @@ class _Search:
                 tag = _PARAM.match(text, at + 1)
                 cost = self._next_cost(tag, step, at) if tag is not None else None
                 if cost is not None:
-                    out.append((_add(forgiven, cost), at, at + 1))
+                    out.append((_add(forgiven, cost), _undrifted(text, start, at), at + 1))
                 at = text.find(f"\n{PARAM_OPEN}", at + 1)
         at = text.find(f"\n{FUNCTION_CLOSE}", start)
         while at >= 0:
-            out.append((forgiven, at, at + 1))
+            out.append((forgiven, _undrifted(text, start, at), at + 1))
             at = text.find(f"\n{FUNCTION_CLOSE}", at + 1)
         end = len(text)
         stripped = text.rstrip()
         if stripped.endswith(FUNCTION_CLOSE) and stripped.rfind(FUNCTION_CLOSE) >= start:
             end = stripped.rfind(FUNCTION_CLOSE)
-        out.append((forgiven, end, end if end < len(text) else -1))
+        out.append((forgiven, _undrifted(text, start, end), end if end < len(text) else -1))
         return out
 
 
@@ -368,6 +370,24 @@ class _Step:
     repeats: int
     name: str
     start: int
+
+
+def _undrifted(text: str, start: int, end: int) -> int:
+    """The end of a value whose `</parameter>` never came, before a close tag that drifted at its end
+    (`</parameter1>`, `</parameter_x>`, a bare `</parameter`): the tag is the close the model meant,
+    not the value's text, as SGLang reads it. Only an unclosed value is trimmed: one closed by a real
+    `</parameter>` keeps an ending such as `</parameters>` (XML a coder model writes)."""
+    last = _trimmed(text, start, end)
+    window = max(start, last - _DRIFT_SPAN)  # a short window: a long value is not searched again per end
+    drift = _DRIFTED_CLOSE.search(text, window, last)
+    return end if drift is None else _trimmed(text, start, drift.start())
+
+
+def _trimmed(text: str, start: int, end: int) -> int:
+    """`end` moved back over the whitespace before it (not past `start`)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def _earlier(seen: _Seen, name: str) -> str | None:
