@@ -103,6 +103,21 @@ def test_missing_closing_tags_are_forgiven() -> None:
     ]
 
 
+def test_a_close_tag_that_drifted_ends_an_unclosed_value_and_is_not_its_text() -> None:
+    """SGLang's grammar-drift cases (issue 51): a value whose `</parameter>` came out as `</parameter1>`,
+    `</parameter_x>` or a bare `</parameter` ends before that tag; the tag must not reach the tool as
+    part of the value. A value closed by a real `</parameter>` keeps such an ending as its own text."""
+    for drifted in ("</parameter1>", "</parameter_function>", "</parameter"):
+        text = (
+            f"<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n{drifted}\n"
+            "<parameter=mode>\n3\n</parameter>\n</function>\n</tool_call>"
+        )
+        assert calls(text) == [("write_file", {"path": "a.txt", "mode": 3})], drifted
+        assert merged(fed(text, [5, 40, 61])) == merged(parse_reply(text, TOOLS, id_factory=counter()))
+    closed = xml("write_file", {"path": "a.txt", "content": "<config>\n  <p>1</p>\n</parameters>"})
+    assert calls(closed) == [("write_file", {"path": "a.txt", "content": "<config>\n  <p>1</p>\n</parameters>"})]
+
+
 def test_json_and_xml_calls_mix_in_one_reply_and_inside_think() -> None:
     text = (
         "<think>first list <tool_call>\n<function=run>\n<parameter=cmd>\nls\n</parameter>\n</function>\n"

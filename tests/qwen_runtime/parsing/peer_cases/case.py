@@ -100,7 +100,10 @@ TOOLSETS: dict[str, tuple[ToolSpec, ...]] = {
     "none": (),
     "vllm_weather_area": (_VLLM_WEATHER, _VLLM_AREA),
     "vllm_types": (
-        _tool("test_types", {"int_param": _I, "float_param": {"type": "float"}, "bool_param": _B, "str_param": _S, "obj_param": _O}),
+        _tool(
+            "test_types",
+            {"int_param": _I, "float_param": {"type": "float"}, "bool_param": _B, "str_param": _S, "obj_param": _O},
+        ),
     ),
     "vllm_anyof": (
         _tool(
@@ -127,7 +130,10 @@ TOOLSETS: dict[str, tuple[ToolSpec, ...]] = {
     ),
     # vLLM's test_qwen3_xml_coder_shared.py: one small tool per test, none sharing a name.
     "vllm_shared": (
-        _tool("test_types", {"int_param": _I, "float_param": {"type": "float"}, "bool_param": _B, "str_param": _S, "obj_param": _O}),
+        _tool(
+            "test_types",
+            {"int_param": _I, "float_param": {"type": "float"}, "bool_param": _B, "str_param": _S, "obj_param": _O},
+        ),
         _tool("update_record", {"data": {"anyOf": [_O, {"type": "null"}]}}),
         _tool("process", {"name": _S, "data": _O}),
         _WRITE_FILE,
@@ -142,13 +148,33 @@ TOOLSETS: dict[str, tuple[ToolSpec, ...]] = {
     "write_file": (_WRITE_FILE,),
     # SGLang's test_qwen3_coder_detector/test_fixtures.py
     "sglang_coder": (
-        _tool("get_current_weather", {"location": _S, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": _I}, ("location",)),
+        _tool(
+            "get_current_weather",
+            {"location": _S, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": _I},
+            ("location",),
+        ),
         _tool("sql_interpreter", {"query": _S, "dry_run": _B}),
-        _tool("TodoWrite", {"todos": {"type": "array", "items": {"type": "object", "properties": {"content": _S, "status": _S}, "required": ["content", "status"]}}}),
+        _tool(
+            "TodoWrite",
+            {
+                "todos": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"content": _S, "status": _S},
+                        "required": ["content", "status"],
+                    },
+                }
+            },
+        ),
     ),
     # SGLang's test_qwen25_detector.py and unit/test_qwen3_coder_detector.py
     "sglang_weather": (
-        _tool("get_weather", {"city": _S, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": _I}, ("city",)),
+        _tool(
+            "get_weather",
+            {"city": _S, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}, "days": _I},
+            ("city",),
+        ),
         _tool("search", {"query": _S}, ("query",)),
     ),
     # SGLang's test_qwen3_coder_numeric_precision.py: one `lookup(value)` per schema
@@ -196,7 +222,11 @@ def _streamed(peer_case: PeerCase, pieces: list[str]) -> Reading:
 def readings(peer_case: PeerCase) -> dict[str, Reading]:
     """The reply read whole and in every split: 'whole', 'chunks of N', 'peer split'."""
     text = peer_case.text
-    out = {"whole": _reading(parse_reply(text, TOOLSETS[peer_case.tools], id_factory=_ids(), truncated=peer_case.truncated))}
+    out = {
+        "whole": _reading(
+            parse_reply(text, TOOLSETS[peer_case.tools], id_factory=_ids(), truncated=peer_case.truncated)
+        )
+    }
     for size in peer_case.sizes:
         out[f"chunks of {size}"] = _streamed(peer_case, [text[i : i + size] for i in range(0, len(text), size)])
     if peer_case.chunks:
@@ -220,7 +250,9 @@ def matches(reading: Reading, expect: Expect) -> bool:
     whitespace ignored."""
     if expect.calls is not None and (
         len(reading.calls) != len(expect.calls)
-        or not all(_call_matches(got, wanted, expect.subset) for got, wanted in zip(reading.calls, expect.calls))
+        or not all(
+            _call_matches(got, wanted, expect.subset) for got, wanted in zip(reading.calls, expect.calls, strict=True)
+        )
     ):
         return False
     if expect.content is not None and reading.content.strip() != expect.content.strip():
