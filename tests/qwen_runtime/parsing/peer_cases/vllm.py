@@ -1,7 +1,9 @@
 # ruff: noqa: E501  (the peers' model outputs, copied whole as test data, are long lines)
 """vLLM's parser tests for Qwen's formats (vllm-project/vllm, tests/tool_parsers/): the Hermes parser
 (Qwen 3's JSON calls), the qwen3coder and qwen3xml parsers (the XML form). Inputs copied as test data;
-expectations are what each cited test asserts."""
+expectations are what each cited test asserts.
+
+Long because: one table per vLLM test file, its inputs written out whole."""
 
 from __future__ import annotations
 
