@@ -101,6 +101,7 @@ class SessionView(Vertical):
         self.queued: list[tuple[str, str]] = []
         """Prompts (text, as shown) typed while the model loaded, sent in order once it has."""
         self._turn: Worker[None] | None = None
+        self._turn_view: TurnView | None = None
         self._not_trusted: set[Path] = set()
         """Folders whose trust question this tab's user answered no: not asked again when the session reopens
         (after the first-run picker, a model switch). A yes is recorded, and asked again only if the
@@ -382,7 +383,7 @@ class SessionView(Vertical):
         chat = self.chat
         self.sigit.refresh_status()
         await chat.add(UserMessage(shown))
-        turn = TurnView(self)
+        turn = self._turn_view = TurnView(self)
         try:
             try:
                 images = await asyncio.to_thread(mentioned_images, text, session.cwd)
@@ -395,6 +396,7 @@ class SessionView(Vertical):
             await chat.add(NoticeLine(f"Turn failed: {exc}", "error"))
         finally:
             await turn.end_blocks()
+            self._turn_view = None
             self.turn_running = False
             self.sigit.refresh_status()
             self.call_later(self._send_queued)
@@ -423,7 +425,10 @@ class SessionView(Vertical):
         await self.chat.add(NoticeLine(message, level, markdown=markdown))
 
     def cancel_turn(self) -> bool:
+        """Cancel the running turn: the agent is told, and the chat stops drawing its reply at once."""
         if self.turn_running and self.agent_session is not None:
+            if self._turn_view is not None:
+                self._turn_view.stop()
             self.agent_session.cancel()
             return True
         return False
@@ -460,6 +465,13 @@ class TurnView(AsyncAdapter):
         self.chat = view.chat
         self.reply: AssistantMessage | None = None
         self.thinking: ThinkingBlock | None = None
+        self.stopped = False
+        """The turn was cancelled: text still streaming in before the agent stops is not shown."""
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.reply is not None:
+            self.reply.stop()
 
     async def end_blocks(self) -> None:
         if self.thinking is not None:
@@ -470,6 +482,8 @@ class TurnView(AsyncAdapter):
             self.reply = None
 
     async def handle_reasoning_delta(self, event: ReasoningDelta) -> None:
+        if self.stopped:
+            return
         if self.thinking is None:
             self.thinking = ThinkingBlock()
             await self.chat.add(self.thinking)
@@ -478,13 +492,15 @@ class TurnView(AsyncAdapter):
     async def handle_text_delta(self, event: TextDelta) -> None:
         from .reply import AssistantMessage
 
+        if self.stopped:
+            return
         if self.thinking is not None:
             self.thinking.finish()
             self.thinking = None
         if self.reply is None:
             self.reply = AssistantMessage()
             await self.chat.add(self.reply)
-        await self.reply.add(event.text)
+        self.reply.add(event.text)
 
     async def handle_tool_call_requested(self, event: ToolCallRequested) -> None:
         await self.end_blocks()
