@@ -16,7 +16,8 @@ MakeApp = Callable[..., tuple[SigitApp, ScriptedRuntime]]
 @pytest.fixture
 def make_app(workdir: Path, tmp_path: Path) -> MakeApp:
     def _make(turns: list[Any], **options: Any) -> tuple[SigitApp, ScriptedRuntime]:
-        runtime = ScriptedRuntime(turns, chunk_delay=options.pop("chunk_delay", 0.0))
+        runtime = ScriptedRuntime(turns, chunk_delay=options.pop("chunk_delay", 0.0),
+                                  chunk_size=options.pop("chunk_size", 8))
         app = create_app(workdir, runtime=runtime, config_dir=tmp_path / "config", **options)
         return app, runtime
 
