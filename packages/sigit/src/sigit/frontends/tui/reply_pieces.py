@@ -121,7 +121,7 @@ class ReplyPieces:
     def feed(self, text: str) -> list[Piece]:
         """The pieces `text` closes (often none)."""
         closed: list[Piece] = []
-        buffer, start = self._partial + text, 0
+        buffer, start, self._partial = self._partial + text, 0, ""
         while True:
             end = buffer.find("\n", start)
             stop = len(buffer) if end < 0 else end + 1
@@ -176,7 +176,7 @@ class ReplyPieces:
         fence = _fence_opened_by(text, nested=self._in_list)
         item = at_margin and _LIST_ITEM.match(text) is not None
         starts = at_margin and (self._boundary or fence is not None or _HEADING.match(text) is not None)
-        if starts and (self._lines or self._partial) and not (item and self._in_list):
+        if starts and self._lines and not (item and self._in_list):
             closed.append(self._cut(continues=False))
         elif self._over() and (not self._in_list or item or self._over(twice=True)):
             closed.append(self._cut(continues=True))
