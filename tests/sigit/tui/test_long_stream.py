@@ -102,8 +102,8 @@ async def test_escape_mid_stream_stops_drawing_at_once(make_app: MakeApp, parses
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)
         await send(app, pilot, "write it all")
-        for _ in range(500):
-            if app.query(AssistantMessage) and app.query_one(AssistantMessage).source:
+        for _ in range(1500):  # until the long fence is drawn in a few pieces
+            if len(app.query(MarkdownFence)) >= 3:
                 break
             await pilot.pause(0.01)
         reply = app.query_one(AssistantMessage)
@@ -117,3 +117,8 @@ async def test_escape_mid_stream_stops_drawing_at_once(make_app: MakeApp, parses
         assert len(app.query(AssistantMessage)) == 1
         assert len(shown) < len(text)
         assert "Cancelled." in notices(app)
+        fences = list(reply.query(MarkdownFence))
+        assert len(fences) >= 3 and {fence.lexer for fence in fences} == {"python"}
+        regions = [fence.virtual_region for fence in fences]
+        assert all(below.y == above.bottom for above, below in zip(regions, regions[1:]))  # no gap at a cut
+        assert sum(region.height for region in regions) == sum(len(f.code.splitlines()) for f in fences) + 2

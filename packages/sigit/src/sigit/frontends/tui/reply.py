@@ -82,7 +82,6 @@ class AssistantMessage(Markdown):
         if not self.stopped:
             await self._draw(final=True)
             await self._join_cut_blocks()
-        self.stopped = True
 
     def _frame(self) -> None:
         self._timer = None
@@ -100,15 +99,27 @@ class AssistantMessage(Markdown):
                 closed.append(self._pieces.close())
             new: list[MarkdownBlock] = []
             for piece in closed:
-                blocks = self._parse(piece.markdown)
+                blocks = self._seamed(piece, self._parse(piece.markdown))
                 self._drawn.append((piece, blocks))
                 new.extend(blocks)
-            old_tail, self._tail = self._tail, [] if final else self._parse(self._pieces.tail.markdown)
+            tail = self._pieces.tail
+            old_tail, self._tail = self._tail, [] if final else self._seamed(tail, self._parse(tail.markdown))
+            if final:  # drawn whole: a frame still queued has nothing to add
+                self.stopped = True
             with self.app.batch_update():
                 if old_tail:
                     await self.remove_children(old_tail)
                 if new or self._tail:
                     await self.mount_all([*new, *self._tail])
+
+    @staticmethod
+    def _seamed(piece: Piece, blocks: list[MarkdownBlock]) -> list[MarkdownBlock]:
+        """`blocks`, marked where a block cut in pieces goes on, so the cut shows no gap while it streams."""
+        if blocks and piece.continues:
+            blocks[0].add_class("cut-above")
+        if blocks and piece.goes_on:
+            blocks[-1].add_class("cut-below")
+        return blocks
 
     def _parse(self, markdown: str) -> list[MarkdownBlock]:
         """The blocks that draw one piece: every parse while the reply streams comes through here."""

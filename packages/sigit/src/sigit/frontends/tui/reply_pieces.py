@@ -51,6 +51,8 @@ class Piece:
     """A fence line put after `source`: the code block goes on in the next piece."""
     continues: bool = False
     """Cut from the previous piece's block, not at a block boundary: drawn with it once the reply is done."""
+    goes_on: bool = False
+    """Its last block goes on in the next piece (which `continues`)."""
 
     @property
     def markdown(self) -> str:
@@ -204,6 +206,7 @@ class ReplyPieces:
     def _cut(self, *, continues: bool) -> Piece:
         piece = Piece("".join(self._lines), self._opener, continues=self._continues)
         self._opener = ""
+        piece.goes_on = continues
         if continues and self._fence is not None:
             piece.closer = ("" if piece.source.endswith("\n") else "\n") + self._fence.closer
             self._opener = self._fence.opener
