@@ -6,6 +6,7 @@ The work is counted, not timed: every parse made while a reply streams goes thro
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -120,5 +121,5 @@ async def test_escape_mid_stream_stops_drawing_at_once(make_app: MakeApp, parses
         fences = list(reply.query(MarkdownFence))
         assert len(fences) >= 3 and {fence.lexer for fence in fences} == {"python"}
         regions = [fence.virtual_region for fence in fences]
-        assert all(below.y == above.bottom for above, below in zip(regions, regions[1:]))  # no gap at a cut
+        assert all(below.y == above.bottom for above, below in pairwise(regions))  # no gap at a cut
         assert sum(region.height for region in regions) == sum(len(f.code.splitlines()) for f in fences) + 2

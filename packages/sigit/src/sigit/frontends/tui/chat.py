@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from rich.syntax import Syntax
 
 THINKING_TAIL_LINES = 4
+THINKING_TAIL_CHARS = 4000
+"""The end of a thought that its live lines are taken from."""
 REPLAY_WINDOW = 120
 """Items of a resumed conversation mounted at once (each "load earlier" press mounts this many more)."""
 
@@ -76,7 +78,8 @@ class ThinkingBlock(Collapsible):
 
     def add(self, fragment: str) -> None:
         self.thought += fragment
-        tail = "\n".join(self.thought.rstrip().splitlines()[-THINKING_TAIL_LINES:])
+        recent = self.thought[-THINKING_TAIL_CHARS:].rstrip()  # bounded: a long thought costs no more per chunk
+        tail = "\n".join(recent.splitlines()[-THINKING_TAIL_LINES:])
         self._body.update(Text(shown(tail), style="italic"))
 
     def finish(self) -> None:
