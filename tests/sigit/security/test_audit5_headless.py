@@ -14,8 +14,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from ..in_process import run_sigit_main
 
 SETTINGS = '[permissions]\nmode = "default"\n'
