@@ -545,6 +545,7 @@ def test_after_a_rejected_draft_the_hybrid_state_equals_the_undrafted_one(
         plain.clear_cache()
         hybrid.eval_tokens(prompt)
         plain.eval_tokens(prompt)
+        assert hybrid.prepare_draft(len(draft))  # as the drafter does: the snapshots come with the first draft
         hybrid.eval_with_rows([truth[0], *draft], len(draft) + 1)
         assert hybrid.truncate(len(prompt) + 1 + right)
         plain.eval_tokens(truth[: 1 + right])
