@@ -24,6 +24,7 @@ from typing import Any, Final, TypeVar
 from sigit.config.paths import config_dir as default_config_dir
 from sigit.config.paths import project_root, project_settings_path
 from sigit.config.schema import setting_keys, untrusted_split
+from sigit.config.script_pins import project_scripts
 from sigit.errors import UsageError
 from sigit.fileio import FileTooLargeError, NotRegularFileError, read_bounded, write_atomic
 
@@ -75,9 +76,20 @@ def project_requests(cwd: Path, settings_raw: Mapping[str, Any] | None = None) -
     _, gated = split_project_settings(settings_raw)
     mcp_bytes = _read_bytes(root / MCP_JSON)
     lines = [_printable(line) for line in (*_describe_settings(gated), *_describe_mcp_json(mcp_bytes))]
-    payload = json.dumps({"settings": gated}, sort_keys=True, default=str).encode()
+    # the scripts the hooks and servers run from the project, by content: one rewritten asks again
+    scripts = project_scripts(gated, _parsed_json(mcp_bytes), root)
+    payload = json.dumps({"settings": gated, **({"scripts": scripts} if scripts else {})}, sort_keys=True,
+                         default=str).encode()
     digest = hashlib.sha256(payload + b"\0" + (mcp_bytes or b"")).hexdigest()
     return ProjectRequests(root, tuple(lines), f"sha256:{digest}")
+
+
+def _parsed_json(data: bytes | None) -> Mapping[str, Any] | None:
+    try:
+        parsed = json.loads(data) if data else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return parsed if isinstance(parsed, Mapping) else None
 
 
 def _printable(text: str) -> str:

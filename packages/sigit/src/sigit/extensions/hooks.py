@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import os
-import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +35,7 @@ from sigit.config.schema_hooks import (
     HooksTable,
     matcher_alternatives,
 )
-from sigit.fileio import read_bounded
+from sigit.config.script_pins import named_files
 from sigit.permissions.rules import CallSubject, subject_matches
 from sigit.tools import reaper
 from sigit.tools.base import PreparedCall
@@ -108,24 +106,6 @@ def hook_configs(table: Mapping[str, Any]) -> dict[str, list[HookConfig]]:
             )
     return hooks
 
-
-def named_files(command: str, cwd: Path) -> dict[Path, str | None]:
-    """The files inside `cwd` a hook's command names (`./check.sh`, `sh scripts/lint.sh`), with a digest
-    of each (None: unreadable): what the hook would run, pinned when the session starts."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return {}
-    root = Path(os.path.realpath(cwd))
-    found: dict[Path, str | None] = {}
-    for word in words:
-        path = Path(os.path.realpath(cwd / os.path.expanduser(word)))
-        if path != root and root in path.parents and os.path.isfile(path):
-            try:
-                found[path] = hashlib.sha256(read_bounded(path, 8 * 1024 * 1024)).hexdigest()
-            except OSError:
-                found[path] = None
-    return found
 
 
 class HookRunner:
