@@ -157,6 +157,16 @@ def test_a_script_a_trusted_hook_or_server_runs_is_trusted_by_its_content(dirs: 
     assert not is_trusted(project_requests(project), config)
 
 
+def test_only_what_a_command_runs_is_pinned_not_the_files_it_writes_or_reads(tmp_path: Path) -> None:
+    from sigit.config.script_pins import named_files
+
+    for name, text in (("check.sh", "echo\n"), ("tool", "#!/bin/sh\n"), ("log.txt", ""), ("data.json", "{}")):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "tool").chmod(0o755)
+    pinned = named_files("sh check.sh data.json >> log.txt && ./tool --out log.txt 2>log.txt", tmp_path)
+    assert sorted(p.name for p in pinned) == ["check.sh", "tool"]
+
+
 def test_record_check_and_revoke(dirs: tuple[Path, Path]) -> None:
     config, project = dirs
     write_project(project, RISKY)

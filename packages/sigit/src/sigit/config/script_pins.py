@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -31,15 +32,37 @@ def named_files(command: str, cwd: Path) -> dict[Path, str | None]:
     return words_named_files(words, cwd)
 
 
+SCRIPT_SUFFIXES = frozenset({".sh", ".bash", ".zsh", ".fish", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl",
+                             ".php", ".lua", ".ps1", ".jar"})
+"""Files a word names that an interpreter would run (besides the command word and executable files)."""
+_REDIRECT = re.compile(r"^\d*(>>?|<|&>|>&|<<<?)")
+
+
 def words_named_files(words: Iterable[str], cwd: Path) -> dict[Path, str | None]:
-    """The same for a command already split into words (an MCP server's `command` and `args`)."""
+    """The same for a command already split into words (an MCP server's `command` and `args`): the
+    program itself and the scripts it is given (an executable, or a file with a script's suffix), not
+    the data files it reads or the files its output is redirected to (a hook appending to a log)."""
     root = Path(os.path.realpath(cwd))
     found: dict[Path, str | None] = {}
+    after_redirect = False
+    first = True
     for word in words:
         if not isinstance(word, str) or not word:
             continue
+        if word in (";", "&&", "||", "|", "&"):  # the next word runs a command again
+            first = True
+            continue
+        if _REDIRECT.match(word):
+            after_redirect = not _REDIRECT.sub("", word)  # `>> log` names its target next; `>>log` in itself
+            continue
+        if after_redirect:
+            after_redirect = False
+            continue
+        command_word, first = first and "=" not in word, first and "=" in word  # `VAR=x cmd`: cmd is first
         path = Path(os.path.realpath(cwd / os.path.expanduser(word)))
-        if path != root and root in path.parents and os.path.isfile(path):
+        if not (path != root and root in path.parents and os.path.isfile(path)):
+            continue
+        if command_word or path.suffix.lower() in SCRIPT_SUFFIXES or os.access(path, os.X_OK):
             try:
                 found[path] = hashlib.sha256(read_bounded(path, MAX_SCRIPT_BYTES)).hexdigest()
             except OSError:
