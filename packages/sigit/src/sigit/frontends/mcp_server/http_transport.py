@@ -140,7 +140,9 @@ async def serve_http(server: Server[Any], port: int, *, auth: bool = True) -> No
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((HOST, port))
     bound = sock.getsockname()[1]
-    web = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    # a call waiting for an answer (2026-07-28) keeps its task until the answer or its expiry: shutdown does
+    # not wait for it (the session close cancels it)
+    web = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2))
     serving = asyncio.ensure_future(web.serve(sockets=[sock]))
     while not web.started and not serving.done():
         await asyncio.sleep(0.05)
