@@ -156,3 +156,15 @@ def private_tuning_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
         os.environ.pop("QWEN_RUNTIME_TUNING_DIR", None)
     else:
         os.environ["QWEN_RUNTIME_TUNING_DIR"] = old
+
+
+@pytest.fixture
+def hub_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty hub cache of our own (no model cached: a first run), online, with no token from the real
+    user; HF_ENDPOINT is the test's to point at a fake hub."""
+    cache = tmp_path / "hub-cache"
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    monkeypatch.setenv("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1")
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    return cache

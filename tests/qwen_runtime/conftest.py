@@ -12,17 +12,6 @@ from qwen_runtime.testing.fake_hub import FakeHub, serve_fake_hub
 
 
 @pytest.fixture
-def hub_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty hub cache of our own, online, with no token from the real user."""
-    cache = tmp_path / "hub-cache"
-    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
-    monkeypatch.setenv("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1")
-    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    return cache
-
-
-@pytest.fixture
 def fake_hub(hub_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
     """A running fake hub that HF_ENDPOINT points at, with an empty cache."""
     with serve_fake_hub() as hub:

@@ -14,14 +14,6 @@ from sigit.model_choice import keep_alive, load_options
 from sigit.options import HostOptions
 
 
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    config, project = tmp_path / "config", tmp_path / "project"
-    config.mkdir()
-    (project / ".git").mkdir(parents=True)
-    return config, project
-
-
 def test_default_is_five_minutes_and_the_setting_takes_durations(dirs: tuple[Path, Path]) -> None:
     config, project = dirs
     assert load_settings(project, config).keep_alive == 300.0

@@ -13,14 +13,10 @@ from sigit.config.settings import (
 
 
 @pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    """(config dir, project dir that is a git repo root)."""
-    config = tmp_path / "config"
-    config.mkdir()
-    project = tmp_path / "project"
-    (project / ".git").mkdir(parents=True)
-    (project / ".sigit").mkdir()
-    return config, project
+def dirs(dirs: tuple[Path, Path]) -> tuple[Path, Path]:
+    """conftest's folders, the project's `.sigit/` made already."""
+    (dirs[1] / ".sigit").mkdir()
+    return dirs
 
 
 def write_user(config: Path, text: str) -> None:

@@ -7,14 +7,6 @@ import pytest
 from sigit.config.settings import SettingsError, load_settings, save_user_setting
 
 
-@pytest.fixture
-def dirs(tmp_path: Path) -> tuple[Path, Path]:
-    config, project = tmp_path / "config", tmp_path / "project"
-    config.mkdir()
-    (project / ".git").mkdir(parents=True)
-    return config, project
-
-
 def test_defaults_ask_before_downloading_and_leave_gpu_layers_to_llama_cpp(dirs: tuple[Path, Path]) -> None:
     config, project = dirs
     settings = load_settings(project, config)

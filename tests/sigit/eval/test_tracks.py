@@ -11,12 +11,12 @@ import shutil
 import sys
 from pathlib import Path
 
-import pytest
 from sigit.eval import Task, load_tasks
 from sigit.eval.clean_grade import Grade, grade
 from sigit.eval.verdict import environment_problem
 from sigit.eval.workspace import write_files
 
+PACKS = Path(__file__).resolve().parents[3] / "packages" / "sigit" / "eval_packs"
 CATCH_SHIM = r"""#pragma once
 // A few lines of Catch2's interface (Exercism's C++ tests vendor the real one): TEST_CASE, REQUIRE,
 // and `--reporter junit`.
@@ -101,11 +101,8 @@ def graded(task: Task, area: Path, files: dict[str, str]) -> Grade:
     return grade(task, root, changed, area, python=sys.executable, node="node")
 
 
-@pytest.mark.skipif(
-    shutil.which("cmake") is None or shutil.which("g++") is None,
-    reason="cmake and g++ are not installed on this machine: the C++ track cannot be graded here",
-)
 def test_cpp_exercise_builds_in_a_copy_named_after_it(tmp_path: Path) -> None:
+    """Where cmake or a C++ compiler is missing, the same task is the machine's fault, said so."""
     example = (
         '#include "leap_year.h"\nbool leap_year::is_leap(int y) { return y % 4 == 0 && (y % 100 || y % 400 == 0); }\n'
     )
@@ -129,17 +126,18 @@ def test_cpp_exercise_builds_in_a_copy_named_after_it(tmp_path: Path) -> None:
     )
     [task] = load_tasks(tmp_path / "cpp")
     solved = graded(task, tmp_path / "a", {"leap_year.cpp": example})
+    if shutil.which("cmake") is None or shutil.which("c++") is None:
+        assert not solved.passed and solved.env_error is not None, solved.check.output_tail
+        return
     assert solved.passed, (solved.verdict, solved.check.output_tail)
     assert solved.copy.root.name == "leap-year" and solved.verdict is not None and solved.verdict.tests_passed == 2
     cheat = graded(task, tmp_path / "b", {"CMakeLists.txt": "cmake_minimum_required(VERSION 3.5)\nproject(x NONE)\n"})
     assert not cheat.passed and cheat.copy.restored == ("CMakeLists.txt",) and cheat.env_error is None
 
 
-@pytest.mark.skipif(
-    shutil.which("cargo") is None, reason="cargo is not installed: the Rust track cannot be graded here"
-)
 def test_rust_exercise_runs_offline_with_the_users_toolchain(tmp_path: Path) -> None:
-    """The check's HOME is a fresh folder, and rustup's toolchains are still found (RUSTUP_HOME kept)."""
+    """The check's HOME is a fresh folder, and rustup's toolchains are still found (RUSTUP_HOME kept);
+    where cargo is missing the task is the machine's fault, said so before anything runs."""
     example = "pub fn add(a: i32, b: i32) -> i32 { a + b }\n"
     exercise(
         tmp_path,
@@ -157,6 +155,9 @@ def test_rust_exercise_runs_offline_with_the_users_toolchain(tmp_path: Path) -> 
     )
     [task] = load_tasks(tmp_path / "rust")
     solved = graded(task, tmp_path / "a", {"src/lib.rs": example})
+    if shutil.which("cargo") is None:
+        assert solved.env_error == "this task's check needs cargo, which is not installed here"
+        return
     assert solved.passed, (solved.verdict, solved.check.output_tail)
     assert solved.verdict is not None and solved.verdict.tests_passed == 2  # the ignored one ran too
 
@@ -248,3 +249,14 @@ def test_named_tests_are_the_ones_graded(tmp_path: Path) -> None:
     missing = graded(python_task(tmp_path, fail_to_pass=("AddTest.test_gone",)), tmp_path / "c", fixed)
     assert not missing.passed and missing.verdict is not None
     assert missing.verdict.failing == ("AddTest.test_gone (did not run)",)
+
+
+def test_a_program_the_task_needs_and_this_machine_lacks_is_an_environment_error(tmp_path: Path) -> None:
+    """`needs = ["make"]` where make is missing: decided from the task before anything of the agent's runs,
+    so the check is never run and nothing is guessed from how the files are spelled."""
+    [task] = [t for t in load_tasks(PACKS / "smoke") if t.id == "makefile-clean-target"]
+    assert task.needs == ("make",)
+    lacking = dataclasses.replace(task, needs=("make", "no-such-program-sigit"))
+    result = graded(lacking, tmp_path, {})
+    assert result.env_error == "this task's check needs no-such-program-sigit, which is not installed here"
+    assert not result.passed and result.check.returncode is None

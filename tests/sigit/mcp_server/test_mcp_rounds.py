@@ -42,13 +42,20 @@ def edit(path: str) -> dict[str, str]:
     return {"path": path, "old_text": "old", "new_text": "new"}
 
 
+async def asked_for(client: Client, path: str) -> tuple[types.InputRequiredResult, dict[str, Any]]:
+    """The server's question for an edit of `path` (2026-07-28: the call answers input_required), and the
+    request state it sent with it, read as the client could if it were not sealed."""
+    asked = await client.session.call_tool("edit_file", edit(path), allow_input_required=True)
+    assert isinstance(asked, types.InputRequiredResult) and asked.request_state is not None
+    state: dict[str, Any] = json.loads(asked.request_state)
+    return asked, state
+
+
 async def test_a_state_forged_for_another_call_approves_neither(workdir: Path) -> None:
     (workdir / "a.txt").write_text("old\n")
     (workdir / "b.txt").write_text("old\n")
     async with unsealed(workdir) as client:
-        asked = await client.session.call_tool("edit_file", edit("a.txt"), allow_input_required=True)
-        assert isinstance(asked, types.InputRequiredResult) and asked.request_state is not None
-        state = json.loads(asked.request_state)
+        asked, state = await asked_for(client, "a.txt")
         # b.txt's call with a.txt's waiting key (and, to get past a naive check, its digests): refused
         with pytest.raises(MCPError, match="belongs to another call"):
             await client.session.call_tool(
@@ -65,9 +72,7 @@ async def test_a_state_forged_for_another_call_approves_neither(workdir: Path) -
 async def test_a_state_must_name_the_question_it_answers(workdir: Path) -> None:
     (workdir / "a.txt").write_text("old\n")
     async with unsealed(workdir) as client:
-        asked = await client.session.call_tool("edit_file", edit("a.txt"), allow_input_required=True)
-        assert isinstance(asked, types.InputRequiredResult) and asked.request_state is not None
-        state = json.loads(asked.request_state)
+        _, state = await asked_for(client, "a.txt")
         with pytest.raises(MCPError, match="belongs to another call"):
             await client.session.call_tool(
                 "edit_file", edit("a.txt"), input_responses=ANSWER, request_state=json.dumps({**state, "asks": "0"})

@@ -24,12 +24,3 @@ def make_app(workdir: Path, tmp_path: Path) -> MakeApp:
     return _make
 
 
-@pytest.fixture
-def empty_hub_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No model cached (the first run); HF_ENDPOINT is the test's to point at a fake hub."""
-    cache = tmp_path / "hub-cache"
-    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
-    monkeypatch.setenv("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1")
-    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    return cache

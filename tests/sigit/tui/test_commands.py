@@ -70,7 +70,7 @@ async def test_thinking_toggle_and_clear(make_app: MakeApp) -> None:
         assert app.require_session().status().messages == 0
 
 
-async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: MakeApp, empty_hub_cache: Path) -> None:
+async def test_model_picker_reopens_the_session_on_the_picked_model(make_app: MakeApp, hub_cache: Path) -> None:
     app, _ = make_app(["first"])
     async with app.run_test(size=SIZE) as pilot:
         await ready(app, pilot)

@@ -22,7 +22,7 @@ CHOICE = get_model("qwen3-1.7b")
 
 
 async def test_picker_shows_first_and_downloads_only_the_chosen_model(
-    workdir: Path, tmp_path: Path, tiny_gguf: Path, empty_hub_cache: Path, monkeypatch: pytest.MonkeyPatch
+    workdir: Path, tmp_path: Path, tiny_gguf: Path, hub_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = tmp_path / "config"
     with serve_fake_hub() as hub:
@@ -71,7 +71,7 @@ async def test_picker_shows_first_and_downloads_only_the_chosen_model(
 
 
 async def test_escape_downloads_nothing_and_says_how_to(
-    workdir: Path, tmp_path: Path, empty_hub_cache: Path, monkeypatch: pytest.MonkeyPatch
+    workdir: Path, tmp_path: Path, hub_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with serve_fake_hub() as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)

@@ -42,7 +42,7 @@ async def typing_lands_in_the_prompt(app: SigitApp, pilot: Pilot[int]) -> None:
 
 @pytest.mark.parametrize("answer", ["t", "n"])
 async def test_first_run_in_an_untrusted_folder_asks_once_and_typing_reaches_the_prompt(
-    workdir: Path, tmp_path: Path, tiny_gguf: Path, empty_hub_cache: Path, monkeypatch: pytest.MonkeyPatch,
+    workdir: Path, tmp_path: Path, tiny_gguf: Path, hub_cache: Path, monkeypatch: pytest.MonkeyPatch,
     answer: str,
 ) -> None:
     (workdir / ".sigit").mkdir()

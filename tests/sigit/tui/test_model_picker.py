@@ -40,7 +40,7 @@ def rows_of(picker: ModelPicker) -> dict[str, str]:
 
 
 async def test_ctrl_o_asks_before_downloading_naming_the_size(
-    make_app: MakeApp, empty_hub_cache: Path, memory_16_gib: int, monkeypatch: pytest.MonkeyPatch
+    make_app: MakeApp, hub_cache: Path, memory_16_gib: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with serve_fake_hub() as hub:
         monkeypatch.setenv("HF_ENDPOINT", hub.url)

@@ -193,8 +193,13 @@ def _create_temporary(dir_fd: int, name: str, mode: int) -> tuple[int, str]:
 
 def _fsync_open_directory(dir_fd: int) -> None:
     """fsync the open folder (through a readable descriptor: an `O_PATH` one cannot be synced)."""
+    _fsync_folder(".", dir_fd)
+
+
+def _fsync_folder(path: str | Path, dir_fd: int | None = None) -> None:
+    """fsync the folder at `path` (relative to `dir_fd` when given); a no-op where it cannot be opened."""
     try:
-        fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=dir_fd)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError:
         return
     try:
@@ -216,15 +221,7 @@ def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:
 
 def fsync_directory(directory: Path) -> None:
     """Make a rename in `directory` durable (a no-op where directories cannot be opened)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
+    _fsync_folder(directory)
 
 
 

@@ -11,6 +11,7 @@ the task's own script, restored from the task, passing on its exit status with n
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -49,8 +50,24 @@ class CheckPlan:
         return self.mode or self.kind
 
 
+TOOLCHAINS: dict[str, tuple[str, ...]] = {"cargo": ("cargo",), "go": ("go",), "catch": ("cmake",)}
+"""The program each track's check starts first: where it is missing the task is an `env_error` at once
+(a missing compiler behind cmake is named by cmake's own output, `verdict.environment_problem`)."""
+
+
 def plan_check(task: Task, root: Path, python: str, node: str) -> CheckPlan:
-    """The structured form of `task`'s check, run in the grading copy `root`."""
+    """The structured form of `task`'s check, run in the grading copy `root`; an `env_error` where a
+    program the task `needs` is not installed."""
+    plan = _plan(task, root, python, node)
+    needed = (*TOOLCHAINS.get(plan.kind, ()), *task.needs)
+    missing = [program for program in dict.fromkeys(needed) if shutil.which(program) is None]
+    if missing and plan.env_error is None:
+        names = ", ".join(missing)
+        return dataclasses.replace(plan, env_error=f"this task's check needs {names}, which is not installed here")
+    return plan
+
+
+def _plan(task: Task, root: Path, python: str, node: str) -> CheckPlan:
     argv = task.check_argv(python, node)
     expected_python = tuple(_python_tests(task.check_files))
     if len(argv) >= 3 and argv[0] == python and argv[1] == "-m" and argv[2] in ("unittest", "pytest"):

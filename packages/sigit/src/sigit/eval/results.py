@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, get_args
 
 from ..errors import UsageError
 
@@ -29,17 +29,8 @@ Outcome: TypeAlias = Literal[
     "crash",
     "env_error",
 ]
-OUTCOMES: tuple[Outcome, ...] = (
-    "solved",
-    "check_failed",
-    "edited_tests",
-    "time_limit",
-    "turn_limit",
-    "loop_guard",
-    "invalid_calls",
-    "crash",
-    "env_error",
-)
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+"""Every outcome, in the order reports list them."""
 NOT_COUNTED: frozenset[str] = frozenset({"env_error"})
 """Outcomes that say nothing of the model (this machine could not run the check): left out of pass rates."""
 OUTCOME_WORDS: dict[str, str] = {

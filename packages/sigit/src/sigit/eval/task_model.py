@@ -48,6 +48,9 @@ class Task:
     editable: tuple[str, ...] = ()
     """Globs of files the agent may change although they decide how the tests run (cleanroom.py)."""
     workdir_name: str = "repo"
+    needs: tuple[str, ...] = ()
+    """Programs the check runs (`make`): where one is not installed the task grades as `env_error`,
+    decided from the task before anything of the agent's runs."""
     """The grading copy's folder name (an exercise's own: Exercism's CMake finds its files by it)."""
 
     def check_argv(self, python: str, node: str = "node") -> list[str]:

@@ -3,7 +3,8 @@
 A pack is a folder of task folders; a task folder `<id>/` holds `task.toml` (id, family, language,
 prompt, check, optional timeout_s, max_turns, check_timeout_s; fail_to_pass and pass_to_pass, the tests
 graded by name, else every test the check defines; editable, globs of runner files the agent may
-change), `repo/` (the starting files the agent
+change; needs, programs the check runs, whose absence grades the task `env_error`), `repo/` (the
+starting files the agent
 sees), `check/` (hidden files put over the copy before grading) and optionally `solution/` (a
 reference solution, for the pack's own tests). A folder laid out like Exercism's tracks (Aider's
 polyglot benchmark) is read by `sigit.eval.exercism` into the same `Task`s.
@@ -75,6 +76,7 @@ def load_task(folder: Path) -> Task:
         "fail_to_pass",
         "pass_to_pass",
         "editable",
+        "needs",
     }
     if unknown:
         raise TaskFormatError(f"{where}: unknown keys {', '.join(sorted(unknown))}")
@@ -96,6 +98,7 @@ def load_task(folder: Path) -> Task:
         fail_to_pass=_names(spec, "fail_to_pass", where),
         pass_to_pass=_names(spec, "pass_to_pass", where),
         editable=_names(spec, "editable", where),
+        needs=_names(spec, "needs", where),
     )
 
 

@@ -1,12 +1,11 @@
 """make needs recipe lines that start with a tab; spaces give "missing separator".
 
 Graded by what make does, not by how the Makefile is spelled: every correct answer passes (`$(RM) hello`
-or `rm -f hello`, one `.PHONY` line or two). Where make is missing, the lines are read instead, as
-leniently.
+or `rm -f hello`, one `.PHONY` line or two). The task `needs` make: where it is not installed the task
+grades as an environment error, never by how the lines are spelled.
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -57,23 +56,7 @@ def with_make():
     return problems
 
 
-def without_make():
-    lines = open("Makefile", encoding="utf-8").read().splitlines()
-    problems = []
-    starts = [i for i, line in enumerate(lines) if re.match(r"^clean\s*:\s*$", line)]
-    if len(starts) != 1:
-        return ["no `clean:` target"]
-    recipe = lines[starts[0] + 1] if starts[0] + 1 < len(lines) else ""
-    if re.fullmatch(r"\t(rm -f|\$\(RM\)|\$\{RM\})\s+hello\s*", recipe) is None:
-        problems.append(f"clean's recipe is {recipe!r}, not a tab then `rm -f hello`")
-    if not {"all", "clean"} <= phony_targets(lines):
-        problems.append(f".PHONY lists {sorted(phony_targets(lines))}, not all and clean")
-    if "\t$(CC) $(CFLAGS) -o hello hello.c" not in lines:
-        problems.append("the hello recipe lost its tab")
-    return problems
-
-
-problems = with_make() if shutil.which("make") else without_make()
+problems = with_make()
 if problems:
     sys.exit("\n".join(problems))
 print("ok")
