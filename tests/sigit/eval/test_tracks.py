@@ -11,9 +11,10 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from sigit.eval import Task, load_tasks
 from sigit.eval.clean_grade import Grade, grade
-from sigit.eval.verdict import environment_problem
+from sigit.eval.verdict import environment_problem, judge, parse
 from sigit.eval.workspace import write_files
 
 PACKS = Path(__file__).resolve().parents[3] / "packages" / "sigit" / "eval_packs"
@@ -260,3 +261,13 @@ def test_a_program_the_task_needs_and_this_machine_lacks_is_an_environment_error
     result = graded(lacking, tmp_path, {})
     assert result.env_error == "this task's check needs no-such-program-sigit, which is not installed here"
     assert not result.passed and result.check.returncode is None
+
+
+@pytest.mark.parametrize("directive", ["# SKIP not on this platform", "# TODO not done yet"])
+def test_a_required_test_that_tap_marks_skip_or_todo_does_not_pass(directive: str) -> None:
+    """`node --test` reports `t.skip()` and `t.todo()` as `ok ... # SKIP` / `# TODO`: the test did not run
+    (or may fail), so a task that requires it is not solved by it."""
+    output = f"ok 1 - adds\nok 2 - adds negatives {directive}\n# tests 2\n# pass 1\n# fail 0\n"
+    verdict = judge(parse("node-test", output), ["adds", "adds negatives"])
+    assert not verdict.passed and verdict.tests_passed == 1 and verdict.failing == ("adds negatives",)
+    assert judge(parse("node-test", output.replace(f" {directive}", "")), ["adds", "adds negatives"]).passed
