@@ -13,7 +13,8 @@ one folder per scope (the model file's identity and the context settings a state
 file per prefix (named by its length and the hash of its tokens); writes go to a temporary file that
 is renamed into place, so processes sharing the directory see whole files or none; a damaged or
 truncated file is removed and counts as a miss; least recently used files go first past the size cap;
-a full or read-only disk means no caching, never a failed turn.
+a full or read-only disk means no caching, never a failed turn. `PromptCache` hands its disk writes to
+a thread (`state_writer`), so a save point costs the model the state's copy, not the write.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .state_writer import StateWriter
 
 log = logging.getLogger(__name__)
 
@@ -353,6 +356,7 @@ class PromptCache:
         self.max_checkpoints = max(0, checkpoints)
         self.disk = disk
         self._checkpoints: list[Checkpoint] = []
+        self._writer = StateWriter(disk) if disk is not None else None
 
     @property
     def checkpoints(self) -> list[tuple[int, ...]]:
@@ -370,6 +374,7 @@ class PromptCache:
             if at_least < len(c.tokens) <= in_memory and len(c.tokens) > best and is_prefix(c.tokens, tokens):
                 best, tier = len(c.tokens), "memory"
         if self.disk is not None:
+            self.flush()
             n = self.disk.longest(self.scope, tokens, limit, max(best, at_least))
             if n > best:
                 best, tier = n, "disk"
@@ -383,7 +388,10 @@ class PromptCache:
                     c.used = time.monotonic()
                     return c.data
             return None
-        return self.disk.load(self.scope, tokens) if self.disk is not None else None
+        if self.disk is None:
+            return None
+        self.flush()
+        return self.disk.load(self.scope, tokens)
 
     def keep(self, tokens: Sequence[int], data: StateBuffer) -> None:
         """Hold `data` as the memory checkpoint for `tokens`, dropping the least recently used past the limit."""
@@ -396,10 +404,23 @@ class PromptCache:
             self._checkpoints.remove(min(self._checkpoints, key=lambda c: c.used))
 
     def on_disk(self, tokens: Sequence[int]) -> bool:
-        return self.disk is not None and self.disk.has(self.scope, tokens)
+        """On disk, or handed to the writer to be."""
+        if self.disk is None:
+            return False
+        return (self._writer is not None and self._writer.pending(self.scope, tokens)) or self.disk.has(
+            self.scope, tokens)
 
     def save(self, tokens: Sequence[int], data: StateBuffer) -> bool:
-        return self.disk is not None and self.disk.save(self.scope, tokens, data, self.describe)
+        """Hand `data` (a buffer nothing changes afterwards) to the disk tier's writer; False without one."""
+        if self.disk is None or self._writer is None:
+            return False
+        self._writer.submit(self.scope, tokens, data, self.describe)
+        return True
+
+    def flush(self) -> None:
+        """Wait until the states handed to the disk tier are written."""
+        if self._writer is not None:
+            self._writer.flush()
 
     def forget(self) -> None:
         """Drop the memory checkpoints (the disk tier stays)."""

@@ -349,6 +349,9 @@ class LlamaCppRuntime(LocalRuntime):
         return tuple(self.report.lines())
 
     def close(self) -> None:
+        cache: PromptCache | None = getattr(self, "prompt_cache", None)
+        if cache is not None:
+            cache.flush()  # the states handed to the disk tier's writer: the next process finds them
         with self._lock:
             self._closed = True  # set first: a prefill thread that has not taken the lock yet stops at it
             if self.vision is not None:
