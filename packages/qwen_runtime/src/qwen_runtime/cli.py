@@ -60,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="with --arch qwen35: add Qwen 3.5's multi-token-prediction block (GGUF only)")
     make.add_argument("--mtp-agrees", action="store_true",
                       help="with --mtp: a block that predicts what the model predicts, by construction (most "
-                           "drafts accepted: proves the MTP path; tiny shape only)")
+                           "drafts accepted: proves the MTP path; any shape: at 0.8b and 4b it shows what MTP "
+                           "gains at real size, with an untied output matrix)")
 
     commands.add_parser("models", help="list the known models, their sizes, whether they fit here and are cached")
 
@@ -190,13 +191,13 @@ def _make_test_model(args: argparse.Namespace) -> int:
     if args.mtp and (args.arch != "qwen35" or args.format != "gguf"):
         raise QwenRuntimeError("--mtp is Qwen 3.5's multi-token-prediction block: use it with --arch qwen35 "
                                "--format gguf")
-    if args.mtp_agrees and (not args.mtp or args.shape != "tiny"):
-        raise UsageError("--mtp-agrees shapes the tiny model's MTP block: use it with --mtp (tiny shape)")
+    if args.mtp_agrees and not args.mtp:
+        raise UsageError("--mtp-agrees shapes the model's MTP block: use it with --mtp")
     try:
         if args.shape != "tiny":
             from .testing.benchmodel import write_bench_gguf
 
-            written = write_bench_gguf(out, args.shape, quant=args.quant, mtp=args.mtp)
+            written = write_bench_gguf(out, args.shape, quant=args.quant, mtp=args.mtp, mtp_agrees=args.mtp_agrees)
         elif args.format == "gguf":
             written = testmodel.write_test_gguf(out, seed=args.seed, arch=args.arch, template=args.template,
                                                 mtp=args.mtp, mtp_agrees=args.mtp_agrees)

@@ -4,28 +4,30 @@ Speed depends on the shape, not on the weights: layer count and layout (three Ga
 one full attention), hidden, head and DeltaNet sizes, the 248,320-token vocabulary (its output matmul
 is a large share of a small model's decode step) and the quantization. These files have all of that
 and nothing learned, so they measure what a step costs (prefill, decode, verifying a draft, state
-sizes) and never whether a draft is right. Sizes are from the models' config.json (`text_config`).
+sizes) and never whether a draft is right, except with `mtp_agrees`: an MTP head that agrees with the
+model by construction (`benchmodel_agreeing`), for what drafting gains at real size. Sizes are from the
+models' config.json (`text_config`).
 
-The quantized blocks are drawn directly (Q8_0: an f16 scale and 32 int8 values; Q4_K: zero-mean
-4-bit blocks), so writing the 0.8B file takes seconds and memory for one tensor at a time. Written
-once into the user cache (`bench_model_path`), by `make bench`, never by the tests.
+The quantized blocks are drawn directly (`quantblocks`), so writing the 0.8B file takes seconds and
+memory for one tensor at a time. Written once into the user cache (`bench_model_path`), by `make bench`,
+never by the tests.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from . import testmodel, testmodel_qwen35
+from . import benchmodel_agreeing, testmodel, testmodel_qwen35
+from .quantblocks import QUANTS, Quant, random_blocks
 from .testmodel_qwen35 import HybridShape
 
 BenchShape = Literal["0.8b", "4b"]
-Quant = Literal["q8_0", "q4_k"]
 # Qwen/Qwen3.5-0.8B: 24 layers (18 DeltaNet), hidden 1024, 8 query / 2 KV heads of 256,
 # 16 key and 16 value heads of 128 in the DeltaNet, FFN 3584, rotary on a quarter of each head
 _QWEN35_0_8B = HybridShape(
@@ -52,7 +54,6 @@ BENCH_SHAPES: dict[str, HybridShape] = {
 BENCH_VOCAB = 248_320
 """Qwen 3.5's vocabulary size; its added tokens sit at 248,044 to 248,069 as in the real one."""
 ADDED_AT = 248_044
-QUANTS: tuple[Quant, ...] = ("q8_0", "q4_k")
 
 
 def bench_model_dir() -> Path:
@@ -61,12 +62,13 @@ def bench_model_dir() -> Path:
     return Path(base).expanduser() / "qwen-runtime" / "bench-models"
 
 
-def bench_model_path(shape: BenchShape, quant: Quant = "q8_0", *, mtp: bool = False) -> Path:
+def bench_model_path(shape: BenchShape, quant: Quant = "q8_0", *, mtp: bool = False,
+                     mtp_agrees: bool = False) -> Path:
     """The bench model of `shape`, written on first use (later calls return the file)."""
-    name = f"qwen35-{shape}-{quant}{'-mtp' if mtp else ''}.gguf"
+    name = f"qwen35-{shape}-{quant}{'-mtp' if mtp else ''}{'-agrees' if mtp_agrees else ''}.gguf"
     path = bench_model_dir() / name
     if not path.is_file():
-        write_bench_gguf(path, shape, quant=quant, mtp=mtp)
+        write_bench_gguf(path, shape, quant=quant, mtp=mtp, mtp_agrees=mtp_agrees)
     return path
 
 
@@ -87,10 +89,14 @@ def _vocab() -> tuple[list[str], list[str], list[int]]:
     return out, merges, kinds
 
 
-def _tensors(s: HybridShape, n_vocab: int, mtp: bool) -> Iterator[tuple[str, tuple[int, ...], bool]]:
-    """(GGUF name, numpy shape (out, in), is a matrix to quantize) of every tensor, in file order."""
+def tensor_layout(s: HybridShape, n_vocab: int, mtp: bool, untied: bool = False
+             ) -> Iterator[tuple[str, tuple[int, ...], bool]]:
+    """(GGUF name, numpy shape (out, in), is a matrix to quantize) of every tensor, in file order;
+    `untied`: an output matrix of its own (else the embeddings are read back, as the real 0.8B and 4B do)."""
     yield "token_embd.weight", (n_vocab, s.n_embd), True
     yield "output_norm.weight", (s.n_embd,), False
+    if untied:
+        yield benchmodel_agreeing.OUTPUT, (n_vocab, s.n_embd), True
     conv_dim = 2 * s.key_dim + s.value_dim
     n_v = s.linear_num_value_heads
     for i in range(s.n_layer + (1 if mtp else 0)):
@@ -134,45 +140,28 @@ def _f32(name: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndar
     return (1.0 + rng.standard_normal(shape) * 0.05).astype(np.float32)  # RMS norm weights
 
 
-def _q8_0(shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray[Any, Any]:
-    """Q8_0 blocks (f16 scale, 32 int8) of a (rows, cols) matrix with weights of std ~1/sqrt(cols)."""
-    rows, cols = shape
-    q = rng.integers(-127, 128, (rows, cols // 32, 32), dtype=np.int8).view(np.uint8)
-    d = np.full((rows, cols // 32, 1), 1.0 / (73.3 * np.sqrt(cols)), dtype=np.float16).view(np.uint8)
-    return np.concatenate([d, q], axis=2).reshape(rows, -1)
-
-
-def _q4_k(shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray[Any, Any]:
-    """Q4_K super-blocks (d, dmin, 12 scale bytes, 128 nibble bytes) whose weights average zero: every
-    scale byte 17 makes each sub-block's scale equal its min, and dmin = 7.5 d centres 0..15 on 0."""
-    rows, cols = shape
-    n = cols // 256
-    d = 1.0 / (9.0 * 4.6 * np.sqrt(cols))
-    head = np.array([d, 7.5 * d], dtype=np.float16).view(np.uint8)
-    blocks = np.empty((rows, n, 144), dtype=np.uint8)
-    blocks[:, :, 0:4] = head
-    blocks[:, :, 4:16] = 17
-    blocks[:, :, 16:] = rng.integers(0, 256, (rows, n, 128), dtype=np.uint8)
-    return blocks.reshape(rows, -1)
-
-
 def write_bench_gguf(
     path: str | Path,
     shape: BenchShape,
     *,
     quant: Quant = "q8_0",
     mtp: bool = False,
+    mtp_agrees: bool = False,
     seed: int = 0,
     n_ctx: int = 262_144,
 ) -> Path:
     """Write the `shape` bench model (`BENCH_SHAPES`) with random `quant` weights; `mtp` adds the
-    multi-token-prediction block. Written to a temporary name and renamed, so a half-written file
+    multi-token-prediction block, `mtp_agrees` (with `mtp`) one that predicts what the model predicts by
+    construction (`benchmodel_agreeing`). Written to a temporary name and renamed, so a half-written file
     never passes for one."""
     import gguf
 
+    if shape not in BENCH_SHAPES:
+        raise ValueError(f"no bench shape {shape!r}: one of {', '.join(BENCH_SHAPES)}")
+    if mtp_agrees and not mtp:
+        raise ValueError("mtp_agrees shapes the multi-token-prediction block: pass mtp too")
     s = BENCH_SHAPES[shape]
     qtype = {"q8_0": gguf.GGMLQuantizationType.Q8_0, "q4_k": gguf.GGMLQuantizationType.Q4_K}[quant]
-    draw: Callable[[tuple[int, ...], np.random.Generator], np.ndarray[Any, Any]] = _q8_0 if quant == "q8_0" else _q4_k
     block, size = gguf.GGML_QUANT_SIZES[qtype]
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -180,7 +169,8 @@ def write_bench_gguf(
     tokens, merges, types = _vocab()
 
     writer = gguf.GGUFWriter(str(partial), arch=testmodel_qwen35.ARCH)
-    writer.add_name(f"siGit bench model, Qwen3.5-{shape.upper()} shape, random {quant} weights")
+    agrees = ", MTP head agreeing by construction" if mtp_agrees else ""
+    writer.add_name(f"siGit bench model, Qwen3.5-{shape.upper()} shape, random {quant} weights{agrees}")
     testmodel_qwen35.add_hparams(writer, n_ctx, s, nextn=1 if mtp else 0)
     writer.add_file_type(gguf.LlamaFileType.MOSTLY_Q8_0 if quant == "q8_0" else gguf.LlamaFileType.MOSTLY_Q4_K_M)
     writer.add_tokenizer_model("gpt2")
@@ -194,7 +184,7 @@ def write_bench_gguf(
     writer.add_add_bos_token(False)
     writer.add_chat_template(testmodel.default_chat_template("qwen35"))
 
-    layout = list(_tensors(s, len(tokens), mtp))
+    layout = list(tensor_layout(s, len(tokens), mtp, untied=mtp_agrees))
     for name, dims, quantized in layout:
         if quantized:
             nbytes = dims[0] * dims[1] // block * size
@@ -205,11 +195,22 @@ def write_bench_gguf(
     writer.write_kv_data_to_file()
     writer.write_ti_data_to_file()
     rng = np.random.default_rng(seed)
+    never = benchmodel_agreeing.never_tokens(tokens) if mtp_agrees else []
+    output_norm: np.ndarray[Any, Any] | None = None
     for name, dims, quantized in layout:
-        writer.write_tensor_data(draw(dims, rng) if quantized else _f32(name, dims, rng))
+        data = None
+        if mtp_agrees:
+            data = benchmodel_agreeing.agreeing_tensor(name, dims, quant, rng, n_layer=s.n_layer,
+                                                       output_norm=output_norm, never=never)
+        if data is None:
+            data = random_blocks(quant, dims, rng) if quantized else _f32(name, dims, rng)
+        if name == "output_norm.weight":
+            output_norm = data
+        writer.write_tensor_data(data)
     writer.close()
     partial.replace(path)
     return path
 
 
-__all__ = ["BENCH_SHAPES", "BENCH_VOCAB", "QUANTS", "bench_model_dir", "bench_model_path", "write_bench_gguf"]
+__all__ = ["BENCH_SHAPES", "BENCH_VOCAB", "QUANTS", "bench_model_dir", "bench_model_path",
+           "tensor_layout", "write_bench_gguf"]
