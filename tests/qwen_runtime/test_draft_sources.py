@@ -13,7 +13,7 @@ from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.cli import main
 from qwen_runtime.errors import ModelLoadError
 from qwen_runtime.speed.draft_sources import SPELLINGS, DraftSourceError, DraftSpec, parse_draft
-from qwen_runtime.speed.drafting import LongestDraft, PromptLookup, draft_source
+from qwen_runtime.speed.drafting import PromptLookup, draft_source
 from qwen_runtime.testing.testmodel import write_test_gguf
 
 NAMED = [
@@ -75,8 +75,8 @@ REPEAT = "Repeat:\n" + "def add(a, b):\n    return a + b\n" * 6
     ("draft", "says"),
     [
         ("mtp", "draft: mtp (the model's multi-token-prediction head)"),
-        ("ngram", "draft: prompt-lookup or mtp"),
-        ("prompt-lookup", "draft: prompt-lookup or mtp"),
+        ("ngram", "draft: prompt-lookup\n"),  # the head only where asked for: following costs every step
+        ("prompt-lookup", "draft: prompt-lookup\n"),
         ("none", "draft: none"),
     ],
 )
@@ -111,7 +111,10 @@ def test_generate_takes_every_named_draft_on_a_model_with_an_mtp_head(
     out = capsys.readouterr()
     assert says in out.err
     usage = json.loads(out.out)["usage"]
-    assert (usage["drafted_tokens"] > 0) == (draft != "none")
+    # the head drafts from the first step; prompt lookup only where the random model's reply repeats the
+    # context, which it need not
+    if draft in ("mtp", "none"):
+        assert (usage["drafted_tokens"] > 0) == (draft == "mtp")
 
 
 def test_generate_takes_a_draft_model_file(models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -154,7 +157,7 @@ def test_generate_refuses_mtp_on_a_model_without_the_head_as_a_load_error(
     assert "has no multi-token-prediction layers" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("draft", "source"), [("ngram", LongestDraft), ("MTP", MtpDraft), ("off", type(None))])
+@pytest.mark.parametrize(("draft", "source"), [("ngram", PromptLookup), ("MTP", MtpDraft), ("off", type(None))])
 def test_the_runtime_reads_the_same_spellings(models: tuple[Path, Path], draft: str, source: type) -> None:
     mtp, dense = models
     runtime = LlamaCppRuntime(str(mtp), n_ctx=256, draft=draft)

@@ -44,7 +44,6 @@ from qwen_runtime.speed.drafting import (
     DraftLength,
     DraftPolicy,
     FixedDraftLength,
-    LongestDraft,
     ModelDraft,
     PromptLookup,
 )
@@ -618,16 +617,19 @@ def test_a_hybrid_where_no_draft_can_pay_runs_without_rollback_snapshots_and_wat
 # ---------------------------------------------------------------- the MTP head (Qwen 3.5's own drafts)
 
 
-def test_a_model_with_an_mtp_head_drafts_with_it_and_prompt_lookup_by_default(
+def test_a_model_with_an_mtp_head_drafts_with_it_where_asked_and_by_default_pays_nothing_for_it(
     tiny_mtp_gguf: Path, tiny_hybrid_gguf: Path, trace: list[Trace]
 ) -> None:
+    """Following every decode costs the head's layer each step whether or not it drafts (0.87x of
+    `--draft none` on the 0.8B shape): by default the head is neither loaded nor followed, and a hybrid's
+    rollback snapshots wait for a first draft as on a model without one."""
     default = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048)
     only = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="mtp")
     plain = LlamaCppRuntime(str(tiny_mtp_gguf), n_ctx=2048, draft="none")
     try:
-        assert isinstance(default.draft_source, LongestDraft)
-        assert [type(s) for s in default.draft_source.sources] == [PromptLookup, MtpDraft]
-        assert isinstance(only.draft_source, MtpDraft)
+        assert type(default.draft_source) is PromptLookup
+        assert default._mtp is None and default.rollback_snapshots == plain.rollback_snapshots == 0
+        assert isinstance(only.draft_source, MtpDraft) and only.rollback_snapshots > 0
         req = ChatRequest((UserMessage("Say something."),), sampling=Sampling(temperature=0, max_tokens=60),
                           enable_thinking=False)
         want = plain.complete(req)

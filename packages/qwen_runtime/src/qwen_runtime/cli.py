@@ -114,9 +114,8 @@ def _parser() -> argparse.ArgumentParser:
         help="decode threads (default: one per physical core this process may use, within its CPU quota)")
     add("--draft", default=None, metavar="prompt-lookup|mtp|none|MODEL.gguf",
         help="speculative decoding: prompt-lookup (also ngram) drafts tokens from the context (default, unless "
-             "`qwen-runtime tune` chose otherwise; with the model's own multi-token-prediction head too when its "
-             "GGUF has one, the longer draft wins), mtp (the head alone), none, or a small draft model with the "
-             "same tokenizer")
+             "`qwen-runtime tune` chose otherwise), mtp (the model's own multi-token-prediction head, where its "
+             "GGUF has one), none, or a small draft model with the same tokenizer")
     add("--image", "-i", action="append", default=[], metavar="FILE",
         help="an image to send with the prompt (repeatable; needs a model that can see)")
     add("--mmproj", metavar="FILE",

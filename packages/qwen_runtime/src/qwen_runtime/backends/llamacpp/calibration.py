@@ -154,6 +154,10 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
     say("loading the model with prompt lookup")
     with _loaded(path, draft=PROMPT_LOOKUP, **placed) as drafting:
         has_mtp = drafting._native.n_layer_nextn > 0
+        if not drafting.cut_back:  # a hybrid allocates its rollback snapshots at its first draft: now
+            from .runtime import HYBRID_MAX_DRAFT
+
+            drafting.prepare_draft(HYBRID_MAX_DRAFT)
         limit = DEFAULT_MAX_DRAFT if drafting.cut_back else min(DEFAULT_MAX_DRAFT, drafting.rollback_snapshots)
         lengths = [k for k in DRAFT_LENGTHS if k <= limit]
         say("verify costs")
@@ -162,7 +166,7 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
         costs = {n: ms / one for n, ms in verify_ms.items()}
         for n, ms in verify_ms.items():
             rows.append(Row("verify 1+k tokens", f"k={n - 1}", f"{ms:.1f} ms = {costs[n]:.2f} steps"))
-        say("copy-heavy generation with prompt lookup" + (" (and the MTP head)" if has_mtp else ""))
+        say("copy-heavy generation with prompt lookup")
         if limit > 0:
             sources[PROMPT_LOOKUP] = _generation_rate(drafting, effort)
     if has_mtp and limit > 0:
@@ -172,8 +176,6 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
     draft = _pick({name: rate for name, (rate, _) in sources.items()}, PROMPT_LOOKUP if limit > 0 else NO_DRAFT)
     for name, (rate, accepted) in sources.items():
         note = "" if accepted is None else f"{accepted:.0%} of drafted tokens accepted"
-        if name == PROMPT_LOOKUP and has_mtp:
-            note = (note + "; " if note else "") + "with the MTP head, the longer draft"
         rows.append(Row("draft source", name, f"{rate:.1f} tok/s", name == draft, note))
     acceptance = sources[draft][1] if draft != NO_DRAFT else None
     max_draft = _draft_length(costs, lengths, acceptance, limit)

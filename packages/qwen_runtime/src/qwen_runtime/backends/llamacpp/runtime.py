@@ -41,8 +41,8 @@ from ...models.registry import memory_bytes
 from ...models.report import build_report, read_chat_template
 from ...runtime import CancelToken
 from ...speed.draft_control import DraftController, check_verify_costs
-from ...speed.draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP, DraftSpec, parse_draft
-from ...speed.drafting import LongestDraft, PromptLookup, describe, draft_source
+from ...speed.draft_sources import MTP, NO_DRAFT, DraftSpec, parse_draft
+from ...speed.drafting import LongestDraft, describe, draft_source
 from ...speed.learned_costs import LearnedCosts, learned_path, read_learned, write_learned
 from ...speed.prompt_cache import (
     DEFAULT_CHECKPOINTS,
@@ -191,8 +191,12 @@ class LlamaCppRuntime(LocalRuntime):
         # whose architecture cannot roll back: any dense model cuts its KV cache back instead). A hybrid
         # allocates them at its first draft (`prepare_draft`; +258 MiB on the 0.8B shape, for nothing
         # where nothing is ever drafted); only the MTP head, which drafts from the first step and follows
-        # the model's own context, needs them from the load.
-        mtp_drafts = spec.kind in (MTP, PROMPT_LOOKUP) and bool(info.nextn_layers)
+        # the model's own context, needs them from the load. The head drafts only where asked for
+        # (`--draft mtp`, or `qwen-runtime tune` chose it): following every decode costs a step's worth
+        # each few tokens whether or not anything is drafted (0.87x of `--draft none` on the 0.8B shape
+        # with the default controller drafting almost nothing), and its drafts pay on this kind of CPU
+        # only above 80-100% acceptance (bench/results/mtp.md).
+        mtp_drafts = spec.kind == MTP and bool(info.nextn_layers)
         snapshots = HYBRID_MAX_DRAFT if mtp_drafts else 0
         self._snapshots_later = spec.kind != NO_DRAFT and not mtp_drafts  # prepare_draft opens them
         self._rollback_failed = False  # llama.cpp could not reopen the context with them: no drafts
@@ -204,7 +208,7 @@ class LlamaCppRuntime(LocalRuntime):
             self._native = open_llama(path, self.report.n_ctx, placement, snapshots=snapshots, verbose=verbose,
                                       n_batch=self.n_batch, n_ubatch=self.n_ubatch,
                                       kv_cache_type=self.kv_cache_type, quiet=early is not None,
-                                      load_mtp=spec.kind != NO_DRAFT)
+                                      load_mtp=mtp_drafts)
         except BaseException:
             if early is not None:
                 early.abandon()
@@ -562,9 +566,9 @@ class LlamaCppRuntime(LocalRuntime):
                 raise ModelLoadError(f"draft model {path} does not share the tokenizer of {self.model_path}")
             return runtime
 
-        if draft.kind in (PROMPT_LOOKUP, MTP) and self._native.n_layer_nextn > 0:
+        if draft.kind == MTP and self._native.n_layer_nextn > 0:
             self._mtp = MtpDraft(self._native, self.n_threads, self.n_threads_batch)
-            self.draft_source = self._mtp if draft.kind == MTP else LongestDraft(PromptLookup(), self._mtp)
+            self.draft_source = self._mtp
         elif draft.kind == MTP:
             raise ModelLoadError(f"draft {MTP!r}: {self.model_path.name} has no multi-token-prediction layers")
         else:
