@@ -17,7 +17,7 @@ def mtp_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize(
     ("draft", "source"),
-    [("prompt-lookup", "LongestDraft"), ("ngram", "LongestDraft"), ("mtp", "MtpDraft"), ("none", "NoneType")],
+    [("prompt-lookup", "PromptLookup"), ("ngram", "PromptLookup"), ("mtp", "MtpDraft"), ("none", "NoneType")],
 )
 def test_the_engine_loads_the_draft_source_the_config_names(mtp_gguf: Path, draft: str, source: str) -> None:
     engine = ChatEngine()

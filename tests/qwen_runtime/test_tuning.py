@@ -117,7 +117,7 @@ def test_explicit_arguments_win_over_the_tuned_values(model: Path, caplog: pytes
     assert "given here instead: n_batch, draft, max draft" in caplog.text
     untuned = LlamaCppRuntime(str(model), n_ctx=256, tuned=False)
     try:
-        assert untuned.tuning is None and untuned.n_batch == 512 and describe(untuned.draft_source) == "prompt-lookup"
+        assert untuned.tuning is None and untuned.n_batch == 2048 and describe(untuned.draft_source) == "prompt-lookup"
     finally:
         untuned.close()
 
@@ -155,7 +155,7 @@ def test_a_replaced_or_renamed_model_file_does_not_take_the_record(model: Path) 
     assert tuned_settings(model) is None
     rt = LlamaCppRuntime(str(model), n_ctx=256)
     try:
-        assert rt.tuning is None and rt.n_batch == 512
+        assert rt.tuning is None and rt.n_batch == 2048
     finally:
         rt.close()
     assert tuning_status(model).stale == old and tuning_status(model).here is None
@@ -188,7 +188,7 @@ def test_a_damaged_record_is_ignored_with_a_warning(
     with caplog.at_level(logging.WARNING, logger="qwen_runtime"):
         rt = LlamaCppRuntime(str(model), n_ctx=256)
     try:
-        assert rt.tuning is None and rt.n_batch == 512
+        assert rt.tuning is None and rt.n_batch == 2048
     finally:
         rt.close()
     assert f"ignoring the tuned settings in {where}" in caplog.text and reason in caplog.text

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from abc import abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -68,6 +68,24 @@ class _WaiterCancelled(CancelToken):
         return (self._event.is_set() or (self._also is not None and self._also.cancelled)
                 or any(token.cancelled for token in list(self._runtime._waiting)))
 
+    def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """`callback` when any of the tokens this one answers for is cancelled: its own, `also`, or a
+        waiting request's (through the runtime's `_prefill_stop`, which the request's token calls)."""
+        forgets = [super().on_cancel(callback)]
+        if self._also is not None:
+            forgets.append(self._also.on_cancel(callback))
+        self._runtime._prefill_stop = callback
+        if self.cancelled:
+            callback()
+
+        def forget() -> None:
+            for each in forgets:
+                each()
+            if self._runtime._prefill_stop is callback:
+                self._runtime._prefill_stop = None
+
+        return forget
+
 
 class LocalRuntime(Runtime):
     """A model evaluated in this process with a KV cache kept between requests; one generation at a time."""
@@ -87,6 +105,9 @@ class LocalRuntime(Runtime):
         self._lock = threading.Lock()
         self._prefilled: tuple[int, int, int] = (0, 0, 0)  # kept, evaluated up to, restored by `prefill`
         self._waiting: list[CancelToken] = []
+        self._prefill_stop: Callable[[], None] | None = None
+        """What stops the prefill holding the model part-way (set while one evaluates), for a waiting
+        request that is cancelled."""
         """Cancel tokens of requests waiting for the lock: a prefill in the way stops when one is cancelled."""
 
     # ---------------------------------------------------------------- what a backend supplies
@@ -261,9 +282,11 @@ class LocalRuntime(Runtime):
         prompt = self.prompt_text(request)
         tokens = self._checked_tokens(request, prompt)
         self._waiting.append(cancel)
+        unhook = cancel.on_cancel(self._stop_prefill)
         try:
             with self._lock:
                 self._waiting.remove(cancel)
+                unhook()
                 self.check_open()
                 try:
                     yield from Generation(self, request, prompt, tokens, cancel).run()
@@ -271,8 +294,15 @@ class LocalRuntime(Runtime):
                     self.clear_cache_unlocked()  # a step that failed half-way leaves the cache unknown
                     raise
         finally:
+            unhook()
             if cancel in self._waiting:
                 self._waiting.remove(cancel)
+
+    def _stop_prefill(self) -> None:
+        """A waiting request was cancelled: the prefill it waits for stops part-way (where the backend can)."""
+        stop = self._prefill_stop
+        if stop is not None:
+            stop()
 
     def prefill(self, request: ChatRequest, *, next_turn: bool = False, cancel: CancelToken | None = None) -> int:
         """Evaluate the conversation so far without the generation prompt (a session's system prompt and

@@ -54,7 +54,8 @@ class MtpDraft:
         self.n_embd = int(llama_cpp.llama_model_n_embd(model))
         params = llama_cpp.llama_context_default_params()
         params.n_ctx = int(llm.n_ctx())
-        params.n_batch = params.n_ubatch = int(llm.n_batch)
+        params.n_batch = int(llm.n_batch)
+        params.n_ubatch = int(llama_cpp.llama_n_ubatch(llm.ctx))
         params.n_threads, params.n_threads_batch = n_threads, n_threads_batch
         params.ctx_type = llama_cpp.LLAMA_CONTEXT_TYPE_MTP
         params.no_perf = True

@@ -59,6 +59,7 @@ from .._generation import THINK_CLOSE_TEXT, LocalRuntime, starts_in_think
 from .lltokenizer import EarlyView
 from .load import (
     DEFAULT_N_BATCH,
+    DEFAULT_N_UBATCH,
     Placement,
     cpu_has_amx,
     llama_params,
@@ -137,7 +138,7 @@ class LlamaCppRuntime(LocalRuntime):
         tune` measures them); the draft length controller starts from it (else from defaults) and goes
         on measuring.
         `n_ctx` None sizes the context window to the model and this machine (`context_window`).
-        `n_batch` / `n_ubatch`: tokens per evaluation (logical / physical; 512 by default); `kv_cache_type`
+        `n_batch` / `n_ubatch`: tokens per evaluation (logical / physical; 2048 / 512 by default); `kv_cache_type`
         "f16" (default) or "q8_0".
         `mmproj`: the projector that lets the model see images (an mmproj GGUF); None looks beside the
         model file (`mmproj-<model file>`, or the folder's one `mmproj*.gguf`), "none" loads none.
@@ -156,7 +157,7 @@ class LlamaCppRuntime(LocalRuntime):
         t = self.tuning
         spec = parse_draft(draft if draft is not None or t is None else t.draft)
         self.n_batch = n_batch or (t.n_batch if t is not None else DEFAULT_N_BATCH)
-        self.n_ubatch = min(self.n_batch, n_ubatch or (t.n_ubatch if t is not None else self.n_batch))
+        self.n_ubatch = min(self.n_batch, n_ubatch or (t.n_ubatch if t is not None else DEFAULT_N_UBATCH))
         self.kv_cache_type = kv_cache_type or (t.kv_cache_type if t is not None else "f16")
         longest = max_draft if max_draft is not None else t.max_draft if t is not None else None
         if longest is not None:
@@ -511,23 +512,39 @@ class LlamaCppRuntime(LocalRuntime):
             # images, or text after them: positions differ (the MTP head follows each decode there too)
             return self.vision.eval_tokens(tokens, cancel, self._mtp)
         step = max(1, int(llm.n_batch))
-        for i in range(0, len(tokens), step):
-            if cancel is not None and cancel.cancelled:
-                llm.reset()
-                if self._mtp is not None:
-                    self._mtp.after_clear()
-                return False
-            n_past = int(llm.n_tokens)
-            threads = self.threads
-            if threads is None:
-                llm.eval(tokens[i : i + step])
-            else:
+        abort = self._native.abort
+        forget = cancel.on_cancel(abort.stop) if cancel is not None and abort.available else None
+        try:
+            for i in range(0, len(tokens), step):
+                if cancel is not None and cancel.cancelled:
+                    self._dropped()
+                    return False
+                n_past = int(llm.n_tokens)
+                threads = self.threads
                 started = time.perf_counter()
-                llm.eval(tokens[i : i + step])
-                threads.evaluated(min(step, len(tokens) - i), time.perf_counter() - started)
-            if self._mtp is not None:
-                self._mtp.after_decode(tokens[i : i + step], n_past)
-        return True
+                try:
+                    llm.eval(tokens[i : i + step])
+                except RuntimeError:
+                    if cancel is not None and cancel.cancelled:  # stopped part-way (`abort`): nothing kept
+                        self._dropped()
+                        return False
+                    raise
+                if threads is not None:
+                    threads.evaluated(min(step, len(tokens) - i), time.perf_counter() - started)
+                if self._mtp is not None:
+                    self._mtp.after_decode(tokens[i : i + step], n_past)
+            return True
+        finally:
+            if forget is not None:
+                forget()
+                abort.reset()
+
+    def _dropped(self) -> None:
+        """A prompt cancelled part-way: the whole cache goes (a half-evaluated prompt must not pass for a
+        cached one, and a batch stopped in the middle leaves llama.cpp's memory ahead of the tokens)."""
+        self._native.clear()
+        if self._mtp is not None:
+            self._mtp.after_clear()
 
     def _position(self, n: int) -> int:
         """The position of the live state's token at index `n` (images take fewer positions than tokens)."""
