@@ -252,3 +252,5 @@ def test_tune_on_a_hybrid_with_an_mtp_head_tries_every_draft_source_within_its_r
     # a hybrid drops rejected drafts by recurrent-state snapshot: no draft longer than it keeps
     assert max(record.verify_costs) == HYBRID_MAX_DRAFT + 1 and record.max_draft <= HYBRID_MAX_DRAFT
     assert [row.chosen for row in result.rows if row.step == "draft source"].count(True) == 1
+    # the chunk measured is the graph's (n_ubatch); a llama_decode still takes llama-server's 2,048 tokens
+    assert record.n_batch == 2048 and record.n_ubatch <= 512

@@ -5,7 +5,7 @@ lookup drafting up to 12 tokens, an f16 KV cache) are guesses that fit most mach
 depend on the CPU, its caches and the model. A short calibration measures each on the real model:
 
 - decode threads and batch (prefill) threads, separately (1..N CPUs, and the physical-core count);
-- the prefill chunk (`n_batch`), a few sizes up to llama-cpp-python's 512;
+- the prefill chunk a graph computes at once (`n_ubatch`; a llama_decode still takes 2,048), a few sizes up to 512;
 - verifying a draft: one pass over 1+k tokens (k = 1, 2, 4, 8, 12) against one decode step, the verify
   cost curve; then tokens/s with each draft source (none, prompt lookup, the model's MTP head when it
   has one) on a copy-heavy prompt, and the draft length the curve and the measured acceptance favour;
@@ -35,6 +35,7 @@ from ...speed.cpus import cpu_budget
 from ...speed.draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP
 from ...speed.tuning import MachineId, ModelFile, TunedSettings
 from ...types import ChatRequest, Completion, Sampling, ToolSpec, UserMessage
+from .load import DEFAULT_N_BATCH
 
 if TYPE_CHECKING:
     from .runtime import LlamaCppRuntime
@@ -191,7 +192,10 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
     seconds = time.perf_counter() - started
     measured["load_average_after"] = _load_average()
     settings = TunedSettings(
-        n_threads=threads, n_threads_batch=batch_threads, n_batch=n_batch, n_ubatch=n_batch, draft=draft,
+        # the chunk measured is what a graph computes at once (n_ubatch); a llama_decode still takes
+        # llama-server's 2,048 tokens (fewer calls: at load the call size was most of a prefill gap)
+        n_threads=threads, n_threads_batch=batch_threads, n_batch=max(DEFAULT_N_BATCH, n_batch), n_ubatch=n_batch,
+        draft=draft,
         max_draft=max_draft, kv_cache_type=kv, verify_costs={n: round(c, 4) for n, c in costs.items()},
         machine=MachineId.here(), model=ModelFile.of(path), tuned_at=time.time(), seconds=round(seconds, 1),
         measured=measured, quick=quick,
