@@ -34,11 +34,11 @@ from typing import Any
 
 from bench_draft import COPY, GEMMA_TEMPLATE, PROSE
 from bench_runtime import Row, write_results
-from qwen_runtime.backends import _generation
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.speed.draft_control import DraftController, FixedDraftLength
 from qwen_runtime.testing.benchmodel import bench_model_path
 from qwen_runtime.types import ChatRequest, Completion, Sampling
+from recording import emitted_tokens
 
 RESULTS = Path(__file__).resolve().parent / "results" / "draft_adaptive.md"
 ROUNDS = int(os.environ.get("BENCH_ADAPTIVE_ROUNDS", "5"))
@@ -84,22 +84,6 @@ class Case:
     load: Callable[[str, int], LlamaCppRuntime]
     scripted: float | None  # the Replay acceptance; None: the runtime's own prompt lookup
 
-
-def emitted(rt: LlamaCppRuntime, request: ChatRequest) -> list[int]:
-    """The tokens of `rt`'s reply to `request`, as the loop emitted them."""
-    tokens: list[int] = []
-    push = _generation.Utf8Detokenizer.push
-
-    def record(self: Any, token: int) -> str:
-        tokens.append(token)
-        return str(push(self, token))
-
-    setattr(_generation.Utf8Detokenizer, "push", record)  # noqa: B010
-    try:
-        rt.complete(request)
-    finally:
-        setattr(_generation.Utf8Detokenizer, "push", push)  # noqa: B010
-    return tokens
 
 
 def rate(done: Completion) -> float:
@@ -157,7 +141,7 @@ def run_case(case: Case, threads: int) -> tuple[list[Row], list[str]]:
     try:
         if case.scripted is not None:
             plain.clear_cache()
-            reply = emitted(plain, case.request)
+            _, reply = emitted_tokens(plain, case.request)
             n_prompt = len(drafted.prompt_tokens(drafted.prompt_text(case.request)))
             drafted.draft_source = Replay(reply, n_prompt, case.scripted)
         for _ in range(ROUNDS):

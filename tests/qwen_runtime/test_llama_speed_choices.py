@@ -15,15 +15,7 @@ from qwen_runtime.backends.llamacpp.load import FLASH_ATTN_AUTO, Placement, open
 from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT, LlamaCppRuntime
 from qwen_runtime.speed.draft_control import DraftController
 
-CALC = "".join(
-    f'def {name}(a, b):\n    """{doc}"""\n    return a {op} b\n\n\n'
-    for name, doc, op in (
-        ("add", "The sum of a and b.", "+"),
-        ("sub", "The difference of a and b.", "-"),
-        ("mul", "The product of a and b.", "*"),
-        ("div", "The quotient of a and b.", "/"),
-    )
-)
+from .samples import CALC
 
 
 def ask(text: str, max_tokens: int = 40) -> ChatRequest:

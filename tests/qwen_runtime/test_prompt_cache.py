@@ -24,12 +24,12 @@ from qwen_runtime.types import (
     SystemMessage,
     ToolCall,
     ToolMessage,
-    ToolSpec,
     UserMessage,
 )
 
-TOOLS = (ToolSpec("read_file", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}},
-                                                "required": ["path"]}),)
+from .samples import READ_FILE
+
+TOOLS = (READ_FILE,)
 SYSTEM = SystemMessage("You are a coding agent working in a repository. " * 12)
 GREEDY = Sampling(max_tokens=12, temperature=0, seed=0)
 

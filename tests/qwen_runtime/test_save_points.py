@@ -20,12 +20,12 @@ from qwen_runtime.types import (
     SystemMessage,
     ToolCall,
     ToolMessage,
-    ToolSpec,
     UserMessage,
 )
 
-TOOLS = (ToolSpec("read_file", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}},
-                                                "required": ["path"]}),)
+from .samples import READ_FILE
+
+TOOLS = (READ_FILE,)
 
 
 @pytest.fixture(scope="module", params=["qwen3", "qwen35"])
