@@ -13,9 +13,11 @@ CALC = "".join(
         ("div", "The quotient of a and b.", "/"),
     )
 )
-"""A small Python file to copy back with a change: what prompt lookup and other drafts feed on. The
-tests' replies are pinned token for token on this text (with tune's `calibration.SOURCE` in its place, type
-hints added, one run in six of test_drafting_models failed), so it stays its own."""
+"""A small Python file to copy back with a change: what prompt lookup and other drafts feed on. Its own
+text, not tune's `calibration.SOURCE`: some tests pin replies token for token on it. (With that text,
+type hints added, one run in three of test_drafting_models failed under three workers: a runtime's draft
+controller carried one test's rejected drafts into the next; `fresh_draft_history` there starts each
+test afresh.)"""
 
 READ_FILE = ToolSpec("read_file", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}},
                                                   "required": ["path"]})

@@ -13,6 +13,7 @@ is checked exactly, bit for bit, by replaying a drafted reply with other rejecte
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,11 +100,26 @@ def scripted_costs() -> Iterator[None]:
     def controller(self: _generation.LocalRuntime) -> DraftPolicy:
         if self.draft_policy is None:
             self.draft_policy = DraftController(self.max_draft, cost_model=fast_machine)
+            _CONTROLLED.add(self)
         return self.draft_policy
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_generation.LocalRuntime, "draft_controller", controller)
         yield
+
+
+_CONTROLLED: weakref.WeakSet[_generation.LocalRuntime] = weakref.WeakSet()
+"""The module's runtimes with a draft controller: shared by the tests that use them."""
+
+
+@pytest.fixture(autouse=True)
+def fresh_draft_history() -> None:
+    """Each test starts its runtimes' drafting afresh. A controller learns from every reply (acceptance,
+    a hybrid's pauses without rollback snapshots), and which tests ran before on a worker changes with
+    xdist's distribution: a random model's rejected drafts in an earlier test made a later one draft
+    nothing, one run in three under three workers. A test's drafts follow from that test alone."""
+    for runtime in list(_CONTROLLED):
+        runtime.draft_policy = None
 
 
 @dataclass
