@@ -62,6 +62,12 @@ def tiny_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tiny_swa_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model with Gemma 3's layers: a 16-token sliding attention window on its first layer."""
+    return write_test_gguf(tmp_path_factory.mktemp("tiny-swa") / "tiny-gemma3.gguf", arch="gemma3")
+
+
+@pytest.fixture(scope="session")
 def tiny_hybrid_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tiny model with Qwen 3.5's hybrid architecture (Gated DeltaNet + attention), ~0.8 MB."""
     return write_test_gguf(tmp_path_factory.mktemp("tiny-hybrid") / "tiny-qwen35.gguf", arch="qwen35")

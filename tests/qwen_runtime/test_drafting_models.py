@@ -201,6 +201,8 @@ def load(kind: str, request: pytest.FixtureRequest, draft: str, **kwargs: Any) -
         return LlamaCppRuntime(path, n_ctx=2048, draft=draft, chat_template=GEMMA_TEMPLATE, **kwargs)
     if kind == "llamacpp":
         return LlamaCppRuntime(str(request.getfixturevalue("tiny_gguf")), n_ctx=2048, draft=draft, **kwargs)
+    if kind == "swa":  # Gemma 3's layers: rejected drafts leave a sliding window's cache as a plain one's
+        return LlamaCppRuntime(str(request.getfixturevalue("tiny_swa_gguf")), n_ctx=2048, draft=draft, **kwargs)
     if kind == "hybrid":  # Qwen 3.5's layers: rejected drafts leave through recurrent-state snapshots
         return LlamaCppRuntime(str(request.getfixturevalue("tiny_hybrid_gguf")), n_ctx=2048, draft=draft, **kwargs)
     if kind == "hybrid-mtp":  # and its multi-token-prediction head drafting too (the longer proposal wins)
@@ -214,7 +216,7 @@ def tiny_mtp_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_test_gguf(tmp_path_factory.mktemp("tiny-mtp") / "tiny-qwen35-mtp.gguf", arch="qwen35", mtp=True)
 
 
-KINDS = ["llamacpp", "hybrid", "hybrid-mtp", "transformers", "gemma"]
+KINDS = ["llamacpp", "swa", "hybrid", "hybrid-mtp", "transformers", "gemma"]
 RANDOM_KINDS = [k for k in KINDS if k != "gemma"]
 """The random-weight models: where a test checks mechanics (the cache after a rejected draft) and not
 what a pretrained model's text does, Gemma's ~7 s a test adds nothing."""

@@ -41,9 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     make = commands.add_parser("make-test-model", help="write a tiny random Qwen 3 (or 3.5) model for tests")
     make.add_argument("out", metavar="OUT", help="the .gguf file (or the folder, for --format hf) to write")
     make.add_argument("--format", choices=("gguf", "hf"), default="gguf", help="GGUF file or HF folder")
-    make.add_argument("--arch", choices=("qwen3", "qwen35", "qwen35moe"), default="qwen3",  # testmodel.TEST_ARCHS
-                      help="qwen3 (dense, default), qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention) or "
-                           "qwen35moe (the hybrid with mixture-of-experts layers, as Qwen3.6-35B-A3B)")
+    make.add_argument("--arch", choices=("qwen3", "qwen35", "qwen35moe", "gemma3"),  # testmodel.TEST_ARCHS
+                      default="qwen3",
+                      help="qwen3 (dense, default), qwen35 (Qwen 3.5's hybrid: Gated DeltaNet + attention), "
+                           "qwen35moe (the hybrid with mixture-of-experts layers, as Qwen3.6-35B-A3B) or "
+                           "gemma3 (Gemma 3's layers: a sliding attention window of 16 tokens)")
     make.add_argument("--seed", type=int, help="random seed for the weights (default 0; 1 for qwen35)")
     make.add_argument("--template", choices=TEMPLATE_NAMES, default=None,
                       help="the chat template it carries (default: the architecture's own; "

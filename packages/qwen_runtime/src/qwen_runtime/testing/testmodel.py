@@ -4,7 +4,8 @@ Tests and demos need a real model file (the real thing is gigabytes and needs th
 has Qwen 3's architecture, special tokens and chat template, a byte-level BPE vocabulary of a few
 hundred tokens that can still encode any text, and weights drawn from a seeded generator, so the same
 seed always gives a byte-identical GGUF file. Its output is gibberish; its format is exact. With
-`arch="qwen35"` it is Qwen 3.5's hybrid architecture instead (`testmodel_qwen35`).
+`arch="qwen35"` it is Qwen 3.5's hybrid architecture instead (`testmodel_qwen35`); with `arch="gemma3"`,
+Gemma 3's layers (a sliding attention window, `SWA_WINDOW`) with Qwen's tokens.
 
 `template` picks the chat template it carries by name (`templates.TEMPLATE_NAMES`): by default the
 architecture's own (Qwen 3's, or Qwen 3.5's for the hybrid); `qwen3-coder` or `qwen3.5` on the dense
@@ -25,10 +26,15 @@ from ..models.templates import load_template
 from . import testmodel_qwen35 as qwen35
 from . import testmodel_qwen35moe as qwen35moe
 
-TestArch = Literal["qwen3", "qwen35", "qwen35moe"]
-"""Which architecture the tiny model has: Qwen 3 (dense), Qwen 3.5 (hybrid Gated DeltaNet) or the
-hybrid with mixture-of-experts FFNs (Qwen3.6-35B-A3B's `qwen35moe`, GGUF only)."""
-TEST_ARCHS: tuple[TestArch, ...] = ("qwen3", "qwen35", "qwen35moe")
+TestArch = Literal["qwen3", "qwen35", "qwen35moe", "gemma3"]
+"""Which architecture the tiny model has: Qwen 3 (dense), Qwen 3.5 (hybrid Gated DeltaNet), the
+hybrid with mixture-of-experts FFNs (Qwen3.6-35B-A3B's `qwen35moe`, GGUF only), or Gemma 3's layers
+(`gemma3`, GGUF only): the dense model with a sliding attention window, Qwen's tokens and template."""
+TEST_ARCHS: tuple[TestArch, ...] = ("qwen3", "qwen35", "qwen35moe", "gemma3")
+
+SWA_WINDOW = 16
+"""The `gemma3` test model's attention window (tokens), small so that short prompts outrun it: its first
+layer attends to the last 16 positions only, the second to all of them (Gemma 3's pattern, 1:1)."""
 
 MODEL_NAME = "siGit tiny Qwen3 test model"
 TRAINED_CONTEXT = 32_768
@@ -222,6 +228,13 @@ _GGUF_NAMES = {
 }
 
 
+def _gemma3_norms(n_vocab: int, seed: int) -> dict[str, np.ndarray[Any, np.dtype[np.float32]]]:
+    """The norms Gemma 3 has after attention and after the FFN (GGUF names), for every layer."""
+    rng = np.random.default_rng(seed + 1)
+    return {f"blk.{i}.{name}.weight": (1.0 + rng.standard_normal(SHAPE.n_embd) * 0.05).astype(np.float32)
+            for i in range(SHAPE.n_layer) for name in ("post_attention_norm", "post_ffw_norm")}
+
+
 def _gguf_name(hf_name: str) -> str:
     if hf_name == "model.embed_tokens.weight":
         return "token_embd.weight"
@@ -316,6 +329,11 @@ def write_test_gguf(
     elif arch == "qwen35":
         writer.add_name(qwen35.MODEL_NAME)
         qwen35.add_hparams(writer, n_ctx, nextn=1 if mtp else 0)
+    elif arch == "gemma3":
+        writer.add_name(f"{MODEL_NAME} (Gemma 3 layers)")
+        _qwen3_hparams(writer, n_ctx)
+        writer.add_sliding_window(SWA_WINDOW)
+        writer.add_sliding_window_pattern([i % 2 == 0 for i in range(SHAPE.n_layer)])
     else:
         writer.add_name(MODEL_NAME if template in (None, "qwen3") else f"{MODEL_NAME} ({template} template)")
         _qwen3_hparams(writer, n_ctx)
@@ -352,6 +370,8 @@ def write_test_gguf(
     else:
         for name, array in _weights(len(tokens), seed).items():
             writer.add_tensor(_gguf_name(name), array)
+        for name, array in _gemma3_norms(len(tokens), seed).items() if arch == "gemma3" else ():
+            writer.add_tensor(name, array)
 
     writer.write_header_to_file()
     writer.write_kv_data_to_file()
@@ -375,8 +395,8 @@ def write_test_hf(
 
     "qwen3" is a `Qwen3ForCausalLM`, "qwen35" a `Qwen3_5ForCausalLM` (transformers 5's `qwen3_5`).
     """
-    if arch == "qwen35moe":
-        raise ValueError("the tiny qwen35moe model is GGUF only (make it with --format gguf)")
+    if arch in ("qwen35moe", "gemma3"):
+        raise ValueError(f"the tiny {arch} model is GGUF only (make it with --format gguf)")
     import torch
 
     seed = default_seed(arch) if seed is None else seed

@@ -155,11 +155,12 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
     say("loading the model with prompt lookup")
     with _loaded(path, draft=PROMPT_LOOKUP, **placed) as drafting:
         has_mtp = drafting._native.n_layer_nextn > 0
-        if not drafting.cut_back:  # a hybrid allocates its rollback snapshots at its first draft: now
+        recurrent = drafting._native.recurrent  # a sliding window drops a draft's tokens as a plain cache does
+        if recurrent:  # a hybrid allocates its rollback snapshots at its first draft: now
             from .runtime import HYBRID_MAX_DRAFT
 
             drafting.prepare_draft(HYBRID_MAX_DRAFT)
-        limit = DEFAULT_MAX_DRAFT if drafting.cut_back else min(DEFAULT_MAX_DRAFT, drafting.rollback_snapshots)
+        limit = min(DEFAULT_MAX_DRAFT, drafting.rollback_snapshots) if recurrent else DEFAULT_MAX_DRAFT
         lengths = [k for k in DRAFT_LENGTHS if k <= limit]
         say("verify costs")
         verify_ms = _verify_times(drafting, material, [1, *(k + 1 for k in lengths)], effort)
@@ -326,13 +327,16 @@ def _verify_times(rt: LlamaCppRuntime, material: Sequence[int], sizes: Sequence[
     prompt = list(material[:128])
     rt.clear_cache_unlocked()
     rt.eval_tokens(prompt)
-    saved = None if rt.cut_back else copy_state(rt._llm.ctx, partial=True)
-    if not rt.cut_back and saved is None:
+    recurrent = rt._native.recurrent  # a sliding window's cache takes a verify back as a plain one does
+    saved = copy_state(rt._llm.ctx, partial=True) if recurrent else None
+    if recurrent and saved is None:
         raise QwenRuntimeError(f"cannot measure verify costs on {rt.model_path.name}: its state cannot be saved")
 
     def back() -> None:
-        if rt.cut_back:
-            rt.truncate(len(prompt))
+        if not recurrent:
+            if not rt.truncate(len(prompt)):
+                raise QwenRuntimeError(f"cannot measure verify costs on {rt.model_path.name}: "
+                                       "its cache would not drop the verified tokens")
             return
         assert saved is not None
         if not restore_state(rt._llm.ctx, saved, partial_at=len(prompt)):

@@ -102,6 +102,30 @@ class LlamaHandle:
         return bool(llama_cpp.llama_model_is_recurrent(self.model) or llama_cpp.llama_model_is_hybrid(self.model))
 
     @property
+    def attention_window(self) -> int:
+        """The sliding attention window of a model with one (Gemma 3, gpt-oss), in tokens; 0 for none.
+        Its windowed layers keep only the last window's keys (`swa_full` off, as llama-server), so the
+        state cannot be cut back to any earlier prefix: only to one whose window is still held."""
+        from .lib import llama_cpp
+
+        return int(llama_cpp.llama_model_n_swa(self.model))
+
+    def can_cut_to(self, pos: int) -> bool:
+        """Whether the memory can drop every position from `pos` on and still hold what the token at `pos`
+        attends to: always for a plain cache; for a windowed one while its oldest kept position is at
+        most `pos - window` (llama-server's test); never for a recurrent state (a snapshot or a saved
+        state is needed)."""
+        if self.recurrent:
+            return False
+        window = self.attention_window
+        if not window:
+            return True
+        from .lib import llama_cpp
+
+        oldest = int(llama_cpp.llama_memory_seq_pos_min(llama_cpp.llama_get_memory(self.llm.ctx), 0))
+        return oldest <= max(0, pos - window)
+
+    @property
     def n_layer_nextn(self) -> int:
         """Multi-token-prediction blocks loaded with the model (0 without `load_mtp` or in the file)."""
         from .lib import llama_cpp
@@ -215,8 +239,10 @@ def open_llama(path: Path, n_ctx: int, placement: Placement, *, snapshots: int, 
         with llama_params(
             model={"use_extra_bufts": placement.extra_buffers, "load_mtp": load_mtp},
             # flash attention as llama-server chooses it: on wherever the backend runs it (the CPU
-            # always; a quantized V cache needs it)
-            context={"n_rs_seq": snapshots, "flash_attn_type": FLASH_ATTN_AUTO},
+            # always; a quantized V cache needs it). A sliding window's layers keep that window only
+            # (llama-server's default; llama.cpp's C default keeps every position): Gemma 3's decode
+            # after a 2,900-token prompt 52.8 against 48.2 tokens/s, and a smaller cache
+            context={"n_rs_seq": snapshots, "flash_attn_type": FLASH_ATTN_AUTO, "swa_full": False},
         ), watch_llama_lines(FLASH_ATTN_LINE) as said:
             args: dict[str, Any] = dict(
                 model_path=str(path),

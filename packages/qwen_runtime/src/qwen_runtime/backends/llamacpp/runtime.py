@@ -101,7 +101,9 @@ class LlamaCppRuntime(LocalRuntime):
 
     `prompt_cache_dir` turns the disk tier of the prompt cache on (None: off), bounded by
     `prompt_cache_max_bytes`; `checkpoints` states are kept in memory for models whose state cannot be
-    cut back (0: none). `cut_back=False` treats any model as one that cannot (tests, benchmarks).
+    cut back to any prefix (0: none): a hybrid's recurrent layers, a sliding window's layers (they keep
+    only the window; a cut that leaves it whole is still made live). `cut_back=False` treats any model as
+    one that cannot (tests, benchmarks).
     """
 
     name = "llama.cpp"
@@ -299,7 +301,9 @@ class LlamaCppRuntime(LocalRuntime):
         for warning in self.report.warnings:  # no template, or one without a call format: say what is assumed
             log.warning("%s", warning)
         self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
-        self.cut_back = cut_back is not False and not self._native.recurrent
+        self._windowed = self._native.attention_window > 0 and cut_back is not False
+        """A sliding window's layers hold only the window: a cut back is made live only where it stays whole."""
+        self.cut_back = cut_back is not False and not self._native.recurrent and not self._windowed
 
     def _read_vocabulary(self, table_dir: Path | None, early: EarlyView | None) -> None:
         """Token bytes, end tokens and llguidance's view, from the tables on disk when there are some."""
@@ -441,7 +445,9 @@ class LlamaCppRuntime(LocalRuntime):
         self.last_restored = 0
         self._row, self._rows = -1, 1  # a verified draft's rows mean nothing once the state changes
         common = image_boundary(tokens, min(self._live_common(tokens), limit))
-        live = common if self.cut_back or common == llm.n_tokens else 0  # a hybrid state cannot be cut back
+        # a hybrid state cannot be cut back; a windowed one while the window before the cut is still held
+        live = common if (self.cut_back or common == llm.n_tokens
+                          or (self._windowed and self._native.can_cut_to(self._position(common)))) else 0
         # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix. A
         # saved state that is damaged (the disk tier removes it) or refused: the next longest, a few times
         longest = limit
@@ -673,12 +679,15 @@ class LlamaCppRuntime(LocalRuntime):
 
     def truncate(self, n_tokens: int) -> bool:
         """Drop the cache after `n_tokens`. A hybrid model's recurrent state rolls back to a snapshot the
-        last decode kept (at most `rollback_snapshots` tokens back, once per decode: what drafting needs)."""
+        last decode kept (at most `rollback_snapshots` tokens back, once per decode: what drafting needs);
+        a sliding window's layers while they still hold the window before the cut. False where it cannot."""
         from .lib import llama_cpp
 
         llm = self._llm
         if n_tokens >= llm.n_tokens:
             return True
+        if self._windowed and not self._native.can_cut_to(self._position(n_tokens)):
+            return False  # the window before the cut is gone: the tokens there would attend to too little
         if self.cut_back:
             done = self._native.remove_from(self._position(n_tokens))
         else:  # a sequence of its own: llama.cpp refuses a partial removal across all sequences of a hybrid
