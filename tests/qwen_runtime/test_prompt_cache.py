@@ -27,6 +27,7 @@ from qwen_runtime.types import (
     UserMessage,
 )
 
+from .prompt_logits import prompt_logits
 from .samples import READ_FILE
 
 TOOLS = (READ_FILE,)
@@ -141,14 +142,6 @@ def fresh(tiny_gguf: Path) -> Iterator[LlamaCppRuntime]:
     runtime = LlamaCppRuntime(str(tiny_gguf), n_ctx=2048)
     yield runtime
     runtime.close()
-
-
-def prompt_logits(rt: LlamaCppRuntime, req: ChatRequest) -> tuple[np.ndarray, int]:
-    tokens = rt.prompt_tokens(rt.prompt_text(req))
-    with rt._lock:
-        cached = rt.reuse_prefix(tokens)
-        assert rt.eval_prompt(req, tokens, cached)
-        return rt.logits().copy(), cached
 
 
 def test_a_restored_state_gives_the_same_logits_as_evaluating_afresh(

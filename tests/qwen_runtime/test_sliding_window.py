@@ -18,6 +18,8 @@ from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.testing.testmodel import SWA_WINDOW
 from qwen_runtime.types import ChatRequest, Sampling, SystemMessage, UserMessage
 
+from .prompt_logits import prompt_logits
+
 SYSTEM = SystemMessage("You are a coding agent working in a repository. " * 10)
 GREEDY = Sampling(max_tokens=12, temperature=0, seed=0)
 LONG = "Here is a long file to read through before the question comes. " * 40
@@ -26,14 +28,6 @@ LONG = "Here is a long file to read through before the question comes. " * 40
 
 def ask(text: str) -> ChatRequest:
     return ChatRequest((SYSTEM, UserMessage(text)), sampling=GREEDY, enable_thinking=False)
-
-
-def prompt_logits(rt: LlamaCppRuntime, req: ChatRequest) -> tuple[np.ndarray, int]:
-    tokens = rt.prompt_tokens(rt.prompt_text(req))
-    with rt._lock:
-        cached = rt.reuse_prefix(tokens)
-        assert rt.eval_prompt(req, tokens, cached)
-        return rt.logits().copy(), cached
 
 
 @pytest.fixture
