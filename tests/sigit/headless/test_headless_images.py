@@ -26,6 +26,9 @@ def test_images_from_flags_and_mentions_reach_the_model_and_the_session_keeps_th
 ) -> None:
     work, config = tmp_path / "work", tmp_path / "config"
     work.mkdir()
+    config.mkdir()
+    # the random model writes until max_tokens: 64 show the images reached it as well as 8,192 (29 s) did
+    (config / "settings.toml").write_text("max_tokens = 64\n")
     shutil.copy(make_png(128, 64, seed=1), work / "shot.png")
     other = make_png(64, 64, seed=2)
     proc = run_sigit(["-p", "what differs between @shot.png and the other one?", "--model", str(tiny_vision_gguf),
