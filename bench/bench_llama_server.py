@@ -197,22 +197,34 @@ def bench_model(key: str, binary: Path, bandwidth: float) -> list[Any]:
     with serve(binary, path, n_ctx=N_CTX, threads=budget.decode_threads, batch_threads=budget.batch_threads) as server:
         decode_body = {"prompt": ids["decode"], "n_predict": DECODE, "cache_prompt": False, **SAMPLING}
         prefill_body = {"prompt": ids["prefill"], "n_predict": 1, "cache_prompt": False, **SAMPLING}
-        for r in range(ROUNDS):  # interleaved, who goes first alternating
-            for side in (("ours", "server") if r % 2 == 0 else ("server", "ours")):
-                if side == "ours":
-                    got["od"].append(ours.ask("decode")["tok_s"])
-                    answer = ours.ask("prefill")
-                    got["op"].append(answer["tok_s"])
-                    got["of"].append(answer["first_s"])
-                    got["oc"].append(ours.ask("context_decode")["tok_s"])
-                else:
-                    got["sd"].append(server.post("/completion", decode_body)["timings"]["predicted_per_second"])
-                    first, last = server.first_chunk_seconds(prefill_body)
-                    got["sf"].append(first)
-                    got["sp"].append(float(last.get("timings", {}).get("prompt_per_second", float("nan"))))
-                    # the slot keeps the prompt just evaluated: this request reuses it, as ours reuses its cache
-                    in_context = {**prefill_body, "n_predict": DECODE, "cache_prompt": True}
-                    got["sc"].append(server.post("/completion", in_context)["timings"]["predicted_per_second"])
+        def run_ours(op: str) -> None:
+            if op == "decode":
+                got["od"].append(ours.ask("decode")["tok_s"])
+            elif op == "prefill":
+                answer = ours.ask("prefill")
+                got["op"].append(answer["tok_s"])
+                got["of"].append(answer["first_s"])
+            else:
+                got["oc"].append(ours.ask("context_decode")["tok_s"])
+
+        def run_server(op: str) -> None:
+            if op == "decode":
+                got["sd"].append(server.post("/completion", decode_body)["timings"]["predicted_per_second"])
+            elif op == "prefill":
+                first, last = server.first_chunk_seconds(prefill_body)
+                got["sf"].append(first)
+                got["sp"].append(float(last.get("timings", {}).get("prompt_per_second", float("nan"))))
+            else:  # the slot keeps the prompt just evaluated: this request reuses it, as ours reuses its cache
+                in_context = {**prefill_body, "n_predict": DECODE, "cache_prompt": True}
+                got["sc"].append(server.post("/completion", in_context)["timings"]["predicted_per_second"])
+
+        # interleaved one measure at a time (each side's context decode follows its own prefill, kept in its
+        # process), who goes first alternating with each measure and round: neither side always runs
+        # right after the other's prefill
+        for r in range(ROUNDS):
+            for i, op in enumerate(("decode", "prefill", "context")):
+                for side in (run_ours, run_server) if (r + i) % 2 == 0 else (run_server, run_ours):
+                    side(op)
         server_rss = server.peak_rss_kib() / 1024
     our_rss = ours.ask("rss")["peak_kib"] / 1024
     ours.close()
