@@ -88,11 +88,16 @@ def test_a_cut_inside_the_held_window_is_made_live(windowed: LlamaCppRuntime, fr
     assert np.allclose(got, expected, atol=1e-4)
 
 
-def test_truncate_refuses_a_cut_past_the_held_window(windowed: LlamaCppRuntime) -> None:
-    windowed.complete(ask(LONG))
-    n = int(windowed._native.llm.n_tokens)
-    assert windowed.truncate(n - 8)  # a rejected draft's tokens: the window before them is held
-    assert int(windowed._native.llm.n_tokens) == n - 8
-    assert not windowed.truncate(40)  # far back: refused, the cache left as it was
-    assert int(windowed._native.llm.n_tokens) == n - 8
-    assert windowed.complete(ask(LONG)).usage.cached_prompt_tokens > 0
+@pytest.mark.parametrize("cut_back", [None, False], ids=["default", "checkpoints-only"])
+def test_truncate_refuses_a_cut_past_the_held_window(tiny_swa_gguf: Path, cut_back: bool | None) -> None:
+    rt = LlamaCppRuntime(str(tiny_swa_gguf), n_ctx=2048, n_ubatch=32, draft="none", cut_back=cut_back)
+    try:
+        rt.complete(ask(LONG))
+        n = int(rt._native.llm.n_tokens)
+        assert rt.truncate(n - 8)  # a rejected draft's tokens: the window before them is held
+        assert int(rt._native.llm.n_tokens) == n - 8
+        assert not rt.truncate(40)  # far back: refused, the cache left as it was
+        assert int(rt._native.llm.n_tokens) == n - 8
+        assert rt.complete(ask(LONG)).usage.cached_prompt_tokens > 0
+    finally:
+        rt.close()

@@ -301,8 +301,9 @@ class LlamaCppRuntime(LocalRuntime):
         for warning in self.report.warnings:  # no template, or one without a call format: say what is assumed
             log.warning("%s", warning)
         self.chat_template = chat_template or metadata.get("tokenizer.chat_template") or QWEN3_CHAT_TEMPLATE
-        self._windowed = self._native.attention_window > 0 and cut_back is not False
-        """A sliding window's layers hold only the window: a cut back is made live only where it stays whole."""
+        self._windowed = self._native.attention_window > 0
+        """A sliding window's layers hold only the window: a cut back is made only where it stays whole."""
+        self._cut_live = cut_back is not False  # `cut_back=False`: every shorter prefix from a checkpoint
         self.cut_back = cut_back is not False and not self._native.recurrent and not self._windowed
 
     def _read_vocabulary(self, table_dir: Path | None, early: EarlyView | None) -> None:
@@ -447,7 +448,8 @@ class LlamaCppRuntime(LocalRuntime):
         common = image_boundary(tokens, min(self._live_common(tokens), limit))
         # a hybrid state cannot be cut back; a windowed one while the window before the cut is still held
         live = common if (self.cut_back or common == llm.n_tokens
-                          or (self._windowed and self._native.can_cut_to(self._position(common)))) else 0
+                          or (self._windowed and self._cut_live and self._native.can_cut_to(self._position(common)))
+                          ) else 0
         # memory checkpoints are partial (the recurrent part): restored over the live cache's prefix. A
         # saved state that is damaged (the disk tier removes it) or refused: the next longest, a few times
         longest = limit
