@@ -86,6 +86,7 @@ EXPECTED_ALL = [
     "default_model",
     "download_needed",
     "evaluate",
+    "expand_home",
     "human_size",
     "import_backend",
     "inspect_model",

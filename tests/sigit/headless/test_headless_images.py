@@ -62,6 +62,8 @@ def test_a_missing_or_non_image_file_is_a_usage_error(tmp_path: Path) -> None:
     scenario.write_text(json.dumps({"turns": []}))
     missing = run_sigit(["-p", "look", "--model", f"scripted:{scenario}", "-i", "gone.png"], work, config)
     assert missing.returncode == 2 and "--image gone.png: no such file" in missing.stderr
+    nobody = run_sigit(["-p", "look", "--model", f"scripted:{scenario}", "-i", "~no-such-user/a.png"], work, config)
+    assert nobody.returncode == 2 and "--image ~no-such-user/a.png: no such file" in nobody.stderr
     fake = run_sigit(["-p", "look", "--model", f"scripted:{scenario}", "--image", "notes.png"], work, config)
     assert fake.returncode == 2 and "--image notes.png: not a PNG, JPEG, GIF, WebP or BMP image" in fake.stderr
 

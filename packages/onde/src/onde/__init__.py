@@ -4,6 +4,7 @@ The only door to inference for apps built on it: models by name, the engine, its
 events and errors, and the message and tool types a conversation is made of.
 """
 
+from qwen_runtime.home import expand_home
 from qwen_runtime.images import Image
 from qwen_runtime.models.registry import human_size
 from qwen_runtime.runtime import Runtime
@@ -140,6 +141,7 @@ __all__ = [
     "default_model",
     "download_needed",
     "evaluate",
+    "expand_home",
     "human_size",
     "import_backend",
     "inspect_model",

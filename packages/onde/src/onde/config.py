@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from qwen_runtime.home import expand_home
 from qwen_runtime.models.registry import ModelEntry, get_model, human_size
 from qwen_runtime.speed.draft_sources import parse_draft
 from qwen_runtime.speed.prompt_cache import DEFAULT_MAX_BYTES
@@ -198,7 +199,7 @@ class GgufModelConfig:
     @classmethod
     def from_path(cls, path: str | Path, *, name: str | None = None, **changes: Any) -> GgufModelConfig:
         """A local .gguf file; the name defaults to the file's stem. Missing files fail at load."""
-        p = Path(path).expanduser()
+        p = expand_home(path)
         return replace(cls(name=name or p.stem, path=str(p)), **changes)
 
     def with_(self, **changes: Any) -> GgufModelConfig:

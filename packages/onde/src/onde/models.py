@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from qwen_runtime.home import expand_home
 from qwen_runtime.host.loading import load_runtime as load_named
 from qwen_runtime.models import registry
 from qwen_runtime.models.naming import RuntimeSpec, can_see, parse_runtime_name
@@ -218,7 +219,7 @@ def local_model_file(name: str) -> Path | None:
     downloaded); None for anything else. Raises `BadModelName` for a malformed name."""
     spec = _parse(name)
     if spec.kind == "gguf":
-        path = Path(str(spec.path)).expanduser()
+        path = expand_home(str(spec.path))
         return path if path.is_file() else None
     if spec.kind == "registry":
         entry = next(e for e in REGISTRY if e.key == spec.key)

@@ -22,6 +22,7 @@ from .errors import (
     QwenRuntimeError,
     ServerError,
 )
+from .home import expand_home
 from .images import Image, ImageError
 from .models.context_window import ContextChoice, choose_context
 from .models.gguf_info import GgufInfo, read_gguf_info
@@ -112,6 +113,7 @@ __all__ = [
     "choose_context",
     "cpu_budget",
     "default_model_for",
+    "expand_home",
     "get_model",
     "import_backend",
     "inspect_gguf",

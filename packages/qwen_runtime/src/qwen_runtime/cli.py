@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import QwenRuntimeError
+from .home import expand_home
 from .models.registry import DEFAULT_MODEL, REGISTRY
 from .models.templates import TEMPLATE_NAMES
 
@@ -267,7 +268,7 @@ def _local_gguf(spec: RuntimeSpec) -> Path:
     from .models.registry import get_model
 
     if spec.kind == "gguf":
-        path = Path(str(spec.path)).expanduser()
+        path = expand_home(str(spec.path))
         if not path.is_file():
             raise UsageError(f"no such GGUF file: {path}")
         return path
@@ -391,7 +392,7 @@ def _generate(args: argparse.Namespace) -> int:
     if args.chat_template:
         options["chat_template_file"] = args.chat_template
     if args.mmproj:
-        if args.mmproj != "none" and not Path(args.mmproj).expanduser().is_file():
+        if args.mmproj != "none" and not expand_home(args.mmproj).is_file():
             raise UsageError(f"--mmproj {args.mmproj!r}: no such file")
         options["mmproj"] = args.mmproj
     elif args.image:
@@ -440,7 +441,7 @@ def _build_request(args: argparse.Namespace) -> ChatRequest:
     )
     messages = (SystemMessage(args.system),) if args.system else ()
     for image in args.image:
-        if not Path(image).expanduser().is_file():
+        if not expand_home(image).is_file():
             raise UsageError(f"--image {image!r}: no such file")
     return ChatRequest(
         messages=(*messages, UserMessage(prompt, images=tuple(args.image))),

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import QwenRuntimeError
+from .home import expand_home
 
 DEFAULT_MAX_IMAGE_PIXELS = 1024 * 1024
 MAX_DECODED_PIXELS = 64 * 1024 * 1024
@@ -81,7 +82,7 @@ class Image:
 
     @classmethod
     def from_path(cls, path: str | Path) -> Image:
-        return cls(path=str(Path(path).expanduser()))
+        return cls(path=str(expand_home(path)))
 
     @classmethod
     def from_bytes(cls, data: bytes, mime: str | None = None) -> Image:

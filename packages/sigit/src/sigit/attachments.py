@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from onde import Image
+from onde import Image, expand_home
 from onde.images import describe_image, sniff_image_type
 
 from .errors import UsageError
@@ -26,7 +26,7 @@ MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
 def image_file(path: str | Path, cwd: Path, *, what: str = "image") -> Image:
     """The image file `path` (relative to `cwd`) as an Image; UsageError naming it when it is not one."""
-    full = Path(path).expanduser()
+    full = expand_home(path)
     full = full if full.is_absolute() else cwd / full
     try:
         size = full.stat().st_size
@@ -50,7 +50,7 @@ def mentioned_images(text: str, cwd: Path) -> list[Image]:
     found: list[Image] = []
     for match in _MENTION.finditer(text):
         name = match.group(1).strip("\"'").rstrip(".,;:!?)")
-        candidate = Path(name).expanduser()
+        candidate = expand_home(name)
         candidate = candidate if candidate.is_absolute() else cwd / candidate
         if candidate.is_file():
             try:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from onde import BadModelName, download_needed
+from onde import BadModelName, download_needed, expand_home
 
 from .config.paths import prompt_cache_dir
 from .config.settings import Settings, load_settings
@@ -103,7 +103,7 @@ def load_options(name: str, settings: Settings, options: HostOptions) -> dict[st
         loading.setdefault("prompt_cache_dir", str(prompt_cache_dir()))
         loading.setdefault("prompt_cache_max_bytes", int(settings.prompt_cache_max_gb * 1024**3))
     if settings.chat_template:  # read by the backend, which names a file that cannot serve
-        loading.setdefault("chat_template_file", str(Path(settings.chat_template).expanduser().absolute()))
+        loading.setdefault("chat_template_file", str(expand_home(settings.chat_template).absolute()))
     loading.setdefault("keep_alive", keep_alive(settings, options))
     if options.host_notice is not None:
         loading.setdefault("host_notice", options.host_notice)
@@ -111,7 +111,7 @@ def load_options(name: str, settings: Settings, options: HostOptions) -> dict[st
         loading.setdefault("n_gpu_layers", settings.gpu_layers)
     if settings.mmproj:
         mmproj = settings.mmproj
-        loading.setdefault("mmproj", mmproj if mmproj == "none" else str(Path(mmproj).expanduser()))
+        loading.setdefault("mmproj", mmproj if mmproj == "none" else str(expand_home(mmproj)))
     elif (settings.download == "auto" or options.download) and not is_offline(options, settings):
         # consent to fetch what seeing needs
         loading.setdefault("vision", True)

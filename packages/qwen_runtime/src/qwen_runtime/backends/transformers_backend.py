@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import BackendUnavailable, ModelLoadError, ModelNotFoundError, QwenRuntimeError
+from ..home import expand_home
 from ..models.qwen3_template import QWEN3_CHAT_TEMPLATE
 from ..models.report import read_chat_template, template_warnings
 from ..runtime import CancelToken
@@ -150,7 +151,7 @@ class TransformersRuntime(LocalRuntime):
         if chat_template is None and chat_template_file is not None:
             chat_template = read_chat_template(chat_template_file)
         self.verify_costs = check_verify_costs(verify_costs)
-        folder = Path(path).expanduser()
+        folder = expand_home(path)
         if not folder.exists():
             raise ModelNotFoundError(f"transformers model folder not found: {folder}")
         if not folder.is_dir():

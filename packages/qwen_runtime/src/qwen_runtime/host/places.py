@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..home import expand_home
+
 HOST_DIR_NAME = "qwen-runtime"
 
 KEY_ENV_PREFIXES = ("QWEN_RUNTIME_", "LLAMA_", "GGML_", "OMP_", "HF_")
@@ -65,7 +67,7 @@ def log_dir(env: Mapping[str, str] | None = None) -> Path:
     """Where hosts write their logs: `$XDG_STATE_HOME/qwen-runtime/hosts` (~/.local/state when unset)."""
     environ = os.environ if env is None else env
     base = environ.get("XDG_STATE_HOME") or os.path.join("~", ".local", "state")
-    folder = Path(base).expanduser() / HOST_DIR_NAME / "hosts"
+    folder = expand_home(base) / HOST_DIR_NAME / "hosts"
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return folder
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelNotFoundError, QwenRuntimeError
+from ..home import expand_home
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 _TRUE = {"1", "on", "yes", "true"}
@@ -21,11 +22,11 @@ _TRUE = {"1", "on", "yes", "true"}
 def hub_cache_dir() -> Path:
     """HF_HUB_CACHE, else HF_HOME/hub, else ~/.cache/huggingface/hub (XDG_CACHE_HOME respected)."""
     if cache := os.environ.get("HF_HUB_CACHE"):
-        return Path(os.path.expandvars(cache)).expanduser()
+        return expand_home(os.path.expandvars(cache))
     if home := os.environ.get("HF_HOME"):
-        return Path(os.path.expandvars(home)).expanduser() / "hub"
+        return expand_home(os.path.expandvars(home)) / "hub"
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join("~", ".cache")
-    return Path(base).expanduser() / "huggingface" / "hub"
+    return expand_home(base) / "huggingface" / "hub"
 
 
 def hub_endpoint() -> str:

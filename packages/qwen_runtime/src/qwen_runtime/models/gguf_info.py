@@ -20,6 +20,7 @@ from typing import Any
 
 from ..atomic_file import write_atomic
 from ..errors import ModelLoadError
+from ..home import expand_home
 from .gguf_header import GgufHeaderError, SkippedStrings, read_gguf_metadata
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ def read_gguf_info(path: str | Path, cache_dir: str | Path | None = None) -> Ggu
     a 262k-token vocabulary in the header is 30-40 ms of Python (GIL held) before llama.cpp can start;
     the saved facts are a few hundred bytes, found by the file's path, size, modification time and
     inode, so a file replaced or rebuilt is read again."""
-    file = Path(path).expanduser()
+    file = expand_home(path)
     if cache_dir is None:
         return _read_header(file)
     try:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..calls.toolformat import template_traits
 from ..errors import QwenRuntimeError
+from ..home import expand_home
 from .chat_format import compile_template
 from .context_window import choose_context
 from .gguf_info import GgufInfo, read_gguf_info
@@ -153,7 +154,7 @@ def inspect_gguf(path: str | Path, *, pinned_n_ctx: int | None = None,
 def read_chat_template(path: str | Path) -> str:
     """The text of a chat template file a user supplies: a Jinja file, or a `tokenizer_config.json` /
     `chat_template.json` whose `chat_template` holds it. A file that cannot serve is a clear error."""
-    file = Path(path).expanduser()
+    file = expand_home(path)
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from ..errors import ModelLoadError
+from ..home import expand_home
 
 DraftKind = Literal["prompt-lookup", "mtp", "none", "model"]
 PROMPT_LOOKUP: Final = "prompt-lookup"
@@ -74,7 +75,7 @@ def parse_draft(value: str | os.PathLike[str] | None, *, check_file: bool = True
     named = SPELLINGS.get(text.strip().lower())
     if named is not None:
         return DraftSpec(named)
-    path = Path(text).expanduser()
+    path = expand_home(text)
     looks_like_a_path = text.lower().endswith(".gguf") or any(sep in text for sep in ("/", os.sep, "~"))
     if path.is_file():
         return DraftSpec("model", path)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..home import expand_home
 from .state_writer import StateWriter
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ class DiskPromptCache:
     """The disk tier: a directory shared by processes, bounded by `max_bytes`."""
 
     def __init__(self, root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
-        self.root = Path(root).expanduser()
+        self.root = expand_home(root)
         self.max_bytes = max_bytes
 
     # ------------------------------------------------------------------ reading

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from ..home import expand_home
 from .cpus import cpu_budget
 from .draft_sources import DRAFT_CHOICES
 from .prompt_cache import model_identity
@@ -48,9 +49,9 @@ class TuningRecordError(ValueError):
 def tuning_dir() -> Path:
     """$QWEN_RUNTIME_TUNING_DIR, else $XDG_CACHE_HOME/qwen-runtime/tuning (~/.cache when unset)."""
     if folder := os.environ.get(TUNING_DIR_ENV):
-        return Path(folder).expanduser()
+        return expand_home(folder)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join("~", ".cache")
-    return Path(base).expanduser() / "qwen-runtime" / "tuning"
+    return expand_home(base) / "qwen-runtime" / "tuning"
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class ModelFile:
     @classmethod
     def of(cls, path: Path) -> ModelFile:
         identity = model_identity(path)
-        return cls(str(path.expanduser().resolve()), int(identity["size"]), int(identity["mtime_ns"]),
+        return cls(str(expand_home(path).resolve()), int(identity["size"]), int(identity["mtime_ns"]),
                    str(identity["sha256"]))
 
     def to_dict(self) -> dict[str, Any]:
@@ -207,7 +208,7 @@ class TuningStatus:
 def record_path(model_path: str | Path, machine: MachineId | None = None) -> Path:
     """The file holding the record for `model_path` on `machine` (this one by default)."""
     machine = machine or MachineId.here()
-    key = json.dumps([str(Path(model_path).expanduser().resolve()), machine.to_dict()], sort_keys=True)
+    key = json.dumps([str(expand_home(model_path).resolve()), machine.to_dict()], sort_keys=True)
     return tuning_dir() / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
 
 
@@ -227,7 +228,7 @@ def read_record(path: Path) -> TunedSettings:
 def tuned_settings(model_path: str | Path) -> TunedSettings | None:
     """The tuned settings that apply to `model_path` on this machine, or None (never tuned here, the
     file replaced since, or the record unreadable: that is logged as a warning and ignored)."""
-    path = Path(model_path).expanduser()
+    path = expand_home(model_path)
     where = record_path(path)
     try:
         record = read_record(where)
@@ -251,7 +252,7 @@ def tuned_settings(model_path: str | Path) -> TunedSettings | None:
 
 def tuning_status(model_path: str | Path) -> TuningStatus:
     """What is recorded about `model_path` here and elsewhere (reads every record in the folder)."""
-    path = Path(model_path).expanduser()
+    path = expand_home(model_path)
     resolved = str(path.resolve())
     try:
         current: ModelFile | None = ModelFile.of(path)

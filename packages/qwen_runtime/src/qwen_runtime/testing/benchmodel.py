@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..home import expand_home
 from . import benchmodel_agreeing, testmodel, testmodel_qwen35
 from .quantblocks import QUANTS, Quant, random_blocks
 from .testmodel_qwen35 import HybridShape
@@ -59,7 +60,7 @@ ADDED_AT = 248_044
 def bench_model_dir() -> Path:
     """Where `make bench` keeps the bench models: $XDG_CACHE_HOME/qwen-runtime/bench-models."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join("~", ".cache")
-    return Path(base).expanduser() / "qwen-runtime" / "bench-models"
+    return expand_home(base) / "qwen-runtime" / "bench-models"
 
 
 def bench_model_path(shape: BenchShape, quant: Quant = "q8_0", *, mtp: bool = False,

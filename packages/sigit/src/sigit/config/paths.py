@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import platformdirs
+from onde import expand_home
 
 CONFIG_DIR_ENV = "SIGIT_CONFIG_DIR"
 CACHE_DIR_ENV = "SIGIT_CACHE_DIR"
@@ -21,7 +22,7 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
     environ = os.environ if env is None else env
     override = environ.get(CONFIG_DIR_ENV, "").strip()
     if override:
-        return Path(override).expanduser()
+        return expand_home(override)
     return Path(platformdirs.user_config_dir("sigit", appauthor=False))
 
 
@@ -30,7 +31,7 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
     environ = os.environ if env is None else env
     override = environ.get(CACHE_DIR_ENV, "").strip()
     if override:
-        return Path(override).expanduser()
+        return expand_home(override)
     return Path(platformdirs.user_cache_dir("sigit", appauthor=False))
 
 
@@ -42,7 +43,7 @@ def state_dir(env: Mapping[str, str] | None = None) -> Path:
     environ = os.environ if env is None else env
     override = environ.get(STATE_DIR_ENV, "").strip()
     if override:
-        return Path(override).expanduser()
+        return expand_home(override)
     return Path(platformdirs.user_state_dir("sigit", appauthor=False))
 
 

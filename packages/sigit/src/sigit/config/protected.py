@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from onde import expand_home
+
 from sigit.config.paths import PROMPT_CACHE_DIR, cache_dir, state_dir
 from sigit.config.paths import config_dir as default_config_dir
 
@@ -124,9 +126,9 @@ def tuning_dir(env: Mapping[str, str]) -> Path:
     not need to load here): $QWEN_RUNTIME_TUNING_DIR, else $XDG_CACHE_HOME/qwen-runtime/tuning. A test
     keeps the two in step."""
     if folder := env.get(TUNING_DIR_ENV):
-        return Path(folder).expanduser()
+        return expand_home(folder)
     base = env.get("XDG_CACHE_HOME") or os.path.join("~", ".cache")
-    return Path(base).expanduser() / "qwen-runtime" / "tuning"
+    return expand_home(base) / "qwen-runtime" / "tuning"
 
 
 def _comparable(path: Path) -> Path:

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from onde import expand_home
+
 from .exercism import is_exercism, load_exercism
 
 # `Task` and what the readers share live in task_model.py (exercism.py reads into them too); re-exported here
@@ -140,7 +142,7 @@ def load_tasks(source: str | Path) -> list[Task]:
     """The tasks a name or path stands for: a built-in pack's name, a pack folder, one task folder, or an
     Exercism checkout (a track's `exercises/practice`, a track, or the polyglot benchmark's root)."""
     text = str(source)
-    path = Path(text).expanduser()
+    path = expand_home(text)
     if not path.exists():
         builtin = builtin_pack_path(text)
         if builtin is None:

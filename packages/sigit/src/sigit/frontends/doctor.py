@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from onde import expand_home
+
 from ..config.paths import config_dir, project_settings_path, state_dir, user_settings_path
 from ..config.settings import Settings, SettingsError, load_settings
 from ..errors import BadValueError
@@ -343,7 +345,7 @@ def _model(name: str, llama_ok: bool, hub: Check, ram: int | None, n_ctx: int | 
     if local and not llama_ok:
         return Check("model", "fail", f"{name} needs llama.cpp, which does not load", details,
                      next_step="reinstall llama-cpp-python")
-    if local and name.lower().endswith(".gguf") and not Path(name).expanduser().is_file():
+    if local and name.lower().endswith(".gguf") and not expand_home(name).is_file():
         return Check("model", "fail", f"{name}: no such file", details,
                      next_step=f"{where} an existing .gguf file (not {name})")
     summary = f"{name} is ready" + ("" if local else " (not a local model: not loaded here)")

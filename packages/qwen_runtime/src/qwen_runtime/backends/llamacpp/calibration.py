@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import QwenRuntimeError
+from ...home import expand_home
 from ...speed.cpus import cpu_budget
 from ...speed.draft_sources import MTP, NO_DRAFT, PROMPT_LOOKUP
 from ...speed.tuning import MachineId, ModelFile, TunedSettings
@@ -120,7 +121,7 @@ def calibrate(model_path: str | Path, *, quick: bool = False,
     Raises QwenRuntimeError when the model cannot be loaded."""
     say = progress or (lambda _text: None)
     effort = Effort.pick(quick)
-    path = Path(model_path).expanduser()
+    path = expand_home(model_path)
     started = time.perf_counter()
     rows: list[Row] = []
     measured: dict[str, Any] = {"load_average_before": _load_average()}

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ModelLoadError, ModelNotFoundError
+from ...home import expand_home
 from ...speed.cpus import cpu_budget
 from .abort import DecodeAbort
 from .build import default_gpu_layers, forward_llama_logs, llama_log, quiet_llama_logs, watch_llama_lines
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 
 def model_file(model_path: str) -> Path:
     """The GGUF file `model_path` names (`~` expanded), or a clear error."""
-    path = Path(model_path).expanduser()
+    path = expand_home(model_path)
     if not path.is_file():
         raise ModelNotFoundError(f"GGUF model file not found: {path}")
     return path

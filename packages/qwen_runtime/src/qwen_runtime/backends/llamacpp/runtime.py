@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...errors import ModelLoadError, QwenRuntimeError
+from ...home import expand_home
 from ...images import DEFAULT_MAX_IMAGE_PIXELS
 from ...models.chat_format import compile_beside
 from ...models.gguf_info import read_gguf_info
@@ -320,7 +321,7 @@ class LlamaCppRuntime(LocalRuntime):
         if mmproj == "none":
             return
         if mmproj:
-            found: Path | None = Path(mmproj).expanduser()
+            found: Path | None = expand_home(mmproj)
             assert found is not None
             check_projector(self.model_path, found)
         else:

@@ -23,7 +23,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from onde import InferenceError, Runtime
+from onde import InferenceError, Runtime, expand_home
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ... import __version__
@@ -366,7 +366,7 @@ def _workspace(where: str | None, default: Path, roots: Sequence[Path]) -> Path:
     what the server was started on, never widen it)."""
     if where is None or where == "":
         return default
-    path = Path(where).expanduser()
+    path = expand_home(where)
     if not path.is_absolute():
         raise UsageError(f"the workspace must be an absolute path, got {where!r}")
     if not path.is_dir():

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from onde import expand_home
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -199,7 +200,7 @@ def _pasted_image(text: str) -> Path | None:
     text = text.strip().strip("'\"")
     if not text or "\n" in text:
         return None
-    path = Path(unquote(urlparse(text).path)) if text.startswith("file://") else Path(text).expanduser()
+    path = Path(unquote(urlparse(text).path)) if text.startswith("file://") else expand_home(text)
     if not path.is_absolute() or not path.is_file():
         return None
     try:
