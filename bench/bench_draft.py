@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from bench_runtime import Row, write_results
 from qwen_runtime.backends import _generation
+from qwen_runtime.backends.llamacpp.calibration import calc_file
 from qwen_runtime.backends.llamacpp.runtime import LlamaCppRuntime
 from qwen_runtime.testing.testmodel import write_test_gguf
 from qwen_runtime.types import (
@@ -42,18 +43,7 @@ GEMMA_TEMPLATE = (
     "{{ bos_token }}{% for m in messages %}<start_of_turn>{{ 'model' if m.role == 'assistant' else 'user' }}\n"
     "{{ m.content }}<end_of_turn>\n{% endfor %}<start_of_turn>model\n"
 )
-SOURCE = "".join(
-    f'def {name}(a: float, b: float) -> float:\n    """{doc}"""\n    return a {op} b\n\n\n'
-    for name, doc, op in (
-        ("add", "The sum of a and b.", "+"),
-        ("sub", "The difference of a and b.", "-"),
-        ("mul", "The product of a and b.", "*"),
-        ("div", "The quotient of a and b.", "/"),
-        ("power", "a raised to the power b.", "**"),
-        ("modulo", "The remainder of a divided by b.", "%"),
-        ("floor_div", "a divided by b, rounded down.", "//"),
-    )
-)
+SOURCE = calc_file(7)
 COPY = ChatRequest(
     (UserMessage(f"Here is calc.py:\n```python\n{SOURCE}```\n"
                  "Print calc.py again in full, with the function `add` renamed to `plus`."),),

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
+from qwen_runtime.backends.llamacpp.calibration import calc_file
 from qwen_runtime.types import ToolSpec
 
-CALC = "".join(
-    f'def {name}(a, b):\n    """{doc}"""\n    return a {op} b\n\n\n'
-    for name, doc, op in (
-        ("add", "The sum of a and b.", "+"),
-        ("sub", "The difference of a and b.", "-"),
-        ("mul", "The product of a and b.", "*"),
-        ("div", "The quotient of a and b.", "/"),
-    )
-)
-"""A small Python file to copy back with a change: what prompt lookup and other drafts feed on. Its own
-text, not tune's `calibration.SOURCE`: some tests pin replies token for token on it. (With that text,
-type hints added, one run in three of test_drafting_models failed under three workers: a runtime's draft
+CALC = calc_file(hints=False)
+"""calc.py without type hints: what prompt lookup and other drafts feed on in these tests (tune measures
+on the typed one, `calibration.SOURCE`). Some tests pin replies token for token on this text. (With the
+typed one, one run in three of test_drafting_models failed under three workers: a runtime's draft
 controller carried one test's rejected drafts into the next; `fresh_draft_history` there starts each
 test afresh.)"""
 

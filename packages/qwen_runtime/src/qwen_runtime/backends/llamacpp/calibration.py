@@ -48,15 +48,28 @@ MARGIN = 0.03
 N_CTX = 2048
 DEFAULT_MAX_DRAFT = 12
 DRAFT_LENGTHS = (1, 2, 4, 8, 12)
-SOURCE = "".join(
-    f'def {name}(a: float, b: float) -> float:\n    """{doc}"""\n    return a {op} b\n\n\n'
-    for name, doc, op in (
-        ("add", "The sum of a and b.", "+"),
-        ("sub", "The difference of a and b.", "-"),
-        ("mul", "The product of a and b.", "*"),
-        ("div", "The quotient of a and b.", "/"),
-    )
+CALC_FUNCTIONS = (
+    ("add", "The sum of a and b.", "+"),
+    ("sub", "The difference of a and b.", "-"),
+    ("mul", "The product of a and b.", "*"),
+    ("div", "The quotient of a and b.", "/"),
+    ("power", "a raised to the power b.", "**"),
+    ("modulo", "The remainder of a divided by b.", "%"),
+    ("floor_div", "a divided by b, rounded down.", "//"),
 )
+"""calc.py's functions: (name, docstring, operator)."""
+
+
+def calc_file(functions: int = 4, *, hints: bool = True) -> str:
+    """A small Python file to copy back with a change (what prompt lookup and other drafts feed on): the
+    first `functions` of `CALC_FUNCTIONS`, typed or not. Tune measures on it, and the drafting benches
+    and tests on their own sizes of it."""
+    signature = "(a: float, b: float) -> float" if hints else "(a, b)"
+    return "".join(f'def {name}{signature}:\n    """{doc}"""\n    return a {op} b\n\n\n'
+                   for name, doc, op in CALC_FUNCTIONS[:functions])
+
+
+SOURCE = calc_file()
 COPY_PROMPT = (f"Here is calc.py:\n```python\n{SOURCE}```\n"
                "Print calc.py again in full, with the function `add` renamed to `plus`.")
 READ = ToolSpec("read_file", "Read a file", {
