@@ -171,6 +171,28 @@ def test_threads_from_the_budget_follow_the_machine_and_given_ones_stay(tiny_ggu
         followed.close()
 
 
+def test_a_prompts_dearer_second_batch_is_not_always_the_probed_counts(tiny_gguf: Path) -> None:
+    """An agent's ~3,000-token prompt goes to llama.cpp as a 2,048-token batch and a shorter one further
+    along, which costs more per token. Here one batch thread is truly 8% faster while every second batch
+    costs 30% more per token: the probe still finds the faster count (alternating one batch each, the
+    probed count would always have had the dearer batch, and the settled one every cheap first one)."""
+    from qwen_runtime.backends.llamacpp.threads import BATCH_TIMED_FROM, FollowedThreads
+
+    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", tuned=False)
+    try:
+        threads = rt.threads = FollowedThreads(rt._native, 2, 2)
+        threads.batch.load = lambda: 6.0
+        for _ in range(60):
+            for position_cost in (1.0, 1.3):  # the prompt's first batch, then its dearer second one
+                speed = {1: 0.92, 2: 1.0}[threads.running[1]]
+                threads.evaluated(BATCH_TIMED_FROM, speed * position_cost * BATCH_TIMED_FROM)
+            if threads.batch.decisions:
+                break
+        assert threads.batch.decisions[0] == (2, 1, True) and threads.running[1] == 1
+    finally:
+        rt.close()
+
+
 # ---------------------------------------------------------------- sampling
 
 

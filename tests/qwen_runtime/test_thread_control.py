@@ -106,8 +106,24 @@ def test_a_probe_interleaves_the_two_counts_so_a_burst_of_other_work_falls_on_bo
     while not control.decisions:
         counts.append(control.running())
         control.observe(next(burst) / control.running())
-    assert counts[:8] == [2, 2, 1, 1, 2, 2, 1, 1]
+    assert counts[:8] == [2, 2, 1, 1, 1, 1, 2, 2]
     assert control.decisions == [(2, 1, False)] and control.current == 2
+
+
+@pytest.mark.parametrize(("chunk", "window"), [(2, 8), (1, 4)])  # the decode's and the batches' controls
+def test_a_cost_that_grows_through_the_probe_is_not_pinned_on_the_probed_count(chunk: int, window: int) -> None:
+    """A prompt's batches, and a reply's steps, cost more the further along they are. Here one thread is
+    truly 8% faster while each step costs 5% of the first one more than the step before: were the probed
+    count always the later of each pair, the drift would hide its gain."""
+    machine = Machine(lambda n: 1.0, load=6.0)
+    control = controller(machine, chunk=chunk, window=window)
+    machine.run(control, 32)  # the first wait on a shared machine
+    step = 0
+    while not control.decisions:
+        speed = 0.92 if control.running() == 1 else 1.0
+        control.observe(speed * (1 + 0.05 * step))
+        step += 1
+    assert control.decisions == [(2, 1, True)] and control.current == 1
 
 
 @pytest.mark.parametrize(("least", "most"), [(0, 2), (3, 2), (1, 0)])

@@ -5,9 +5,10 @@ now. llama.cpp's threads meet at a barrier after every operation, so one thread 
 other work holds stalls all of them: measured on 2 cores at load 5-6, one thread decoded the 0.8B shape
 at 11.0 tokens/s where two made 8.3. `ThreadControl` starts at the budget and, every `probe_every` steps,
 runs a short probe of one thread fewer (or one more, below the budget), interleaved with the settled
-count two steps at a time: it keeps the probed count when its steps were faster by `margin`, and goes
-back otherwise. A change in the machine's load since the last
-decision brings the next probe forward (`busy_probe_every`), in the direction the load moved: risen, one
+count two steps at a time in the order settled, probed, probed, settled (so a cost that drifts steadily,
+as a prompt's batches grow dearer with their position, falls on both alike): it keeps the probed count
+when its steps were faster by `margin`, and goes back otherwise. A change in the machine's load since the
+last decision brings the next probe forward (`busy_probe_every`), in the direction the load moved: risen, one
 fewer first; fallen, one more first. Decode steps and batches (prompt evaluation, per token) each have
 their own `ThreadControl`; `qwen-runtime tune`'s record, or threads given, fix the counts instead.
 
@@ -39,13 +40,15 @@ class ThreadControl:
     """Thread count for one kind of evaluation, between `least` and `most` (the CPU budget).
 
     Feed it each step's seconds (`observe`); it answers the count to run the next step with. A probe
-    alternates the settled count and the probed one every `chunk` steps until each ran `window` steps, so
-    a burst of other work on the machine falls on both alike; the medians of the two are compared."""
+    alternates the settled count and the probed one every `chunk` steps, in blocks of settled, probed,
+    probed, settled, until each ran `window` steps: a burst of other work on the machine falls on both
+    alike, and so does a steady drift in what a step costs (a whole number of blocks has both counts at
+    the same mean position); the medians of the two are compared."""
 
     most: int
     least: int = 1
     window: int = 8
-    """Steps at each of the two counts a probe compares."""
+    """Steps at each of the two counts a probe compares (a multiple of 2 x `chunk`: whole blocks)."""
     chunk: int = 2
     """Steps in a row at one count during a probe."""
     probe_every: int = 1024
@@ -87,7 +90,7 @@ class ThreadControl:
 
     def running(self) -> int:
         """The count the next step runs with (during a probe, the settled and probed counts in turn)."""
-        if self._probe and (self._steps // self.chunk) % 2 == 1:
+        if self._probe and (self._steps // self.chunk) % 4 in (1, 2):  # settled, probed, probed, settled
             return self._probe
         return self.current
 

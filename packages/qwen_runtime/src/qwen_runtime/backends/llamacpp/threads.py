@@ -28,8 +28,9 @@ class FollowedThreads:
     def __init__(self, handle: LlamaHandle, decode: int, batch: int) -> None:
         self._handle = handle
         self.decode = ThreadControl(most=decode)
-        # prompts come a few batches at a time: shorter rounds, probes every few dozen batches
-        self.batch = ThreadControl(most=batch, window=3, chunk=1, probe_every=48, busy_probe_every=6)
+        # prompts come a few batches at a time: shorter rounds (one block of settled, probed, probed,
+        # settled each way: a prompt's later batches cost more per token), probes every few dozen batches
+        self.batch = ThreadControl(most=batch, window=4, chunk=1, probe_every=48, busy_probe_every=6)
         self._running = self._settled = (decode, batch)
         self._apply(decode, batch)  # what the context runs with from here, whatever it was opened with
 
