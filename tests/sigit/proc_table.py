@@ -17,8 +17,13 @@ def token() -> str:
     return f"300.{uuid.uuid4().int % 10**9:09d}"
 
 
-def alive_with(token: str) -> list[int]:
-    """Live (not zombie) processes whose command line holds `token`."""
+def alive_with(token: str, program: str | None = None) -> list[int]:
+    """Live (not zombie) processes whose command line holds `token`; with `program`, only those running
+    it (the last part of argv[0]), not a shell or launcher whose line names the token before it execs.
+
+    A process in the middle of an exec has an empty command line in /proc for an instant (the new
+    program's arguments are not laid out yet), so it holds no token then: a claim that something is
+    alive is made of a process that will not exec again (`started`)."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -30,12 +35,17 @@ def alive_with(token: str) -> list[int]:
                 state = handle.read().rsplit(b")", 1)[1].split()[0]
         except OSError:
             continue
-        if token.encode() in cmdline and state != b"Z":
+        if token.encode() not in cmdline or state == b"Z":
+            continue
+        if program is None or cmdline.split(b"\0", 1)[0].rsplit(b"/", 1)[-1] == program.encode():
             found.append(int(name))
     return found
 
 
-async def started(token: str, count: int = 1) -> None:
-    """Wait until `count` processes hold `token` (on the command, never on the clock)."""
-    while len(alive_with(token)) < count:
+async def started(token: str, count: int = 1, program: str | None = "sleep") -> None:
+    """Wait until `count` processes running `program` (None: any) hold `token`: on the command, never on
+    the clock. The command's own shell (`bash -c "setsid sleep T &"`) and `setsid` hold the token before
+    the sleeper runs, and each exec on the way blanks the line for an instant: waiting for them only, a
+    check right after could find nothing while the sleeper is on its way. The sleeper execs no more."""
+    while len(alive_with(token, program)) < count:
         await asyncio.sleep(0.01)

@@ -82,7 +82,8 @@ def test_a_background_commands_leftovers_last_until_its_group_is_killed(
                   background=True)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0 and out == "started\n"
-    assert alive_with(t) != []  # a server started in the background keeps serving
+    # a server started in the background keeps serving (found once it runs: env and setsid exec on the way)
+    _wait_for(lambda: alive_with(t, "sleep") != [])
     os.killpg(proc.pid, signal.SIGKILL)  # session end: the init stayed in the group siGit started
     _wait_for(lambda: alive_with(t) == [])
 
@@ -101,7 +102,7 @@ def test_a_background_commands_leftovers_end_when_sigit_is_gone(make_sandbox: Ma
     os.close(read_end)
     out, _ = proc.communicate(timeout=60)
     assert out == "started\n"  # the watcher does not hold the output open
-    _wait_for(lambda: alive_with(t) != [])
+    _wait_for(lambda: alive_with(t, "sleep") != [])
     os.close(write_end)  # siGit is gone
     _wait_for(lambda: alive_with(t) == [])
 

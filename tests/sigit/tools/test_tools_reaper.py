@@ -111,7 +111,7 @@ async def test_a_detached_descendant_that_exits_on_its_own_leaves_no_zombie(
     zombies = _zombie_children()
     task_id = await ctx.processes.start(
         f"setsid sh -c 'while [ ! -e {stop.name} ]; do sleep 0.02; done' > /dev/null 2>&1 &", ctx.cwd)
-    await _started(token)
+    await _started(token, program="sh")
     while (await ctx.processes.poll(task_id)).running:
         await asyncio.sleep(0.01)
     await registry.invoke("run_command", {"command": "true"}, ctx)
