@@ -105,8 +105,13 @@ def test_an_untrusted_folder_does_not_choose_the_early_loads_model(tmp_path: Pat
     path = project_settings_path(work)
     path.parent.mkdir(parents=True)
     path.write_text('model = "/models/project.gguf"\n[[hooks.session_start]]\ncommand = "true"\n')
-    assert EarlyLoad.start(HostOptions(config_dir=config), work).name == "/models/users.gguf"
-    assert EarlyLoad.start(HostOptions(config_dir=config, trust=True), work).name == "/models/project.gguf"
+    users = EarlyLoad.start(HostOptions(config_dir=config), work)
+    project = EarlyLoad.start(HostOptions(config_dir=config, trust=True), work)
+    assert (users.name, project.name) == ("/models/users.gguf", "/models/project.gguf")
+    for early in (users, project):  # not taken: closed, and no load left running (into the next test's fakes)
+        early.discard(wait=True)
+    assert sorted(r.name for r in loads) == ["/models/project.gguf", "/models/users.gguf"]
+    assert all(r.closed for r in loads)
 
 
 def test_sigit_p_loads_the_model_once_and_early(tmp_path: Path, tiny_gguf: Path) -> None:

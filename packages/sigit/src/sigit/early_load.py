@@ -103,9 +103,13 @@ class EarlyLoad:
             log.info("model %s: the early load is used", name)
         return runtime
 
-    def discard(self) -> None:
-        """Not used: the model is closed now if loaded, else when its load ends (without waiting)."""
+    def discard(self, *, wait: bool = False) -> None:
+        """Not used: the model is closed now if loaded, else when its load ends. `wait`: return only once
+        the load has ended and what it loaded is closed (for a caller that goes on in this process without
+        it; `sigit -p` does not wait, its process ends)."""
         with self._lock:
             runtime, self._runtime, self._unused = self._runtime, None, True
         if runtime is not None:
             runtime.close()
+        if wait:
+            self._done.wait()
