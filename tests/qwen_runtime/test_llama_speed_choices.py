@@ -193,6 +193,28 @@ def test_a_prompts_dearer_second_batch_is_not_always_the_probed_counts(tiny_gguf
         rt.close()
 
 
+def test_a_probe_that_got_the_larger_batches_is_not_kept_for_them(tiny_gguf: Path) -> None:
+    """An agent's later prompts are tool results of every size, and per token a small batch costs more
+    (Gemma 3 270M: 2.8 ms at 32 tokens, 2.0 ms at 512). Here one batch thread is truly 8% slower, yet it
+    gets mostly large batches while two threads get mostly small ones: compared like with like, two stay."""
+    from qwen_runtime.backends.llamacpp.threads import FollowedThreads
+
+    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", tuned=False)
+    try:
+        threads = rt.threads = FollowedThreads(rt._native, 2, 2)
+        threads.batch.load = lambda: 6.0
+        sizes = {1: iter((512, 512, 40) * 100), 2: iter((40, 40, 512) * 100)}
+        for _ in range(200):
+            count = threads.running[1]
+            size = next(sizes[count])
+            threads.evaluated(size, {1: 1.08, 2: 1.0}[count] * (1 + 12 / size) * size)
+            if threads.batch.decisions:
+                break
+        assert threads.batch.decisions[0] == (2, 1, False) and threads.running[1] == 2
+    finally:
+        rt.close()
+
+
 # ---------------------------------------------------------------- sampling
 
 

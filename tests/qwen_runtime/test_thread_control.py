@@ -126,7 +126,67 @@ def test_a_cost_that_grows_through_the_probe_is_not_pinned_on_the_probed_count(c
     assert control.decisions == [(2, 1, True)] and control.current == 1
 
 
+def per_token(size: int) -> float:
+    """What a prompt batch costs per token by its size, as measured on Gemma 3 270M (2.8 ms at 32 tokens,
+    2.0 ms at 512): a small batch pays for reading the weights over fewer tokens."""
+    return 1.0 + 12.0 / size
+
+
+def probe_with_sizes(control: ThreadControl, probed_speed: float, probed: tuple[int, ...],
+                     settled: tuple[int, ...], limit: int = 200) -> None:
+    """Run `control` until its first probe ends: steps at the probed count are `probed_speed` times the
+    settled count's at the same size, and each side's batches cycle through its own sizes."""
+    for _ in range(6):  # the batches' first wait on a shared machine
+        control.observe(per_token(512), 512)
+    assert control.running() != control.current or control._probe, "no probe started"
+    sides = {True: iter(probed * limit), False: iter(settled * limit)}
+    for _ in range(limit):
+        if not control._probe:
+            return
+        at_probe = control.running() != control.current
+        size = next(sides[at_probe])
+        control.observe((probed_speed if at_probe else 1.0) * per_token(size), size)
+    raise AssertionError("the probe never ended")
+
+
+def batches_control(load: float = 6.0) -> ThreadControl:
+    """The batches' control as FollowedThreads makes it."""
+    return ThreadControl(most=2, window=4, chunk=1, probe_every=48, busy_probe_every=6, load=lambda: load)
+
+
+@pytest.mark.parametrize(("probed_speed", "probed", "settled", "kept"), [
+    (1.08, (512, 512, 40), (40, 40, 512), False),  # truly slower, though its batches were mostly the cheap big ones
+    (0.92, (40, 40, 512), (512, 512, 40), True),   # truly faster, though its batches were mostly the dear small ones
+])
+def test_batches_are_compared_with_batches_of_a_like_size(probed_speed: float, probed: tuple[int, ...],
+                                                        settled: tuple[int, ...], kept: bool) -> None:
+    """An agent's prompts after the first are tool results of every size. Compared per token whatever
+    their size, the count that happened to get the larger batches would look faster than it is."""
+    control = batches_control()
+    probe_with_sizes(control, probed_speed, probed, settled)
+    assert control.decisions == [(2, 1, kept)]
+    assert control.current == (1 if kept else 2)
+
+
+def test_a_probe_that_never_meets_a_like_sized_batch_ends_without_a_decision() -> None:
+    """One thread is truly 8% slower, and every batch it gets is large while the settled count gets only
+    small ones: per token it would look 15% faster. With nothing to compare like with like, nothing moves."""
+    control = batches_control()
+    probe_with_sizes(control, 1.08, (512,), (40,))
+    assert control.decisions == [] and control.current == 2 and control.running() == 2
+    waited = 0
+    while not control._probe:  # the next probe waits longer, as after a probe that did not pay
+        control.observe(per_token(512), 512)
+        waited += 1
+    assert waited == 12
+
+
 @pytest.mark.parametrize(("least", "most"), [(0, 2), (3, 2), (1, 0)])
 def test_bounds_that_make_no_sense_are_refused(least: int, most: int) -> None:
     with pytest.raises(ValueError, match="thread bounds"):
         ThreadControl(most=most, least=least)
+
+
+def test_a_size_match_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"size_match 0\.5 is below 1"):
+        ThreadControl(most=2, size_match=0.5)
