@@ -449,7 +449,7 @@ def write_test_hf(
 
     from transformers import PreTrainedTokenizerFast
 
-    fast = PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
+    fast = PreTrainedTokenizerFast(
         tokenizer_object=tokenizer,
         eos_token=EOS_TOKEN,
         pad_token=PAD_TOKEN,
