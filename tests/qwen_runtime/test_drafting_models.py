@@ -167,9 +167,9 @@ def trace(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Trace]]:
 
     def record_margin(self: Any, sampler: Any) -> int:
         token = int(sample(self, sampler))
-        logits = np.asarray(self.rt.logits(), dtype=np.float64)
+        logits = np.asarray(self.rt.logits())  # float32: Gemma's 262,144 of them each token, unconverted
         second, best = np.argpartition(logits, -2)[-2:]
-        top = logits[[second, best]]
+        top = logits[[second, best]].astype(np.float64)
         at, t = self.completion_tokens, traces[-1]
         t.margins[at] = float(top[1] - top[0]) if np.isfinite(top).all() else np.inf
         t.top2[at], t.chosen[at] = (int(best), int(second)), token
