@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from qwen_runtime import ChatRequest, Sampling, UserMessage
 from qwen_runtime.backends.llamacpp.load import FLASH_ATTN_AUTO, Placement, open_llama
 from qwen_runtime.backends.llamacpp.runtime import HYBRID_MAX_DRAFT, LlamaCppRuntime
+from qwen_runtime.backends.llamacpp.threads import BATCH_TIMED_FROM, FollowedThreads
 from qwen_runtime.speed.draft_control import DraftController
 
 from .samples import CALC
@@ -142,7 +144,6 @@ def test_a_model_that_cannot_take_drafts_back_drafts_nothing_and_says_so_once(
 
 def test_threads_from_the_budget_follow_the_machine_and_given_ones_stay(tiny_gguf: Path) -> None:
     from qwen_runtime.backends.llamacpp.lib import llama_cpp
-    from qwen_runtime.backends.llamacpp.threads import BATCH_TIMED_FROM, FollowedThreads
 
     given = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", n_threads=1, n_threads_batch=1)
     followed = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", tuned=False)
@@ -171,48 +172,47 @@ def test_threads_from_the_budget_follow_the_machine_and_given_ones_stay(tiny_ggu
         followed.close()
 
 
-def test_a_prompts_dearer_second_batch_is_not_always_the_probed_counts(tiny_gguf: Path) -> None:
+@pytest.fixture
+def busy_batch_threads(tiny_gguf: Path) -> Iterator[FollowedThreads]:
+    """A real runtime's followed threads, two each way, whose batch control sees a machine at load 6 (its
+    probes come soon); the batch step times are the test's own."""
+    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", tuned=False)
+    try:
+        threads = rt.threads = FollowedThreads(rt._native, 2, 2)
+        threads.batch.load = lambda: 6.0
+        yield threads
+    finally:
+        rt.close()
+
+
+def test_a_prompts_dearer_second_batch_is_not_always_the_probed_counts(busy_batch_threads: FollowedThreads) -> None:
     """An agent's ~3,000-token prompt goes to llama.cpp as a 2,048-token batch and a shorter one further
     along, which costs more per token. Here one batch thread is truly 8% faster while every second batch
     costs 30% more per token: the probe still finds the faster count (alternating one batch each, the
     probed count would always have had the dearer batch, and the settled one every cheap first one)."""
-    from qwen_runtime.backends.llamacpp.threads import BATCH_TIMED_FROM, FollowedThreads
-
-    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", tuned=False)
-    try:
-        threads = rt.threads = FollowedThreads(rt._native, 2, 2)
-        threads.batch.load = lambda: 6.0
-        for _ in range(60):
-            for position_cost in (1.0, 1.3):  # the prompt's first batch, then its dearer second one
-                speed = {1: 0.92, 2: 1.0}[threads.running[1]]
-                threads.evaluated(BATCH_TIMED_FROM, speed * position_cost * BATCH_TIMED_FROM)
-            if threads.batch.decisions:
-                break
-        assert threads.batch.decisions[0] == (2, 1, True) and threads.running[1] == 1
-    finally:
-        rt.close()
+    threads = busy_batch_threads
+    for _ in range(60):
+        for position_cost in (1.0, 1.3):  # the prompt's first batch, then its dearer second one
+            speed = {1: 0.92, 2: 1.0}[threads.running[1]]
+            threads.evaluated(BATCH_TIMED_FROM, speed * position_cost * BATCH_TIMED_FROM)
+        if threads.batch.decisions:
+            break
+    assert threads.batch.decisions[0] == (2, 1, True) and threads.running[1] == 1
 
 
-def test_a_probe_that_got_the_larger_batches_is_not_kept_for_them(tiny_gguf: Path) -> None:
+def test_a_probe_that_got_the_larger_batches_is_not_kept_for_them(busy_batch_threads: FollowedThreads) -> None:
     """An agent's later prompts are tool results of every size, and per token a small batch costs more
     (Gemma 3 270M: 2.8 ms at 32 tokens, 2.0 ms at 512). Here one batch thread is truly 8% slower, yet it
     gets mostly large batches while two threads get mostly small ones: compared like with like, two stay."""
-    from qwen_runtime.backends.llamacpp.threads import FollowedThreads
-
-    rt = LlamaCppRuntime(str(tiny_gguf), n_ctx=256, draft="none", tuned=False)
-    try:
-        threads = rt.threads = FollowedThreads(rt._native, 2, 2)
-        threads.batch.load = lambda: 6.0
-        sizes = {1: iter((512, 512, 40) * 100), 2: iter((40, 40, 512) * 100)}
-        for _ in range(200):
-            count = threads.running[1]
-            size = next(sizes[count])
-            threads.evaluated(size, {1: 1.08, 2: 1.0}[count] * (1 + 12 / size) * size)
-            if threads.batch.decisions:
-                break
-        assert threads.batch.decisions[0] == (2, 1, False) and threads.running[1] == 2
-    finally:
-        rt.close()
+    threads = busy_batch_threads
+    sizes = {1: iter((512, 512, 40) * 100), 2: iter((40, 40, 512) * 100)}
+    for _ in range(200):
+        count = threads.running[1]
+        size = next(sizes[count])
+        threads.evaluated(size, {1: 1.08, 2: 1.0}[count] * (1 + 12 / size) * size)
+        if threads.batch.decisions:
+            break
+    assert threads.batch.decisions[0] == (2, 1, False) and threads.running[1] == 2
 
 
 # ---------------------------------------------------------------- sampling
